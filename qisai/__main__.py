@@ -1,0 +1,3 @@
+from qisai.cli import main
+
+main()

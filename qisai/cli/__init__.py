@@ -1,0 +1,27 @@
+"""The ``qisai`` command line.
+
+Each family of commands lives in its own module of this package (one Typer
+sub-application each) so that the layers below never import the CLI.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from qisai.cli import go as _go
+from qisai.cli import xiangqi as _xiangqi
+
+app = typer.Typer(
+    name="qisai",
+    help="qisai (棋赛): Xiangqi and Go under the official Chinese rules.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+_xiangqi.register(app)
+app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
+
+
+def main() -> None:
+    """Entry point of the ``qisai`` console script."""
+    app()

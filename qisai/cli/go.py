@@ -1,0 +1,7 @@
+"""``qisai go ...`` commands (filled in by the Go rules work)."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(no_args_is_help=True)
