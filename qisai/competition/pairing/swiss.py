@@ -1,0 +1,468 @@
+"""积分编排制 (Chinese Swiss, 11.4, 13.3 and Appendix 2).
+
+The procedure, as the appendix describes it and as implemented here:
+
+* Round 1: entries are ordered by rating (等级分; unrated entries after the
+  rated ones, ordered by lot), split into an upper and a lower half of equal
+  size, and each upper-half entry is given a lower-half opponent by lot;
+  colours are drawn by lot too ("以抽签方式由每组各出一人编对，并抽签决定先后走").
+* Later rounds: "由最高分按积分段逐段向下编排，同分者编对": score segments are
+  paired from the top.  Inside a segment the upper half meets the lower half
+  (or, by option, neighbours meet: 1-2, 3-4, as at the 14th World
+  Championship), each partner chosen by weighted matching so that colour
+  balance is served second ("在首先服从同分或近分者对弈的原则下，应尽量平衡
+  每个人先后走的次数").  An entry left over floats down and meets the nearest
+  score below ("以近分者编对").
+* Getting stuck ("受卡"): when the bottom cannot be completed, the segment
+  above is taken apart and re-paired together with the rest ("将由上排下来的
+  最后一对或几对拆开重排"), upwards until everything is paired; the merged part
+  is solved by one weighted matching that keeps the top-down priority.
+* Never a rematch ("相遇过的对手不再编对").  Colour limits (largest
+  Red-Black difference, longest run of one colour) and same-team/club
+  avoidance for the first k rounds are constraints that are relaxed, in that
+  order, only when no pairing satisfies them; the relaxation is reported.
+* Odd field: the bye goes to the lowest-placed entry (lowest score, then
+  last in order) that has not had one.
+
+Every choice that is not forced is made with a :class:`random.Random` seeded by
+the event, so a round is reproducible, and :class:`SwissResult.explanation`
+says in words why each pair and colour came about.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from qisai.competition.errors import PairingError
+from qisai.competition.model import Colour, Pairing
+
+_FORBIDDEN = 10**12  # assignment cost of a forbidden edge
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPlayer:
+    """What the pairer needs to know about an entry.
+
+    ``order`` is the seeding position (1 = strongest by rating or lot) and
+    breaks ties inside a score.  ``colours`` lists the colours of the games
+    actually played, oldest first.  ``group`` is the team/club key used for
+    avoidance (None: never avoided).
+    """
+
+    id: int
+    score: float
+    order: int
+    opponents: frozenset[int] = frozenset()
+    colours: tuple[Colour, ...] = ()
+    byes: int = 0
+    group: str | None = None
+
+    @property
+    def colour_diff(self) -> int:
+        """Red games minus Black games (先后走差)."""
+        reds = sum(1 for c in self.colours if c is Colour.RED)
+        return reds - (len(self.colours) - reds)
+
+    def streak(self) -> tuple[Colour | None, int]:
+        """Return the last colour and how many times in a row it was played."""
+        if not self.colours:
+            return None, 0
+        last = self.colours[-1]
+        n = 0
+        for c in reversed(self.colours):
+            if c is not last:
+                break
+            n += 1
+        return last, n
+
+
+@dataclass(frozen=True, slots=True)
+class SwissOptions:
+    """Per-event parameters of 积分编排制.
+
+    ``max_colour_diff``: largest allowed |Red - Black| after the round.
+    ``max_streak``: longest allowed run of one colour.
+    ``avoid_group_rounds``: in rounds 1..k entries of the same group (team,
+    club or federation) are not paired (e.g. "前三轮同队不相遇").
+    ``segment_pairing``: ``"halves"`` (upper half meets lower half) or
+    ``"adjacent"`` (1-2, 3-4, ...).
+    ``first_round``: ``"lot"`` (Appendix 2) or ``"fold"`` (1 meets n/2 + 1,
+    colours alternating from the top, for reproducible test events).
+    """
+
+    max_colour_diff: int = 2
+    max_streak: int = 2
+    avoid_group_rounds: int = 0
+    segment_pairing: str = "halves"
+    first_round: str = "lot"
+
+    def __post_init__(self) -> None:
+        if self.segment_pairing not in ("halves", "adjacent"):
+            raise PairingError(
+                f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
+        if self.first_round not in ("lot", "fold"):
+            raise PairingError(f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
+        if self.max_colour_diff < 1 or self.max_streak < 1:
+            raise PairingError("colour limits must be at least 1")
+
+
+@dataclass(slots=True)
+class SwissResult:
+    """A paired round: boards (Red first), the bye holder, the constraints
+    that had to be relaxed, and a plain-language explanation."""
+
+    pairings: list[Pairing]
+    bye: int | None
+    relaxed: list[str] = field(default_factory=list)
+    explanation: list[str] = field(default_factory=list)
+
+
+class _Rules:
+    """Constraint checks for one round at one relaxation level."""
+
+    def __init__(self, players: dict[int, SwissPlayer], options: SwissOptions,
+                 round_no: int, colour_limits: bool, group_avoid: bool) -> None:
+        self.p = players
+        self.o = options
+        self.colour_limits = colour_limits
+        self.group_avoid = group_avoid and round_no <= options.avoid_group_rounds
+        self._can: dict[int, tuple[bool, bool]] = {}
+        for pid, pl in players.items():
+            self._can[pid] = (self._may(pl, Colour.RED), self._may(pl, Colour.BLACK))
+
+    def _may(self, pl: SwissPlayer, c: Colour) -> bool:
+        if not self.colour_limits:
+            return True
+        d = pl.colour_diff + (1 if c is Colour.RED else -1)
+        if abs(d) > self.o.max_colour_diff:
+            return False
+        last, run = pl.streak()
+        return not (last is c and run + 1 > self.o.max_streak)
+
+    def orientations(self, a: int, b: int) -> list[tuple[int, int]]:
+        """Return the allowed (red, black) orders for a and b."""
+        out = []
+        if self._can[a][0] and self._can[b][1]:
+            out.append((a, b))
+        if self._can[b][0] and self._can[a][1]:
+            out.append((b, a))
+        return out
+
+    def allowed(self, a: int, b: int) -> bool:
+        pa, pb = self.p[a], self.p[b]
+        if b in pa.opponents or a in pb.opponents:
+            return False  # 相遇过的对手不再编对
+        if self.group_avoid and pa.group is not None and pa.group == pb.group:
+            return False
+        return bool(self.orientations(a, b))
+
+
+def _preference(pl: SwissPlayer) -> tuple[Colour | None, int]:
+    """Return the colour an entry should have next and how strongly (2: its
+    difference is off balance, 1: alternation only, 0: none)."""
+    d = pl.colour_diff
+    if d < 0:
+        return Colour.RED, 2
+    if d > 0:
+        return Colour.BLACK, 2
+    last, _ = pl.streak()
+    if last is None:
+        return None, 0
+    return last.other, 1
+
+
+def _colour_cost(a: SwissPlayer, b: SwissPlayer) -> int:
+    """0 when both can get the colour they prefer, else the strength of the
+    preference that is disappointed (多先者与多后者编对 first)."""
+    ca, sa = _preference(a)
+    cb, sb = _preference(b)
+    if ca is None or cb is None or ca is not cb:
+        return 0
+    return min(sa, sb)
+
+
+def allocate_colours(a: SwissPlayer, b: SwissPlayer, rules: _Rules | None,
+                     rng: random.Random) -> tuple[int, int, str]:
+    """Return (red, black, reason) for a pair, by 13.3/Appendix 2 balance.
+
+    The entry with fewer Red games takes Red; on equal balance, the one whose
+    last game was Black; if still equal, the higher-placed entry alternates
+    from its last colour; with no history at all, by lot.
+    """
+    options = rules.orientations(a.id, b.id) if rules is not None else [(a.id, b.id), (b.id, a.id)]
+    if len(options) == 1:
+        forced_red, forced_black = options[0]
+        return forced_red, forced_black, "colour forced by the colour limits"
+    if a.colour_diff != b.colour_diff:
+        red, black = (a, b) if a.colour_diff < b.colour_diff else (b, a)
+        return red.id, black.id, f"{red.id} has had fewer Red games"
+    la, _ = a.streak()
+    lb, _ = b.streak()
+    if la is not lb and la is not None and lb is not None:
+        red, black = (a, b) if la is Colour.BLACK else (b, a)
+        return red.id, black.id, f"{red.id} had Black last round"
+    if la is not None:
+        hi, lo = (a, b) if (-a.score, a.order) < (-b.score, b.order) else (b, a)
+        if la is Colour.BLACK:
+            return hi.id, lo.id, f"equal histories: higher-placed {hi.id} alternates to Red"
+        return lo.id, hi.id, f"equal histories: higher-placed {hi.id} alternates to Black"
+    if rng.random() < 0.5:
+        return a.id, b.id, "colours drawn by lot"
+    return b.id, a.id, "colours drawn by lot"
+
+
+def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.Random,
+                 rules: _Rules) -> tuple[list[tuple[int, int]], list[str]]:
+    """Round 1: upper half against lower half; opponents and colours by lot."""
+    ordered = sorted(players, key=lambda p: p.order)
+    half = len(ordered) // 2
+    top, bottom = ordered[:half], ordered[half:]
+    notes = [f"round 1: upper half {top[0].id}..{top[-1].id} meets lower half "
+             f"{bottom[0].id}..{bottom[-1].id}"]
+    if options.first_round == "fold":
+        pairs = [(t.id, b.id) for t, b in zip(top, bottom, strict=True)]
+        notes.append("opponents by order (1 meets n/2+1)")
+    else:
+        perm = list(bottom)
+        rng.shuffle(perm)
+        pairs = [(t.id, b.id) for t, b in zip(top, perm, strict=True)]
+        notes.append("lower-half opponents drawn by lot")
+    if any(not rules.allowed(a, b) for a, b in pairs):
+        # same-group avoidance: keep the draw, repair it by a matching that
+        # prefers the drawn pairs
+        drawn = {frozenset(p) for p in pairs}
+        cost = np.full((half, half), _FORBIDDEN, dtype=np.int64)
+        for i, t in enumerate(top):
+            for j, b in enumerate(bottom):
+                if rules.allowed(t.id, b.id):
+                    cost[i, j] = 0 if frozenset((t.id, b.id)) in drawn else 1 + rng.randrange(1000)
+        rows, cols = linear_sum_assignment(cost)
+        if any(cost[i, j] >= _FORBIDDEN for i, j in zip(rows, cols, strict=True)):
+            raise PairingError("round 1: no pairing of the halves avoids same-group opponents")
+        pairs = [(top[i].id, bottom[j].id) for i, j in zip(rows, cols, strict=True)]
+        notes.append("draw repaired to keep same-group entries apart")
+    return pairs, notes
+
+
+class _Solver:
+    """Pairs the remaining entries of a round (rounds 2 and later)."""
+
+    def __init__(self, players: dict[int, SwissPlayer], rules: _Rules,
+                 options: SwissOptions) -> None:
+        self.p = players
+        self.rules = rules
+        self.o = options
+
+    def _sorted(self, ids: Sequence[int]) -> list[int]:
+        return sorted(ids, key=lambda i: (-self.p[i].score, self.p[i].order))
+
+    # -- one segment, fast path: a bipartite assignment between the halves ----
+    def _assign(self, bracket: list[int]) -> list[tuple[int, int]] | None:
+        m = len(bracket)
+        if m < 2:
+            return []
+        if self.o.segment_pairing == "adjacent":
+            s1 = bracket[0:2 * (m // 2):2]
+            s2 = bracket[1:2 * (m // 2):2] + bracket[2 * (m // 2):]
+        else:
+            s1, s2 = bracket[: m // 2], bracket[m // 2:]
+        n1, n2 = len(s1), len(s2)
+        big = 4 * (n1 + n2) + 4
+        cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
+        for i, a in enumerate(s1):
+            pa = self.p[a]
+            for j, b in enumerate(s2):
+                if self.rules.allowed(a, b):
+                    pb = self.p[b]
+                    cost[i, j] = _colour_cost(pa, pb) * big + abs(i - j)
+        rows, cols = linear_sum_assignment(cost)
+        if any(cost[i, j] >= _FORBIDDEN for i, j in zip(rows, cols, strict=True)):
+            return None
+        return [(s1[i], s2[j]) for i, j in zip(rows, cols, strict=True)]
+
+    # -- general weighted matching over a set of entries -----------------------
+    def _match(self, ids: list[int], bracket_floor: float | None) -> list[tuple[int, int]]:
+        """Maximum-cardinality matching of ``ids`` with lexicographic weights:
+        (1) fewest pairs across each score boundary, top boundary first
+        (top-down, nearest score); (2) colour preferences; (3) position in the
+        segment.  With ``bracket_floor`` set and an odd count, a phantom
+        "float down" node takes the entry that will float to the next segment.
+        """
+        ids = self._sorted(ids)
+        levels = sorted({self.p[i].score for i in ids}, reverse=True)
+        lvl = {i: levels.index(self.p[i].score) for i in ids}
+        phantom = -1
+        nodes = list(ids)
+        if bracket_floor is not None and len(ids) % 2 == 1:
+            nodes.append(phantom)
+            lvl[phantom] = len(levels)
+        nlev = len(levels) + 1
+        n = len(nodes)
+        base = n // 2 + 2
+        pos = {i: k for k, i in enumerate(nodes)}
+        within_max = n + 1
+        c2 = within_max * (n // 2 + 1) + 1
+        c1 = c2 * (2 * (n // 2 + 1) + 1)
+        wk = [base ** (nlev - 1 - k) for k in range(nlev)]
+        prefix = [0]
+        for w in wk:
+            prefix.append(prefix[-1] + w)
+        top_cost = (prefix[-1] + 1) * c1
+        target = 1 if self.o.segment_pairing == "adjacent" else max(1, n // 2)
+        g = nx.Graph()
+        g.add_nodes_from(nodes)
+        for x in range(n):
+            a = nodes[x]
+            for y in range(x + 1, n):
+                b = nodes[y]
+                if a == phantom or b == phantom:
+                    other = b if a == phantom else a
+                    cross = prefix[lvl[phantom]] - prefix[lvl[other]]
+                    cost = cross * c1 + (n - pos[other])
+                else:
+                    if not self.rules.allowed(a, b):
+                        continue
+                    la, lb = lvl[a], lvl[b]
+                    cross = prefix[max(la, lb)] - prefix[min(la, lb)]
+                    colour = _colour_cost(self.p[a], self.p[b])
+                    cost = cross * c1 + colour * c2 + abs(abs(y - x) - target)
+                g.add_edge(a, b, weight=top_cost - cost)
+        matching = nx.max_weight_matching(g, maxcardinality=True)
+        pairs = []
+        for a, b in matching:
+            if a == phantom or b == phantom:
+                continue
+            pairs.append((a, b) if pos[a] < pos[b] else (b, a))
+        return pairs
+
+    def solve(self) -> tuple[list[tuple[int, int]], list[str]]:
+        """Pair every entry, or raise :class:`PairingError`."""
+        notes: list[str] = []
+        ordered = self._sorted(list(self.p))
+        scores = sorted({self.p[i].score for i in ordered}, reverse=True)
+        segments = [[i for i in ordered if self.p[i].score == s] for s in scores]
+        done: list[list[tuple[int, int]]] = []  # pairs made per segment
+        carry: list[int] = []
+        for seg in segments:
+            bracket = carry + seg
+            pairs = self._assign(bracket)
+            if pairs is None:
+                pairs = self._match(bracket, bracket_floor=self.p[seg[0]].score)
+            paired = {x for pr in pairs for x in pr}
+            carry = [i for i in bracket if i not in paired]
+            done.append(pairs)
+            if carry:
+                notes.append(
+                    f"segment {self.p[seg[0]].score:g}: {', '.join(map(str, carry))} "
+                    f"float{'s' if len(carry) == 1 else ''} down to the nearest score")
+        # 受卡: re-pair upwards until the bottom is complete
+        k = len(segments) - 1
+        while carry:
+            k -= 1
+            if k < 0:
+                raise PairingError(
+                    f"no pairing without rematch exists for {', '.join(map(str, carry))}")
+            del done[k:]
+            paired_above = {x for seg in done for pr in seg for x in pr}
+            merged = [i for i in ordered if i not in paired_above]
+            notes.append(f"stuck at the bottom: segment {self.p[segments[k][0]].score:g} "
+                         f"and below re-paired together (受卡, 拆开重排)")
+            pairs = self._match(merged, bracket_floor=None)
+            done.append(pairs)
+            paired = {x for pr in pairs for x in pr}
+            carry = [i for i in merged if i not in paired]
+        return [pr for seg in done for pr in seg], notes
+
+
+def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: SwissOptions,
+                     rng: random.Random) -> SwissResult:
+    """Pair round ``round_no`` of a 积分编排制 event.
+
+    ``players`` are the entries still in the event (withdrawn ones left out).
+    Returns a :class:`SwissResult` whose boards are ordered by the higher score
+    on the board, Red listed first.
+    Raises :class:`PairingError` if there are fewer than two entries, ids are
+    duplicated, or no pairing without a rematch exists.
+    """
+    if len(players) < 2:
+        raise PairingError(f"round {round_no}: at least two entries are needed")
+    by_id = {p.id: p for p in players}
+    if len(by_id) != len(players):
+        raise PairingError(f"round {round_no}: duplicate entry ids")
+    explanation: list[str] = []
+    relaxed: list[str] = []
+    attempts = [(True, True, ""),
+                (False, True, "colour limits"),
+                (False, False, "colour limits and same-group avoidance")]
+    last_error: PairingError | None = None
+    for colour_limits, group_avoid, label in attempts:
+        try:
+            result = _pair_with(by_id, round_no, options, random.Random(rng.random()),
+                                colour_limits, group_avoid)
+        except PairingError as exc:
+            last_error = exc
+            continue
+        if label:
+            relaxed.append(label)
+            result.explanation.insert(0, f"relaxed: {label} (no pairing satisfied them)")
+        result.relaxed = relaxed
+        result.explanation = explanation + result.explanation
+        return result
+    assert last_error is not None
+    raise PairingError(f"round {round_no}: {last_error}")
+
+
+def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
+    """Return bye candidates, best first: lowest score, then last in order,
+    among entries without a bye (everyone, if all have had one)."""
+    pool = [p for p in by_id.values() if p.id not in exclude]
+    fresh = [p for p in pool if p.byes == 0] or pool
+    fresh.sort(key=lambda p: (p.score, -p.order))
+    return [p.id for p in fresh]
+
+
+def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptions,
+               rng: random.Random, colour_limits: bool, group_avoid: bool) -> SwissResult:
+    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
+    candidates: list[int | None] = list(_pick_bye(by_id, set())) if len(by_id) % 2 else [None]
+    error: PairingError | None = None
+    for bye in candidates[:8]:
+        active = {i: p for i, p in by_id.items() if i != bye}
+        notes: list[str] = []
+        if bye is not None:
+            notes.append(f"{bye} has the bye (lowest placed without a bye; 轮空)")
+        try:
+            if all(not p.colours and not p.opponents for p in active.values()):
+                raw, more = _first_round(list(active.values()), options, rng, rules)
+            else:
+                raw, more = _Solver(active, rules, options).solve()
+        except PairingError as exc:
+            error = exc
+            continue
+        notes += more
+        boards = []
+        fold = options.first_round == "fold" and all(not p.colours for p in active.values())
+        for k, (a, b) in enumerate(raw):
+            if fold:
+                # fold: the higher-placed entry has Red on odd boards
+                red, black = (a, b) if k % 2 == 0 else (b, a)
+                boards.append((red, black, "round 1 fold: colours alternate by board"))
+                continue
+            red, black, why = allocate_colours(by_id[a], by_id[b], rules, rng)
+            boards.append((red, black, why))
+        boards.sort(key=lambda t: (-max(by_id[t[0]].score, by_id[t[1]].score),
+                                   min(by_id[t[0]].order, by_id[t[1]].order)))
+        pairings = [Pairing(r, b, k + 1) for k, (r, b, _) in enumerate(boards)]
+        for k, (r, b, why) in enumerate(boards):
+            notes.append(f"board {k + 1}: {r} (Red) - {b} (Black): {why}")
+        if bye is not None:
+            pairings.append(Pairing(bye, None, len(pairings) + 1))
+        return SwissResult(pairings, bye, [], notes)
+    assert error is not None
+    raise error

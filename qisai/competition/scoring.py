@@ -1,0 +1,160 @@
+"""Points systems (成绩计算) as data.
+
+* 14.1 (1999 text): win 1, draw 0.5, loss 0 — :data:`CLASSIC`.
+* 2011 text: win 2, draw 1, loss 0 — :data:`CXA_2011`.
+* 2007 trial 贴分制 (001): win 3, loss 0, draw 1 to Red and 2 to Black —
+  :data:`TRIAL_2007`.
+* 14.2 team events: 局分 per board, 场分 2/1/0 by comparing the 局分 totals —
+  :class:`MatchPoints` / :data:`TEAM_MATCH`.
+* 21.4: a forfeit '+' is worth 1 for individuals and 2 (a match win) for
+  teams; '-' is worth 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from qisai.competition.errors import CompetitionError
+from qisai.competition.model import Colour, Game, Outcome, Result
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringTable:
+    """Points for each outcome; a draw may be worth different points to Red
+    and Black (2007 trial).
+
+    ``bye`` is what the holder of a bye gets (2011 14.4: scored as a win).
+    """
+
+    name: str
+    win: float
+    draw_red: float
+    draw_black: float
+    loss: float = 0.0
+    forfeit_win: float | None = None  # None: same as win (21.4)
+    forfeit_loss: float = 0.0  # 21.4: '-' is 0
+    bye: float | None = None  # None: same as win
+
+    def __post_init__(self) -> None:
+        for field in ("win", "draw_red", "draw_black", "loss", "forfeit_loss"):
+            value = getattr(self, field)
+            if not isinstance(value, int | float) or value < 0:
+                raise CompetitionError(
+                    f"scoring table {self.name!r}: {field} must be a number >= 0, got {value!r}")
+        if self.win < max(self.draw_red, self.draw_black, self.loss):
+            raise CompetitionError(f"scoring table {self.name!r}: a win must be worth the most")
+
+    @property
+    def colour_neutral(self) -> bool:
+        """True when a draw is worth the same to both sides."""
+        return self.draw_red == self.draw_black
+
+    def points(self, outcome: Outcome, colour: Colour | None = None) -> float:
+        """Return the points of ``outcome``; ``colour`` matters only for a
+        draw under a colour-dependent table (then it is required).
+
+        Raises :class:`CompetitionError` if a colour is needed and missing.
+        """
+        if outcome is Outcome.WIN:
+            return self.win
+        if outcome is Outcome.LOSS:
+            return self.loss
+        if outcome is Outcome.DRAW:
+            if self.colour_neutral:
+                return self.draw_red
+            if colour is None:
+                raise CompetitionError(
+                    f"scoring table {self.name!r}: a draw needs the colour to be scored")
+            return self.draw_red if colour is Colour.RED else self.draw_black
+        if outcome is Outcome.FORFEIT_WIN:
+            return self.win if self.forfeit_win is None else self.forfeit_win
+        if outcome is Outcome.FORFEIT_LOSS:
+            return self.forfeit_loss
+        if outcome is Outcome.BYE:
+            return self.win if self.bye is None else self.bye
+        return 0.0  # ABSENT
+
+    def game_points(self, game: Game, player: int) -> float:
+        """Return the points ``player`` earned in ``game``."""
+        colour = game.colour_of(player)
+        return self.points(game.result.outcome(colour), colour)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the table as a JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScoringTable:
+        """Build a table from :meth:`to_dict` output.
+
+        Raises :class:`CompetitionError` on unknown or missing keys.
+        """
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise CompetitionError(f"bad scoring table {data!r}: {exc}") from None
+
+
+# 14.1: 胜者 1 分，负者 0 分，和棋各记 0.5 分
+CLASSIC = ScoringTable("1/0.5/0", win=1.0, draw_red=0.5, draw_black=0.5)
+# 2011 rules 13.1: win 2, draw 1, loss 0
+CXA_2011 = ScoringTable("2/1/0", win=2.0, draw_red=1.0, draw_black=1.0)
+# 2007 trial 贴分: 胜方3分，负方0分；红方和局1分，黑方和局2分
+TRIAL_2007 = ScoringTable("3/0, draw red 1 black 2", win=3.0, draw_red=1.0, draw_black=2.0)
+
+PRESETS: dict[str, ScoringTable] = {
+    "classic": CLASSIC,
+    "2-1-0": CXA_2011,
+    "trial-2007": TRIAL_2007,
+}
+
+
+def preset(name: str) -> ScoringTable:
+    """Return the named preset (``classic``, ``2-1-0``, ``trial-2007``).
+
+    Raises :class:`CompetitionError` for an unknown name.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise CompetitionError(
+            f"unknown scoring {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPoints:
+    """场分 of a team match from its 局分 (14.2): more board points wins."""
+
+    win: float = 2.0
+    draw: float = 1.0
+    loss: float = 0.0
+    forfeit_win: float = 2.0  # 21.4: '+' worth 2 when the absent side is a team
+
+    def of(self, own_board_points: float, other_board_points: float) -> float:
+        """Return the match points for a side with ``own_board_points``."""
+        if own_board_points > other_board_points:
+            return self.win
+        if own_board_points < other_board_points:
+            return self.loss
+        return self.draw
+
+
+TEAM_MATCH = MatchPoints()
+
+
+def score_of(player: int, games: list[Game] | tuple[Game, ...], table: ScoringTable) -> float:
+    """Return the total points of ``player`` over ``games`` (games without the
+    player are skipped)."""
+    total = 0.0
+    for g in games:
+        if player == g.red or player == g.black:
+            total += table.game_points(g, player)
+    return total
+
+
+def points_of_result(result: Result, table: ScoringTable) -> tuple[float, float]:
+    """Return (Red's points, Black's points) for ``result`` under ``table``."""
+    red = table.points(result.outcome(Colour.RED), Colour.RED)
+    black = table.points(result.outcome(Colour.BLACK), Colour.BLACK)
+    return red, black

@@ -1,0 +1,569 @@
+"""Tournament: entries, rounds, results, withdrawals, standings, crosstable.
+
+An individual event under one of the systems of clause 11:
+
+* ``round_robin`` / ``double_round_robin`` (11.2): Berger tables (Appendix 1),
+  pairing numbers drawn by lot (制签) at :meth:`Tournament.start`;
+* ``swiss`` (11.4): 积分编排制 (Appendix 2), seeded by rating.
+
+Knock-out events are :class:`qisai.competition.pairing.knockout.Knockout`;
+group round robins :class:`qisai.competition.groups.GroupStage`.
+
+The object is plain data plus rules; :meth:`to_dict` / :meth:`from_dict`
+round-trip it through JSON so an event can be kept in a file (and later in
+the store).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qisai.competition.errors import (
+    CompetitionError,
+    EntryError,
+    EventFileError,
+    EventStateError,
+    ResultError,
+)
+from qisai.competition.model import Colour, Game, Pairing, Result
+from qisai.competition.pairing.berger import berger_table, double_round_robin
+from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.scoring import CLASSIC, ScoringTable
+from qisai.competition.tiebreaks import (
+    ROUND_ROBIN_INDIVIDUAL,
+    SWISS_INDIVIDUAL,
+    Criterion,
+    Record,
+    Standing,
+    TiebreakPolicy,
+    rank,
+    records_from_games,
+)
+
+FORMAT_VERSION = 1
+
+
+class System(enum.Enum):
+    """Competition system (比赛办法, clause 11)."""
+
+    ROUND_ROBIN = "round_robin"  # 大循环制, one game
+    DOUBLE_ROUND_ROBIN = "double_round_robin"  # 两局制 循环
+    SWISS = "swiss"  # 积分编排制
+
+
+@dataclass(slots=True)
+class Player:
+    """An entry: name, rating (等级分), title (e.g. 特级大师), club, team,
+    federation.  ``id`` is the pairing number (编号) once the event started.
+    ``withdrawn_after`` is the last round the player took part in (20.x),
+    ``penalty`` the weight of 18.1/18.2 penalties (18.4)."""
+
+    name: str
+    rating: int = 0
+    title: str = ""
+    club: str = ""
+    team: str = ""
+    federation: str = ""
+    id: int = 0
+    withdrawn_after: int | None = None
+    penalty: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the player as a JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Player:
+        """Inverse of :meth:`to_dict`. Raises :class:`EntryError`."""
+        if not isinstance(data, Mapping) or not str(data.get("name", "")).strip():
+            raise EntryError(f"an entry needs a non-empty name: {data!r}")
+        known = set(cls.__dataclass_fields__)
+        unknown = set(data) - known
+        if unknown:
+            raise EntryError(f"entry {data.get('name')!r}: unknown fields {sorted(unknown)}")
+        try:
+            p = cls(**dict(data))
+            p.rating = int(p.rating or 0)
+            p.id = int(p.id or 0)
+            p.penalty = int(p.penalty or 0)
+        except (TypeError, ValueError) as exc:
+            raise EntryError(f"entry {data.get('name')!r}: {exc}") from None
+        if p.rating < 0:
+            raise EntryError(f"entry {p.name!r}: negative rating {p.rating}")
+        return p
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """A paired round: boards, the results entered so far (by board), and
+    the pairer's explanation."""
+
+    number: int
+    pairings: list[Pairing]
+    results: dict[int, Game] = field(default_factory=dict)
+    explanation: list[str] = field(default_factory=list)
+
+    def board(self, board: int) -> Pairing:
+        """Return board ``board``. Raises :class:`ResultError` if absent."""
+        for p in self.pairings:
+            if p.board == board:
+                return p
+        raise ResultError(f"round {self.number} has no board {board}")
+
+    @property
+    def complete(self) -> bool:
+        """True when every board that needs a result has one."""
+        return all(p.board in self.results for p in self.pairings if not p.is_bye)
+
+
+class Tournament:
+    """An individual event (round robin or 积分编排制).
+
+    Typical use::
+
+        t = Tournament("Club championship", System.SWISS, rounds=7, seed=1)
+        for name, rating in entries:
+            t.add_player(Player(name, rating))
+        t.start()
+        rnd = t.pair_next_round()
+        t.record_result(1, 1, Result.RED_WIN)
+        ...
+        t.standings()
+    """
+
+    def __init__(self, name: str, system: System | str = System.SWISS, *,
+                 rounds: int | None = None, scoring: ScoringTable = CLASSIC,
+                 tiebreaks: Sequence[Criterion] | None = None,
+                 policy: TiebreakPolicy | None = None,
+                 swiss: SwissOptions | None = None, seed: int = 0,
+                 draw_numbers: bool = True) -> None:
+        """Create an event.  ``rounds`` is required for Swiss and defaults to
+        the table length for round robins.  ``tiebreaks`` defaults to 15.1 for
+        round robins and 15.2 for Swiss.  ``draw_numbers``: round robin
+        pairing numbers by lot (制签) rather than by registration order.
+
+        Raises :class:`CompetitionError` on an unknown system or bad rounds.
+        """
+        try:
+            self.system = System(system)
+        except ValueError:
+            raise CompetitionError(
+                f"unknown system {system!r}; use one of "
+                f"{', '.join(s.value for s in System)}") from None
+        if rounds is not None and rounds < 1:
+            raise CompetitionError(f"rounds must be at least 1, got {rounds}")
+        self.name = name
+        self.rounds_planned = rounds
+        self.scoring = scoring
+        if tiebreaks is None:
+            tiebreaks = SWISS_INDIVIDUAL if self.system is System.SWISS else ROUND_ROBIN_INDIVIDUAL
+        self.tiebreaks: tuple[Criterion, ...] = tuple(tiebreaks)
+        self.policy = policy or TiebreakPolicy()
+        self.swiss = swiss or SwissOptions()
+        self.seed = seed
+        self.draw_numbers = draw_numbers
+        self.players: list[Player] = []
+        self.rounds: list[RoundRecord] = []
+        self.started = False
+
+    # -- entries ---------------------------------------------------------------
+    def add_player(self, player: Player) -> Player:
+        """Register ``player`` before the start; returns it.
+
+        Raises :class:`EventStateError` after the start and
+        :class:`EntryError` for a duplicate name.
+        """
+        if self.started:
+            raise EventStateError(f"{self.name}: entries are closed once the event started")
+        if any(p.name == player.name for p in self.players):
+            raise EntryError(f"{self.name}: duplicate entry {player.name!r}")
+        self.players.append(player)
+        return player
+
+    def remove_player(self, name: str) -> None:
+        """Withdraw before the start (20.2): the entry is removed and the
+        numbers are drawn again at :meth:`start` (重新制签).
+
+        Raises :class:`EventStateError` after the start, :class:`EntryError`
+        for an unknown name.
+        """
+        if self.started:
+            raise EventStateError(f"{self.name}: use withdraw() once the event started")
+        before = len(self.players)
+        self.players = [p for p in self.players if p.name != name]
+        if len(self.players) == before:
+            raise EntryError(f"{self.name}: no entry named {name!r}")
+
+    def player(self, pid: int) -> Player:
+        """Return the player with pairing number ``pid``.
+
+        Raises :class:`EntryError` if there is none.
+        """
+        if 1 <= pid <= len(self.players) and self.players[pid - 1].id == pid:
+            return self.players[pid - 1]
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise EntryError(f"{self.name}: no entry number {pid}")
+
+    def start(self) -> None:
+        """Close entries and assign pairing numbers: by lot for a round robin
+        (制签, unless ``draw_numbers`` is off), by rating for Swiss (unrated
+        entries after the rated ones, in an order drawn by lot).
+
+        Raises :class:`EventStateError` if already started or fewer than two
+        entries, :class:`CompetitionError` if a Swiss has no round count.
+        """
+        if self.started:
+            raise EventStateError(f"{self.name}: already started")
+        if len(self.players) < 2:
+            raise EventStateError(f"{self.name}: at least two entries are needed to start")
+        rng = random.Random(f"{self.seed}:numbers")
+        if self.system is System.SWISS:
+            if self.rounds_planned is None:
+                raise CompetitionError(f"{self.name}: a Swiss event needs a number of rounds")
+            if self.rounds_planned >= len(self.players) + (len(self.players) % 2):
+                raise CompetitionError(
+                    f"{self.name}: {self.rounds_planned} rounds is too many for "
+                    f"{len(self.players)} entries without rematches")
+            rated = sorted((p for p in self.players if p.rating > 0),
+                           key=lambda p: -p.rating)
+            unrated = [p for p in self.players if p.rating <= 0]
+            rng.shuffle(unrated)
+            # ties in rating are ordered by lot too
+            keyed = [(-p.rating, rng.random(), p) for p in rated]
+            keyed.sort(key=lambda t: (t[0], t[1]))
+            ordered = [t[2] for t in keyed] + unrated
+        else:
+            ordered = list(self.players)
+            if self.draw_numbers:
+                rng.shuffle(ordered)
+            n = len(ordered)
+            table_rounds = (n if n % 2 == 0 else n + 1) - 1
+            if self.system is System.DOUBLE_ROUND_ROBIN:
+                table_rounds *= 2
+            if self.rounds_planned is None:
+                self.rounds_planned = table_rounds
+            elif self.rounds_planned > table_rounds:
+                raise CompetitionError(
+                    f"{self.name}: a round robin of {n} has {table_rounds} rounds, "
+                    f"not {self.rounds_planned}")
+        for k, p in enumerate(ordered, start=1):
+            p.id = k
+        self.players = ordered
+        self.started = True
+
+    # -- rounds ----------------------------------------------------------------
+    @property
+    def current_round(self) -> int:
+        """Number of rounds paired so far."""
+        return len(self.rounds)
+
+    @property
+    def finished(self) -> bool:
+        """True when every planned round is paired and complete."""
+        return (self.started and self.rounds_planned is not None
+                and len(self.rounds) == self.rounds_planned
+                and all(r.complete for r in self.rounds))
+
+    def active(self, round_no: int) -> list[Player]:
+        """Return the entries still playing in ``round_no``."""
+        return [p for p in self.players
+                if p.withdrawn_after is None or p.withdrawn_after >= round_no]
+
+    def pair_next_round(self) -> RoundRecord:
+        """Pair the next round and return it.
+
+        Round robins follow the Berger table; a game against an entry that
+        has withdrawn is recorded at once as a forfeit (20.3, 20.4).
+        Raises :class:`EventStateError` when not started, finished, or the
+        previous round lacks results; :class:`PairingError` if Swiss pairing
+        is impossible.
+        """
+        if not self.started:
+            raise EventStateError(f"{self.name}: start the event before pairing")
+        assert self.rounds_planned is not None
+        if len(self.rounds) >= self.rounds_planned:
+            raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
+        if self.rounds and not self.rounds[-1].complete:
+            missing = [p.board for p in self.rounds[-1].pairings
+                       if not p.is_bye and p.board not in self.rounds[-1].results]
+            raise EventStateError(
+                f"{self.name}: round {self.rounds[-1].number} still lacks results on "
+                f"board(s) {', '.join(map(str, missing))}")
+        number = len(self.rounds) + 1
+        if self.system is System.SWISS:
+            rec = self._pair_swiss(number)
+        else:
+            table = (double_round_robin(len(self.players))
+                     if self.system is System.DOUBLE_ROUND_ROBIN
+                     else berger_table(len(self.players)))
+            rec = RoundRecord(number, list(table[number - 1]),
+                              explanation=[f"Berger table round {number} (Appendix 1; "
+                                           "first-listed plays Red, 13.1)"])
+        self.rounds.append(rec)
+        for p in rec.pairings:
+            if p.is_bye:
+                if self.system is System.SWISS:
+                    rec.results[p.board] = Game(number, p.red, None, Result.BYE)
+                continue
+            self._auto_forfeit(rec, p)
+        return rec
+
+    def _auto_forfeit(self, rec: RoundRecord, p: Pairing) -> None:
+        assert p.black is not None
+        red_gone = self._withdrawn_before(p.red, rec.number)
+        black_gone = self._withdrawn_before(p.black, rec.number)
+        if red_gone and black_gone:
+            rec.results[p.board] = Game(rec.number, p.red, p.black, Result.DOUBLE_FORFEIT)
+        elif red_gone:
+            rec.results[p.board] = Game(rec.number, p.red, p.black, Result.BLACK_FORFEIT_WIN)
+        elif black_gone:
+            rec.results[p.board] = Game(rec.number, p.red, p.black, Result.RED_FORFEIT_WIN)
+
+    def _withdrawn_before(self, pid: int, round_no: int) -> bool:
+        w = self.player(pid).withdrawn_after
+        return w is not None and w < round_no
+
+    def _pair_swiss(self, number: int) -> RoundRecord:
+        games = self.games(annul=False)
+        states = []
+        for p in self.active(number):
+            mine = [g for g in games if p.id in (g.red, g.black)]
+            opponents = frozenset(o for g in mine if (o := g.opponent_of(p.id)) is not None)
+            colours = tuple(g.colour_of(p.id) for g in mine if g.result.played)
+            byes = sum(1 for g in mine if g.result is Result.BYE)
+            score = sum(self.scoring.game_points(g, p.id) for g in mine)
+            group = (p.team or p.club or p.federation) or None
+            states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group))
+        rng = random.Random(f"{self.seed}:round:{number}")
+        res = pair_swiss_round(states, number, self.swiss, rng)
+        return RoundRecord(number, res.pairings, explanation=res.explanation)
+
+    def record_result(self, round_no: int, board: int, result: Result | str, *,
+                      red_fouls: int = 0, black_fouls: int = 0,
+                      overwrite: bool = False) -> Game:
+        """Enter the result of one board; returns the stored :class:`Game`.
+
+        A late arrival beyond the limit is a forfeit (21.1, 21.4: ``+-``);
+        both late is a double forfeit (21.3: ``--``).
+        Raises :class:`ResultError` for an unknown round or board, a bye
+        board, a result already entered (unless ``overwrite``), negative
+        fouls, or an unreadable result.
+        """
+        if not 1 <= round_no <= len(self.rounds):
+            raise ResultError(f"{self.name}: round {round_no} has not been paired")
+        res = Result.parse(result) if isinstance(result, str) else result
+        rec = self.rounds[round_no - 1]
+        p = rec.board(board)
+        if p.is_bye or res is Result.BYE:
+            raise ResultError(f"round {round_no} board {board}: a bye takes no result")
+        if board in rec.results and not overwrite:
+            raise ResultError(f"round {round_no} board {board}: result already entered "
+                              f"({rec.results[board].result.value})")
+        if red_fouls < 0 or black_fouls < 0:
+            raise ResultError(f"round {round_no} board {board}: fouls cannot be negative")
+        game = Game(round_no, p.red, p.black, res, red_fouls, black_fouls)
+        rec.results[board] = game
+        return game
+
+    def withdraw(self, pid: int, after_round: int | None = None) -> None:
+        """Withdraw entry ``pid`` after ``after_round`` (default: the last
+        round paired).  Its unplayed games of a round already paired become
+        forfeits; later rounds pair it no more (Swiss) or forfeit its games
+        (round robin).  The 20.3 half rule is applied by :meth:`games`.
+
+        Raises :class:`EntryError` for an unknown entry and
+        :class:`EventStateError` before the start.
+        """
+        if not self.started:
+            raise EventStateError(f"{self.name}: before the start use remove_player() (20.2)")
+        player = self.player(pid)
+        last = self.current_round if after_round is None else after_round
+        if not 0 <= last <= self.current_round:
+            raise EventStateError(f"{self.name}: cannot withdraw after round {last}")
+        player.withdrawn_after = last
+        for rec in self.rounds[last:]:
+            for p in rec.pairings:
+                # 20.4: results already entered stand; unplayed games are forfeits
+                if pid in p.players() and not p.is_bye and p.board not in rec.results:
+                    self._auto_forfeit(rec, p)
+
+    # -- results and standings --------------------------------------------------
+    def games(self, *, annul: bool = True) -> list[Game]:
+        """Return every game with a result, in round and board order.
+
+        With ``annul`` (the default), 20.3 is applied for round robins: an
+        entry that withdrew having met fewer than half of its opponents has
+        all its games struck out.
+        """
+        out = [g for rec in self.rounds for _, g in sorted(rec.results.items())]
+        if annul and self.system is not System.SWISS:
+            struck = self.annulled_entries()
+            if struck:
+                out = [g for g in out if g.red not in struck and g.black not in struck]
+        return out
+
+    def annulled_entries(self) -> set[int]:
+        """Entries whose results 20.3 strikes out: withdrawn from a round
+        robin having played fewer than half of their opponents ("已赛对手不足
+        半数"; exactly half keeps the results)."""
+        if self.system is System.SWISS:
+            return set()
+        opponents = len(self.players) - 1
+        if self.system is System.DOUBLE_ROUND_ROBIN:
+            opponents *= 2
+        struck = set()
+        all_games = self.games(annul=False)
+        for p in self.players:
+            if p.withdrawn_after is None:
+                continue
+            played = sum(1 for g in all_games if p.id in (g.red, g.black) and g.result.played)
+            if 2 * played < opponents:
+                struck.add(p.id)
+        return struck
+
+    def records(self) -> dict[int, Record]:
+        """Return the per-entry records the ranking works on (after 20.3)."""
+        struck = self.annulled_entries()
+        entries = [p.id for p in self.players if p.id not in struck]
+        return records_from_games(entries, self.games(), self.scoring,
+                                  {p.id: p.penalty for p in self.players})
+
+    def standings(self) -> list[Standing]:
+        """Return the standings with every tie-break value (clause 15, 18.4).
+
+        Entries struck out by 20.3 are not ranked.
+        """
+        return rank(self.records(), self.tiebreaks, self.policy)
+
+    def crosstable(self) -> dict[int, dict[int, list[str]]]:
+        """Return, per entry, per opponent, the marks of their games from the
+        entry's side in round order: ``1``, ``=``, ``0``, ``+``, ``-``.
+        """
+        marks: dict[int, dict[int, list[str]]] = {p.id: {} for p in self.players}
+        for g in self.games(annul=False):
+            if g.black is None:
+                continue
+            for pid in (g.red, g.black):
+                opp = g.opponent_of(pid)
+                assert opp is not None
+                outcome = g.outcome_of(pid)
+                mark = {"win": "1", "draw": "=", "loss": "0", "forfeit_win": "+",
+                        "forfeit_loss": "-"}[outcome.value]
+                marks[pid].setdefault(opp, []).append(mark)
+        return marks
+
+    def colour_history(self, pid: int) -> list[Colour]:
+        """Return the colours ``pid`` played, in round order (played games)."""
+        return [g.colour_of(pid) for g in self.games(annul=False)
+                if pid in (g.red, g.black) and g.result.played]
+
+    # -- persistence -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Return the whole event as JSON-ready data."""
+        return {
+            "format": "qisai-tournament",
+            "version": FORMAT_VERSION,
+            "name": self.name,
+            "system": self.system.value,
+            "rounds_planned": self.rounds_planned,
+            "scoring": self.scoring.to_dict(),
+            "tiebreaks": [c.value for c in self.tiebreaks],
+            "policy": self.policy.to_dict(),
+            "swiss": asdict(self.swiss),
+            "seed": self.seed,
+            "draw_numbers": self.draw_numbers,
+            "started": self.started,
+            "players": [p.to_dict() for p in self.players],
+            "rounds": [
+                {
+                    "number": r.number,
+                    "pairings": [[p.board, p.red, p.black] for p in r.pairings],
+                    "results": [
+                        {"board": b, "result": g.result.value, "red_fouls": g.red_fouls,
+                         "black_fouls": g.black_fouls}
+                        for b, g in sorted(r.results.items())
+                    ],
+                    "explanation": r.explanation,
+                }
+                for r in self.rounds
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<event>") -> Tournament:
+        """Rebuild an event from :meth:`to_dict` output.
+
+        Raises :class:`EventFileError` naming ``source`` and the key at fault.
+        """
+        try:
+            if data.get("format") != "qisai-tournament":
+                raise EventFileError(f"{source}: not a qisai tournament file (format key)")
+            t = cls(
+                str(data["name"]), data["system"], rounds=data.get("rounds_planned"),
+                scoring=ScoringTable.from_dict(dict(data["scoring"])),
+                tiebreaks=[Criterion(c) for c in data["tiebreaks"]],
+                policy=TiebreakPolicy.from_dict(data.get("policy", {})),
+                swiss=SwissOptions(**data.get("swiss", {})),
+                seed=int(data.get("seed", 0)),
+                draw_numbers=bool(data.get("draw_numbers", True)),
+            )
+            t.players = [Player.from_dict(p) for p in data["players"]]
+            t.started = bool(data["started"])
+            if t.started:
+                ids = sorted(p.id for p in t.players)
+                if ids != list(range(1, len(t.players) + 1)):
+                    raise EventFileError(f"{source}: pairing numbers are not 1..n")
+            for k, r in enumerate(data["rounds"], start=1):
+                if int(r["number"]) != k:
+                    raise EventFileError(f"{source}: rounds out of order at round {k}")
+                pairings = [Pairing(int(red), None if black is None else int(black), int(b))
+                            for b, red, black in r["pairings"]]
+                for p in pairings:
+                    for pid in p.players():
+                        t.player(pid)
+                rec = RoundRecord(k, pairings, explanation=list(r.get("explanation", [])))
+                for res in r["results"]:
+                    board = int(res["board"])
+                    p = rec.board(board)
+                    rec.results[board] = Game(k, p.red, p.black, Result(res["result"]),
+                                              int(res.get("red_fouls", 0)),
+                                              int(res.get("black_fouls", 0)))
+                t.rounds.append(rec)
+        except EventFileError:
+            raise
+        except CompetitionError as exc:
+            raise EventFileError(f"{source}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
+        return t
+
+    def save(self, path: str | Path) -> None:
+        """Write the event as JSON to ``path``."""
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1),
+                              encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Tournament:
+        """Read an event written by :meth:`save`.
+
+        Raises :class:`EventFileError` if the file is missing or malformed.
+        """
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise EventFileError(f"{path}: top level must be an object")
+        return cls.from_dict(data, str(path))

@@ -1,0 +1,173 @@
+"""FIDE TRF-16 read and write, for the part of an event TRF can express.
+
+TRF has one result code per game (``1``, ``=``, ``0``, ``+``, ``-``, byes
+``U``/``H``/``Z``/``F``) and points per result, so it cannot hold a draw worth
+different points to Red and Black (2007 trial), fouls (犯规), or team 场分/局分.
+:func:`export_trf` refuses such events with :class:`TrfError` rather than
+writing something wrong.  White is written for Red.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from qisai.competition.errors import EventFileError
+from qisai.competition.model import Colour, Game, Result
+from qisai.competition.scoring import ScoringTable
+
+
+class TrfError(EventFileError):
+    """A TRF file cannot be read, or an event cannot be written as TRF."""
+
+
+@dataclass(slots=True)
+class TrfPlayer:
+    """A TRF ``001`` line."""
+
+    number: int
+    name: str
+    rating: int
+    points: float
+    rank: int
+    rounds: list[tuple[int | None, str, str]] = field(default_factory=list)
+    """(opponent or None, colour 'w'/'b'/'-', result code) per round"""
+
+
+@dataclass(slots=True)
+class TrfTournament:
+    """The players and header lines of a TRF file."""
+
+    name: str
+    players: dict[int, TrfPlayer]
+    rounds: int
+
+    def games(self) -> list[Game]:
+        """Return the games (each once, White as Red) and byes.
+
+        Half-point and zero-point byes (``H``, ``Z``) and absences are not
+        games and are left out; a pairing-allocated bye ``U`` or a full-point
+        bye ``F`` is a :attr:`Result.BYE`.
+        Raises :class:`TrfError` when two lines disagree about a game.
+        """
+        out: list[Game] = []
+        for p in self.players.values():
+            for r, (opp, colour, code) in enumerate(p.rounds, start=1):
+                if opp is None:
+                    if code in ("U", "F"):
+                        out.append(Game(r, p.number, None, Result.BYE))
+                    continue
+                if colour != "w":
+                    continue
+                other = self.players.get(opp)
+                if other is None or len(other.rounds) < r or other.rounds[r - 1][0] != p.number:
+                    raise TrfError(f"round {r}: player {p.number} meets {opp}, "
+                                   f"but {opp}'s line disagrees")
+                res = {"1": Result.RED_WIN, "=": Result.DRAW, "0": Result.BLACK_WIN,
+                       "W": Result.RED_WIN, "D": Result.DRAW, "L": Result.BLACK_WIN,
+                       "+": Result.RED_FORFEIT_WIN, "-": Result.BLACK_FORFEIT_WIN}.get(code)
+                if res is None:
+                    raise TrfError(f"round {r}: player {p.number}: unknown result {code!r}")
+                if code == "-" and other.rounds[r - 1][2] == "-":
+                    res = Result.DOUBLE_FORFEIT
+                out.append(Game(r, p.number, opp, res))
+        out.sort(key=lambda g: (g.round, g.red))
+        return out
+
+
+def parse_trf(text: str, source: str = "<trf>") -> TrfTournament:
+    """Parse TRF-16 text (CR, LF or CRLF line ends).
+
+    Returns a :class:`TrfTournament`.  Raises :class:`TrfError` naming
+    ``source`` and the line for a malformed ``001`` line.
+    """
+    name = ""
+    rounds = 0
+    players: dict[int, TrfPlayer] = {}
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for lineno, line in enumerate(lines, start=1):
+        code = line[:3]
+        try:
+            if code == "012":
+                name = line[4:].strip()
+            elif code == "XXR":
+                rounds = int(line[3:].strip())
+            elif code == "001":
+                number = int(line[4:8])
+                pname = line[14:47].strip()
+                rating = int(line[48:52]) if line[48:52].strip() else 0
+                points = float(line[80:84])
+                prank = int(line[85:89]) if line[85:89].strip() else 0
+                rr: list[tuple[int | None, str, str]] = []
+                pos = 91
+                body = line.rstrip()
+                while pos < len(body):
+                    block = body[pos:pos + 8].ljust(8)
+                    if not block.strip():
+                        break
+                    opp_s = block[0:4].strip()
+                    opp = int(opp_s) if opp_s and int(opp_s) != 0 else None
+                    colour = block[5:6] or "-"
+                    res = block[7:8].strip()
+                    rr.append((opp, colour, res))
+                    pos += 10
+                players[number] = TrfPlayer(number, pname, rating, points, prank, rr)
+        except (ValueError, IndexError) as exc:
+            raise TrfError(f"{source}, line {lineno}: malformed {code} line ({exc})") from None
+    if not players:
+        raise TrfError(f"{source}: no 001 player lines")
+    if not rounds:
+        rounds = max(len(p.rounds) for p in players.values())
+    return TrfTournament(name, players, rounds)
+
+
+def export_trf(name: str, players: Sequence[tuple[int, str, int]], games: Sequence[Game],
+               scoring: ScoringTable, rounds: int) -> str:
+    """Write an event as TRF-16 (with ``XXR`` and, for a points table other
+    than 1/0.5/0, the ``BBW``/``BBD``/``BBL`` lines).
+
+    ``players`` are (number, name, rating).  Returns the text.
+    Raises :class:`TrfError` when the scoring gives Red and Black different
+    draw points, which TRF cannot express.
+    """
+    if not scoring.colour_neutral:
+        raise TrfError(f"scoring {scoring.name!r} gives Red and Black different draw points; "
+                       "TRF cannot express it")
+    by_player: dict[int, dict[int, str]] = {p[0]: {} for p in players}
+    totals = dict.fromkeys(by_player, 0.0)
+    for g in games:
+        if g.black is None:
+            if g.red in by_player:
+                by_player[g.red][g.round] = "0000 - U"
+                totals[g.red] += scoring.game_points(g, g.red)
+            continue
+        codes = {Result.RED_WIN: ("1", "0"), Result.DRAW: ("=", "="),
+                 Result.BLACK_WIN: ("0", "1"), Result.RED_FORFEIT_WIN: ("+", "-"),
+                 Result.BLACK_FORFEIT_WIN: ("-", "+"), Result.DOUBLE_FORFEIT: ("-", "-")}
+        rc, bc = codes[g.result]
+        by_player[g.red][g.round] = f"{g.black:4d} w {rc}"
+        by_player[g.black][g.round] = f"{g.red:4d} b {bc}"
+        totals[g.red] += scoring.game_points(g, g.red)
+        totals[g.black] += scoring.game_points(g, g.black)
+    order = sorted(totals, key=lambda p: (-totals[p], p))
+    place = {p: k + 1 for k, p in enumerate(order)}
+    out = [f"012 {name}", f"XXR {rounds}"]
+    if (scoring.win, scoring.draw_red, scoring.loss) != (1.0, 0.5, 0.0):
+        out += [f"BBW {scoring.win:4.1f}", f"BBD {scoring.draw_red:4.1f}",
+                f"BBL {scoring.loss:4.1f}"]
+    for number, pname, rating in players:
+        rating_s = f"{rating:4d}" if rating else "    "
+        head = f"001 {number:4d}      {pname[:33]:<33} {rating_s}"
+        head = head.ljust(80) + f"{totals[number]:4.1f} {place[number]:4d}"
+        blocks = []
+        for r in range(1, rounds + 1):
+            blocks.append(by_player[number].get(r, "0000 - Z" if r <= max(
+                (g.round for g in games), default=0) else "        "))
+        line = head + "  " + "  ".join(blocks)
+        out.append(line.rstrip())
+    return "\n".join(out) + "\n"
+
+
+def colour_of_code(code: str) -> Colour | None:
+    """Map a TRF colour letter to a colour (``w`` is Red)."""
+    return {"w": Colour.RED, "b": Colour.BLACK}.get(code)
