@@ -1,0 +1,781 @@
+"""UCI and UCCI clients for Xiangqi engines (asyncio, with a sync wrapper).
+
+UCI (as used by Fairy-Stockfish with ``UCI_Variant xiangqi`` and by
+Pikafish) and UCCI (the Chinese Chess Communication protocol of ElephantEye,
+also spoken by Fairy-Stockfish after ``ucci``) differ in the handshake, the
+form of options, the ``go`` time fields and how forbidden moves are passed:
+
+=============  ==============================  ==============================
+               UCI                             UCCI
+=============  ==============================  ==============================
+handshake      ``uci`` / ``uciok``             ``ucci`` / ``ucciok``
+new game       ``ucinewgame``                  ``uccinewgame`` (if supported)
+clocks         ``wtime btime winc binc``       ``time increment opptime ...``
+one move       ``movetime``                    ``time T movestogo 1``
+forbidden      ``searchmoves`` (the others)    ``banmoves`` (the forbidden)
+=============  ==============================  ==============================
+
+Squares are written with ranks 0-9 (ICCS: UCCI, Pikafish) or 1-10
+(Fairy-Stockfish in UCI mode); see :class:`Coordinates`.  A UCI engine that
+offers ``UCI_Variant`` is taken to be Fairy-Stockfish: the client selects
+``xiangqi`` and ranks 1-10 unless told otherwise.
+
+Example::
+
+    engine = await UciEngine.start("/usr/games/fairy-stockfish")
+    result = await engine.play(Board(), Limit(movetime=0.1))
+    print(result.move.iccs())
+    await engine.quit()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from qisai.engines.errors import (
+    EngineError,
+    EngineMoveError,
+    EngineProtocolError,
+    EngineStartError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+)
+from qisai.engines.process import EngineProcess, LoopThread
+from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.errors import InvalidMoveError
+
+__all__ = [
+    "Coordinates",
+    "Info",
+    "Limit",
+    "Option",
+    "PlayResult",
+    "Protocol",
+    "Score",
+    "Search",
+    "SimpleUciEngine",
+    "UciEngine",
+]
+
+OptionValue = str | int | bool
+
+
+class Protocol(enum.Enum):
+    """Which dialect the engine speaks."""
+
+    UCI = "uci"
+    UCCI = "ucci"
+
+
+class Coordinates(enum.Enum):
+    """How squares are written in moves."""
+
+    ICCS = "iccs"
+    """Ranks 0-9 from Red's side (``h2e2``): UCCI, Pikafish."""
+    RANKS_1_10 = "1-10"
+    """Ranks 1-10 (``h3e3``, ``a10a9``): Fairy-Stockfish in UCI mode."""
+
+    def format(self, move: Move) -> str:
+        """Return ``move`` written in this convention."""
+        return move.iccs() if self is Coordinates.ICCS else move.engine()
+
+    def parse(self, text: str) -> Move:
+        """Return the move ``text`` written in this convention.
+
+        Raises :class:`qisai.xiangqi.InvalidMoveError` if it is not a move.
+        """
+        if self is Coordinates.ICCS:
+            if len(text.strip()) != 4:
+                raise InvalidMoveError(f"not an ICCS move: {text!r}")
+            return Move.from_iccs(text)
+        return Move.from_engine(text)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What to search for: any combination the engine understands.
+
+    Times are in seconds.  ``red_clock``/``black_clock`` are the time left on
+    each side's clock, ``red_inc``/``black_inc`` the increments and
+    ``moves_to_go`` the moves left in the current time stage.
+    """
+
+    movetime: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    red_clock: float | None = None
+    black_clock: float | None = None
+    red_inc: float | None = None
+    black_inc: float | None = None
+    moves_to_go: int | None = None
+    infinite: bool = False
+
+    def uci_fields(self) -> list[str]:
+        """Return the ``go`` arguments in UCI form (times in milliseconds)."""
+        out: list[str] = []
+        for word, value in (("wtime", self.red_clock), ("btime", self.black_clock),
+                            ("winc", self.red_inc), ("binc", self.black_inc)):
+            if value is not None:
+                out += [word, str(_ms(value))]
+        if self.moves_to_go is not None:
+            out += ["movestogo", str(self.moves_to_go)]
+        if self.movetime is not None:
+            out += ["movetime", str(_ms(self.movetime))]
+        if self.depth is not None:
+            out += ["depth", str(self.depth)]
+        if self.nodes is not None:
+            out += ["nodes", str(self.nodes)]
+        if self.infinite:
+            out.append("infinite")
+        return out
+
+    def ucci_fields(self, turn: Color, *, millis: bool = True) -> list[str]:
+        """Return the ``go`` arguments in UCCI form for the side ``turn``.
+
+        UCCI counts time from the mover's view (``time``/``opptime``); a fixed
+        move time is ``time T movestogo 1``.  ``millis=False`` writes seconds
+        (UCCI engines without ``usemillisec``).
+        """
+        def fmt(seconds: float) -> str:
+            return str(_ms(seconds)) if millis else str(max(1, int(seconds)))
+
+        mine, theirs = ((self.red_clock, self.black_clock) if turn is Color.RED
+                        else (self.black_clock, self.red_clock))
+        inc, opp_inc = ((self.red_inc, self.black_inc) if turn is Color.RED
+                        else (self.black_inc, self.red_inc))
+        out: list[str] = []
+        if self.depth is not None:
+            out += ["depth", str(self.depth)]
+        if self.nodes is not None:
+            out += ["nodes", str(self.nodes)]
+        if self.movetime is not None and mine is None:
+            out += ["time", fmt(self.movetime), "movestogo", "1"]
+        elif mine is not None:
+            out += ["time", fmt(mine)]
+            if self.moves_to_go is not None:
+                out += ["movestogo", str(self.moves_to_go)]
+            if inc is not None:
+                out += ["increment", fmt(inc)]
+            if theirs is not None:
+                out += ["opptime", fmt(theirs)]
+            if opp_inc is not None:
+                out += ["oppincrement", fmt(opp_inc)]
+        if self.infinite:
+            out.append("infinite")
+        return out
+
+
+def _loose(name: str) -> str:
+    # UCCI engines write option names with underscores (Skill_Level).
+    return name.lower().replace("_", " ")
+
+
+def _ms(seconds: float) -> int:
+    return max(0, int(round(seconds * 1000)))
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option the engine offers (``option name X type spin ...``)."""
+
+    name: str
+    type: str
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: OptionValue) -> str:
+        """Return ``value`` as the engine expects it.
+
+        Raises :class:`EngineProtocolError` if it does not fit the option.
+        """
+        if self.type == "check":
+            if isinstance(value, str):
+                low = value.lower()
+                if low not in ("true", "false"):
+                    raise EngineProtocolError(f"option {self.name}: {value!r} is not true/false")
+                return low
+            return "true" if value else "false"
+        if self.type == "spin":
+            try:
+                number = int(value)
+            except ValueError:
+                raise EngineProtocolError(f"option {self.name}: {value!r} is not a number") from None
+            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+                raise EngineProtocolError(
+                    f"option {self.name}: {number} is outside {self.min}..{self.max}")
+            return str(number)
+        if self.type == "combo" and self.choices:
+            text = str(value)
+            for choice in self.choices:
+                if choice.lower() == text.lower():
+                    return choice
+            raise EngineProtocolError(f"option {self.name}: {text!r} is not one of {self.choices}")
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Score:
+    """An engine's evaluation from the mover's view: centipawns or mate.
+
+    ``mate`` > 0: the mover mates in that many moves; < 0: is mated.
+    ``bound`` is ``"lower"``/``"upper"`` for a fail-high/low line.
+    """
+
+    cp: int | None = None
+    mate: int | None = None
+    bound: str | None = None
+
+
+@dataclass
+class Info:
+    """One ``info`` line, parsed.  Fields the engine did not send are ``None``."""
+
+    depth: int | None = None
+    seldepth: int | None = None
+    multipv: int | None = None
+    score: Score | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    time: float | None = None
+    hashfull: int | None = None
+    pv: list[Move] = field(default_factory=list)
+    currmove: Move | None = None
+    string: str | None = None
+
+
+@dataclass
+class PlayResult:
+    """The answer to a search.
+
+    ``move`` is ``None`` when the engine reports no move (``bestmove
+    (none)`` / ``nobestmove``: it sees no legal move).  ``text`` is the move
+    as the engine wrote it.  ``draw_offer``/``resign`` are the UCCI
+    ``bestmove ... draw|resign`` flags.  ``elapsed`` is the wall time from
+    ``go`` (or ``ponderhit``) to ``bestmove``, in seconds.
+    """
+
+    move: Move | None
+    text: str
+    ponder: Move | None = None
+    info: list[Info] = field(default_factory=list)
+    elapsed: float = 0.0
+    draw_offer: bool = False
+    resign: bool = False
+
+    @property
+    def last_info(self) -> Info | None:
+        """The last ``info`` line with a score, or ``None``."""
+        for info in reversed(self.info):
+            if info.score is not None:
+                return info
+        return None
+
+
+def parse_option(line: str) -> Option | None:
+    """Parse an ``option`` line (UCI ``option name X type ...`` or UCCI
+    ``option X type ...``).  Returns ``None`` if the line is malformed."""
+    tokens = line.split()
+    if len(tokens) < 4 or tokens[0] != "option" or "type" not in tokens:
+        return None
+    t = tokens.index("type")
+    start = 2 if tokens[1] == "name" else 1
+    name = " ".join(tokens[start:t])
+    if not name or t + 1 >= len(tokens):
+        return None
+    kind = tokens[t + 1]
+    keys = {"default", "min", "max", "var"}
+    values: dict[str, list[str]] = {}
+    choices: list[str] = []
+    i = t + 2
+    key = None
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok in keys:
+            key = tok
+            if key == "var":
+                choices.append("")
+            else:
+                values[key] = []
+        elif key == "var":
+            choices[-1] = (choices[-1] + " " + tok).strip()
+        elif key is not None:
+            values[key].append(tok)
+        i += 1
+
+    def number(k: str) -> int | None:
+        try:
+            return int(values[k][0]) if values.get(k) else None
+        except ValueError:
+            return None
+
+    default = " ".join(values["default"]) if "default" in values else None
+    return Option(name, kind, default, number("min"), number("max"), tuple(choices))
+
+
+def parse_info(line: str, coordinates: Coordinates) -> Info:
+    """Parse an ``info`` line.  Unknown fields are skipped; a PV stops at the
+    first token that is not a move.  Never raises."""
+    tokens = line.split()
+    info = Info()
+    i = 1
+    n = len(tokens)
+
+    def integer(k: int) -> int | None:
+        try:
+            return int(tokens[k])
+        except (IndexError, ValueError):
+            return None
+
+    while i < n:
+        tok = tokens[i]
+        if tok in ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull"):
+            setattr(info, tok, integer(i + 1))
+            i += 2
+        elif tok == "time":
+            ms = integer(i + 1)
+            info.time = None if ms is None else ms / 1000
+            i += 2
+        elif tok == "score":
+            cp = mate = None
+            bound = None
+            i += 1
+            while i < n and tokens[i] in ("cp", "mate", "lowerbound", "upperbound"):
+                if tokens[i] == "cp":
+                    cp = integer(i + 1)
+                    i += 2
+                elif tokens[i] == "mate":
+                    mate = integer(i + 1)
+                    i += 2
+                else:
+                    bound = "lower" if tokens[i] == "lowerbound" else "upper"
+                    i += 1
+            info.score = Score(cp, mate, bound)
+        elif tok == "pv":
+            i += 1
+            while i < n:
+                try:
+                    info.pv.append(coordinates.parse(tokens[i]))
+                except InvalidMoveError:
+                    break
+                i += 1
+        elif tok == "currmove":
+            try:
+                info.currmove = coordinates.parse(tokens[i + 1])
+            except (IndexError, InvalidMoveError):
+                pass
+            i += 2
+        elif tok == "string":
+            info.string = " ".join(tokens[i + 1:])
+            break
+        elif tokens[0] == "info" and tok.isdigit() and i == 1:
+            # UCCI "info depth" variants may put the number first; skip it.
+            i += 1
+        else:
+            i += 1
+    return info
+
+
+class Search:
+    """A search in progress (from :meth:`UciEngine.start_search`).
+
+    Call :meth:`stop` or :meth:`ponderhit` while it runs and :meth:`wait`
+    for the :class:`PlayResult`.  ``info`` collects the info lines so far.
+    """
+
+    def __init__(self, engine: UciEngine, board: Board, ponder: bool,
+                 on_info: Callable[[Info], None] | None = None) -> None:
+        self._engine = engine
+        self._on_info = on_info
+        self._board = board
+        self.pondering = ponder
+        self.info: list[Info] = []
+        self.started = time.monotonic()
+        self._stopped = False
+        self._task: asyncio.Task[PlayResult] | None = None
+        self.result: PlayResult | None = None
+
+    def stop(self) -> None:
+        """Ask the engine to stop and answer now (``stop``).
+
+        Raises :class:`EngineTerminatedError` if the engine has exited.
+        """
+        if self.result is None and not self._stopped:
+            self._stopped = True
+            self._engine._process.send("stop")
+
+    def ponderhit(self) -> None:
+        """Tell the engine the predicted move was played (``ponderhit``);
+        the search goes on under its normal limits and the elapsed time
+        counts from now.
+
+        Raises :class:`EngineTerminatedError` if the engine has exited.
+        """
+        if self.pondering and self.result is None:
+            self.pondering = False
+            self.started = time.monotonic()
+            self._engine._process.send("ponderhit")
+
+    async def wait(self, timeout: float | None = None) -> PlayResult:
+        """Return the engine's answer.
+
+        With ``timeout`` (seconds): when it passes the client sends
+        ``stop``; if the engine still says nothing within a short grace it is
+        killed.  Either way :class:`EngineTimeoutError` is raised: the move
+        came too late.  Raises :class:`EngineTerminatedError` if the engine
+        exits and :class:`EngineMoveError` for a best move that is not a move.
+        """
+        if self.result is not None:
+            return self.result
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._engine._read_bestmove(self))
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        except TimeoutError:
+            pass
+        try:
+            self.stop()
+            await asyncio.wait_for(asyncio.shield(self._task), self._engine.stop_grace)
+        except (TimeoutError, EngineError):
+            self._engine._process.kill()
+            self._task.cancel()
+            self._engine._dead = True
+        raise EngineTimeoutError(
+            f"engine {self._engine.name} gave no move within {timeout:.3g} s")
+
+
+class UciEngine:
+    """A Xiangqi engine over UCI or UCCI.  Create with :meth:`start`.
+
+    Attributes: ``name`` (from ``id name``), ``author``, ``options`` (what
+    the engine offers), ``protocol``, ``coordinates``.
+    """
+
+    stop_grace = 1.0
+    """Seconds an engine may take to answer ``stop`` before it is killed."""
+
+    def __init__(self, process: EngineProcess, protocol: Protocol) -> None:
+        self._process = process
+        self.protocol = protocol
+        self.name = process.name
+        self.author = ""
+        self.options: dict[str, Option] = {}
+        self.coordinates = Coordinates.ICCS
+        self._millis = True
+        self._option_prefix = True
+        self._dead = False
+        self._busy = False
+
+    # ----------------------------------------------------------- lifecycle
+    @classmethod
+    async def start(
+        cls,
+        command: str | Sequence[str],
+        *,
+        protocol: Protocol | str = Protocol.UCI,
+        coordinates: Coordinates | str | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+        name: str | None = None,
+        cwd: str | None = None,
+        timeout: float = 10.0,
+    ) -> UciEngine:
+        """Start an engine and complete the handshake.
+
+        ``coordinates=None`` chooses: ranks 1-10 for a UCI engine that offers
+        ``UCI_Variant`` (Fairy-Stockfish; ``xiangqi`` is selected), ranks 0-9
+        otherwise.  ``options`` are set after the handshake.
+
+        Returns the ready engine.  Raises :class:`EngineStartError` if the
+        program cannot run or does not finish the handshake within
+        ``timeout`` seconds (it is then killed), and
+        :class:`EngineProtocolError` for an option it does not accept.
+        """
+        proto = Protocol(protocol)
+        process = await EngineProcess.start(command, name=name, cwd=cwd)
+        engine = cls(process, proto)
+        try:
+            await engine._handshake(timeout)
+            variant = engine.options.get("UCI_Variant")
+            if proto is Protocol.UCI and variant is not None:
+                await engine.configure({"UCI_Variant": "xiangqi"})
+            if coordinates is not None:
+                engine.coordinates = Coordinates(coordinates)
+            elif proto is Protocol.UCI and variant is not None:
+                engine.coordinates = Coordinates.RANKS_1_10
+            if proto is Protocol.UCCI and "usemillisec" in engine.options:
+                await engine.configure({"usemillisec": True})
+            if options:
+                await engine.configure(options)
+            await engine.ping(timeout)
+        except (EngineTimeoutError, EngineTerminatedError) as exc:
+            await process.close(grace=0.2)
+            raise EngineStartError(f"engine {process.name} failed to start: {exc}") from exc
+        except BaseException:
+            await process.close(grace=0.2)
+            raise
+        if name:
+            engine.name = name
+        return engine
+
+    async def _handshake(self, timeout: float) -> None:
+        word = self.protocol.value
+        self._process.send(word)
+        await self._process.drain()
+        deadline = time.monotonic() + timeout
+        while True:
+            line = await self._process.readline(max(0.0, deadline - time.monotonic()))
+            tokens = line.split()
+            if not tokens:
+                continue
+            if tokens[0] == word + "ok":
+                return
+            if tokens[0] == "id" and len(tokens) >= 3:
+                if tokens[1] == "name":
+                    self.name = " ".join(tokens[2:])
+                elif tokens[1] == "author":
+                    self.author = " ".join(tokens[2:])
+            elif tokens[0] == "option":
+                option = parse_option(line)
+                if option is not None:
+                    self.options[option.name] = option
+                    self._option_prefix = tokens[1] == "name"
+
+    async def quit(self) -> None:
+        """Send ``quit`` and wait for the engine to exit (kill it if it does
+        not within a second).  Never raises."""
+        await self._process.close(grace=1.0, quit_line="quit")
+
+    @property
+    def alive(self) -> bool:
+        """Whether the engine process is still running."""
+        return not self._dead and self._process.returncode is None
+
+    @property
+    def pid(self) -> int:
+        """The engine's process id."""
+        return self._process.pid
+
+    # ------------------------------------------------------------ commands
+    async def configure(self, options: Mapping[str, OptionValue]) -> None:
+        """Set options (``setoption``).
+
+        Raises :class:`EngineProtocolError` for an option the engine does not
+        offer or a value that does not fit it.
+        """
+        loose = {_loose(k): v for k, v in self.options.items()}
+        for key, value in options.items():
+            option = self.options.get(key) or loose.get(_loose(key))
+            if option is None:
+                raise EngineProtocolError(
+                    f"engine {self.name} has no option {key!r} (it offers: "
+                    f"{', '.join(sorted(self.options)) or 'none'})")
+            text = option.check(value)
+            if self._option_prefix:
+                line = f"setoption name {option.name}"
+                if option.type != "button":
+                    line += f" value {text}"
+            else:
+                line = f"setoption {option.name}" + ("" if option.type == "button" else f" {text}")
+            self._process.send(line)
+        await self._process.drain()
+
+    async def ping(self, timeout: float = 10.0) -> None:
+        """Send ``isready`` and wait for ``readyok``.
+
+        Raises :class:`EngineTimeoutError` or :class:`EngineTerminatedError`.
+        """
+        self._process.send("isready")
+        await self._process.drain()
+        deadline = time.monotonic() + timeout
+        while True:
+            line = await self._process.readline(max(0.0, deadline - time.monotonic()))
+            if line.strip() == "readyok":
+                return
+
+    async def new_game(self) -> None:
+        """Tell the engine a new game starts (``ucinewgame``; for UCCI
+        ``uccinewgame`` if the engine advertised no options that rule it out)
+        and wait until it is ready.
+
+        Raises :class:`EngineTimeoutError` or :class:`EngineTerminatedError`.
+        """
+        self._process.send("ucinewgame" if self.protocol is Protocol.UCI else "uccinewgame")
+        await self.ping()
+
+    def position_command(self, board: Board) -> str:
+        """Return the ``position`` command for ``board`` (its root position
+        and the moves played since)."""
+        root = board.root()
+        fen = root.fen()
+        head = "position startpos" if fen == STARTING_FEN else f"position fen {fen}"
+        if board.move_stack:
+            head += " moves " + " ".join(self.coordinates.format(m) for m in board.move_stack)
+        return head
+
+    async def start_search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        banmoves: Sequence[Move] = (),
+        ponder: bool = False,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> Search:
+        """Send the position and ``go``; return the running :class:`Search`.
+
+        ``banmoves`` are moves the engine must not play (棋例 forbidden
+        moves): UCCI gets ``banmoves``, UCI gets ``searchmoves`` with every
+        other legal move.  ``ponder`` searches on the opponent's time.
+
+        Raises :class:`EngineTerminatedError` if the engine has exited and
+        :class:`EngineProtocolError` if a search is already running.
+        """
+        if self._dead:
+            raise EngineTerminatedError(f"engine {self.name} was killed", self._process.returncode)
+        if self._busy:
+            raise EngineProtocolError(f"engine {self.name} is already searching")
+        self._process.pending()  # stale lines of an earlier exchange
+        self._process.send(self.position_command(board))
+        go = ["go"] + (["ponder"] if ponder else [])
+        if self.protocol is Protocol.UCCI:
+            if banmoves:
+                self._process.send("banmoves " + " ".join(self.coordinates.format(m) for m in banmoves))
+            go += limit.ucci_fields(board.turn, millis=self._millis)
+        else:
+            go += limit.uci_fields()
+            if banmoves:
+                banned = set(banmoves)
+                allowed = [m for m in board.legal_moves() if m not in banned]
+                if allowed:
+                    go += ["searchmoves"] + [self.coordinates.format(m) for m in allowed]
+        self._process.send(" ".join(go))
+        await self._process.drain()
+        self._busy = True
+        return Search(self, board, ponder, on_info)
+
+    async def _read_bestmove(self, search: Search) -> PlayResult:
+        on_info = search._on_info
+        try:
+            while True:
+                line = await self._process.readline()
+                tokens = line.split()
+                if not tokens:
+                    continue
+                if tokens[0] == "info":
+                    info = parse_info(line, self.coordinates)
+                    search.info.append(info)
+                    if on_info is not None:
+                        on_info(info)
+                elif tokens[0] in ("bestmove", "nobestmove"):
+                    elapsed = time.monotonic() - search.started
+                    result = self._parse_bestmove(tokens, search.info, elapsed)
+                    search.result = result
+                    return result
+        finally:
+            self._busy = False
+
+    def _parse_bestmove(self, tokens: list[str], info: list[Info], elapsed: float) -> PlayResult:
+        if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "none", "0000"):
+            return PlayResult(None, tokens[1] if len(tokens) > 1 else "", info=info, elapsed=elapsed)
+        text = tokens[1]
+        try:
+            move = self.coordinates.parse(text)
+        except InvalidMoveError:
+            raise EngineMoveError(
+                f"engine {self.name} sent a best move that is not a move: {text!r}", text) from None
+        ponder = None
+        rest = tokens[2:]
+        if len(rest) >= 2 and rest[0] == "ponder":
+            try:
+                ponder = self.coordinates.parse(rest[1])
+            except InvalidMoveError:
+                ponder = None
+        return PlayResult(move, text, ponder, info, elapsed,
+                          draw_offer="draw" in rest, resign="resign" in rest)
+
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        banmoves: Sequence[Move] = (),
+        timeout: float | None = None,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> PlayResult:
+        """Search ``board`` under ``limit`` and return the engine's move.
+
+        ``timeout`` (seconds) bounds the wait: see :meth:`Search.wait`.
+        Raises :class:`EngineTimeoutError`, :class:`EngineTerminatedError`,
+        :class:`EngineMoveError` (a best move that is not a move).  The move
+        is *not* checked for legality: that is the referee's job.
+        """
+        search = await self.start_search(board, limit, banmoves=banmoves, on_info=on_info)
+        return await search.wait(timeout)
+
+
+class SimpleUciEngine:
+    """A blocking wrapper around :class:`UciEngine` (one loop thread each).
+
+    >>> engine = SimpleUciEngine.start("/usr/games/fairy-stockfish")  # doctest: +SKIP
+    >>> engine.play(Board(), Limit(depth=3)).move  # doctest: +SKIP
+    """
+
+    def __init__(self, loop: LoopThread, engine: UciEngine) -> None:
+        self._loop = loop
+        self.engine = engine
+
+    @classmethod
+    def start(cls, command: str | Sequence[str], **kwargs: object) -> SimpleUciEngine:
+        """Start an engine (arguments as :meth:`UciEngine.start`).
+
+        Returns the wrapper.  Raises what :meth:`UciEngine.start` raises.
+        """
+        loop = LoopThread()
+        try:
+            engine = loop.run(UciEngine.start(command, **kwargs))  # type: ignore[arg-type]
+        except BaseException:
+            loop.stop()
+            raise
+        return cls(loop, engine)
+
+    @property
+    def name(self) -> str:
+        """The engine's name."""
+        return self.engine.name
+
+    def configure(self, options: Mapping[str, OptionValue]) -> None:
+        """Set options; see :meth:`UciEngine.configure`."""
+        self._loop.run(self.engine.configure(options))
+
+    def new_game(self) -> None:
+        """Start a new game; see :meth:`UciEngine.new_game`."""
+        self._loop.run(self.engine.new_game())
+
+    def play(self, board: Board, limit: Limit, *, banmoves: Sequence[Move] = (),
+             timeout: float | None = None) -> PlayResult:
+        """Return the engine's move; see :meth:`UciEngine.play`.
+
+        The board is copied, so the caller may go on using it.
+        """
+        return self._loop.run(self.engine.play(board.copy(), limit, banmoves=banmoves,
+                                               timeout=timeout))
+
+    def quit(self) -> None:
+        """Stop the engine and the loop thread.  Never raises."""
+        try:
+            self._loop.run(self.engine.quit(), timeout=10.0)
+        except EngineError:
+            pass
+        finally:
+            self._loop.stop()
+
+    def __enter__(self) -> SimpleUciEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.quit()
