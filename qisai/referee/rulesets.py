@@ -225,6 +225,11 @@ class GoRules(_Profile):
     * ``warning_limit`` (12(2)): two warnings in one game lose.
     * ``cycle_outcome`` (11(3)): an unbreakable cycle (only possible under
       the simple ko rule) is a draw or no result (replay).
+    * ``draw_offers``: the Go rules have no draw by agreement; an event may
+      allow it (offers then follow the Xiangqi procedure of 23.1 without the
+      foul unless ``repeat_offer_is_foul``).
+    * ``cycle_repetitions``: how many times a whole-board position (with the
+      player to move) must occur before a cycle is ruled (11(3)).
     * ``time_control`` (§3), ``points``.
     """
 
@@ -240,7 +245,9 @@ class GoRules(_Profile):
     out_of_turn: Penalty = Penalty.LOSS
     warning_limit: int | None = 2
     cycle_outcome: Outcome = Outcome.DRAW
+    cycle_repetitions: int = 3
     draw_offers: bool = False
+    repeat_offer_is_foul: bool = False
     time_control: TimeControl | None = field(default_factory=lambda: TimeControl.both(
         SideTimeControl((Stage(None, 2 * 3600),), byoyomi=chinese_byoyomi(5))))
     points: PointScheme = field(default_factory=PointScheme)
@@ -253,6 +260,8 @@ class GoRules(_Profile):
             raise RulesetError(f"{self.name}: handicap must be 0 or 2..9, not {self.handicap}")
         if self.warning_limit is not None and self.warning_limit < 1:
             raise RulesetError(f"{self.name}: warning_limit must be at least 1")
+        if self.cycle_repetitions < 2:
+            raise RulesetError(f"{self.name}: cycle_repetitions must be at least 2")
         if self.cycle_outcome not in (Outcome.DRAW, Outcome.NO_RESULT):
             raise RulesetError(f"{self.name}: cycle_outcome must be draw or no_result")
         if self.out_of_turn is Penalty.FOUL or self.invalid_move is Penalty.FOUL:
