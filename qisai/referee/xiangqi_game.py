@@ -1,0 +1,295 @@
+"""A Xiangqi game under a rule profile (seeds 000/001, clauses 2-5, 9, 21-24).
+
+Example::
+
+    >>> from qisai.referee.clock import ManualTime
+    >>> t = ManualTime()
+    >>> game = XiangqiGame(now=t)
+    >>> _ = game.start()
+    >>> t.advance(5); _ = game.move(Side.FIRST, "h2e2")
+    >>> game.to_move
+    <Side.SECOND: 1>
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from qisai.referee.clock import TimeSource
+from qisai.referee.errors import EventError, NotYourTurnError
+from qisai.referee.events import ClaimKind, Event, NoticeType
+from qisai.referee.game import Game
+from qisai.referee.repetition import (
+    RepetitionJudge,
+    RepetitionQuery,
+    RulingKind,
+    default_judge,
+)
+from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
+from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
+from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
+from qisai.xiangqi.errors import XiangqiError
+
+__all__ = ["IllegalMoveEventError", "XiangqiGame"]
+
+
+class IllegalMoveEventError(EventError):
+    """A move the rules forbid, refused (casual play); ``reason`` says why."""
+
+
+class XiangqiGame(Game):
+    """A Xiangqi game.
+
+    ``rules`` defaults to the ``cxa`` profile; ``fen`` sets a start position;
+    ``judge`` rules repetitions (default: :func:`~qisai.referee.repetition.default_judge`).
+    ``board`` is the current position (read it, do not change it).
+    """
+
+    kind: ClassVar[GameKind] = GameKind.XIANGQI
+    CLAUSES: ClassVar[dict[str, str]] = {
+        "time": "4.1.4, 22.1",
+        "move_limit": "本次比赛规则 2",
+        "late": "4.1.5, 21.1",
+        "both_late": "21.3",
+        "offer": "23.1",
+        "repeat_offer": "9.1.3, 23.1",
+        "agreement": "4.2.2, 23.1",
+        "resign": "4.1.9",
+        "fouls": "4.1.8",
+        "warnings": "8.8",
+        "foul": "9.1",
+        "warning": "8.8",
+        "penalty": "8.8",
+        "pause": "9.1.2",
+        "adjourn": "6",
+        "checkmate": "4.1.1, 3.1",
+        "stalemate": "4.1.3, 3.2",
+        "facing": "4.1.2, 2.2",
+        "illegal": "4.1.6",
+        "out_of_turn": "5.8, 4.1.6",
+        "illegal_foul": "本次比赛规则 8(五)",
+        "natural": "4.2.4, 23.3",
+        "false_claim": "9.1.4, 23.3",
+        "forbidden": "4.1.7, 24.3, 26.4",
+    }
+
+    def __init__(self, rules: XiangqiRules | None = None, fen: str | None = None,
+                 now: TimeSource | None = None, judge: RepetitionJudge | None = None) -> None:
+        profile = rules if rules is not None else ruleset("cxa")
+        if not isinstance(profile, XiangqiRules):
+            raise EventError(f"rule profile {profile.name!r} is not a Xiangqi profile")
+        super().__init__(profile, now)
+        self.xrules: XiangqiRules = profile
+        try:
+            self.board = Board() if fen is None else Board(fen)
+        except XiangqiError as exc:
+            raise EventError(f"start position: {exc}") from exc
+        self.start_fen = self.board.fen()
+        self._judge = judge or default_judge
+        self._orders: dict[Side, int] = {}
+
+    @property
+    def to_move(self) -> Side:
+        """Return the side to move (Red is :attr:`Side.FIRST`)."""
+        return Side.FIRST if self.board.turn is Color.RED else Side.SECOND
+
+    def _foul_limit(self) -> int | None:
+        return self.xrules.foul_limit
+
+    # ---------------------------------------------------------------- moves
+    def _on_move(self, side: Side, move: str, at: float) -> None:
+        try:
+            mv = Move.from_iccs(move)
+        except XiangqiError as exc:
+            raise EventError(f"move at {at} s: {exc}") from exc
+        if side is not self.to_move:
+            self._irregular(side, at, self.xrules.out_of_turn, "out_of_turn",
+                            f"{move}：不是该方走棋", f"{move} played out of turn",
+                            NotYourTurnError(f"move at {at} s: it is "
+                                             f"{self.to_move.name_en(self.kind)}'s turn"))
+            return
+        board = self.board
+        if not board.is_legal(mv):
+            facing = self._makes_generals_face(mv)
+            reason = board._illegal_reason(mv)  # noqa: SLF001 - the core's own wording
+            key = "facing" if facing else "illegal"
+            self._irregular(side, at, self.xrules.illegal_move, key,
+                            f"{move}：{'帅将对面' if facing else '走棋违反行棋规定'}", reason,
+                            IllegalMoveEventError(f"move at {at} s: {reason}"))
+            return
+        elapsed, snap = self._press(side, at)
+        capture = board.is_capture(mv)
+        board.push(mv)
+        check = board.is_check()
+        self._record_move(side, mv.iccs(), at, elapsed, snap, gave_check=check, capture=capture)
+        if capture:
+            self._orders.clear()
+        zh, en = self._name(side)
+        self._emit(NoticeType.MOVED, at, side, f"{zh} {mv.iccs()}", f"{en} {mv.iccs()}",
+                   move=mv.iccs(), check=check, capture=capture, elapsed=elapsed,
+                   fen=board.fen())
+        self._after_move(side, at)
+        self._rule_position(side, at)
+
+    def _irregular(self, side: Side, at: float, penalty: Penalty, key: str, zh: str, en: str,
+                   error: EventError) -> None:
+        """Apply ``penalty`` to an illegal or out-of-turn move."""
+        if penalty is Penalty.REJECT:
+            raise error
+        if penalty is Penalty.LOSS:
+            # 4.1.6 (4.1.2 for facing generals; 5.8 for a move out of turn).
+            reason = Reason.FACING_GENERALS if key == "facing" else Reason.ILLEGAL_MOVE
+            self._win(side.other, reason, self.CLAUSES[key], at, zh, en)
+            return
+        # Local rules 8(五): 一方多走一步或棋子走往不能去的位置 is a technical foul;
+        # the move is not made.
+        self._emit(NoticeType.INVALID_MOVE, at, side, zh, en, self.CLAUSES["illegal_foul"])
+        self._add_infraction("foul", side, at, self.CLAUSES["illegal_foul"], f"{zh} / {en}")
+
+    def _makes_generals_face(self, mv: Move) -> bool:
+        """Return whether the pseudo-legal move ``mv`` leaves the generals
+        facing on one file with nothing between (4.1.2)."""
+        board = self.board
+        if not board.is_pseudo_legal(mv):
+            return False
+        board.push_unchecked(mv)
+        try:
+            red, black = board.king_square(Color.RED), board.king_square(Color.BLACK)
+            if square_file(red) != square_file(black):
+                return False
+            lo, hi = sorted((square_rank(red), square_rank(black)))
+            f = square_file(red)
+            return all(board.piece_at(r * 9 + f) is None for r in range(lo + 1, hi))
+        finally:
+            board.pop()
+
+    # ------------------------------------------------------------- endings
+    def _rule_position(self, mover: Side, at: float) -> None:
+        board = self.board
+        if not board.has_legal_moves():
+            if board.is_check():
+                self._win(mover, Reason.CHECKMATE, self.CLAUSES["checkmate"], at)
+            else:
+                self._win(mover, Reason.STALEMATE, self.CLAUSES["stalemate"], at)
+            return
+        window = self._repetition_window()
+        if window is not None and (self.xrules.repetition_automatic or self._orders):
+            # 23.2: the arbiter rules a continuing repetition without a claim.
+            self._rule_repetition(window, at)
+            if self.is_over:
+                return
+        limit = self.xrules.natural_limit
+        if limit is not None and self.xrules.natural_limit_automatic:
+            if self.natural_limit_rounds(None) >= limit:
+                # 23.3: 双方均未审核时，裁判经审核着数亦可判和.
+                self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.NATURAL_LIMIT,
+                                          self.CLAUSES["natural"]), at)
+
+    def _repetition_window(self) -> tuple[int, int] | None:
+        """Return (plies back to the first occurrence, count) when the current
+        position has occurred ``repetition_count`` times since the last capture."""
+        board = self.board
+        keys = board.history_keys()
+        span = min(board.halfmove_clock, len(keys) - 1)
+        window = keys[len(keys) - 1 - span:]
+        current = keys[-1]
+        hits = [i for i, k in enumerate(window) if k == current]
+        if len(hits) < self.xrules.repetition_count:
+            return None
+        return len(window) - 1 - hits[0], len(hits)
+
+    def _rule_repetition(self, window: tuple[int, int], at: float) -> None:
+        back, count = window
+        probe = self.board.copy()
+        moves = probe.move_stack[len(probe.move_stack) - back:]
+        for _ in range(back):
+            probe.pop()
+        query = RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code)
+        ruling = self._judge(query)
+        if ruling.kind is RulingKind.DRAW:
+            self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.REPETITION, ruling.clause,
+                                      ruling.detail_zh, ruling.detail_en), at)
+            return
+        side = ruling.side
+        assert side is not None
+        if ruling.kind is RulingKind.LOSES:
+            reason = Reason.PERPETUAL_CHECK if ruling.perpetual_check else Reason.FORBIDDEN_REPETITION
+            self._win(side.other, reason, ruling.clause, at, ruling.detail_zh, ruling.detail_en)
+            return
+        key = self.board.key
+        if self._orders.get(side) == key:
+            # 24.3: 犯禁方必须立即变着，若再重复一次循环，即判负.
+            self._win(side.other, Reason.FORBIDDEN_REPETITION, self.CLAUSES["forbidden"], at,
+                      ruling.detail_zh, ruling.detail_en)
+            return
+        if side in self._orders:
+            return  # still inside the cycle the order was given for
+        self._orders[side] = key
+        zh, en = self._name(side)
+        self._emit(NoticeType.MUST_CHANGE, at, side,
+                   f"{zh}{ruling.detail_zh}，必须变着，再重复一次循环即判负",
+                   f"{en} must change ({ruling.detail_en}); repeating the cycle again loses",
+                   "24.3")
+
+    def natural_limit_rounds(self, claimant: Side | None) -> int:
+        """Return the rounds without a capture that count for the natural limit.
+
+        23.3: a claimant's checks count at most ``natural_limit_check_cap``
+        moves; without a claimant (the arbiter's own count) the cap applies
+        to both sides.  Plies before the start position count as quiet.
+        """
+        plies = self.board.halfmove_clock
+        window = self.moves[len(self.moves) - min(plies, len(self.moves)):] if plies else []
+        cap = self.xrules.natural_limit_check_cap
+        excess = 0
+        for side in Side:
+            if claimant is not None and side is not claimant:
+                continue
+            checks = sum(1 for r in window if r.side is side and r.gave_check)
+            excess += max(0, checks - cap)
+        return (plies - excess) // 2
+
+    # --------------------------------------------------------------- claims
+    def _on_claim(self, event: Event) -> None:
+        self._require_playing("claim")
+        side = self._require_side(event)
+        if side is not self.to_move:
+            # 8.5: questions are raised in one's own time.
+            raise NotYourTurnError(f"claim at {event.at} s: claims are made in one's own turn (8.5)")
+        if event.claim is ClaimKind.NATURAL_LIMIT:
+            self._claim_natural_limit(side, event.at)
+        elif event.claim is ClaimKind.REPETITION:
+            window = self._repetition_window()
+            if window is None:
+                zh, en = self._name(side)
+                self._emit(NoticeType.CLAIM_REJECTED, event.at, side,
+                           f"{zh}要求裁决：局面未循环反复{self.xrules.repetition_count}次",
+                           f"{en}'s repetition claim: the position has not occurred "
+                           f"{self.xrules.repetition_count} times", "24")
+                return
+            self._rule_repetition(window, event.at)
+        else:
+            raise EventError(f"claim at {event.at} s: say what is claimed")
+
+    def _claim_natural_limit(self, side: Side, at: float) -> None:
+        limit = self.xrules.natural_limit
+        if limit is None:
+            raise EventError(f"claim at {at} s: these rules have no natural move limit")
+        rounds = self.natural_limit_rounds(side)
+        if rounds >= limit:
+            self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.NATURAL_LIMIT,
+                                      self.CLAUSES["natural"], f"{rounds}回合未吃子",
+                                      f"{rounds} rounds without a capture"), at)
+            return
+        zh, en = self._name(side)
+        self._emit(NoticeType.CLAIM_REJECTED, at, side,
+                   f"{zh}提出自然限着，审核不属实（{rounds}/{limit}回合）",
+                   f"{en}'s natural-limit claim is false ({rounds}/{limit} rounds)",
+                   self.CLAUSES["false_claim"])
+        if self.xrules.false_claim_is_foul:
+            # 9.1.4 / 23.3: 如不属实，判提出方犯规一次.
+            self._add_infraction("foul", side, at, self.CLAUSES["false_claim"],
+                                 "提出自然限着和棋，经审核不属实 / false natural-limit claim")
+        if not self.is_over and self.xrules.false_claim_seconds > 0:
+            # 23.3: 并在其棋钟上加计5分钟继续对弈，若因此而超时，即判负.
+            self._charge(side, self.xrules.false_claim_seconds, at, "23.3")
