@@ -1,0 +1,766 @@
+"""The repetition code 棋例: classify the moves of a repeated cycle, rule on
+the cycle and explain the ruling in Chinese and English.
+
+Rule text: 象棋竞赛规则 第24条 (待判局面的裁定), 棋例总纲 25-29, 棋例细则 1-13
+(``../shared/seeds``); algorithm after ``../shared/specs/qili.md``.  Where the
+two disagree this module follows the rule text and says so at the spot.
+
+Entry points:
+
+* :func:`judge` - the ruling on the board's last position, or ``None`` when
+  the position has not yet occurred ``occurrences`` times in the reversible
+  part of the game;
+* :func:`forbidden_moves` - the moves of the side to move that would complete
+  a forbidden repetition (UCCI ``banmoves``);
+* :func:`first_ruling` - play ICCS moves from a FEN and rule at the first
+  position where a ruling applies (what ``qisai judge`` prints);
+* :func:`classify_move` - the label of one move (将/杀/捉/闲).
+
+>>> from qisai.xiangqi.board import Board, Move
+>>> b = Board("4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1")
+>>> for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9".split():
+...     b.push(Move.from_iccs(m))
+>>> judge(b).verdict
+<Verdict.RED_LOSES: 'red_loses'>
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from qisai.xiangqi import notation
+from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
+from qisai.xiangqi.qili_search import (
+    Threat,
+    ThreatScan,
+    mate_by_checks,
+    null_move,
+    piece_value,
+    scan_threats,
+    vec_ge,
+)
+
+__all__ = [
+    "AXF",
+    "CXA",
+    "PROFILES",
+    "CycleKind",
+    "Label",
+    "MoveRuling",
+    "Nuance",
+    "QiliProfile",
+    "Ruling",
+    "SideStatus",
+    "Verdict",
+    "classify_move",
+    "first_ruling",
+    "forbidden_moves",
+    "get_profile",
+    "judge",
+    "repetition_window",
+]
+
+
+class Label(enum.Enum):
+    """The character of a move (28.1-28.9), heaviest first (27.4)."""
+
+    CHECK = "将"  # 28.1
+    MATE_THREAT = "杀"  # 28.2
+    CHASE = "捉"  # 28.3
+    IDLE = "闲"  # 28.9
+
+    @property
+    def english(self) -> str:
+        """English name: check, mate threat, chase, idle."""
+        return _LABEL_EN[self]
+
+
+_LABEL_EN = {Label.CHECK: "check", Label.MATE_THREAT: "mate threat", Label.CHASE: "chase",
+             Label.IDLE: "idle"}
+
+
+class Nuance(enum.Enum):
+    """A finer description of a move, mostly of idle ones (28.5-28.8)."""
+
+    NONE = ""
+    JOINT_CHASE = "联合捉"  # spec 5.5: chase of an under-protected piece
+    OFFER = "兑"  # 28.5
+    SACRIFICE = "献"  # 28.6
+    BLOCK = "拦"  # 28.7
+    FOLLOW = "跟"  # 28.8
+    KING_EVASION = "应将"  # king move answering check
+    KING_OWN = "帅本身捉"  # 27.1
+    PAWN_OWN = "兵本身捉"  # 27.2
+    OLD_CHASE = "从捉到捉"  # 细则 6
+    MATED_AFTER = "吃子被杀"  # 29.4, 细则 7
+
+
+class CycleKind(enum.Enum):
+    """What a side's cycle is (25.2, 28.10-28.12)."""
+
+    ALLOWED = "允许着法"
+    PERPETUAL_CHECK = "长将"
+    PERPETUAL_MATE_THREAT = "长杀"
+    PERPETUAL_CHASE = "长捉"
+    CHECK_AND_MATE_THREAT = "一将一杀"
+    CHECK_AND_CHASE = "一将一捉"
+    MATE_THREAT_AND_CHASE = "一杀一捉"
+    CHECK_MATE_THREAT_CHASE = "将杀捉交替"
+
+    @property
+    def english(self) -> str:
+        """English name."""
+        return _KIND_EN[self]
+
+
+_KIND_EN = {
+    CycleKind.ALLOWED: "allowed",
+    CycleKind.PERPETUAL_CHECK: "perpetual check",
+    CycleKind.PERPETUAL_MATE_THREAT: "perpetual mate threat",
+    CycleKind.PERPETUAL_CHASE: "perpetual chase",
+    CycleKind.CHECK_AND_MATE_THREAT: "alternating check and mate threat",
+    CycleKind.CHECK_AND_CHASE: "alternating check and chase",
+    CycleKind.MATE_THREAT_AND_CHASE: "alternating mate threat and chase",
+    CycleKind.CHECK_MATE_THREAT_CHASE: "checks, mate threats and chases in turn",
+}
+
+
+class Verdict(enum.Enum):
+    """The ruling on a repeated cycle (24.1-24.3, 26.1-26.4)."""
+
+    DRAW = "draw"
+    RED_MUST_CHANGE = "red_must_change"
+    BLACK_MUST_CHANGE = "black_must_change"
+    RED_LOSES = "red_loses"
+    BLACK_LOSES = "black_loses"
+
+    @property
+    def loser(self) -> Color | None:
+        """The side that loses, or ``None``."""
+        return {Verdict.RED_LOSES: Color.RED, Verdict.BLACK_LOSES: Color.BLACK}.get(self)
+
+    @property
+    def must_change(self) -> Color | None:
+        """The side that must deviate from the cycle, or ``None``."""
+        return {Verdict.RED_MUST_CHANGE: Color.RED,
+                Verdict.BLACK_MUST_CHANGE: Color.BLACK}.get(self)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRuling:
+    """One move of the window with its label and the reason.
+
+    Attributes:
+        ply: index of the move in the game (0 = first move from the root).
+        color: the mover.
+        move: the move; ``text`` its Chinese notation (7.5), ``iccs`` the
+            coordinates.
+        label: 将/杀/捉/闲; ``nuance`` a finer note (兑, 献, 联合捉 ...).
+        counts_as: the label that the cycle status uses under the profile
+            (e.g. a joint chase counts as idle; under AXF a mate threat is idle;
+            27.2 a pawn's chase counts as a chase in mutual perpetual attack).
+        targets: squares (after the move) of the pieces chased.
+        reason_zh / reason_en: why, citing ``clauses``.
+    """
+
+    ply: int
+    color: Color
+    move: Move
+    text: str
+    iccs: str
+    label: Label
+    nuance: Nuance
+    counts_as: Label
+    targets: tuple[int, ...]
+    reason_zh: str
+    reason_en: str
+    clauses: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict of the move ruling."""
+        return {
+            "ply": self.ply, "color": self.color.name.lower(), "move": self.iccs,
+            "text": self.text, "label": self.label.value, "label_en": self.label.english,
+            "nuance": self.nuance.value, "counts_as": self.counts_as.value,
+            "targets": [_square_name(s) for s in self.targets],
+            "reason_zh": self.reason_zh, "reason_en": self.reason_en,
+            "clauses": list(self.clauses),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SideStatus:
+    """One side's cycle: allowed or forbidden, and which kind (25.2)."""
+
+    color: Color
+    forbidden: bool
+    kind: CycleKind
+    labels: tuple[Label, ...]
+    reason_zh: str
+    reason_en: str
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict of the status."""
+        return {"color": self.color.name.lower(), "forbidden": self.forbidden,
+                "kind": self.kind.value, "kind_en": self.kind.english,
+                "labels": [lb.value for lb in self.labels], "reason_zh": self.reason_zh,
+                "reason_en": self.reason_en, "clause": self.clause}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The arbiter's ruling on a repeated position (待判局面, 24).
+
+    Attributes:
+        profile: the rule profile's name.
+        fen: the repeated position; ``occurrence`` how often it has occurred
+            in the reversible part of the game.
+        window_start: ply of the window's first move; ``moves`` every move
+            from the first occurrence of the position to now, classified.
+        red / black: the two sides' statuses.
+        verdict / clause: the ruling and its clause.
+        explanation_zh / explanation_en: the ruling in words, move by move.
+    """
+
+    profile: str
+    fen: str
+    occurrence: int
+    window_start: int
+    moves: tuple[MoveRuling, ...]
+    red: SideStatus
+    black: SideStatus
+    verdict: Verdict
+    clause: str
+    explanation_zh: str
+    explanation_en: str
+
+    def status(self, color: Color) -> SideStatus:
+        """Return ``color``'s status."""
+        return self.red if color is Color.RED else self.black
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict of the whole ruling."""
+        return {
+            "profile": self.profile, "fen": self.fen, "occurrence": self.occurrence,
+            "window_start": self.window_start,
+            "moves": [m.to_dict() for m in self.moves],
+            "red": self.red.to_dict(), "black": self.black.to_dict(),
+            "verdict": self.verdict.value, "clause": self.clause,
+            "explanation_zh": self.explanation_zh, "explanation_en": self.explanation_en,
+        }
+
+
+# ---------------------------------------------------------------- helpers
+
+_FILES = "abcdefghi"
+
+
+def _square_name(sq: int) -> str:
+    return f"{_FILES[sq % 9]}{sq // 9}"
+
+
+def _zh(piece: Piece) -> str:
+    return piece.chinese()
+
+
+def _en(piece: Piece) -> str:
+    return piece.english()
+
+
+@dataclass
+class _Cache:
+    """Per-call memo of threat scans and mate searches, keyed by position."""
+
+    scans: dict[int, ThreatScan] = field(default_factory=dict)
+    mates: dict[int, bool] = field(default_factory=dict)
+    moves: dict[tuple[int, Move], _Classified] = field(default_factory=dict)
+
+
+def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
+    hit = cache.scans.get(board.key)
+    if hit is None:
+        hit = scan_threats(board, plies=profile.forcing_plies if profile.exchange_gains else 2,
+                           budget=profile.node_budget,
+                           check_chains=profile.check_sequence_gains,
+                           exchanges=profile.exchange_gains,
+                           mate_plies=profile.mate_after_capture_plies)
+        cache.scans[board.key] = hit
+    return hit
+
+
+def _has_mate(board: Board, profile: QiliProfile, cache: _Cache) -> bool:
+    hit = cache.mates.get(board.key)
+    if hit is None:
+        hit = mate_by_checks(board, profile.mate_threat_checks,
+                             budget=profile.node_budget) is not None
+        cache.mates[board.key] = hit
+    return hit
+
+
+@dataclass(frozen=True, slots=True)
+class _Classified:
+    """A move's classification, independent of its place in the window."""
+
+    label: Label
+    nuance: Nuance
+    chases: tuple[Threat, ...]
+    pawn_chases: tuple[Threat, ...]
+    joint: tuple[Threat, ...]
+    mate_threat: bool
+    reason_zh: str
+    reason_en: str
+    clauses: tuple[str, ...]
+
+
+def _is_new(threat: Threat, before: ThreatScan) -> bool:
+    """29.2 / 细则 2: a chase must arise from the move just made: the target
+    was not already won with at least this gain before the move."""
+    return not any(b.target == threat.target and vec_ge(b.gain, threat.gain)
+                   for b in before.threats if b.excluded in ("", "pawn"))
+
+
+def _threat_zh(t: Threat) -> str:
+    name = _zh(t.target_piece)
+    by = _zh(t.attacker)
+    if t.how == "check":
+        return f"{by}照将后可得{name}（连续照将得子，29.1）"
+    if t.how == "joint":
+        return f"联合攻击少根{name}（28.16）"
+    if t.how == "exchange":
+        return f"{by}攻击{name}，交换后得子（25.3、29.1）"
+    root = "假根" if t.false_root else "无根"
+    return f"{by}攻击{root}{name}（28.3、28.16）"
+
+
+def _threat_en(t: Threat) -> str:
+    name = _en(t.target_piece)
+    by = _en(t.attacker)
+    if t.how == "check":
+        return f"the {by} checks and then wins the {name} (29.1)"
+    if t.how == "joint":
+        return f"two pieces attack the under-protected {name} (28.16)"
+    if t.how == "exchange":
+        return f"the {by} attacks the {name} and wins material after the exchange (25.3, 29.1)"
+    root = "falsely protected" if t.false_root else "unprotected"
+    return f"the {by} attacks the {root} {name} (28.3, 28.16)"
+
+
+def _attack_pairs(board: Board, attacker: Color) -> set[tuple[int, int]]:
+    """Pseudo-legal (attacker square, target square) pairs of ``attacker``."""
+    out: set[tuple[int, int]] = set()
+    for sq in board.pieces(attacker.other):
+        for a in board.attackers(attacker, sq):
+            out.add((a, sq))
+    return out
+
+
+def _idle_nuance(before: Board, after: Board, move: Move, after_scan: ThreatScan,
+                 ) -> tuple[Nuance, str, str, str]:
+    """兑/献/拦/跟 of an idle move (28.5-28.8), with reasons and clause."""
+    s = before.turn
+    o = s.other
+    to = move.to_square
+    moved = after.piece_at(to)
+    assert moved is not None
+    for t in after_scan.threats:
+        if t.excluded == "offer" and t.first_move.from_square == to:
+            return (Nuance.OFFER, f"邀兑{_zh(t.target_piece)}（28.5）",
+                    f"offers to exchange with the {_en(t.target_piece)} (28.5)", "28.5")
+    if after.legal_attackers(o, to) and not after.protectors(to) \
+            and any(piece_value(moved, to)):
+        return (Nuance.SACRIFICE, f"{_zh(moved)}送吃（28.6）",
+                f"offers the {_en(moved)} (28.6)", "28.6")
+    lost = _attack_pairs(before, o) - _attack_pairs(after, o)
+    if any(a != to and t != move.from_square for a, t in lost):
+        return (Nuance.BLOCK, "阻拦对方棋子（28.7）", "blocks an enemy piece (28.7)", "28.7")
+    for sq in after.pieces(o):
+        p = after.piece_at(sq)
+        if p is not None and p.type is not PieceType.KING and to in after.attackers(s, sq):
+            return (Nuance.FOLLOW, f"盯住有根{_zh(p)}（28.8）",
+                    f"keeps an eye on the protected {_en(p)} (28.8)", "28.8")
+    return Nuance.NONE, "", "", "28.9"
+
+
+def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) -> _Classified:
+    piece = before.piece_at(move.from_square)
+    if piece is None:
+        raise ValueError(f"no piece on {_square_name(move.from_square)} for {move.iccs()}")
+    was_in_check = before.is_check()
+    after = before.copy(stack=False)
+    after.push(move)
+    if after.is_check():
+        # 28.1; 27.4 / 细则 12: a check is the heaviest label whatever else it does.
+        return _Classified(Label.CHECK, Nuance.NONE, (), (), (), False,
+                           f"{_zh(piece)}照将（28.1）", f"the {_en(piece)} gives check (28.1)",
+                           ("28.1",))
+    if was_in_check and piece.type is PieceType.KING and profile.king_evasion_is_idle:
+        # CXA examples 13, 17: threats created by the king answering check are idle.
+        return _Classified(Label.IDLE, Nuance.KING_EVASION, (), (), (), False,
+                           "走帅（将）应将，产生的捉、杀按闲（28.9）",
+                           "the general answers check; what it threatens is idle (28.9)",
+                           ("28.9",))
+    passed = null_move(after)
+    mate_threat = _has_mate(passed, profile, cache) and not _has_mate(before, profile, cache)
+    after_scan = _scan(passed, profile, cache)
+    before_scan = _scan(before, profile, cache)
+    new = [t for t in after_scan.threats if _is_new(t, before_scan)]
+    chases = tuple(t for t in new if t.excluded == "" and t.how != "joint")
+    joint = tuple(t for t in new if t.excluded == "" and t.how == "joint")
+    pawn = tuple(t for t in new if t.excluded == "pawn")
+    if mate_threat:
+        zh = "下一着起可连续照将将死对方（28.2）"
+        en = "threatens mate by consecutive checks (28.2)"
+        if chases:
+            zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases) + "，从重按杀（27.4）"
+            en += "; also chases: " + "; ".join(_threat_en(t) for t in chases) \
+                + "; the heavier label counts (27.4)"
+        return _Classified(Label.MATE_THREAT, Nuance.NONE, chases, pawn, joint, True, zh, en,
+                           ("28.2", "27.4") if chases else ("28.2",))
+    if chases:
+        zh = "；".join(_threat_zh(t) for t in chases)
+        en = "; ".join(_threat_en(t) for t in chases)
+        clauses = ["28.3", "29.2"]
+        if any(t.how == "check" for t in chases):
+            clauses.append("29.1")
+        if any(t.how == "exchange" for t in chases):
+            clauses.append("25.3")
+        return _Classified(Label.CHASE, Nuance.NONE, chases, pawn, joint, False,
+                           zh + "，为新产生的捉（29.2、细则2）",
+                           en + "; the chase is new (29.2, rule 2)", tuple(clauses))
+    if joint:
+        zh = "；".join(_threat_zh(t) for t in joint)
+        en = "; ".join(_threat_en(t) for t in joint)
+        return _Classified(Label.CHASE, Nuance.JOINT_CHASE, (), pawn, joint, False,
+                           zh + "，联合捉少根子，不构成禁止（25.2）",
+                           en + "; a joint chase does not make the cycle forbidden (25.2)",
+                           ("28.16", "25.2"))
+    # Idle: say why the threats that exist do not count.
+    counting_after = [t for t in after_scan.threats if t.excluded == ""]
+    if pawn:
+        names = "、".join(_zh(t.target_piece) for t in pawn)
+        return _Classified(Label.IDLE, Nuance.PAWN_OWN, (), pawn, (), False,
+                           f"兵（卒）本身捉{names}，按闲（27.2）",
+                           "a soldier's own attack is idle (27.2)", ("27.2",))
+    if counting_after:
+        return _Classified(Label.IDLE, Nuance.OLD_CHASE, (), (), (), False,
+                           "走子前已存在的捉，走后无新的捉，按闲（细则6、29.2）",
+                           "the attack existed before the move; nothing new is chased "
+                           "(rule 6, 29.2)", ("细则6", "29.2"))
+    kinds = {t.excluded for t in after_scan.threats if _is_new(t, before_scan)}
+    if "king" in kinds:
+        return _Classified(Label.IDLE, Nuance.KING_OWN, (), (), (), False,
+                           "帅（将）本身叫吃，按闲（27.1）",
+                           "the general's own attack is idle (27.1)", ("27.1",))
+    if "mated" in kinds:
+        return _Classified(Label.IDLE, Nuance.MATED_AFTER, (), (), (), False,
+                           "形式上捉子，吃子后立即被将死，按闲（29.4、细则7）",
+                           "capturing would allow an immediate mate, so it is idle "
+                           "(29.4, rule 7)", ("29.4", "细则7"))
+    nuance, zh, en, clause = _idle_nuance(before, after, move, after_scan)
+    if nuance is Nuance.NONE:
+        zh, en = "不属将、杀、捉（28.9）", "neither check, mate threat nor chase (28.9)"
+    else:
+        zh, en = zh + "，属闲（28.9）", en + "; idle (28.9)"
+    return _Classified(Label.IDLE, nuance, (), (), (), False, zh, en, (clause, "28.9"))
+
+
+def _move_text(board: Board, move: Move) -> str:
+    return notation.format(board, move, "chinese")
+
+
+def classify_move(board: Board, move: Move,
+                  profile: str | QiliProfile = "cxa") -> MoveRuling:
+    """Return the label of ``move`` in ``board`` (将/杀/捉/闲) with its reason.
+
+    The label depends only on the position before and after the move
+    (spec 2).  ``counts_as`` is the label's weight under ``profile`` for a
+    lone move (the 27.2 mutual-attack rule needs the whole cycle; see
+    :func:`judge`).  Raises :class:`~qisai.xiangqi.errors.IllegalMoveError`
+    if the move is illegal and :class:`ValueError` for an unknown profile.
+    """
+    prof = get_profile(profile)
+    c = _classify(board, move, prof, _Cache())
+    return _ruling(board, move, len(board.move_stack), c, _counts(c, prof, False))
+
+
+def _counts(c: _Classified, profile: QiliProfile, mutual: bool) -> Label:
+    if c.label is Label.MATE_THREAT:
+        if profile.mate_threat_is_attack:
+            return Label.MATE_THREAT
+        # AXF: a mate threat is idle, but a chase it hides still counts.
+        return Label.CHASE if c.chases else Label.IDLE
+    if c.label is Label.CHASE and c.nuance is Nuance.JOINT_CHASE:
+        return Label.IDLE if profile.joint_chase_is_idle else Label.CHASE
+    if c.label is Label.IDLE and mutual and c.pawn_chases:
+        return Label.CHASE  # 27.2, 细则 11: 互打时兵(卒)叫吃按捉
+    return c.label
+
+
+def _ruling(board: Board, move: Move, ply: int, c: _Classified, counts: Label,
+            targets: tuple[int, ...] | None = None) -> MoveRuling:
+    zh, en, clauses = c.reason_zh, c.reason_en, c.clauses
+    if counts is not c.label:
+        if counts is Label.CHASE and c.label is Label.IDLE:
+            zh += "；双方互打，兵（卒）叫吃按捉（27.2、细则11）"
+            en += "; in mutual perpetual attack a soldier's attack is a chase (27.2, rule 11)"
+            clauses = (*clauses, "27.2", "细则11")
+        elif c.label is Label.MATE_THREAT:
+            zh += "；本规则下杀不属禁止着法"
+            en += "; under these rules a mate threat is not forbidden"
+    if targets is None:
+        targets = tuple(sorted({t.target for t in (*c.chases, *c.joint, *c.pawn_chases)}))
+    text = _move_text(board, move)
+    piece_color = board.turn
+    return MoveRuling(ply, piece_color, move, text, move.iccs(), c.label, c.nuance, counts,
+                      targets, f"{text} {c.label.value}：{zh}",
+                      f"{move.iccs()} {c.label.english}: {en}", clauses)
+
+
+# ------------------------------------------------------------ the window
+
+def _reversible_history(board: Board) -> tuple[Board, list[Move], list[int], int]:
+    """Root board, moves, position keys and the index of the first position
+    after the last capture (the reversible window, spec 2.2)."""
+    root = board.root()
+    moves = list(board.move_stack)
+    keys = board.history_keys()
+    start = 0
+    b = root.copy(stack=False)
+    for i, m in enumerate(moves):
+        if b.is_capture(m):
+            start = i + 1
+        b.push_unchecked(m)
+    return root, moves, keys, start
+
+
+def repetition_window(board: Board) -> tuple[int, int]:
+    """Return ``(first_ply, occurrence)`` for the board's last position.
+
+    ``occurrence`` is how many times the position (placement and side to
+    move) has occurred since the last capture, counting now; ``first_ply``
+    is the index of its first occurrence there (the window's first move).
+    """
+    _, _, keys, start = _reversible_history(board)
+    now = keys[-1]
+    hits = [i for i in range(start, len(keys)) if keys[i] == now]
+    return hits[0], len(hits)
+
+
+def _status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[int]],
+            profile: QiliProfile) -> SideStatus:
+    labels = tuple(counts)
+    who_zh = color.chinese + "方"
+    who_en = color.name.capitalize()
+    if not labels:
+        return SideStatus(color, False, CycleKind.ALLOWED, labels, f"{who_zh}无着法",
+                          f"{who_en} made no move", "25.2")
+    attacks = {lb for lb in labels if lb is not Label.IDLE}
+    all_attack = Label.IDLE not in labels
+    kind = CycleKind.ALLOWED
+    if all_attack:
+        if attacks == {Label.CHECK}:
+            kind = CycleKind.PERPETUAL_CHECK
+        elif attacks == {Label.MATE_THREAT}:
+            kind = CycleKind.PERPETUAL_MATE_THREAT
+        elif attacks == {Label.CHASE}:
+            kind = CycleKind.PERPETUAL_CHASE
+            if profile.chase_same_piece_only and not frozenset.intersection(*chases):
+                # AXF: 长捉 only when one and the same piece is chased every move.
+                kind = CycleKind.ALLOWED
+        elif profile.mixed_attacks_forbidden:
+            kind = {
+                frozenset({Label.CHECK, Label.MATE_THREAT}): CycleKind.CHECK_AND_MATE_THREAT,
+                frozenset({Label.CHECK, Label.CHASE}): CycleKind.CHECK_AND_CHASE,
+                frozenset({Label.MATE_THREAT, Label.CHASE}): CycleKind.MATE_THREAT_AND_CHASE,
+            }.get(frozenset(attacks), CycleKind.CHECK_MATE_THREAT_CHASE)
+    seq = "、".join(lb.value for lb in labels)
+    if kind is CycleKind.ALLOWED:
+        if all_attack:
+            zh = f"{who_zh}着法为{seq}，本规则下不属禁止着法，为允许着法"
+            en = (f"{who_en}'s moves ({', '.join(lb.english for lb in labels)}) are not "
+                  "forbidden under these rules: allowed")
+            return SideStatus(color, False, kind, labels, zh, en, "25.2")
+        zh = f"{who_zh}着法为{seq}，中间有闲着，为允许着法（25.2）"
+        en = (f"{who_en}'s moves ({', '.join(lb.english for lb in labels)}) include an idle "
+              "move: allowed (25.2)")
+        return SideStatus(color, False, kind, labels, zh, en, "25.2")
+    clause = {CycleKind.PERPETUAL_CHECK: "28.10", CycleKind.PERPETUAL_MATE_THREAT: "28.11",
+              CycleKind.PERPETUAL_CHASE: "28.12"}.get(kind, "25.2")
+    zh = f"{who_zh}着法为{seq}，构成{kind.value}，为禁止着法（25.2、{clause}）"
+    en = f"{who_en} plays {kind.english} on every move: forbidden (25.2, {clause})"
+    if clause == "25.2":
+        zh = f"{who_zh}着法为{seq}，构成{kind.value}，为禁止着法（25.2）"
+        en = f"{who_en} plays {kind.english}: forbidden (25.2)"
+    return SideStatus(color, True, kind, labels, zh, en, clause)
+
+
+def _verdict(red: SideStatus, black: SideStatus, occurrence: int,
+             profile: QiliProfile) -> tuple[Verdict, str, str, str]:
+    """Verdict, clause, Chinese and English sentence (24, 26)."""
+    rc = red.kind is CycleKind.PERPETUAL_CHECK
+    bc = black.kind is CycleKind.PERPETUAL_CHECK
+    if rc and bc:
+        return (Verdict.DRAW, "26.3", "双方均为长将，不变作和（26.3、24.2）",
+                "both sides check perpetually: draw (26.3, 24.2)")
+    if rc or bc:
+        # 26.1: one-sided perpetual check is never allowed; 24.1 it loses at once.
+        # 26.3 excludes "一方为长将" from the both-forbidden draw, so this holds
+        # even when the other side is also forbidden (spec 8 reads it as a draw).
+        loser = Color.RED if rc else Color.BLACK
+        v = Verdict.RED_LOSES if rc else Verdict.BLACK_LOSES
+        return (v, "26.1", f"{loser.chinese}方单方面长将，判负（26.1、24.1）",
+                f"{loser.name.capitalize()} checks perpetually alone and loses (26.1, 24.1)")
+    if red.forbidden and black.forbidden:
+        return (Verdict.DRAW, "26.3", "双方均为禁止着法，不变作和（26.3、24.2、细则8）",
+                "both sides play forbidden moves: draw (26.3, 24.2, rule 8)")
+    if not red.forbidden and not black.forbidden:
+        return (Verdict.DRAW, "26.2", "双方均为允许着法，不变作和（26.2、24.2）",
+                "both sides play allowed moves: draw (26.2, 24.2)")
+    bad = red if red.forbidden else black
+    name_zh, name_en = bad.color.chinese + "方", bad.color.name.capitalize()
+    if occurrence >= profile.occurrences + profile.extra_cycles_to_lose:
+        v = Verdict.RED_LOSES if bad is red else Verdict.BLACK_LOSES
+        return (v, "24.3", f"{name_zh}为禁止着法，裁定变着后仍重复循环，判负（26.4、24.3）",
+                f"{name_en} repeated the forbidden cycle again after having to change: "
+                "loses (26.4, 24.3)")
+    v = Verdict.RED_MUST_CHANGE if bad is red else Verdict.BLACK_MUST_CHANGE
+    return (v, "26.4", f"{name_zh}为禁止着法，对方为允许着法，{name_zh}必须变着，"
+            "若再重复一次循环即判负（26.4、24.3）",
+            f"{name_en}'s moves are forbidden and the opponent's are allowed: {name_en} "
+            "must change, and loses if the cycle repeats once more (26.4, 24.3)")
+
+
+def judge(board: Board, profile: str | QiliProfile = "cxa",
+          occurrences: int | None = None) -> Ruling | None:
+    """Rule on the board's last position if it is a repetition (待判局面, 24).
+
+    The position (placement and side to move) must have occurred at least
+    ``occurrences`` times (default: the profile's, 3) since the last capture;
+    every move from its first occurrence to now is classified (将/杀/捉/闲),
+    each side's cycle is allowed or forbidden (25.2) and the verdict follows
+    26.1-26.4 and 24.1-24.3.  Once the forbidden side has had to change
+    (``occurrences`` reached) and the cycle recurs ``extra_cycles_to_lose``
+    more times, it loses (24.3).
+
+    Returns the :class:`Ruling`, or ``None`` when there is no such repetition.
+    Raises :class:`ValueError` for an unknown profile or ``occurrences < 2``.
+    """
+    prof = get_profile(profile)
+    need = prof.occurrences if occurrences is None else occurrences
+    if need < 2:
+        raise ValueError(f"occurrences must be at least 2, not {need}")
+    root, moves, keys, start = _reversible_history(board)
+    now = keys[-1]
+    hits = [i for i in range(start, len(keys)) if keys[i] == now]
+    if len(hits) < need:
+        return None
+    return _rule_window(root, moves, hits[0], len(hits), prof, need)
+
+
+def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
+                 profile: QiliProfile, need: int) -> Ruling:
+    b = root.copy(stack=False)
+    for m in moves[:first]:
+        b.push_unchecked(m)
+    cache = _Cache()
+    entries: list[tuple[Board, Move, int, _Classified, frozenset[int]]] = []
+    # Piece identities so a victim is tracked as it moves (AXF 长捉 of one piece).
+    ident = {sq: sq for sq in range(90) if b.piece_at(sq) is not None}
+    for ply in range(first, len(moves)):
+        m = moves[ply]
+        key = (b.key, m)
+        c = cache.moves.get(key)
+        if c is None:
+            c = _classify(b, m, profile, cache)
+            cache.moves[key] = c
+        mover_id = ident.pop(m.from_square)
+        ident.pop(m.to_square, None)
+        ident[m.to_square] = mover_id
+        victims = frozenset(ident[t.target] for t in c.chases if t.target in ident)
+        entries.append((b.copy(stack=False), m, ply, c, victims))
+        b.push_unchecked(m)
+    fen = b.fen()
+    # 27.2 / 细则 11: when both sides attack on every move counting the
+    # soldiers' own attacks (相互长打, 28.14), those attacks are chases.
+    mutual = False
+    if profile.pawn_chase_in_mutual_attack and any(e[3].pawn_chases for e in entries):
+        mutual = all(_counts(e[3], profile, True) is not Label.IDLE for e in entries)
+    rulings: list[MoveRuling] = []
+    per_side: dict[Color, tuple[list[Label], list[frozenset[int]]]] = {
+        Color.RED: ([], []), Color.BLACK: ([], [])}
+    for before, m, ply, c, victims in entries:
+        counts = _counts(c, profile, mutual)
+        mr = _ruling(before, m, ply, c, counts)
+        rulings.append(mr)
+        labels, chased = per_side[before.turn]
+        labels.append(counts)
+        chased.append(victims if counts is Label.CHASE else frozenset())
+    red = _status(Color.RED, *per_side[Color.RED], profile)
+    black = _status(Color.BLACK, *per_side[Color.BLACK], profile)
+    verdict, clause, vzh, ven = _verdict(red, black, occurrence, profile)
+    zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
+    en_lines = [f"The position has occurred {occurrence} times (24). Under the "
+                f"{profile.title_en}:"]
+    for mr in rulings:
+        zh_lines.append(f"  {mr.reason_zh}")
+        en_lines.append(f"  {mr.reason_en}")
+    zh_lines += [red.reason_zh + "；", black.reason_zh + "。", "裁定：" + vzh]
+    en_lines += [red.reason_en + ".", black.reason_en + ".", "Ruling: " + ven]
+    return Ruling(profile.name, fen, occurrence, first, tuple(rulings), red, black, verdict,
+                  clause, "\n".join(zh_lines), "\n".join(en_lines))
+
+
+def forbidden_moves(board: Board, profile: str | QiliProfile = "cxa",
+                    occurrences: int | None = None) -> list[Move]:
+    """Return the legal moves of the side to move that would complete a
+    repetition in which that side must change or loses (UCCI ``banmoves``).
+
+    A move is listed when after it the position has occurred ``occurrences``
+    times (default: the profile's) since the last capture and
+    :func:`judge` rules against the mover.  Raises :class:`ValueError` for
+    an unknown profile.
+    """
+    prof = get_profile(profile)
+    need = prof.occurrences if occurrences is None else occurrences
+    mover = board.turn
+    _, _, keys, start = _reversible_history(board)
+    seen: dict[int, int] = {}
+    for k in keys[start:]:
+        seen[k] = seen.get(k, 0) + 1
+    out: list[Move] = []
+    b = board.copy()
+    for m in b.legal_moves():
+        if b.is_capture(m):
+            continue
+        b.push_unchecked(m)
+        try:
+            if seen.get(b.key, 0) + 1 >= need:
+                r = judge(b, prof, need)
+                if r is not None and mover in (r.verdict.loser, r.verdict.must_change):
+                    out.append(m)
+        finally:
+            b.pop()
+    return out
+
+
+def first_ruling(fen: str, moves: Iterable[str], profile: str | QiliProfile = "cxa",
+                 occurrences: int | None = None) -> Ruling | None:
+    """Play ICCS ``moves`` from ``fen`` and return the ruling at the first
+    position where :func:`judge` gives one, or ``None``.
+
+    Raises :class:`~qisai.xiangqi.errors.FenError`,
+    :class:`~qisai.xiangqi.errors.InvalidMoveError` or
+    :class:`~qisai.xiangqi.errors.IllegalMoveError` for bad input.
+    """
+    b = Board(fen)
+    for text in moves:
+        b.push(Move.from_iccs(text))
+        r = judge(b, profile, occurrences)
+        if r is not None:
+            return r
+    return None

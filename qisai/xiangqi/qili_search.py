@@ -1,0 +1,475 @@
+"""Searches behind the repetition code 棋例: material, forcing gains, mates.
+
+Pure helpers on top of :class:`~qisai.xiangqi.board.Board`'s public API:
+
+* piece values as vectors over the admissible values of the floating pieces
+  (25.3: "一车相当于双马、双炮或一马一炮；马炮相等；士相（象）相等；过河兵（卒）
+  价值浮动"), so that a gain is *definite* only if it is a gain whatever the
+  advisor/elephant and the crossed pawn are worth;
+* :func:`scan_threats`: what the side to move can win at once - by a capture
+  (29.1 "能够直接吃子"), by a complete exchange ("通过完整的交换过程得子") or by
+  consecutive checks ("通过连续照将吃子") - with the exclusions of 27.1, 27.2,
+  25.3, 28.5 and 29.4;
+* :func:`mate_by_checks`: a forced mate in which every move is a check (28.2).
+
+Every search counts nodes against a budget and, when the budget runs out,
+answers "no gain" / "no mate": the conservative answer, which can only make
+a move idle, never forbidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+
+__all__ = [
+    "EPS",
+    "Threat",
+    "ThreatScan",
+    "Vec",
+    "ZERO",
+    "checking_moves",
+    "definite",
+    "mate_by_checks",
+    "null_move",
+    "piece_value",
+    "scan_threats",
+    "vec_ge",
+]
+
+Vec = tuple[float, float, float, float]
+"""A material balance at the four corners of the admissible (w, p) box."""
+
+EPS = 1e-3
+# Corners (w, p): w = advisor/elephant value in (0, 1) against a horse = 1,
+# p = crossed-pawn value in (0, 1] (25.3: "过河兵（卒）价值浮动").
+_W: Vec = (EPS, EPS, 1 - EPS, 1 - EPS)
+_P: Vec = (EPS, 1.0, EPS, 1.0)
+ZERO: Vec = (0.0, 0.0, 0.0, 0.0)
+_ONE: Vec = (1.0, 1.0, 1.0, 1.0)
+_TWO: Vec = (2.0, 2.0, 2.0, 2.0)
+_MATED: Vec = (-100.0, -100.0, -100.0, -100.0)
+
+
+def _add(a: Vec, b: Vec) -> Vec:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def _sub(a: Vec, b: Vec) -> Vec:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+
+
+def _max(a: Vec, b: Vec) -> Vec:
+    return (max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _min(a: Vec, b: Vec) -> Vec:
+    return (min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def definite(v: Vec) -> bool:
+    """Return whether ``v`` is a gain at every corner (a definite gain, 得子)."""
+    return all(x > 1e-9 for x in v)
+
+
+def vec_ge(a: Vec, b: Vec) -> bool:
+    """Return whether ``a`` is at least ``b`` at every corner."""
+    return all(x >= y - 1e-9 for x, y in zip(a, b, strict=True))
+
+
+def _crossed(color: Color, sq: int) -> bool:
+    # 25.3: a pawn counts as material only once it has crossed the river.
+    rank = sq // 9
+    return rank >= 5 if color is Color.RED else rank <= 4
+
+
+def piece_value(piece: Piece | None, sq: int) -> Vec:
+    """Return the material value (25.3) of ``piece`` standing on ``sq``.
+
+    Rook 2, horse and cannon 1, advisor and elephant ``w`` (0 < w < 1), a
+    crossed pawn ``p`` (0 < p <= 1), an uncrossed pawn and the general 0.
+    Returns :data:`ZERO` for ``None``.
+    """
+    if piece is None:
+        return ZERO
+    t = piece.type
+    if t is PieceType.ROOK:
+        return _TWO
+    if t is PieceType.HORSE or t is PieceType.CANNON:
+        return _ONE
+    if t is PieceType.ADVISOR or t is PieceType.ELEPHANT:
+        return _W
+    if t is PieceType.PAWN:
+        return _P if _crossed(piece.color, sq) else ZERO
+    return ZERO
+
+
+def null_move(board: Board) -> Board:
+    """Return a copy of ``board`` (no history) with the other side to move.
+
+    Used to ask what the side that just moved threatens if the opponent
+    passed.  Raises :class:`~qisai.xiangqi.errors.FenError` if the side to
+    move is in check (a pass would leave a general capturable).
+    """
+    parts = board.fen().split()
+    parts[1] = "b" if parts[1] == "w" else "w"
+    return Board(" ".join(parts))
+
+
+def _near(a: int, b: int) -> bool:
+    return abs(a % 9 - b % 9) <= 1 and abs(a // 9 - b // 9) <= 1
+
+
+def _horse_distance(a: int, b: int) -> bool:
+    df, dr = abs(a % 9 - b % 9), abs(a // 9 - b // 9)
+    return (df, dr) in ((1, 2), (2, 1))
+
+
+def _may_check(f: int, t: int, k: int) -> bool:
+    """Cheap geometric filter: can moving a piece from ``f`` to ``t`` check
+    the general on ``k`` (directly, by discovery, as a cannon screen, by
+    unblocking a horse leg or by opening the generals' file)?"""
+    kf, kr = k % 9, k // 9
+    return (f % 9 == kf or f // 9 == kr or t % 9 == kf or t // 9 == kr
+            or _near(f, k) or _near(t, k) or _horse_distance(t, k))
+
+
+def checking_moves(board: Board, moves: Iterable[Move] | None = None) -> list[Move]:
+    """Return the legal moves of the side to move that give check (将, 28.1).
+
+    ``moves`` restricts the candidates (default: all legal moves).
+    """
+    k = board.king_square(board.turn.other)
+    out: list[Move] = []
+    for m in board.legal_moves() if moves is None else moves:
+        if not _may_check(m.from_square, m.to_square, k):
+            continue
+        board.push_unchecked(m)
+        if board.is_check():
+            out.append(m)
+        board.pop()
+    return out
+
+
+@dataclass
+class _Budget:
+    left: int
+
+    def take(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
+def _mate(board: Board, checks: int, budget: _Budget) -> list[Move] | None:
+    for x in checking_moves(board):
+        if not budget.take():
+            return None
+        board.push_unchecked(x)
+        replies = board.legal_moves()
+        if not replies:
+            board.pop()
+            return [x]
+        if checks > 1:
+            line: list[Move] | None = None
+            for y in replies:
+                board.push_unchecked(y)
+                sub = _mate(board, checks - 1, budget)
+                board.pop()
+                if sub is None:
+                    line = None
+                    break
+                if line is None:
+                    line = [y, *sub]
+            if line is not None:
+                board.pop()
+                return [x, *line]
+        board.pop()
+    return None
+
+
+def mate_by_checks(board: Board, max_checks: int, budget: int = 600) -> list[Move] | None:
+    """Return a forced mate of the side to move in which every one of its
+    moves is a check (28.2 "下一着照将或连续照将，将死对方"), or ``None``.
+
+    Tries 1, 2, ... ``max_checks`` checks and returns the first line found
+    (attacker's and defender's moves alternating).  Returns ``None`` when
+    the side to move is itself in check, or when ``budget`` nodes run out.
+    """
+    if board.is_check():
+        return None
+    b = board.copy(stack=False)
+    spent = _Budget(budget)
+    for depth in range(1, max_checks + 1):
+        line = _mate(b, depth, spent)
+        if line is not None:
+            return line
+        if spent.left <= 0:
+            return None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """One way the side to move can win material at once (捉 content).
+
+    Attributes:
+        target: square of the opponent's piece that is won.
+        target_piece: that piece.
+        first_move: the first move of the winning line.
+        attacker: the piece making the first move.
+        gain: the material won, per corner (see :func:`definite`).
+        how: ``"direct"`` (capture, the target has no real root),
+            ``"exchange"`` (capture wins even after recaptures: a rook taken
+            by a horse, or a complete exchange), ``"check"`` (consecutive
+            checks then a capture), ``"joint"`` (the gain needs two pieces
+            capturing on the target's square: 联合捉/捉少根子).
+        root: whether the target had a legal recapture (有根, 28.16);
+            ``false_root``: a protector that attacks the square but cannot
+            legally recapture (假根).
+        line: the principal line of the gain.
+        excluded: why the threat does not count as a chase, or ``""``:
+            ``"king"`` (27.1), ``"pawn"`` (27.2), ``"offer"`` (28.5),
+            ``"mated"`` (29.4, 细则 7).
+    """
+
+    target: int
+    target_piece: Piece
+    first_move: Move
+    attacker: Piece
+    gain: Vec
+    how: str
+    root: bool
+    false_root: bool
+    line: tuple[Move, ...]
+    excluded: str = ""
+
+
+@dataclass
+class ThreatScan:
+    """All threats of the side to move in one position."""
+
+    color: Color
+    threats: list[Threat] = field(default_factory=list)
+
+    def counting(self, *, pawn: bool = False) -> list[Threat]:
+        """Return the threats that count as chases (pawn threats if ``pawn``)."""
+        ok = ("", "pawn") if pawn else ("",)
+        return [t for t in self.threats if t.excluded in ok]
+
+
+class _Search:
+    """The forcing-gain search of spec 3.2 for one position, one side S."""
+
+    def __init__(self, board: Board, *, plies: int, budget: int, check_chains: bool,
+                 mate_plies: int) -> None:
+        self.b = board
+        self.s = board.turn
+        self.plies = plies
+        self.budget = _Budget(budget)
+        self.check_chains = check_chains
+        self.mate_plies = mate_plies
+        self._mate_cache: dict[int, bool] = {}
+
+    def opponent_mates(self) -> bool:
+        """After S's capture (O to move): can O mate at once (29.4)?"""
+        key = self.b.key
+        hit = self._mate_cache.get(key)
+        if hit is None:
+            hit = mate_by_checks(self.b, self.mate_plies, budget=200) is not None
+            self._mate_cache[key] = hit
+        return hit
+
+    def s_root(self, m: Move, forbid: int) -> tuple[Vec, list[Move]]:
+        """Play S's first move ``m`` and return the gain of the best line."""
+        b = self.b
+        t = m.to_square
+        val = piece_value(b.piece_at(t), t)
+        took = bool(b.piece_value_at(t))
+        b.push_unchecked(m)
+        gives = b.is_check()
+        child, line = self.o_node(1, gives, took, frozenset({t}), frozenset(), forbid,
+                                  first_reply=took)
+        b.pop()
+        return _add(val, child), [m, *line]
+
+    def s_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
+               o_moved: frozenset[int], forbid: int) -> tuple[Vec, list[Move]]:
+        b = self.b
+        if ply >= self.plies or not self.budget.take():
+            return ZERO, []
+        in_check = b.is_check()
+        legal = b.legal_moves()
+        best: Vec | None
+        pv: list[Move]
+        if in_check:
+            if not legal:
+                return _MATED, []
+            moves = legal
+            best, pv = None, []
+        else:
+            best, pv = ZERO, []
+            moves = []
+            for m in legal:
+                t = m.to_square
+                if b.piece_value_at(t):
+                    if t == forbid or (captured and t not in o_moved):
+                        continue
+                    moves.append(m)
+            if chain and self.check_chains:
+                caps = set(moves)
+                moves.extend(x for x in checking_moves(b, legal) if x not in caps
+                             and not b.piece_value_at(x.to_square))
+        for m in moves:
+            t = m.to_square
+            val = piece_value(b.piece_at(t), t)
+            took = bool(b.piece_value_at(t))
+            b.push_unchecked(m)
+            if took and self.opponent_mates():
+                b.pop()
+                continue
+            gives = b.is_check()
+            child, line = self.o_node(ply + 1, chain and gives, captured or took,
+                                      (s_moved - {m.from_square}) | {t}, o_moved - {t},
+                                      forbid, first_reply=took and not captured)
+            b.pop()
+            total = _add(val, child)
+            if best is None or total[0] > best[0] or (total[0] == best[0] and not pv):
+                pv = [m, *line]
+            best = total if best is None else _max(best, total)
+        return (best if best is not None else _MATED), pv
+
+    def o_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
+               o_moved: frozenset[int], forbid: int, *, first_reply: bool
+               ) -> tuple[Vec, list[Move]]:
+        b = self.b
+        if ply >= self.plies or not self.budget.take():
+            return ZERO, []
+        in_check = b.is_check()
+        legal = b.legal_moves()
+        worst: Vec | None
+        pv: list[Move]
+        if in_check:
+            if not legal:
+                # Mates are not material; they are 将/杀 matters (spec 3.2).
+                return ZERO, []
+            moves = legal
+            worst, pv = None, []
+        else:
+            worst, pv = ZERO, []
+            moves = [m for m in legal if m.to_square in s_moved]
+            if first_reply:
+                # 28.16 暗根: a check that wins the capturer back protects.
+                caps = set(moves)
+                moves.extend(x for x in checking_moves(b, legal) if x not in caps)
+        explored = 0
+        for m in moves:
+            t = m.to_square
+            val = piece_value(b.piece_at(t), t)
+            b.push_unchecked(m)
+            child, line = self.s_node(ply + 1, chain, captured, s_moved - {t},
+                                      (o_moved - {m.from_square}) | {t}, forbid)
+            b.pop()
+            if self.budget.left < 0:
+                break
+            explored += 1
+            total = _sub(child, val)
+            if worst is None or total[0] < worst[0]:
+                pv = [m, *line]
+            worst = total if worst is None else _min(worst, total)
+        if explored < len(moves):
+            # Budget gone with replies unexplored: claim no gain (conservative).
+            return ZERO, []
+        return (worst if worst is not None else ZERO), pv
+
+
+def _first_capture(board: Board, line: list[Move]) -> tuple[int, Piece] | None:
+    """Square and piece of the first capture by the line's first mover."""
+    b = board.copy(stack=False)
+    for i, m in enumerate(line):
+        p = b.piece_at(m.to_square)
+        if i % 2 == 0 and p is not None:
+            return m.to_square, p
+        b.push_unchecked(m)
+    return None
+
+
+def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
+                 check_chains: bool = True, exchanges: bool = True,
+                 mate_plies: int = 1) -> ThreatScan:
+    """Return every immediate material threat of the side to move.
+
+    For each legal capture of a piece that is material (25.3) the forcing
+    search weighs the capture with its recaptures; for each check (when
+    ``check_chains``) it follows consecutive checks to a capture.  Threats
+    whose capture lets the opponent mate within ``mate_plies`` moves are
+    dropped (29.4).  Threats by the general's or a pawn's own capture and
+    same-value mutual attacks are kept with ``excluded`` set so the caller
+    can explain them.  ``budget`` bounds the nodes of each search.
+    """
+    b = board.copy(stack=False)
+    s = b.turn
+    o = s.other
+    scan = ThreatScan(s)
+    if b.is_check():
+        return scan
+    legal = b.legal_moves()
+    for m in legal:
+        t = m.to_square
+        victim = b.piece_at(t)
+        if victim is None:
+            continue
+        attacker = b.piece_at(m.from_square)
+        assert attacker is not None
+        value = piece_value(victim, t)
+        if not definite(value):
+            continue  # 25.3: the general and uncrossed pawns are not material
+        excluded = ""
+        if attacker.type is PieceType.KING:
+            excluded = "king"  # 27.1: 帅(将)本身叫吃, 按闲
+        elif attacker.type is PieceType.PAWN:
+            excluded = "pawn"  # 27.2: 兵(卒)本身捉吃, 按闲 (unless 互打)
+        elif (piece_value(attacker, m.from_square) == value
+              and t in b.legal_attackers(o, m.from_square)):
+            # 28.5 兑: the target can take the attacker back, equal for equal.
+            excluded = "offer"
+        b.push_unchecked(m)
+        # 28.16: a root is a legal recapture; a protector that attacks the
+        # square but may not take (pinned, facing generals) is a false root.
+        root = bool(b.legal_attackers(o, t))
+        false_root = not root and bool(b.attackers(o, t))
+        mated = mate_by_checks(b, mate_plies, budget=200) is not None
+        b.pop()
+        if mated:
+            excluded = excluded or "mated"  # 29.4, 细则 7
+        # First the capture weighed against recaptures on the square only.
+        single = _Search(b, plies=plies, budget=budget, check_chains=False,
+                         mate_plies=mate_plies)
+        gain, line = single.s_root(m, forbid=t)
+        how = "exchange" if root else "direct"
+        if not definite(gain) and exchanges:
+            full = _Search(b, plies=plies, budget=budget, check_chains=False,
+                           mate_plies=mate_plies)
+            gain, line = full.s_root(m, forbid=-1)
+            how = "joint"
+        if definite(gain):
+            scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
+                                       tuple(line), excluded))
+    if check_chains:
+        for m in checking_moves(b, legal):
+            if b.piece_value_at(m.to_square):
+                continue  # a checking capture is weighed above
+            search = _Search(b, plies=plies, budget=budget, check_chains=True,
+                             mate_plies=mate_plies)
+            gain, line = search.s_root(m, forbid=-1)
+            if not definite(gain):
+                continue
+            first = _first_capture(b, line)
+            if first is None:
+                continue
+            attacker = b.piece_at(m.from_square)
+            assert attacker is not None
+            scan.threats.append(Threat(first[0], first[1], m, attacker, gain, "check",
+                                       False, False, tuple(line)))
+    return scan
