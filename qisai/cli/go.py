@@ -7,7 +7,7 @@ This module does the I/O (reading files, printing); the rules live in
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,12 +19,13 @@ from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError, IllegalMoveError
 from qisai.go.rules import CHINESE, JAPANESE, Rules
 from qisai.go.scoring import score as count
-from qisai.go.sgf import SgfGame, read_sgf, replay as replay_game
+from qisai.go.sgf import SgfGame, read_sgf
+from qisai.go.sgf import replay as replay_game
 
 app = typer.Typer(no_args_is_help=True)
 
 
-class RulesName(str, Enum):
+class RulesName(StrEnum):
     """Rule sets the CLI offers."""
 
     chinese = "chinese"

@@ -1,0 +1,121 @@
+"""Go rule settings as data (KataGo-style: fields, not names).
+
+The referee builds its rule profiles from these values; the board and the
+counting code only ever ask the fields.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+
+class Color(enum.IntEnum):
+    """A player's colour: 黑 Black moves first, 白 White second."""
+
+    BLACK = 1
+    WHITE = 2
+
+    @property
+    def opponent(self) -> Color:
+        """Return the other colour."""
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @property
+    def letter(self) -> str:
+        """Return ``"B"`` or ``"W"`` (SGF and GTP spelling)."""
+        return "B" if self is Color.BLACK else "W"
+
+    @property
+    def chinese(self) -> str:
+        """Return ``"黑"`` or ``"白"``."""
+        return "黑" if self is Color.BLACK else "白"
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Color:
+        """Return the colour named ``B``/``W`` (also ``black``/``white``).
+
+        Raises :class:`ValueError` for anything else.
+        """
+        text = letter.strip().lower()
+        if text in ("b", "black"):
+            return cls.BLACK
+        if text in ("w", "white"):
+            return cls.WHITE
+        raise ValueError(f"{letter!r} is not a colour (B or W)")
+
+
+class KoRule(enum.Enum):
+    """How whole-board repetition is forbidden (打劫 / 禁止全局同形再现)."""
+
+    SIMPLE = "simple"
+    """Only the immediate recapture of a single-stone ko is forbidden (11(1));
+    longer cycles are allowed and reported by ``Board.repetitions`` so the
+    referee can rule a draw or a replay (11(3))."""
+    POSITIONAL = "positional"
+    """No move may recreate an earlier whole-board position (禁止全局同形再现)."""
+    SITUATIONAL = "situational"
+    """No move may recreate an earlier position with the same player to move."""
+
+
+class Scoring(enum.Enum):
+    """How the game is counted."""
+
+    AREA = "area"
+    """数子法: stones plus surrounded points (Chinese rules), result in 子."""
+    TERRITORY = "territory"
+    """数目法: surrounded points plus prisoners (Japanese/Korean), result in 目."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set for a game of Go.
+
+    ``komi`` is always in points (目); 3¾ stones (子) are 7.5 points since one
+    stone is two points.  ``handicap_giveback`` is how many *points* Black
+    gives back per handicap stone in area counting (Chinese rules: half a
+    stone, that is 1 point, per stone: 让子要贴还让子数的一半).
+    """
+
+    name: str = "chinese"
+    ko: KoRule = KoRule.POSITIONAL
+    suicide_allowed: bool = False
+    scoring: Scoring = Scoring.AREA
+    komi: Fraction = Fraction(15, 2)
+    handicap_giveback: Fraction = Fraction(1)
+
+    def with_komi(self, komi: Fraction | float | int | str) -> Rules:
+        """Return a copy of these rules with ``komi`` points of komi.
+
+        Raises :class:`ValueError` if ``komi`` is not a number.
+        """
+        value = Fraction(komi)
+        return replace(self, komi=value)
+
+
+CHINESE = Rules()
+"""Chinese rules: area counting, komi 3¾ stones (7.5 points), positional
+superko, no suicide, give-back of half a stone per handicap stone."""
+
+JAPANESE = Rules(
+    name="japanese",
+    ko=KoRule.SIMPLE,
+    scoring=Scoring.TERRITORY,
+    komi=Fraction(13, 2),
+    handicap_giveback=Fraction(0),
+)
+"""Japanese/Korean rules: territory counting (数目), komi 6.5 points."""
+
+TROMP_TAYLOR = Rules(
+    name="tromp-taylor",
+    ko=KoRule.POSITIONAL,
+    suicide_allowed=True,
+    scoring=Scoring.AREA,
+    komi=Fraction(15, 2),
+    handicap_giveback=Fraction(0),
+)
+"""Tromp-Taylor: area counting, positional superko, suicide allowed."""
+
+PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR)}
+"""The named presets, by name."""
