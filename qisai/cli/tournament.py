@@ -1,0 +1,239 @@
+"""``qisai tournament ...``: run an event from the command line.
+
+An event is a JSON file the user keeps (until the store lands): ``create``
+makes it from a file of entries, ``pair`` pairs the next round, ``result``
+enters results, ``standings`` and ``crosstable`` print the tables.  Errors
+of the competition layer print one line to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+
+from qisai.competition import output
+from qisai.competition.errors import CompetitionError, EntryError, EventFileError
+from qisai.competition.pairing.berger import berger_table, double_round_robin, format_round
+from qisai.competition.pairing.knockout import card_draw
+from qisai.competition.pairing.swiss import SwissOptions
+from qisai.competition.scoring import preset
+from qisai.competition.tiebreaks import parse_criteria
+from qisai.competition.tournament import Player, Tournament
+
+app = typer.Typer(no_args_is_help=True, help="Competitions (比赛): pairings, results, standings.")
+
+T = TypeVar("T")
+
+
+def _run(fn: Callable[[], T]) -> T:
+    try:
+        return fn()
+    except CompetitionError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _save(t: Tournament, path: Path) -> None:
+    data = json.dumps(t.to_dict(), ensure_ascii=False, indent=1)
+    fd, tmp = tempfile.mkstemp(prefix=".qisai-", dir=str(path.parent or Path(".")))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_entries(path: Path) -> list[Player]:
+    """Read entries from CSV (header with ``name`` and optional ``rating``,
+    ``title``, ``club``, ``team``, ``federation``) or JSON (a list of objects
+    with the same keys).  Raises :class:`EventFileError` naming the file and
+    line."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
+    rows: list[tuple[int, dict[str, Any]]] = []
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(data, list):
+            raise EventFileError(f"{path}: expected a list of entries")
+        rows = [(k, d) for k, d in enumerate(data, start=1)]
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        if not reader.fieldnames or "name" not in [f.strip() for f in reader.fieldnames]:
+            raise EventFileError(f"{path}, line 1: the header needs a 'name' column")
+        for row in reader:
+            clean = {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
+            rows.append((reader.line_num, {k: v for k, v in clean.items() if v != ""}))
+    players = []
+    for line, d in rows:
+        try:
+            if isinstance(d, dict) and "rating" in d:
+                d = dict(d)
+                d["rating"] = int(float(d["rating"]))
+            players.append(Player.from_dict(d))
+        except (EntryError, ValueError) as exc:
+            raise EventFileError(f"{path}, entry {line}: {exc}") from None
+    if not players:
+        raise EventFileError(f"{path}: no entries")
+    return players
+
+
+@app.command()
+def berger(n: int = typer.Argument(..., help="number of entries"),
+           double: bool = typer.Option(False, help="double round robin (colours swapped)")) -> None:
+    """Print the Berger table (循环赛对局秩序表) for N entries, one round per
+    line (first-listed plays Red; an odd field's bye shows as ``1-(8)``)."""
+    table = _run(lambda: double_round_robin(n) if double else berger_table(n))
+    phantom = n + 1 if n % 2 else None
+    for rnd in table:
+        typer.echo(format_round(rnd, phantom=phantom))
+
+
+@app.command()
+def cards(n: int = typer.Argument(..., help="number of entries (numbered 1..N)"),
+          seed: int = typer.Option(0, help="seed of the draw")) -> None:
+    """Card draw of the local rules (cards 1..k twice, K for the bye)."""
+    cd = _run(lambda: card_draw(list(range(1, n + 1)), random.Random(seed)))
+    for red, black in cd.pairs:
+        typer.echo(f"{red} ({cd.cards[red]}) - {black} ({cd.cards[black]})")
+    if cd.bye is not None:
+        typer.echo(f"{cd.bye} (K) bye")
+
+
+@app.command()
+def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
+           entries: Path = typer.Option(..., help="entries file (CSV or JSON)"),
+           name: str = typer.Option("", help="event name"),
+           system: str = typer.Option("swiss", help="swiss, round_robin, double_round_robin"),
+           rounds: int | None = typer.Option(None, help="rounds (required for swiss)"),
+           scoring: str = typer.Option("classic", help="classic, 2-1-0, trial-2007"),
+           tiebreaks: str = typer.Option("", help="comma-separated, e.g. 小分,胜局,直胜,犯规"),
+           seed: int = typer.Option(0, help="seed of every lot"),
+           avoid_rounds: int = typer.Option(0, help="same team/club not paired in rounds 1..k"),
+           force: bool = typer.Option(False, help="overwrite an existing event file")) -> None:
+    """Create an event from a file of entries and draw its numbers."""
+    if event.exists() and not force:
+        typer.echo(f"error: {event} exists (use --force)", err=True)
+        raise typer.Exit(2)
+
+    def make() -> Tournament:
+        players = read_entries(entries)
+        crit = parse_criteria([c for c in tiebreaks.split(",") if c.strip()]) \
+            if tiebreaks else None
+        t = Tournament(name or entries.stem, system, rounds=rounds, scoring=preset(scoring),
+                       tiebreaks=crit, seed=seed,
+                       swiss=SwissOptions(avoid_group_rounds=avoid_rounds))
+        for p in players:
+            t.add_player(p)
+        t.start()
+        return t
+
+    t = _run(make)
+    _save(t, event)
+    typer.echo(f"{t.name}: {len(t.players)} entries, {t.rounds_planned} rounds, "
+               f"{t.system.value}")
+    for p in t.players:
+        typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
+
+
+@app.command()
+def pair(event: Path = typer.Argument(..., help="event file"),
+         explain: bool = typer.Option(False, help="print why each pair was made")) -> None:
+    """Pair the next round and print it."""
+    t = _run(lambda: Tournament.load(event))
+    rec = _run(t.pair_next_round)
+    _save(t, event)
+    typer.echo(output.pairings_text(t, rec.number), nl=False)
+    if explain:
+        for line in rec.explanation:
+            typer.echo(f"  · {line}")
+
+
+@app.command()
+def pairings(event: Path = typer.Argument(..., help="event file"),
+             round_no: int = typer.Argument(0, help="round (default: the last)")) -> None:
+    """Print a round's pairings and results."""
+    t = _run(lambda: Tournament.load(event))
+    typer.echo(_run(lambda: output.pairings_text(t, round_no or t.current_round)), nl=False)
+
+
+@app.command()
+def result(event: Path = typer.Argument(..., help="event file"),
+           round_no: int = typer.Argument(..., help="round"),
+           board: int = typer.Argument(..., help="board"),
+           res: str = typer.Argument(..., help="1-0, 0-1, =, +- (Red wins by forfeit), -+, --"),
+           red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
+           black_fouls: int = typer.Option(0, help="fouls of Black"),
+           overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
+    """Enter the result of one board."""
+    t = _run(lambda: Tournament.load(event))
+    g = _run(lambda: t.record_result(round_no, board, res, red_fouls=red_fouls,
+                                     black_fouls=black_fouls, overwrite=overwrite))
+    _save(t, event)
+    typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+
+
+@app.command()
+def withdraw(event: Path = typer.Argument(..., help="event file"),
+             number: int = typer.Argument(..., help="entry number"),
+             after: int | None = typer.Option(None, help="last round played (default: now)")) -> None:
+    """Withdraw an entry (20.3 round robin, 20.4 Swiss)."""
+    t = _run(lambda: Tournament.load(event))
+    _run(lambda: t.withdraw(number, after))
+    _save(t, event)
+    typer.echo(f"{number} {t.player(number).name} withdrawn after round "
+               f"{t.player(number).withdrawn_after}")
+
+
+@app.command()
+def standings(event: Path = typer.Argument(..., help="event file"),
+              fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
+    """Print the standings with every tie-break column."""
+    t = _run(lambda: Tournament.load(event))
+    if fmt == "text":
+        typer.echo(_run(lambda: output.standings_text(t)), nl=False)
+    elif fmt == "csv":
+        typer.echo(_run(lambda: output.standings_csv(t)), nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps(_run(lambda: output.standings_json(t)), ensure_ascii=False,
+                              indent=1))
+    elif fmt == "html":
+        typer.echo(_run(lambda: output.standings_html(t)), nl=False)
+    else:
+        typer.echo(f"error: unknown format {fmt!r}", err=True)
+        raise typer.Exit(2)
+
+
+@app.command()
+def crosstable(event: Path = typer.Argument(..., help="event file"),
+               fmt: str = typer.Option("text", "--format", help="text, csv, html")) -> None:
+    """Print the crosstable."""
+    t = _run(lambda: Tournament.load(event))
+    render = {"text": output.crosstable_text, "csv": output.crosstable_csv,
+              "html": output.crosstable_html}.get(fmt)
+    if render is None:
+        typer.echo(f"error: unknown format {fmt!r}", err=True)
+        raise typer.Exit(2)
+    typer.echo(render(t), nl=False)
+
+
+@app.command("export-trf")
+def export_trf(event: Path = typer.Argument(..., help="event file")) -> None:
+    """Print the event as FIDE TRF-16 (only what TRF can express)."""
+    t = _run(lambda: Tournament.load(event))
+    typer.echo(_run(lambda: output.tournament_trf(t)), nl=False)

@@ -1,0 +1,17 @@
+"""Shared fixtures of the competition tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "tournament"
+
+
+@pytest.fixture(scope="session")
+def tdata() -> Path:
+    """The tournament test data folder (../shared/testdata/tournament)."""
+    if not TESTDATA.is_dir():
+        pytest.fail(f"missing test data folder {TESTDATA}")
+    return TESTDATA

@@ -1,0 +1,97 @@
+"""Berger tables (Appendix 1; 13.1; 11.2) against the shared test data."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from qisai.competition.errors import PairingError
+from qisai.competition.pairing.berger import (
+    berger_round,
+    berger_table,
+    double_round_robin,
+    format_round,
+)
+
+
+def test_tables_3_to_16_equal_testdata(tdata: Path) -> None:
+    tables = json.loads((tdata / "berger" / "berger_tables_3_to_16.json").read_text())["tables"]
+    assert sorted(map(int, tables)) == list(range(3, 17))
+    for n, expected in tables.items():
+        mine = [[[b.red, b.black] for b in rnd] for rnd in berger_table(int(n))]
+        assert mine == expected, f"n={n}"
+
+
+def test_printed_tables_8_10_7(tdata: Path) -> None:
+    text = (tdata / "berger" / "berger_8_10.txt").read_text()
+    blocks = re.split(r"^## (\d+) players.*$", text, flags=re.M)[1:]
+    seen = 0
+    for n_s, body in zip(blocks[0::2], blocks[1::2], strict=True):
+        n = int(n_s)
+        rows = [line.split(":", 1)[1].split() for line in body.splitlines()
+                if line.startswith("Rd ")]
+        mine = [format_round(r, phantom=n + 1 if n % 2 else None).split()
+                for r in berger_table(n)]
+        rows = [[c.replace("bye", "") for c in r] for r in rows]
+        assert mine == rows, n
+        seen += 1
+    assert seen == 3
+
+
+@pytest.mark.parametrize("n", range(2, 21))
+def test_every_pair_meets_once_and_colours_balance(n: int) -> None:
+    table = berger_table(n)
+    big = n + n % 2
+    assert len(table) == big - 1
+    meetings: Counter[frozenset[int]] = Counter()
+    reds: Counter[int] = Counter()
+    for rnd in table:
+        seen = [x for b in rnd for x in b.players()]
+        assert len(seen) == len(set(seen)) == n  # everyone once a round
+        for b in rnd:
+            if b.black is not None:
+                meetings[frozenset((b.red, b.black))] += 1
+                reds[b.red] += 1
+    assert len(meetings) == n * (n - 1) // 2 and set(meetings.values()) == {1}
+    games = n - 1
+    for p in range(1, n + 1):
+        # 13.1 first-listed plays Red; each entry has ⌊(n-1)/2⌋ or ⌈(n-1)/2⌉ Reds
+        # (odd fields: one game fewer for the bye)
+        assert games // 2 - 1 <= reds[p] <= games // 2 + 1
+
+
+def test_odd_field_bye_rotates_player_one_first() -> None:
+    # 人数逢单，1 号轮空 (round 1), each entry rests exactly once
+    table = berger_table(7)
+    assert table[0][0].red == 1 and table[0][0].black is None
+    assert sorted(r[0].red for r in table) == list(range(1, 8))
+
+
+def test_largest_number_alternates_and_leads() -> None:
+    # "第二轮，'最大号'肯定执先，以后逐轮转换先后走"; its board is printed first
+    for r, rnd in enumerate(berger_table(10), start=1):
+        first = rnd[0]
+        assert 10 in first.players()
+        assert (first.red == 10) == (r % 2 == 0)
+    # "每轮'最大号'的对手，必然是上一轮表中位置排在最后的那个号"
+    t = berger_table(10)
+    for r in range(1, len(t)):
+        assert set(t[r][0].players()) - {10} == {t[r - 1][-1].black}
+
+
+def test_double_round_robin_swaps_colours() -> None:
+    d = double_round_robin(6)
+    assert len(d) == 10
+    for a, b in zip(d[:5], d[5:], strict=True):
+        assert [(x.black, x.red) for x in a] == [(y.red, y.black) for y in b]
+
+
+def test_errors() -> None:
+    with pytest.raises(PairingError):
+        berger_table(1)
+    with pytest.raises(PairingError, match="out of range"):
+        berger_round(8, 8)
