@@ -270,7 +270,9 @@ class Result:
             raise ValueError("use Result.win for a win")
         zh, en = _TEXT[reason]
         ozh, oen = _OUTCOME_TEXT[outcome]
-        if reason in (Reason.CYCLE, Reason.ADJUDICATION):
+        if "{" in zh:
+            zh, en = "终局计算：" + ozh, "Counted: " + oen
+        elif reason in (Reason.CYCLE, Reason.ADJUDICATION):
             zh, en = zh + ozh, en + oen
         elif outcome is not Outcome.DRAW:
             zh, en = zh + ozh, en + " " + oen[0].upper() + oen[1:]
