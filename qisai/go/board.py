@@ -50,6 +50,7 @@ _ZOBRIST: list[list[int]] = [
     [_rng.getrandbits(64) for _ in range(_TABLE_LEN)],
 ]
 _WHITE_TO_MOVE = _rng.getrandbits(64)
+_COLORS = (Color.BLACK, Color.BLACK, Color.WHITE)
 
 PointLike = Point | str | None
 """A point as ``(row, col)``, a GTP name such as ``"D4"`` (or ``"pass"``), or
@@ -150,6 +151,10 @@ class Board:
         """Return the internal index of ``point`` (0 for a pass)."""
         if point is None:
             return 0
+        if type(point) is tuple and len(point) == 2:
+            row, col = point
+            if type(row) is int and type(col) is int and 0 <= row < self.size and 0 <= col < self.size:
+                return (row + 1) * self._stride + col
         if isinstance(point, str):
             p = parse_gtp(point, self.size)
             if p is None:
@@ -556,7 +561,7 @@ class Board:
         self._to_move = opp
         key = h ^ _WHITE_TO_MOVE if (self._situational and opp == WHITE) else h
         self._seen[key] = self._seen.get(key, 0) + 1
-        move = Move(Color(c), pt[i], tuple(captured_points))
+        move = Move(_COLORS[c], pt[i], tuple(captured_points))
         self._history.append(
             (
                 "m", i, c, enemies, captured, merged_into, n_before, old_key, new_libs,

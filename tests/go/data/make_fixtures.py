@@ -132,7 +132,7 @@ def main() -> None:
     while len(games) < count:
         handicap = 0
         if seed % 4 == 3:
-            handicap = 2 + seed % 7 if size >= 13 else 2 + seed % 4
+            handicap = 2 + (seed // 4) % 8 if size >= 13 else 2 + (seed // 4) % 4
         komi = 0.5 if handicap else 7.5
         game = one_game(size, seed, handicap, komi)
         if game is not None:

@@ -1,0 +1,53 @@
+"""Dead-stone proposals: Benson's unconditional life and agreement with GNU Go."""
+
+from __future__ import annotations
+
+from qisai.go.board import Board
+from qisai.go.coords import parse_gtp
+from qisai.go.deadstones import benson_alive, estimate_dead, ownership
+from qisai.go.rules import Color
+
+from .test_board import board_from
+from .test_scoring import FIXTURES, replay_fixture, seki_board
+
+
+def test_benson_two_eyes_alive_one_eye_not() -> None:
+    rows = [
+        ". X . X O . .",
+        "X X X X O . .",
+        "O O O O O . .",
+        ". . . . . . .",
+        ". . . . . O .",
+        "X X X . . . .",
+        ". X . X . . .",
+    ]
+    b = board_from(rows)
+    alive = benson_alive(b, Color.BLACK)
+    assert (6, 1) in alive and (5, 0) in alive  # two eyes A7 and C7
+    assert (1, 0) not in alive  # C1 is an eye only while the lone D1 stone lives
+    assert benson_alive(Board(9), Color.BLACK) == frozenset()
+
+
+def test_seki_is_never_dead() -> None:
+    board = seki_board()
+    dead = estimate_dead(board, playouts=32)
+    assert (1, 7) not in dead and (3, 6) not in dead
+
+
+def test_ownership_is_a_share() -> None:
+    board = replay_fixture(FIXTURES[0])
+    own = ownership(board, playouts=8, seed=1)
+    assert len(own) == 81 and all(0.0 <= v <= 1.0 for v in own.values())
+    assert ownership(board, playouts=8, seed=1) == own  # deterministic
+
+
+def test_agreement_with_gnugo() -> None:
+    """``--dead auto`` agrees with GNU Go's dead list on most finished games."""
+    games = [g for g in FIXTURES if g["size"] == 9]
+    agree = 0
+    for game in games:
+        board = replay_fixture(game)
+        truth = {parse_gtp(name, 9) for name in game["dead"]}
+        if estimate_dead(board, playouts=48) == truth:
+            agree += 1
+    assert agree / len(games) >= 0.9

@@ -1,0 +1,69 @@
+"""A short live check against GNU Go: legal points after random moves."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from qisai.go.board import Board
+from qisai.go.coords import gtp_name, parse_gtp
+from qisai.go.rules import CHINESE, KoRule
+
+GNUGO = shutil.which("gnugo") or (
+    "/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None
+)
+pytestmark = [pytest.mark.engine, pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")]
+
+
+class Gtp:
+    def __init__(self, size: int) -> None:
+        assert GNUGO is not None
+        self.proc = subprocess.Popen([GNUGO, "--mode", "gtp", "--level", "0"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        self(f"boardsize {size}")
+        self("clear_board")
+
+    def __call__(self, command: str) -> str:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line.strip():
+                if lines:
+                    break
+                continue
+            lines.append(line.strip())
+        text = " ".join(lines)
+        assert text.startswith("="), (command, text)
+        return text[1:].strip()
+
+    def close(self) -> None:
+        self("quit")
+        self.proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("size,seed", [(5, 1), (7, 2), (9, 3)])
+def test_legal_points_match_gnugo(size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board(size, dataclasses.replace(CHINESE, ko=KoRule.SIMPLE))  # GNU Go: simple ko
+    gtp = Gtp(size)
+    try:
+        for _ in range(3 * size * size):
+            color = board.to_move.letter
+            theirs = {parse_gtp(v, size) for v in gtp(f"all_legal {color}").split()}
+            ours = set(board.legal_points())
+            assert ours == theirs, (str(board), color)
+            if not ours:
+                break
+            point = rng.choice(sorted(ours))
+            board.play(point)
+            gtp(f"play {color} {gtp_name(point, size)}")
+    finally:
+        gtp.close()
