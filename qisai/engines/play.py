@@ -1,0 +1,462 @@
+"""One refereed game between two engines.
+
+The referee (:mod:`qisai.referee`) keeps the clocks, judges every move and
+rules every ending; this module only relays moves and turns engine faults
+into the referee's events:
+
+===========================  ============================================
+fault                        what the referee is told
+===========================  ============================================
+failed to start              adjudication: the side did not arrive (21)
+hang (no move in time)       time passes: the flag falls (4.1.4, 22.1)
+crash (process exited)       its clock can only run out: the flag falls
+                             at the flag time (no waiting)
+move that is not a move      adjudication: illegal move (4.1.6)
+illegal move                 the move itself: the referee's penalty
+                             (loss under ``cxa``, a foul under
+                             ``cxa-local``; Go: void, warning)
+===========================  ============================================
+
+Time is measured with :func:`time.monotonic`, from the moment the search
+command is sent to the moment the answer is read.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from qisai.engines.errors import (
+    EngineError,
+    EngineMoveError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    GtpCommandError,
+)
+from qisai.engines.gtp import GtpEngine, KgsTimeSystem
+from qisai.engines.uci import Limit, PlayResult, UciEngine
+from qisai.go.coords import gtp_name
+from qisai.go.deadstones import estimate_dead
+from qisai.go.rules import Color as GoColor
+from qisai.referee.clock import ByoyomiKind, SideTimeControl
+from qisai.referee.go_game import GoGame
+from qisai.referee.rulesets import RepetitionCode
+from qisai.referee.verdict import Outcome, Reason, Result, Side
+from qisai.referee.xiangqi_game import XiangqiGame
+from qisai.xiangqi import qili
+from qisai.xiangqi.board import Move
+
+__all__ = ["Adjudication", "Fault", "GameReport", "play_go", "play_xiangqi"]
+
+_GRACE = 0.05
+"""Seconds added to the flag time before a silent engine is given up."""
+
+
+class Fault(enum.Enum):
+    """How an engine failed during a game (``None`` in a report: it did not)."""
+
+    START = "failed to start"
+    TIMEOUT = "no move in time"
+    CRASH = "crashed"
+    GARBAGE = "sent something that is not a move"
+    PROTOCOL = "broke the protocol"
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """Score adjudication (cutechess-cli's ``-resign``/``-draw``).
+
+    Resign: after ``resign_moves`` consecutive moves of *both* engines with
+    the mover's score at or below ``-resign_score`` cp, the loser resigns.
+    Draw: from move ``draw_from`` on, after ``draw_moves`` consecutive moves
+    with both scores within ``draw_score`` cp, the arbiter declares a draw
+    (4.2.1).  ``max_plies`` ends a game that runs on by a draw (adjudicated).
+    ``None`` switches a rule off.
+    """
+
+    resign_moves: int | None = None
+    resign_score: int = 1000
+    draw_from: int | None = None
+    draw_moves: int = 8
+    draw_score: int = 10
+    max_plies: int | None = None
+
+
+@dataclass
+class GameReport:
+    """What happened in one game: the referee's game and the engines' faults."""
+
+    game: XiangqiGame | GoGame
+    names: tuple[str, str]
+    """Engine names: (first mover, second mover)."""
+    faults: dict[Side, tuple[Fault, str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    opening: str = ""
+
+    @property
+    def result(self) -> Result | None:
+        """The referee's result (``None`` only while the game runs)."""
+        return self.game.result
+
+
+def _engine_limit(game: XiangqiGame, movetime: float | None) -> Limit:
+    if movetime is not None or game.clock is None:
+        return Limit(movetime=movetime if movetime is not None else 1.0)
+    clock = game.clock
+    red = clock.remaining(Side.FIRST)
+    black = clock.remaining(Side.SECOND)
+    snap = clock.snapshot(game.to_move)
+    control = game.rules.time_control
+    assert control is not None
+    own: SideTimeControl = control.of(game.to_move)
+    inc_red = control.of(Side.FIRST).increment or None
+    inc_black = control.of(Side.SECOND).increment or None
+    togo = snap.moves_to_go
+    if own.byoyomi is not None and own.byoyomi.kind is ByoyomiKind.JAPANESE and snap.in_byoyomi:
+        togo = 1
+    return Limit(red_clock=red, black_clock=black, red_inc=inc_red, black_inc=inc_black,
+                 moves_to_go=togo)
+
+
+def _flag_time(game: XiangqiGame | GoGame) -> float | None:
+    return game.clock.deadline() if game.clock is not None else None
+
+
+def _fault_of(exc: EngineError) -> Fault:
+    if isinstance(exc, EngineTimeoutError):
+        return Fault.TIMEOUT
+    if isinstance(exc, EngineTerminatedError):
+        return Fault.CRASH
+    if isinstance(exc, EngineMoveError):
+        return Fault.GARBAGE
+    return Fault.PROTOCOL
+
+
+def _rule_fault(report: GameReport, side: Side, exc: EngineError, now: Callable[[], float]) -> None:
+    """Turn an engine failure during its move into the referee's ruling."""
+    game = report.game
+    fault = _fault_of(exc)
+    report.faults[side] = (fault, str(exc))
+    kind = game.kind
+    if fault in (Fault.TIMEOUT, Fault.CRASH):
+        flag = _flag_time(game)
+        if flag is not None:
+            # A hung engine used its time; a crashed one can never move, so
+            # its flag falls at the flag time: tell the referee that time.
+            game.tick(at=max(flag, now()))
+            if game.is_over:
+                return
+        game.adjudicate(Outcome.WIN, Reason.TIME_FORFEIT if fault is Fault.TIMEOUT
+                        else Reason.ADJUDICATION, "4.1.4, 22.1" if kind.value == "xiangqi"
+                        else "竞赛规定 3", winner=side.other, note=str(exc), at=now())
+        return
+    clause = "4.1.6" if kind.value == "xiangqi" else "竞赛规定 12(1)"
+    game.adjudicate(Outcome.WIN, Reason.ILLEGAL_MOVE, clause, winner=side.other,
+                    note=f"{fault.value}: {exc}", at=now())
+
+
+def _rule_start_failure(report: GameReport, failed: dict[Side, str],
+                        now: Callable[[], float]) -> None:
+    game = report.game
+    clause = "4.1.5, 21.3" if game.kind.value == "xiangqi" else "竞赛规定 4(3)"
+    for side, message in failed.items():
+        report.faults[side] = (Fault.START, message)
+    if len(failed) == 2:
+        game.adjudicate(Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL, clause,
+                        note="neither engine started", at=now())
+    else:
+        (side, message), = failed.items()
+        game.adjudicate(Outcome.WIN, Reason.LATE_ARRIVAL, clause, winner=side.other,
+                        note=f"engine failed to start: {message}", at=now())
+
+
+class _ScoreWatch:
+    """Tracks the engines' scores for resign/draw adjudication."""
+
+    def __init__(self, rules: Adjudication) -> None:
+        self.rules = rules
+        self.resign_run = {Side.FIRST: 0, Side.SECOND: 0}
+        self.draw_run = 0
+
+    def update(self, side: Side, ply: int, cp: int | None) -> str | None:
+        r = self.rules
+        if cp is None:
+            self.resign_run[side] = 0
+            self.draw_run = 0
+            return None
+        if r.resign_moves is not None:
+            self.resign_run[side] = self.resign_run[side] + 1 if cp <= -r.resign_score else 0
+            winning = self.resign_run[side.other] == 0 and cp <= -r.resign_score
+            if self.resign_run[side] >= r.resign_moves and winning:
+                return "resign"
+        if r.draw_from is not None and (ply + 1) // 2 >= r.draw_from:
+            self.draw_run = self.draw_run + 1 if abs(cp) <= r.draw_score else 0
+            if self.draw_run >= 2 * r.draw_moves:
+                return "draw"
+        return None
+
+
+def _cp(result: PlayResult) -> int | None:
+    info = result.last_info
+    if info is None or info.score is None:
+        return None
+    if info.score.mate is not None:
+        return 100000 if info.score.mate > 0 else -100000
+    return info.score.cp
+
+
+def _forbidden(game: XiangqiGame) -> list[Move]:
+    """The moves the 棋例 forbids the side to move (fed to engines as banmoves).
+
+    Only worth asking when some position of the reversible part of the game
+    already repeated: otherwise no move can complete a forbidden cycle.
+    """
+    board = game.board
+    keys = board.history_keys()
+    window = keys[len(keys) - 1 - min(board.halfmove_clock, len(keys) - 1):]
+    if len(set(window)) == len(window):
+        return []
+    profile = "axf" if game.xrules.repetition_code is RepetitionCode.AXF else "cxa"
+    return qili.forbidden_moves(board, profile)
+
+
+async def play_xiangqi(
+    engines: tuple[UciEngine | BaseException, UciEngine | BaseException],
+    game: XiangqiGame,
+    *,
+    names: tuple[str, str],
+    movetime: float | None = None,
+    adjudication: Adjudication = Adjudication(),
+    on_move: Callable[[GameReport], None] | None = None,
+) -> GameReport:
+    """Play ``game`` (not yet started) between ``engines`` (Red, Black).
+
+    An engine given as an exception failed to start.  ``movetime`` plays a
+    fixed time a move (the referee's clock must then carry a per-move limit
+    or a generous sudden death); otherwise the engines get the referee's
+    clocks.  Returns the report with the refereed game over.  Never raises
+    for engine faults.
+    """
+    now = time.monotonic
+    report = GameReport(game, names)
+    game.start(at=now())
+    failed = {side: str(e) for side, e in zip((Side.FIRST, Side.SECOND), engines, strict=True)
+              if isinstance(e, BaseException)}
+    if failed:
+        _rule_start_failure(report, failed, now)
+        return report
+    watch = _ScoreWatch(adjudication)
+    players = {Side.FIRST: engines[0], Side.SECOND: engines[1]}
+    for engine in players.values():
+        assert isinstance(engine, UciEngine)
+        try:
+            await engine.new_game()
+        except EngineError:
+            pass  # a broken engine shows it at its first move
+    while not game.is_over:
+        side = game.to_move
+        engine = players[side]
+        assert isinstance(engine, UciEngine)
+        board = game.board
+        if adjudication.max_plies is not None and len(board.move_stack) >= adjudication.max_plies:
+            game.adjudicate(Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
+                            note=f"adjudicated after {adjudication.max_plies} plies", at=now())
+            break
+        banned = _forbidden(game)
+        limit = _engine_limit(game, movetime)
+        flag = _flag_time(game)
+        timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
+        try:
+            result = await engine.play(board, limit, banmoves=banned, timeout=timeout)
+        except EngineError as exc:
+            _rule_fault(report, side, exc, now)
+            break
+        at = now()
+        if result.move is None or result.resign:
+            # bestmove (none) with legal moves on the board, or UCCI "resign".
+            report.notes.append(f"{names[side.value]} resigned ({result.text or 'no move'})")
+            game.resign(side, at=at)
+            break
+        ply = len(board.move_stack)
+        game.move(side, result.move.iccs(), at=at)
+        if on_move is not None:
+            on_move(report)
+        if game.is_over:
+            break
+        verdict = watch.update(side, ply, _cp(result))
+        if verdict == "resign":
+            report.notes.append(f"{names[side.value]} resigned by score adjudication")
+            game.resign(side, at=now())
+        elif verdict == "draw":
+            game.adjudicate(Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
+                            note="draw by score adjudication", at=now())
+    return report
+
+
+# ------------------------------------------------------------------- Go
+async def _go_setup(engine: GtpEngine, game: GoGame) -> None:
+    rules = game.grules
+    await engine.boardsize(rules.board_size)
+    await engine.clear_board()
+    await engine.komi(float(rules.komi))
+    for move in game.board.history:
+        if move.point is not None:
+            await engine.play(move.color, move.point)
+    control = rules.time_control
+    if control is None:
+        return
+    own = control.first
+    main = sum(stage.seconds for stage in own.stages)
+    b = own.byoyomi
+    try:
+        if b is None:
+            await engine.kgs_time_settings(KgsTimeSystem.ABSOLUTE, main)
+        elif b.kind is ByoyomiKind.CANADIAN:
+            await engine.kgs_time_settings(KgsTimeSystem.CANADIAN, main, b.period_seconds, b.moves)
+        else:
+            await engine.kgs_time_settings(KgsTimeSystem.BYOYOMI, main, b.period_seconds, b.periods)
+    except GtpCommandError:
+        pass  # time settings are advice; the referee keeps the real clock
+
+
+async def _resync(engine: GtpEngine, game: GoGame) -> None:
+    """Rebuild the engine's board from the referee's (after a void move)."""
+    await engine.clear_board()
+    for move in game.board.history:
+        if move.setup:
+            continue
+        await engine.play(move.color, move.point)
+
+
+async def _dead_opinion(engine: GtpEngine) -> frozenset[tuple[int, int]] | None:
+    if "final_status_list" not in engine.commands:
+        return None
+    try:
+        return frozenset(await engine.final_status_list("dead"))
+    except EngineError:
+        return None
+
+
+async def play_go(
+    engines: tuple[GtpEngine | BaseException, GtpEngine | BaseException],
+    game: GoGame,
+    *,
+    names: tuple[str, str],
+    movetime: float | None = None,
+    adjudication: Adjudication = Adjudication(),
+    on_move: Callable[[GameReport], None] | None = None,
+) -> GameReport:
+    """Play ``game`` (not yet started) between ``engines`` (Black, White).
+
+    The engines are set up from the game's rules (size, komi, handicap,
+    time).  After two passes the engines' dead-stone lists are compared;
+    when they agree (or only one engine has an opinion) it is marked, else
+    the arbiter's estimate (:func:`qisai.go.deadstones.estimate_dead`)
+    decides, and both sides confirm (4(4)).  Returns the report with the
+    refereed game over.  Never raises for engine faults.
+    """
+    now = time.monotonic
+    report = GameReport(game, names)
+    game.start(at=now())
+    failed = {side: str(e) for side, e in zip((Side.FIRST, Side.SECOND), engines, strict=True)
+              if isinstance(e, BaseException)}
+    if failed:
+        _rule_start_failure(report, failed, now)
+        return report
+    players: dict[Side, GtpEngine] = {}
+    for side, e in zip((Side.FIRST, Side.SECOND), engines, strict=True):
+        assert isinstance(e, GtpEngine)
+        players[side] = e
+    for side, engine in players.items():
+        try:
+            await _go_setup(engine, game)
+        except EngineError as exc:
+            _rule_fault(report, side, exc, now)
+            return report
+    size = game.board.size
+    while not game.is_over:
+        if game.phase.value == "scoring":
+            await _agree_dead(report, players, now)
+            break
+        side = game.to_move
+        color = GoColor.BLACK if side is Side.FIRST else GoColor.WHITE
+        engine = players[side]
+        if adjudication.max_plies is not None and len(game.moves) >= adjudication.max_plies:
+            game.adjudicate(Outcome.NO_RESULT, Reason.ADJUDICATION, "竞赛规定 11(3)",
+                            note=f"stopped after {adjudication.max_plies} moves", at=now())
+            break
+        flag = _flag_time(game)
+        timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
+        if movetime is not None:
+            timeout = min(timeout, movetime * 4 + 2) if timeout is not None else movetime * 4 + 2
+        try:
+            if game.clock is not None and "time_left" in engine.commands:
+                snap = game.clock.snapshot(side)
+                left = game.clock.remaining(side)
+                await engine.time_left(color, left if not snap.in_byoyomi else snap.period_left or left,
+                                       snap.moves_to_go or 0 if snap.in_byoyomi else 0)
+            reply = await engine.genmove(color, timeout=timeout)
+        except EngineError as exc:
+            _rule_fault(report, side, exc, now)
+            break
+        at = now()
+        if reply.resign:
+            game.resign(side, at=at)
+            break
+        voided = len([m for m in game.moves if m.void])
+        game.move(side, gtp_name(reply.point, size), at=at)
+        if on_move is not None:
+            on_move(report)
+        if game.is_over:
+            break
+        other = players[side.other]
+        try:
+            if len([m for m in game.moves if m.void]) > voided:
+                report.notes.append(f"{names[side.value]} played the invalid move {reply.text}")
+                await _resync(engine, game)
+                await _resync(other, game)
+            else:
+                await other.play(color, reply.point)
+        except GtpCommandError as exc:
+            # The other engine refuses a move the referee accepted: its board
+            # differs from the referee's (e.g. another ko rule).  Resync it.
+            report.notes.append(f"{names[side.other.value]} refused {reply.text}: {exc.reply}")
+            try:
+                await _resync(other, game)
+            except EngineError as exc2:
+                _rule_fault(report, side.other, exc2, now)
+        except EngineError as exc:
+            _rule_fault(report, side.other, exc, now)
+    return report
+
+
+async def _agree_dead(report: GameReport, players: dict[Side, GtpEngine],
+                      now: Callable[[], float]) -> None:
+    game = report.game
+    assert isinstance(game, GoGame)
+    opinions = [await _dead_opinion(players[s]) for s in (Side.FIRST, Side.SECOND)]
+    known = [o for o in opinions if o is not None]
+    if known and all(o == known[0] for o in known):
+        dead = set(known[0])
+    else:
+        dead = set(estimate_dead(game.board))
+        if known:
+            report.notes.append("the engines disagreed on the dead stones; the arbiter's estimate "
+                                "was used")
+    size = game.board.size
+    marks: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    for point in sorted(dead):
+        if point in seen or game.board.get(point) is None:
+            continue
+        group = game.board.group(point)
+        seen |= group
+        marks.append(gtp_name(point, size))
+    if marks:
+        game.mark_dead(None, marks, at=now())
+    first = game.to_move
+    game.confirm_dead(first, at=now())
+    game.confirm_dead(first.other, at=now())
+
