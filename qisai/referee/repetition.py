@@ -5,23 +5,23 @@ move, the Zobrist key) occurring ``repetition_count`` times since the last
 capture (4.2.3, 23.2, 24).  It then asks a :data:`RepetitionJudge` to rule
 on the window of moves from the first occurrence to now.
 
-:func:`default_judge` uses the repetition code module ``qisai.xiangqi.qili``
-when it provides a ruling function, and otherwise :func:`checks_only_judge`,
-which classifies moves as checks or not and so rules one-sided perpetual
-check (24.1, 26.1) and draws (26.2, 26.3), but cannot see chases (捉) and
-mate threats (杀); its rulings say so.
+:func:`default_judge` is :func:`qili_judge`, which hands the window to the
+repetition code module :mod:`qisai.xiangqi.qili` (将/杀/捉/闲 for every move,
+26.1-26.4, CXA or AXF).  :func:`checks_only_judge` is a simpler judge that
+sees checks only (one-sided perpetual check, 24.1, 26.1); it is kept for
+callers that want a fast, conservative ruling and says in every ruling that
+chases and mate threats were not classified.
 """
 
 from __future__ import annotations
 
 import enum
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import Side
+from qisai.xiangqi import qili
 from qisai.xiangqi.board import Board, Color, Move
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "RulingKind",
     "checks_only_judge",
     "default_judge",
+    "qili_judge",
 ]
 
 
@@ -43,6 +44,8 @@ class RepetitionQuery:
     moves: tuple[Move, ...]
     count: int
     code: RepetitionCode
+    required: int = 3
+    """The rule profile's repetition count (4.2.3: three times)."""
 
 
 class RulingKind(enum.Enum):
@@ -66,6 +69,9 @@ class RepetitionRuling:
     clause: str
     detail_zh: str
     detail_en: str
+    full_zh: str = ""
+    """The whole reasoning, move by move (for the UI), if the judge gives one."""
+    full_en: str = ""
 
 
 RepetitionJudge = Callable[[RepetitionQuery], RepetitionRuling]
@@ -108,22 +114,34 @@ def checks_only_judge(query: RepetitionQuery) -> RepetitionRuling:
                             "chases and mate threats not classified")
 
 
-def _qili_judge() -> RepetitionJudge | None:
-    """Return an adapter to ``qisai.xiangqi.qili`` if it offers a ruling."""
-    try:
-        qili: Any = importlib.import_module("qisai.xiangqi.qili")
-    except ImportError:
-        return None
-    adapter = getattr(qili, "referee_ruling", None)
-    if callable(adapter):
-        judge: RepetitionJudge = adapter
-        return judge
-    return None
+def qili_judge(query: RepetitionQuery) -> RepetitionRuling:
+    """Rule on ``query`` with the repetition code :func:`qisai.xiangqi.qili.judge`.
+
+    The window is replayed from ``start_fen``; the 棋例 module classifies
+    every move and applies 26.1-26.4 and 24.1-24.3 under the CXA or AXF
+    profile.  Raises :class:`qisai.xiangqi.errors.XiangqiError` if the moves
+    do not replay, :class:`ValueError` if the window is not a repetition.
+    """
+    board = Board(query.start_fen)
+    for move in query.moves:
+        board.push(move)
+    ruling = qili.judge(board, query.code.value, occurrences=query.required)
+    if ruling is None:
+        raise ValueError(f"no repetition after {len(query.moves)} moves from {query.start_fen}")
+    verdict_zh = ruling.explanation_zh.splitlines()[-1]
+    verdict_en = ruling.explanation_en.splitlines()[-1]
+    loser, changer = ruling.verdict.loser, ruling.verdict.must_change
+    if loser is not None:
+        perpetual = ruling.status(loser).kind is qili.CycleKind.PERPETUAL_CHECK
+        return RepetitionRuling(RulingKind.LOSES, _side(loser), perpetual, ruling.clause,
+                                verdict_zh, verdict_en, ruling.explanation_zh, ruling.explanation_en)
+    if changer is not None:
+        return RepetitionRuling(RulingKind.MUST_CHANGE, _side(changer), False, ruling.clause,
+                                verdict_zh, verdict_en, ruling.explanation_zh, ruling.explanation_en)
+    return RepetitionRuling(RulingKind.DRAW, None, False, ruling.clause, verdict_zh, verdict_en,
+                            ruling.explanation_zh, ruling.explanation_en)
 
 
 def default_judge(query: RepetitionQuery) -> RepetitionRuling:
-    """Rule on ``query`` with the 棋例 module if present, else by checks."""
-    judge = _qili_judge()
-    if judge is not None:
-        return judge(query)
-    return checks_only_judge(query)
+    """Rule on ``query`` with the 棋例 module (:func:`qili_judge`)."""
+    return qili_judge(query)

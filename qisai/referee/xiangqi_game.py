@@ -22,6 +22,7 @@ from qisai.referee.game import Game
 from qisai.referee.repetition import (
     RepetitionJudge,
     RepetitionQuery,
+    RepetitionRuling,
     RulingKind,
     default_judge,
 )
@@ -31,6 +32,17 @@ from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
 from qisai.xiangqi.errors import XiangqiError
 
 __all__ = ["IllegalMoveEventError", "XiangqiGame"]
+
+
+def _clauses(*parts: str) -> str:
+    """Return the clause lists ``parts`` merged, each clause once, in order."""
+    seen: list[str] = []
+    for part in parts:
+        for clause in part.split(","):
+            c = clause.strip()
+            if c and c not in seen:
+                seen.append(c)
+    return ", ".join(seen)
 
 
 class IllegalMoveEventError(EventError):
@@ -87,6 +99,8 @@ class XiangqiGame(Game):
         self.start_fen = self.board.fen()
         self._judge = judge or default_judge
         self._orders: dict[Side, int] = {}
+        self.last_ruling: RepetitionRuling | None = None
+        """The latest repetition ruling, with its move-by-move reasoning."""
 
     @property
     def to_move(self) -> Side:
@@ -204,22 +218,32 @@ class XiangqiGame(Game):
         moves = probe.move_stack[len(probe.move_stack) - back:]
         for _ in range(back):
             probe.pop()
-        query = RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code)
+        query = RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code,
+                                self.xrules.repetition_count)
         ruling = self._judge(query)
+        self.last_ruling = ruling
         if ruling.kind is RulingKind.DRAW:
-            self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.REPETITION, ruling.clause,
+            # 4.2.3, 24.2: 不变作和.
+            self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.REPETITION,
+                                      _clauses("4.2.3, 24.2", ruling.clause),
                                       ruling.detail_zh, ruling.detail_en), at)
             return
         side = ruling.side
         assert side is not None
         if ruling.kind is RulingKind.LOSES:
-            reason = Reason.PERPETUAL_CHECK if ruling.perpetual_check else Reason.FORBIDDEN_REPETITION
-            self._win(side.other, reason, ruling.clause, at, ruling.detail_zh, ruling.detail_en)
+            if ruling.perpetual_check:
+                # 24.1, 26.1: one-sided perpetual check loses at once.
+                reason, clause = Reason.PERPETUAL_CHECK, _clauses("24.1", ruling.clause)
+            else:
+                reason, clause = Reason.FORBIDDEN_REPETITION, _clauses(self.CLAUSES["forbidden"],
+                                                                      ruling.clause)
+            self._win(side.other, reason, clause, at, ruling.detail_zh, ruling.detail_en)
             return
         key = self.board.key
         if self._orders.get(side) == key:
             # 24.3: 犯禁方必须立即变着，若再重复一次循环，即判负.
-            self._win(side.other, Reason.FORBIDDEN_REPETITION, self.CLAUSES["forbidden"], at,
+            self._win(side.other, Reason.FORBIDDEN_REPETITION,
+                      _clauses(self.CLAUSES["forbidden"], ruling.clause), at,
                       ruling.detail_zh, ruling.detail_en)
             return
         if side in self._orders:

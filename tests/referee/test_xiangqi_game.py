@@ -13,7 +13,12 @@ from qisai.referee.clock import ManualTime, SideTimeControl, Stage, TimeControl,
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError
 from qisai.referee.events import ClaimKind, EventType, NoticeType
 from qisai.referee.game import Phase
-from qisai.referee.repetition import RepetitionQuery, RepetitionRuling, RulingKind
+from qisai.referee.repetition import (
+    RepetitionQuery,
+    RepetitionRuling,
+    RulingKind,
+    checks_only_judge,
+)
 from qisai.referee.rulesets import ruleset
 from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.referee.xiangqi_game import IllegalMoveEventError, XiangqiGame
@@ -280,6 +285,55 @@ def test_24_repetition_rulings_from_testdata(index: int) -> None:
         assert game.result.reason is Reason.REPETITION
     # Ruled as soon as a position occurred the third time (ply 8 or 9).
     assert len(game.moves) in (8, 9)
+
+
+@pytest.mark.parametrize("index", [2, 3, 4])
+def test_24_3_perpetual_chase_must_change_then_loses(index: int) -> None:
+    case = _cases()[index]
+    game, t = new(str(case["fen"]))
+    moves = list(case["moves"])  # type: ignore[call-overload]
+    play(game, t, moves)
+    assert game.result is None
+    must = [n for n in game.notices if n.type is NoticeType.MUST_CHANGE]
+    assert len(must) == 1 and must[0].side is R  # the chasing side must change (26.4)
+    assert game.last_ruling is not None and "捉" in game.last_ruling.full_zh
+    cycle = moves[1:5]
+    for move in cycle:
+        if game.is_over:
+            break
+        play(game, t, [move])
+    assert game.result is not None and game.result.reason is Reason.FORBIDDEN_REPETITION
+    assert game.result.pgn_result == case["expected_verdict"]["result"]  # type: ignore[index]
+    assert "24.3" in game.result.clause and "4.1.7" in game.result.clause
+
+
+def test_24_protected_piece_attack_is_allowed_draw() -> None:
+    case = _cases()[5]
+    game, t = new(str(case["fen"]))
+    for move in list(case["moves"]):  # type: ignore[call-overload]
+        if not game.is_over:
+            play(game, t, [move])
+    assert game.result is not None and game.result.reason is Reason.REPETITION
+    assert "4.2.3" in game.result.clause
+
+
+def test_axf_profile_passes_its_code_to_the_judge() -> None:
+    case = _cases()[0]
+    game, t = new(str(case["fen"]), name="axf")
+    play(game, t, list(case["moves"]))  # type: ignore[arg-type]
+    assert game.result is not None and game.result.reason is Reason.PERPETUAL_CHECK
+    assert game.last_ruling is not None and "Asian Xiangqi Federation" in game.last_ruling.full_en
+
+
+def test_checks_only_judge_can_be_injected() -> None:
+    case = _cases()[0]
+    t = ManualTime(0)
+    game = XiangqiGame(ruleset("cxa"), fen=str(case["fen"]), now=t,  # type: ignore[arg-type]
+                       judge=checks_only_judge)
+    game.start()
+    play(game, t, list(case["moves"]))  # type: ignore[arg-type]
+    assert game.result is not None and game.result.reason is Reason.PERPETUAL_CHECK
+    assert game.result.clause == "24.1, 26.1"
 
 
 def test_repetition_count_is_a_setting() -> None:
