@@ -611,12 +611,9 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-def _detect_line(tokens: list[str]) -> str | None:
-    """A notation for a whole line of coordinate moves, or ``None`` (per move)."""
-    coords = [_COORD.fullmatch(t) for t in tokens]
-    if not tokens or not all(coords):
-        return None
-    ranks = [r for m in coords if m for r in (m[1], m[2])]
+def _coordinate_line(tokens: list[str]) -> str | None:
+    """``"iccs"`` or ``"engine"`` if a line of coordinate moves shows which, else None."""
+    ranks = {r for t in tokens if (m := _COORD.fullmatch(t)) for r in (m[1], m[2])}
     if "0" in ranks:
         return "iccs"
     if "10" in ranks:
@@ -637,30 +634,38 @@ def parse_line(board: Board, text: str, notation: str | None = None) -> list[Mov
     naming the move's position in the line.
     """
     tokens = _tokens(text)
-    b = board.copy()
-    if notation is None:
-        line_notation = _detect_line(tokens)
-        if line_notation is None and tokens and all(_COORD.fullmatch(t) for t in tokens):
-            try:
-                return _parse_tokens(board.copy(), tokens, "iccs")
-            except XiangqiError:
-                return _parse_tokens(b, tokens, "engine")
-        return _parse_tokens(b, tokens, line_notation)
-    return _parse_tokens(b, tokens, notation)
+    chosen = notation
+    if notation is None and tokens and all(_COORD.fullmatch(t) for t in tokens):
+        chosen = _coordinate_line(tokens)
+        if chosen is None:
+            moves, error = _parse_tokens(board.copy(), tokens, "iccs")
+            if error is None:
+                return moves
+            engine_moves, engine_error = _parse_tokens(board.copy(), tokens, "engine")
+            if engine_error is None:
+                return engine_moves
+            # Report the reading that got further (ICCS on a tie).
+            raise error if len(moves) >= len(engine_moves) else engine_error
+    moves, error = _parse_tokens(board.copy(), tokens, chosen)
+    if error is not None:
+        raise error
+    return moves
 
 
-def _parse_tokens(b: Board, tokens: list[str], notation: str | None) -> list[Move]:
-    moves = []
+def _parse_tokens(b: Board, tokens: list[str],
+                  notation: str | None) -> tuple[list[Move], XiangqiError | None]:
+    """The moves read until the first bad one, and the error for that one (or None)."""
+    moves: list[Move] = []
     for i, tok in enumerate(tokens):
         try:
             move = parse(b, tok, notation)
         except AmbiguousMoveError as e:
-            raise AmbiguousMoveError(f"move {i + 1} ({tok}): {e}", e.candidates) from None
+            return moves, AmbiguousMoveError(f"move {i + 1} ({tok}): {e}", e.candidates)
         except XiangqiError as e:
-            raise type(e)(f"move {i + 1} ({tok}): {e}") from None
+            return moves, type(e)(f"move {i + 1} ({tok}): {e}")
         b.push_unchecked(move)
         moves.append(move)
-    return moves
+    return moves, None
 
 
 def format_line(board: Board, moves: list[Move], notation: str = "chinese") -> list[str]:

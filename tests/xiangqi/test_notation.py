@@ -13,9 +13,11 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+import typer
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from qisai.cli.notation import register
 from qisai.xiangqi import (
     AmbiguousMoveError,
     Board,
@@ -490,3 +492,37 @@ def test_random_crowded_positions_round_trip(data: st.DataObject) -> None:
         assume(False)
         raise
     _roundtrip_all(b)
+
+
+# ------------------------------------------------------------- command line
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    app = typer.Typer()
+    register(app)
+    app.command("other")(lambda: None)  # two commands, so "notation" is a sub-command
+    result = CliRunner().invoke(app, ["notation", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_converts_and_reads_back() -> None:
+    code, out, _ = _cli("--moves", "h2e2 h9g7 h0g2 i9h9", "--to", "chinese")
+    assert (code, out) == (0, "炮二平五 马8进7 马二进三 车9平8\n")
+    code, out, _ = _cli("--moves", out, "--to", "wxf", "--from", "chinese", "--lines")
+    assert (code, out) == (0, "C2.5\nH8+7\nH2+3\nR9.8\n")
+    code, out, _ = _cli("--moves", "C2.5 H8+7", "--to", "engine")
+    assert (code, out) == (0, "h3e3 h10g8\n")
+    code, out, _ = _cli("--fen", TWO_FILES, "--moves", "g6f6", "--to", "chinese")
+    assert (code, out) == (0, "二兵平四\n")
+
+
+def test_cli_errors() -> None:
+    code, _, err = _cli("--moves", "炮25 马87 马23 车98 车12", "--to", "iccs")
+    assert code == 1 and "i0h0" in err and "i0i2" in err and "move 5" in err
+    code, _, err = _cli("--moves", "h2e2", "--to", "san")
+    assert code == 2 and "--to" in err
+    code, _, err = _cli("--moves", "h2e2", "--fen", "rnbakabnr w")
+    assert code == 2 and "FEN" in err
+    code, _, err = _cli("--moves", "h2e2 h2e2", "--to", "wxf")
+    assert code == 1 and "move 2" in err
