@@ -302,14 +302,18 @@ def list_games(s: Session, *, status: GameStatus | None = None, user_id: int | N
 def elo_update(first: float, second: float, score_first: float, k: float = 20.0
                ) -> tuple[float, float]:
     """Return the new ratings of two players after a game in which the first
-    scored ``score_first`` (1, 0.5 or 0), by the Elo formula with factor ``k``.
+    scored ``score_first`` (1, 0.5 or 0), by :func:`qisai.competition.elo.update`.
+
+    Raises :class:`qisai.competition.errors.CompetitionError` for a score
+    outside 0..1 or ``k`` <= 0.
 
     >>> elo_update(1500, 1500, 1.0)
     (1510.0, 1490.0)
     """
-    expected = 1.0 / (1.0 + 10 ** ((second - first) / 400.0))
-    delta = k * (score_first - expected)
-    return first + delta, second - delta
+    from qisai.competition.elo import update
+
+    return (update(first, [(second, score_first)], k),
+            update(second, [(first, 1.0 - score_first)], k))
 
 
 def record_ratings(s: Session, game_id: str, score_first: float, k: float = 20.0) -> None:

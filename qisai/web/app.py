@@ -1,0 +1,72 @@
+"""The FastAPI application: ``create_app(settings)``.
+
+On start it migrates the database (Alembic), loads nothing else (games load
+on first use), and starts the clock ticker that rules flag falls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from qisai.store import Database
+from qisai.web import api, pages, ws
+from qisai.web.deps import AppState
+from qisai.web.live import Hub
+from qisai.web.security import RateLimiter
+from qisai.web.settings import Settings
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def create_app(settings: Settings, *, time_source: Callable[[], float] | None = None,
+               tick_period: float = 0.5) -> FastAPI:
+    """Return the arena app for ``settings``.
+
+    ``time_source`` replaces the wall clock for the referee (tests);
+    ``tick_period`` is how often running clocks are checked for flag falls.
+    """
+    db = Database(settings.database_url)
+    hub = Hub(db, moves_per_second=settings.moves_per_second,
+              **({"time_source": time_source} if time_source else {}))
+    st = AppState(settings=settings, db=db, hub=hub,
+                  login_limiter=RateLimiter(settings.login_per_minute, 60.0),
+                  signup_limiter=RateLimiter(30, 3600.0, burst=30))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db.upgrade()
+        hub.start_ticker(tick_period)
+        try:
+            yield
+        finally:
+            await hub.stop_ticker()
+            db.dispose()
+
+    app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
+                  description="Xiangqi and Go under the official Chinese rules: play, watch, "
+                              "run events.  WebSocket per game at /ws/games/{id}.")
+    app.state.qisai = st
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Say which field is wrong and why, in one readable line per field.
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            problems.append(f"{where or 'body'}: {err.get('msg')}")
+        return JSONResponse({"detail": "; ".join(problems), "errors": problems}, status_code=422)
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,127 @@
+"""Request dependencies: the app's state, the database session, the user.
+
+Authentication: the ``qisai_session`` cookie (pages) or an
+``Authorization: Bearer <token>`` header (API clients).  A request that
+changes something and is authenticated by the cookie must carry the
+session's CSRF token in the ``X-CSRF-Token`` header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from qisai.store import Database, repo
+from qisai.store.models import Role, User
+from qisai.web.live import Hub
+from qisai.web.security import RateLimiter, constant_time_equal
+from qisai.web.settings import Settings
+
+__all__ = ["COOKIE", "AppState", "Viewer", "db_session", "require_role", "require_user",
+           "state", "viewer"]
+
+COOKIE = "qisai_session"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass
+class AppState:
+    """What every request needs, kept on ``app.state.qisai``."""
+
+    settings: Settings
+    db: Database
+    hub: Hub
+    login_limiter: RateLimiter
+    signup_limiter: RateLimiter
+
+
+@dataclass
+class Viewer:
+    """Who is asking: the user (or ``None``), the session token and how it
+    came (``cookie`` or ``bearer``), and the session's CSRF token."""
+
+    user: User | None
+    token: str | None = None
+    via: str | None = None
+    csrf: str | None = None
+
+
+def state(request: Request) -> AppState:
+    """Return the app's :class:`AppState`."""
+    st: AppState = request.app.state.qisai
+    return st
+
+
+def db_session(st: Annotated[AppState, Depends(state)]) -> Iterator[Session]:
+    """Yield a database session for one request."""
+    with st.db.session() as s:
+        yield s
+
+
+def token_from(headers: dict[str, str] | object, cookies: dict[str, str]) -> tuple[str | None, str | None]:
+    """Return ``(token, via)`` from an ``Authorization`` header or the cookie."""
+    auth = headers.get("authorization", "") if hasattr(headers, "get") else ""
+    if isinstance(auth, str) and auth.lower().startswith("bearer "):
+        return auth[7:].strip(), "bearer"
+    token = cookies.get(COOKIE)
+    return (token, "cookie") if token else (None, None)
+
+
+def viewer(request: Request, s: Annotated[Session, Depends(db_session)]) -> Viewer:
+    """Return the :class:`Viewer` of the request (anonymous if no session)."""
+    token, via = token_from(request.headers, request.cookies)
+    if not token:
+        return Viewer(None)
+    found = repo.session_user(s, token)
+    if found is None:
+        return Viewer(None)
+    return Viewer(found[0], token, via, found[1])
+
+
+def check_csrf(request: Request, v: Viewer) -> None:
+    """Raise 403 if a cookie-authenticated request that changes something
+    lacks the session's CSRF token."""
+    if request.method in SAFE_METHODS or v.via != "cookie":
+        return
+    sent = request.headers.get("x-csrf-token", "")
+    if not v.csrf or not constant_time_equal(sent, v.csrf):
+        raise HTTPException(403, "missing or wrong X-CSRF-Token header (CSRF protection): "
+                                 "send the token given at log-in")
+
+
+def require_user(request: Request, v: Annotated[Viewer, Depends(viewer)]) -> User:
+    """Return the logged-in user (guests included).
+
+    Raises 401 without a session and 403 on a CSRF failure.
+    """
+    if v.user is None:
+        raise HTTPException(401, "log in (or start a guest session) first")
+    check_csrf(request, v)
+    return v.user
+
+
+def require_role(role: Role):  # type: ignore[no-untyped-def]
+    """Return a dependency that requires ``role`` (or a higher one)."""
+    def dep(user: Annotated[User, Depends(require_user)]) -> User:
+        if not user.role_enum.allows(role):
+            raise HTTPException(403, f"this needs the {role.value} role; you are {user.role}")
+        return user
+    return dep
+
+
+StateDep = Annotated[AppState, Depends(state)]
+"""The app state, as a parameter type."""
+SessionDep = Annotated[Session, Depends(db_session)]
+"""A database session for the request, as a parameter type."""
+ViewerDep = Annotated[Viewer, Depends(viewer)]
+"""The request's viewer, as a parameter type."""
+UserDep = Annotated[User, Depends(require_user)]
+"""The logged-in user (CSRF-checked), as a parameter type."""
+OrganiserDep = Annotated[User, Depends(require_role(Role.ORGANISER))]
+"""A logged-in organiser, as a parameter type."""
+ArbiterDep = Annotated[User, Depends(require_role(Role.ARBITER))]
+"""A logged-in arbiter (or organiser), as a parameter type."""

@@ -1,0 +1,122 @@
+"""Page texts in Chinese and English, and the choice between them.
+
+The language is, in order: the ``lang`` cookie set by the page's switch, the
+browser's ``Accept-Language``, English.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LANGS", "TEXTS", "choose_language", "translator"]
+
+LANGS = ("zh", "en")
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "title": ("棋赛 · 象棋与围棋", "qisai · Xiangqi and Go"),
+    "home": ("首页", "Home"),
+    "play": ("下棋", "Play"),
+    "tournaments": ("比赛", "Tournaments"),
+    "login": ("登录", "Log in"),
+    "logout": ("退出", "Log out"),
+    "register": ("注册", "Register"),
+    "guest": ("游客试玩", "Play as guest"),
+    "username": ("用户名", "User name"),
+    "password": ("密码（至少8位）", "Password (8 characters or more)"),
+    "display_name": ("显示名", "Display name"),
+    "new_game": ("新对局", "New game"),
+    "xiangqi": ("象棋", "Xiangqi"),
+    "go": ("围棋", "Go"),
+    "ruleset": ("规则", "Rules"),
+    "time": ("用时", "Time"),
+    "no_clock": ("不计时", "No clock"),
+    "minutes": ("分钟", "minutes"),
+    "increment": ("每步加秒", "increment (s)"),
+    "color": ("执子", "Colour"),
+    "first": ("先手", "First"),
+    "second": ("后手", "Second"),
+    "random": ("随机", "Random"),
+    "rated": ("计等级分", "Rated"),
+    "size": ("棋盘路数", "Board size"),
+    "create": ("创建", "Create"),
+    "open_games": ("等待对手的对局", "Open games"),
+    "live_games": ("正在进行", "Games in play"),
+    "recent_games": ("最近对局", "Recent games"),
+    "join": ("加入", "Join"),
+    "watch": ("观看", "Watch"),
+    "invite": ("邀请链接", "Invitation link"),
+    "waiting": ("等待对手加入……", "Waiting for an opponent…"),
+    "resign": ("认输", "Resign"),
+    "offer_draw": ("提和", "Offer a draw"),
+    "accept_draw": ("同意和棋", "Accept the draw"),
+    "decline_draw": ("拒绝和棋", "Decline the draw"),
+    "pass": ("虚着（停一手）", "Pass"),
+    "claim": ("申请判和（自然限着）", "Claim a draw (move limit)"),
+    "confirm_dead": ("确认死子", "Confirm dead stones"),
+    "dispute_dead": ("对死子有异议", "Dispute dead stones"),
+    "moves": ("着法", "Moves"),
+    "notation": ("记谱", "Notation"),
+    "result": ("结果", "Result"),
+    "reason": ("原因", "Reason"),
+    "clause": ("条款", "Clause"),
+    "download": ("下载棋谱", "Download the record"),
+    "replay": ("回放", "Replay"),
+    "spectator": ("观战中", "Watching"),
+    "your_turn": ("轮到你走", "Your move"),
+    "their_turn": ("等待对方走棋", "Opponent to move"),
+    "rating": ("等级分", "Rating"),
+    "rating_history": ("等级分变化", "Rating history"),
+    "games": ("对局", "Games"),
+    "profile": ("个人资料", "Profile"),
+    "name": ("名称", "Name"),
+    "format": ("赛制", "Format"),
+    "players": ("棋手", "Players"),
+    "round": ("轮次", "Round"),
+    "board": ("台次", "Board"),
+    "standings": ("名次", "Standings"),
+    "crosstable": ("交叉表", "Crosstable"),
+    "pair_round": ("编排下一轮", "Pair the next round"),
+    "add_player": ("报名棋手", "Register a player"),
+    "create_tournament": ("创建比赛", "Create a tournament"),
+    "enter_result": ("录入结果", "Enter a result"),
+    "points": ("积分", "Points"),
+    "status": ("状态", "Status"),
+    "none": ("暂无", "None yet"),
+    "language": ("English", "中文"),
+    "connection_lost": ("连接中断，正在重连……", "Connection lost, reconnecting…"),
+    "check": ("将军！", "Check!"),
+    "flip": ("翻转棋盘", "Flip board"),
+    "round_robin": ("循环赛", "Round robin"),
+    "swiss": ("积分编排制（瑞士制）", "Swiss (积分编排制)"),
+}
+
+
+def choose_language(cookie: str | None, accept_language: str | None) -> str:
+    """Return ``"zh"`` or ``"en"`` from the switch's cookie or the browser's
+    ``Accept-Language`` (highest quality first; English by default)."""
+    if cookie in LANGS:
+        return cookie
+    best, best_q = "en", -1.0
+    for part in (accept_language or "").split(","):
+        fields = part.strip().split(";")
+        tag = fields[0].strip().lower()
+        q = 1.0
+        for f in fields[1:]:
+            f = f.strip()
+            if f.startswith("q="):
+                try:
+                    q = float(f[2:])
+                except ValueError:
+                    q = 0.0
+        lang = tag.split("-")[0]
+        if lang in LANGS and q > best_q:
+            best, best_q = lang, q
+    return best
+
+
+def translator(lang: str):  # type: ignore[no-untyped-def]
+    """Return ``t(key)`` giving the text of ``key`` in ``lang``."""
+    index = 0 if lang == "zh" else 1
+
+    def t(key: str) -> str:
+        pair = TEXTS.get(key)
+        return key if pair is None else pair[index]
+    return t

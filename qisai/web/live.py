@@ -1,0 +1,417 @@
+"""Live games: the referee's :class:`~qisai.referee.game.Game` behind a lock,
+its event log in the database, and the WebSockets that follow it.
+
+How a player's action goes through (the durability rule of the issue):
+
+1. the action becomes a referee :class:`~qisai.referee.events.Event` with the
+   server's time and the player's own side (a client never names its side);
+2. the referee applies it or raises (nothing is stored then);
+3. the new events are appended to the log and **committed**;
+4. only then are the notices broadcast and the action acknowledged.
+
+If the commit fails the in-memory game is dropped and rebuilt from the log,
+so memory never runs ahead of the database.  Moves carry their ply number:
+a repeated submission of the ply already played is acknowledged again
+without being applied twice (exactly once).
+
+Several server processes may serve the same database: every append is
+conditional on the number of events the process has seen
+(:func:`qisai.store.repo.append_events`), and a process that lost the race
+reloads the log and retries.  Live notices reach only the sockets of the
+process that made them; a deployment with several processes needs a message
+broker between them (not built yet; see :class:`Hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from qisai.referee.errors import EventError, RefereeError
+from qisai.referee.events import Event, EventType, Notice
+from qisai.referee.game import Game as RefereeGame
+from qisai.referee.verdict import Side
+from qisai.store import ConflictError, Database, NotFoundError, repo
+from qisai.store.models import Game as GameRow
+from qisai.store.models import GameStatus, Role, User
+from qisai.web import views
+
+__all__ = ["ActionError", "Hub", "LiveGame", "PLAYER_ACTIONS", "ARBITER_ACTIONS"]
+
+log = logging.getLogger("qisai.web")
+
+PLAYER_ACTIONS = frozenset({
+    "move", "pass", "offer_draw", "accept_draw", "decline_draw", "resign", "claim", "flag",
+    "mark_dead", "confirm_dead", "dispute_dead",
+})
+"""Actions a player takes for his own side."""
+ARBITER_ACTIONS = frozenset({"foul", "warning", "time_penalty", "adjudicate", "pause", "resume"})
+"""Actions that need the arbiter role; they name the side they concern."""
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class ActionError(Exception):
+    """An action refused; ``status`` is the HTTP-like code (400 bad input,
+    403 not allowed, 404 unknown game, 409 out of turn or stale, 429 too
+    fast), ``message`` says what and where."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: its stored row's facts and its referee game."""
+
+    id: str
+    kind: str
+    ruleset: str
+    settings: dict[str, Any]
+    status: str
+    first_user_id: int | None
+    second_user_id: int | None
+    players: dict[int, dict[str, Any]]
+    game: RefereeGame
+    event_count: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: dict[int, Send] = field(default_factory=dict)
+
+    def side_of(self, user_id: int) -> Side | None:
+        """Return the side ``user_id`` plays (the side to move if he holds
+        both seats), or ``None`` for a spectator."""
+        first = self.first_user_id == user_id
+        second = self.second_user_id == user_id
+        if first and second:
+            return self.game.to_move
+        if first:
+            return Side.FIRST
+        if second:
+            return Side.SECOND
+        return None
+
+    def snapshot(self, viewer: int | None = None, *, moves: bool = True) -> dict[str, Any]:
+        """Return the game state as JSON-ready data for ``viewer``."""
+        side = self.side_of(viewer) if viewer is not None else None
+        return views.game_state(self, side, with_moves=moves)
+
+
+def _now() -> float:
+    return time.time()
+
+
+class Hub:
+    """The live games of this process.
+
+    ``time_source`` is the clock the referee games read (seconds; default the
+    wall clock, so that times in the log stay meaningful across restarts).
+    """
+
+    def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
+                 moves_per_second: int = 10) -> None:
+        self.db = db
+        self.now = time_source
+        self.games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._next_sub = 0
+        self._ticker: asyncio.Task[None] | None = None
+        from qisai.web.security import RateLimiter
+
+        self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
+
+    # ------------------------------------------------------------- loading
+    def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
+        game = views.new_referee_game(row.kind, row.ruleset, row.settings, self.now)
+        for data in events:
+            game.apply(Event.from_dict(data))
+        return game
+
+    def _load_sync(self, game_id: str) -> LiveGame:
+        with self.db.session() as s:
+            row = repo.get_game(s, game_id)
+            events = [e.data for e in repo.load_events(s, game_id)]
+            players = {}
+            for u in (row.first_user, row.second_user):
+                if u is not None:
+                    players[u.id] = {"id": u.id, "name": u.display_name, "rating": round(u.rating)}
+            game = self._build(row, events)
+            return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
+                            status=row.status, first_user_id=row.first_user_id,
+                            second_user_id=row.second_user_id, players=players, game=game,
+                            event_count=len(events))
+
+    async def get(self, game_id: str) -> LiveGame:
+        """Return the live game ``game_id``, loading and replaying it from the
+        database on first use.  Raises :class:`ActionError` (404) if unknown."""
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self.games.get(game_id)
+            if live is None:
+                try:
+                    live = await anyio.to_thread.run_sync(self._load_sync, game_id)
+                except NotFoundError as exc:
+                    raise ActionError(404, str(exc)) from None
+                self.games[game_id] = live
+        self._loading.pop(game_id, None)
+        return live
+
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """Replace ``live`` by a fresh copy from the database (keeping its
+        subscribers); call with ``live.lock`` held."""
+        fresh = await anyio.to_thread.run_sync(self._load_sync, live.id)
+        live.game, live.event_count, live.status = fresh.game, fresh.event_count, fresh.status
+        live.first_user_id, live.second_user_id = fresh.first_user_id, fresh.second_user_id
+        live.players = fresh.players
+        return live
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it reloads from the database on next use)."""
+        self.games.pop(game_id, None)
+
+    # ------------------------------------------------------------ writing
+    def _persist_sync(self, live: LiveGame, new: list[Event], actor_id: int | None,
+                      plies: list[int | None]) -> None:
+        game = live.game
+        status = None
+        result = None
+        code = None
+        if game.is_over:
+            status = GameStatus.FINISHED
+            result = views.result_data(game)
+            code = result["tag"] if result else None
+        elif live.status == GameStatus.WAITING.value and game.phase.value != "waiting":
+            status = GameStatus.ACTIVE
+        rows = [repo.NewEvent(kind=e.type.value, at_ms=int(round(e.at * 1000)),
+                              side=None if e.side is None else e.side.value, ply=ply,
+                              actor_id=actor_id, data=e.to_dict())
+                for e, ply in zip(new, plies, strict=True)]
+        with self.db.session() as s:
+            repo.append_events(s, live.id, live.event_count, rows, move_count=len(game.moves),
+                               status=status, result=result, result_code=code)
+            if status is GameStatus.FINISHED and result is not None:
+                score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result["pgn"])
+                if score is not None:
+                    repo.record_ratings(s, live.id, score)
+        if status is not None:
+            live.status = status.value
+
+    async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
+                     ) -> tuple[list[Notice], EventError | None]:
+        """Apply ``event`` to ``live`` and commit what the referee accepted
+        (also a flag fall ruled before a refused event).  Call with the lock
+        held.  Returns the notices and the referee's refusal, if any."""
+        game = live.game
+        n_events, n_notices, n_moves = len(game.events), len(game.notices), len(game.moves)
+        refusal: EventError | None = None
+        try:
+            game.apply(event)
+        except EventError as exc:
+            refusal = exc
+        except RefereeError as exc:  # a clock or rules error on a bad input
+            refusal = EventError(str(exc))
+        new = game.events[n_events:]
+        if new:
+            plies: list[int | None] = []
+            ply = n_moves
+            for e in new:
+                if e.type in (EventType.MOVE, EventType.PASS):
+                    ply += 1
+                    plies.append(ply)
+                else:
+                    plies.append(None)
+            try:
+                await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id, plies)
+            except ConflictError:
+                # Another process wrote first: our copy is stale.  Reload and
+                # let the caller retry with the fresh game.
+                await self._reload(live)
+                raise
+            except Exception:
+                self.forget(live.id)
+                raise
+            live.event_count += len(new)
+        return game.notices[n_notices:], refusal
+
+    async def broadcast(self, live: LiveGame, notices: list[Notice]) -> None:
+        """Send an update (notices, new state) to every socket of ``live``."""
+        if not live.subscribers:
+            return
+        notes = [views.notice_data(n) for n in notices]
+        sends = []
+        for viewer_key, send in list(live.subscribers.items()):
+            viewer = viewer_key >> 20
+            state = live.snapshot(viewer if viewer else None, moves=False)
+            sends.append(self._safe_send(live, viewer_key, send,
+                                         {"type": "update", "notices": notes, "state": state}))
+        await asyncio.gather(*sends)
+
+    async def _safe_send(self, live: LiveGame, key: int, send: Send, msg: dict[str, Any]) -> None:
+        try:
+            await send(msg)
+        except Exception:  # a dead socket: drop it
+            live.subscribers.pop(key, None)
+
+    # ------------------------------------------------------------ actions
+    async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
+        """Carry out ``action`` (``{"type": "move", "ply": 1, "move": "h2e2"}``
+        ...) for ``user`` in ``game_id``; returns the acknowledgement.
+
+        Raises :class:`ActionError` with a 4xx status for anything refused.
+        """
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in PLAYER_ACTIONS | ARBITER_ACTIONS:
+            raise ActionError(400, f"unknown action type {kind!r}; expected one of "
+                                   f"{', '.join(sorted(PLAYER_ACTIONS | ARBITER_ACTIONS))}")
+        if kind in ("move", "pass") and self.move_limiter.hit(f"u{user.id}") > 0:
+            raise ActionError(429, "too many moves; slow down")
+        live = await self.get(game_id)
+        for attempt in range(3):
+            async with live.lock:
+                try:
+                    ack, notices = await self._act_locked(live, user, kind, action)
+                except ConflictError:
+                    if attempt == 2:
+                        raise ActionError(409, f"game {game_id}: busy, try again") from None
+                    continue
+                if notices:
+                    await self.broadcast(live, notices)
+                return ack
+        raise ActionError(409, f"game {game_id}: busy, try again")  # pragma: no cover
+
+    async def _act_locked(self, live: LiveGame, user: User, kind: str, action: dict[str, Any]
+                          ) -> tuple[dict[str, Any], list[Notice]]:
+        game = live.game
+        where = f"game {live.id}"
+        if live.status == GameStatus.WAITING.value:
+            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
+        if kind in ARBITER_ACTIONS:
+            if not user.role_enum.allows(Role.ARBITER):
+                raise ActionError(403, f"{where}: {kind} needs the arbiter role")
+            data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
+            side: Side | None = None
+        else:
+            side = live.side_of(user.id)
+            if side is None:
+                raise ActionError(403, f"{where}: you are not a player of this game")
+            data = {k: v for k, v in action.items()
+                    if k in ("move", "claim", "points")}
+        if kind in ("move", "pass"):
+            ply = action.get("ply")
+            if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
+                raise ActionError(400, f"{where}: a {kind} needs its ply number ('ply': 1, 2, ...)")
+            move_text = str(action.get("move", "pass" if kind == "pass" else ""))
+            if kind == "move" and not move_text:
+                raise ActionError(400, f"{where}: ply {ply}: no move given")
+            played = len(game.moves)
+            if ply > played + 1:
+                # Maybe another process took the moves in between: reload once.
+                await self._reload(live)
+                game = live.game
+                played = len(game.moves)
+            if ply <= played:
+                rec = game.moves[ply - 1]
+                if rec.side is side and views.same_move(rec.move, move_text, kind):
+                    return {"type": "ack", "id": action.get("id"), "ply": ply,
+                            "duplicate": True}, []
+                raise ActionError(409, f"{where}: ply {ply} was already played "
+                                       f"({rec.move}); the next ply is {played + 1}")
+            if ply != played + 1:
+                raise ActionError(409, f"{where}: ply {ply} is ahead of the game; "
+                                       f"the next ply is {played + 1}")
+        payload: dict[str, Any] = {"type": kind, "at": self.now(), **data}
+        if side is not None:
+            payload["side"] = side.name.lower()
+        elif "side" in action:
+            payload["side"] = action["side"]
+        try:
+            event = Event.from_dict(payload)
+        except EventError as exc:
+            raise ActionError(400, f"{where}: {exc}") from None
+        notices, refusal = await self._apply(live, event, user.id)
+        if refusal is not None:
+            if notices:  # a flag fall ruled before the refused action
+                await self.broadcast(live, notices)
+            status = 409 if isinstance(refusal, EventError) and (
+                "turn" in str(refusal) or "over" in str(refusal)) else 400
+            raise ActionError(status, f"{where}: {refusal}")
+        ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
+               "ply": len(game.moves) if kind in ("move", "pass") else None,
+               "event_count": live.event_count}
+        return ack, notices
+
+    async def start_if_ready(self, game_id: str) -> None:
+        """Start the referee game (the START event) once both seats are
+        taken; does nothing if it has started."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._reload(live)
+            if live.game.phase.value != "waiting":
+                return
+            if live.status != GameStatus.ACTIVE.value:
+                return
+            notices, refusal = await self._apply(live, Event(EventType.START, self.now()), None)
+            if refusal is not None:  # pragma: no cover - a fresh game always starts
+                raise ActionError(409, f"game {game_id}: {refusal}")
+        await self.broadcast(live, notices)
+
+    # -------------------------------------------------------- subscribers
+    async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:
+        """Register a socket; returns the game and the key to unsubscribe."""
+        live = await self.get(game_id)
+        self._next_sub += 1
+        key = ((viewer or 0) << 20) | (self._next_sub & 0xFFFFF)
+        live.subscribers[key] = send
+        return live, key
+
+    def unsubscribe(self, live: LiveGame, key: int) -> None:
+        """Forget a socket."""
+        live.subscribers.pop(key, None)
+
+    # -------------------------------------------------------------- ticks
+    async def tick_all(self) -> None:
+        """Let time pass in every running game: flag falls end games (and are
+        stored), clock calls (读秒) go out to the sockets."""
+        for live in list(self.games.values()):
+            game = live.game
+            if game.is_over or game.clock is None or game.clock.running is None:
+                continue
+            async with live.lock:
+                try:
+                    notices, _ = await self._apply(live, Event(EventType.TICK, self.now()), None)
+                except ConflictError:
+                    continue
+            if notices:
+                await self.broadcast(live, notices)
+
+    async def _tick_forever(self, period: float) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.tick_all()
+            except Exception:  # keep ticking; the error is logged
+                log.exception("clock tick failed")
+
+    def start_ticker(self, period: float = 0.5) -> None:
+        """Start the background task that calls :meth:`tick_all`."""
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(period))
+
+    async def stop_ticker(self) -> None:
+        """Stop the background ticker."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            self._ticker = None

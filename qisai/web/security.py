@@ -1,0 +1,69 @@
+"""Passwords, rate limits and the small checks every request needs.
+
+Passwords are hashed with Argon2id (argon2-cffi, its default parameters).
+Rate limits are token buckets kept in memory per process: behind several
+processes each limits on its own, which still bounds guessing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections import OrderedDict
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+__all__ = ["RateLimiter", "constant_time_equal", "hash_password", "verify_password"]
+
+_hasher = PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    """Return the Argon2id hash of ``password`` (salted, self-describing)."""
+    return _hasher.hash(password)
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Return whether ``password`` matches the ``stored`` hash (``None``, a
+    guest, never matches)."""
+    if not stored:
+        return False
+    try:
+        return _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def constant_time_equal(a: str, b: str) -> bool:
+    """Return whether two strings are equal, in time independent of where
+    they differ."""
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+class RateLimiter:
+    """Token buckets by key: ``rate`` tokens a ``per`` seconds, at most
+    ``burst`` saved up.  Keeps at most ``max_keys`` keys (oldest dropped)."""
+
+    def __init__(self, rate: float, per: float, burst: float | None = None,
+                 max_keys: int = 100_000) -> None:
+        self.rate = rate / per
+        self.burst = burst if burst is not None else rate
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def hit(self, key: str, now: float | None = None) -> float:
+        """Take one token for ``key``.  Returns 0 if allowed, else the
+        seconds to wait before the next token."""
+        t = time.monotonic() if now is None else now
+        tokens, last = self._buckets.pop(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - last) * self.rate)
+        if tokens >= 1:
+            self._buckets[key] = (tokens - 1, t)
+            wait = 0.0
+        else:
+            self._buckets[key] = (tokens, t)
+            wait = (1 - tokens) / self.rate
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return wait

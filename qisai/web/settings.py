@@ -1,0 +1,88 @@
+"""Server settings, from the environment with safe defaults.
+
+* ``QISAI_DATA_DIR`` / ``QISAI_DATABASE_URL``: see :mod:`qisai.store.config`.
+* ``QISAI_COOKIE_SECURE``: ``1`` to mark cookies ``Secure`` (behind HTTPS).
+* ``QISAI_RATE_LOGIN``: log-in attempts a minute per address and name (10).
+* ``QISAI_RATE_MOVES``: moves a second per user, burst twice that (10).
+
+The secret key is generated on first start and kept in the data folder
+(``secret_key``, mode 0600); it is never in the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qisai.store.config import data_dir, database_url
+
+__all__ = ["Settings", "load_secret_key"]
+
+
+def load_secret_key(folder: Path) -> str:
+    """Return the server's secret key from ``folder/secret_key``, creating it
+    (32 random bytes, hex, mode 0600) on first start.
+
+    Raises :class:`OSError` if the file cannot be read or created.
+    """
+    path = folder / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if len(key) >= 32:
+            return key
+        raise OSError(f"{path}: the secret key is too short; delete the file to make a new one"
+                      ) from None
+    key = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key + "\n")
+    return key
+
+
+def _int_env(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={raw!r} is not a whole number") from None
+    if value < 1:
+        raise ValueError(f"environment variable {name}={raw!r} must be at least 1")
+    return value
+
+
+@dataclass
+class Settings:
+    """Everything the app needs to start."""
+
+    data_dir: Path
+    database_url: str
+    secret_key: str
+    cookie_secure: bool = False
+    login_per_minute: int = 10
+    moves_per_second: int = 10
+    session_days: int = 30
+    engines: dict[str, str] = field(default_factory=dict)
+    """Configured external engines: name -> command line (``--engine``)."""
+
+    @classmethod
+    def from_env(cls, folder: Path | None = None, url: str | None = None) -> Settings:
+        """Return settings from the environment (``folder``/``url`` override).
+
+        Raises :class:`ValueError` for a malformed variable and
+        :class:`OSError` if the data folder cannot be used.
+        """
+        folder = folder if folder is not None else data_dir()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return cls(
+            data_dir=folder,
+            database_url=url or database_url(folder),
+            secret_key=load_secret_key(folder),
+            cookie_secure=os.environ.get("QISAI_COOKIE_SECURE", "") in ("1", "true", "yes"),
+            login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
+            moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
+        )

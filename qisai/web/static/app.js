@@ -1,0 +1,84 @@
+// Shared page helpers: the JSON API with the CSRF token, forms on every page.
+"use strict";
+const qisai = (() => {
+  const csrf = () => document.querySelector('meta[name="csrf"]').content;
+  async function api(method, path, body) {
+    const headers = {"Accept": "application/json"};
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (method !== "GET") headers["X-CSRF-Token"] = csrf();
+    const res = await fetch(path, {method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body)});
+    let data = null;
+    if (res.status !== 204) { try { data = await res.json(); } catch (e) { data = null; } }
+    if (!res.ok) {
+      const msg = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText;
+      throw new Error(`${res.status}: ${msg}`);
+    }
+    return data;
+  }
+  async function ensureSession() {
+    if (csrf()) return;
+    const s = await api("POST", "/api/auth/guest");
+    document.querySelector('meta[name="csrf"]').content = s.csrf;
+  }
+  return {api, csrf, ensureSession, lang: () => document.querySelector('meta[name="lang"]').content};
+})();
+
+document.addEventListener("DOMContentLoaded", () => {
+  const logout = document.getElementById("logout");
+  if (logout) logout.addEventListener("click", async () => {
+    await qisai.api("POST", "/api/auth/logout"); location.href = "/";
+  });
+
+  const auth = document.getElementById("auth-form");
+  if (auth) {
+    const err = document.getElementById("auth-error");
+    const creds = () => ({username: auth.username.value.trim(), password: auth.password.value});
+    const go = async (path, body) => {
+      err.textContent = "";
+      try { await qisai.api("POST", path, body); location.href = "/"; }
+      catch (e) { err.textContent = e.message; }
+    };
+    auth.addEventListener("submit", (ev) => { ev.preventDefault(); go("/api/auth/login", creds()); });
+    document.getElementById("register-button").addEventListener("click", () => {
+      if (auth.reportValidity()) go("/api/auth/register", creds());
+    });
+    document.getElementById("guest-button").addEventListener("click", () => go("/api/auth/guest"));
+  }
+
+  const form = document.getElementById("new-game");
+  if (form) {
+    const kind = document.getElementById("kind"), rules = document.getElementById("ruleset");
+    kind.addEventListener("change", () => {
+      const names = rules.dataset[kind.value].split(",");
+      const preferred = kind.value === "go" ? "go-casual" : "casual";
+      rules.innerHTML = names.map(n => `<option value="${n}"${n === preferred ? " selected" : ""}>${n}</option>`).join("");
+      document.getElementById("size-label").hidden = kind.value !== "go";
+    });
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const err = document.getElementById("new-game-error");
+      err.textContent = "";
+      const body = {kind: kind.value, ruleset: rules.value, color: form.color.value,
+                    rated: !!(form.rated && form.rated.checked)};
+      if (form.time.value) {
+        const [m, i] = form.time.value.split("+").map(Number);
+        body.time = {minutes: m, increment: i};
+      }
+      if (kind.value === "go") body.size = Number(form.size.value);
+      try {
+        await qisai.ensureSession();
+        const g = await qisai.api("POST", "/api/games", body);
+        location.href = `/games/${g.id}`;
+      } catch (e) { err.textContent = e.message; }
+    });
+  }
+  document.querySelectorAll("[data-join]").forEach(a => a.addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    try {
+      await qisai.ensureSession();
+      await qisai.api("POST", `/api/games/${a.dataset.join}/join`);
+    } catch (e) { /* already seated or taken: just open the game */ }
+    location.href = a.href;
+  }));
+});

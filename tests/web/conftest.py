@@ -1,0 +1,90 @@
+"""Fixtures for the web tests: an app on a fresh data folder, with a clock
+the test drives, and helpers to make users."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qisai.web import Settings, create_app
+
+
+class FakeTime:
+    """A wall clock the test moves by hand."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeTime:
+    return FakeTime()
+
+
+def database_url(tmp_path: Path) -> str:
+    """SQLite in ``tmp_path``; PostgreSQL if ``QISAI_TEST_POSTGRES_URL`` is set
+    (the tests/store fixtures give each test its own schema)."""
+    return f"sqlite:///{tmp_path / 'arena.sqlite3'}"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    s = Settings.from_env(tmp_path / "data", url=database_url(tmp_path))
+    s.login_per_minute = 5
+    return s
+
+
+@pytest.fixture
+def client(settings: Settings, clock: FakeTime) -> Iterator[TestClient]:
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    with TestClient(app) as c:
+        yield c
+
+
+def register_user(client: TestClient, name: str, password: str = "correct horse"
+                  ) -> dict[str, Any]:
+    """Register ``name`` and return the session (``token``, ``csrf``, ``user``);
+    the client's cookie jar is cleared so that tests authenticate by token."""
+    r = client.post("/api/auth/register", json={"username": name, "password": password})
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    data: dict[str, Any] = r.json()
+    data["headers"] = {"Authorization": f"Bearer {data['token']}"}
+    return data
+
+
+@pytest.fixture
+def register() -> Any:
+    return register_user
+
+
+if os.environ.get("QISAI_TEST_POSTGRES_URL"):  # pragma: no cover - CI with PostgreSQL
+    import secrets
+
+    from sqlalchemy import create_engine, text
+
+    @pytest.fixture
+    def settings(tmp_path: Path) -> Iterator[Settings]:  # noqa: F811
+        url = os.environ["QISAI_TEST_POSTGRES_URL"]
+        schema = "qisai_web_" + secrets.token_hex(4)
+        admin = create_engine(url)
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        sep = "&" if "?" in url else "?"
+        s = Settings.from_env(tmp_path / "data", url=f"{url}{sep}options=-csearch_path%3D{schema}")
+        s.login_per_minute = 5
+        yield s
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
