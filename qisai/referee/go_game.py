@@ -23,7 +23,7 @@ from qisai.referee.errors import EventError, NotYourTurnError
 from qisai.referee.events import Event, EventType, Notice, NoticeType
 from qisai.referee.game import Game, Phase
 from qisai.referee.rulesets import GoRules, Penalty, ruleset
-from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
+from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side, format_fraction
 
 __all__ = ["GoGame", "InvalidGoMoveError"]
 
@@ -276,9 +276,10 @@ class GoGame(Game):
         self.final_score = result_score
         margin = result_score.margin
         area = result_score.scoring is Scoring.AREA
-        detail_zh = (f"黑{result_score.black_count}子，白{result_score.white_count}子" if area else
-                     f"黑{result_score.black_count}目，白{result_score.white_count}目")
-        detail_en = f"Black {result_score.black_count}, White {result_score.white_count}"
+        unit = "子" if area else "目"
+        b, w = result_score.black_count, result_score.white_count
+        detail_zh = f"黑{format_fraction(b)}{unit}，白{format_fraction(w)}{unit}"
+        detail_en = f"Black {float(b):g}, White {float(w):g}"
         if margin == 0:
             self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.SCORE, self.CLAUSES["score"],
                                       detail_zh, detail_en), at)
