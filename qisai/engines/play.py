@@ -43,7 +43,7 @@ from qisai.go.rules import Color as GoColor
 from qisai.referee.clock import ByoyomiKind, SideTimeControl
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import RepetitionCode
-from qisai.referee.verdict import Outcome, Reason, Result, Side
+from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.xiangqi import qili
 from qisai.xiangqi.board import Move
@@ -148,11 +148,11 @@ def _rule_fault(report: GameReport, side: Side, exc: EngineError, now: Callable[
             game.tick(at=max(flag, now()))
             if game.is_over:
                 return
-        game.adjudicate(Outcome.WIN, Reason.TIME_FORFEIT if fault is Fault.TIMEOUT
-                        else Reason.ADJUDICATION, "4.1.4, 22.1" if kind.value == "xiangqi"
-                        else "竞赛规定 3", winner=side.other, note=str(exc), at=now())
+        # No clock: the arbiter rules the game lost on time all the same.
+        game.adjudicate(Outcome.WIN, Reason.TIME_FORFEIT, game.CLAUSES["time"],
+                        winner=side.other, note=str(exc), at=now())
         return
-    clause = "4.1.6" if kind.value == "xiangqi" else "竞赛规定 12(1)"
+    clause = game.CLAUSES["illegal"] if kind is GameKind.XIANGQI else game.CLAUSES["foul"]
     game.adjudicate(Outcome.WIN, Reason.ILLEGAL_MOVE, clause, winner=side.other,
                     note=f"{fault.value}: {exc}", at=now())
 
@@ -160,15 +160,15 @@ def _rule_fault(report: GameReport, side: Side, exc: EngineError, now: Callable[
 def _rule_start_failure(report: GameReport, failed: dict[Side, str],
                         now: Callable[[], float]) -> None:
     game = report.game
-    clause = "4.1.5, 21.3" if game.kind.value == "xiangqi" else "竞赛规定 4(3)"
     for side, message in failed.items():
         report.faults[side] = (Fault.START, message)
     if len(failed) == 2:
-        game.adjudicate(Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL, clause,
+        # 21.3: both absent beyond the limit: both forfeit.
+        game.adjudicate(Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL, game.CLAUSES["both_late"],
                         note="neither engine started", at=now())
     else:
         (side, message), = failed.items()
-        game.adjudicate(Outcome.WIN, Reason.LATE_ARRIVAL, clause, winner=side.other,
+        game.adjudicate(Outcome.WIN, Reason.LATE_ARRIVAL, game.CLAUSES["late"], winner=side.other,
                         note=f"engine failed to start: {message}", at=now())
 
 

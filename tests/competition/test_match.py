@@ -1,0 +1,222 @@
+"""The match runner: settings, statistics, refereed games with real and
+misbehaving engines, records that re-import to the same result."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from qisai.competition.match import (
+    EngineSpec,
+    MatchConfig,
+    MatchError,
+    Sprt,
+    elo_interval,
+    load_openings,
+    los,
+    parse_time_control,
+    read_pgn_games,
+    run_match,
+)
+from qisai.engines.play import Adjudication
+from qisai.referee.clock import ByoyomiKind
+from qisai.referee.rulesets import ruleset
+from qisai.referee.verdict import Outcome, Reason, Side
+from qisai.referee.xiangqi_game import XiangqiGame
+from qisai.xiangqi.board import Board
+
+FAKES = Path(__file__).resolve().parent.parent / "engines" / "fakes"
+# Two chariots against a bare general with advisors: games end by mate quickly.
+ENDGAME = "3aka3/9/9/9/9/9/9/9/9/R2K4R w - - 0 1"
+
+
+def _binary(name: str) -> str:
+    found = shutil.which(name) or (f"/usr/games/{name}" if Path(f"/usr/games/{name}").exists() else None)
+    if found is None:
+        pytest.skip(f"{name} is not installed (CI installs it with apt-get)")
+    return found
+
+
+def fake_spec(mode: str, name: str | None = None) -> EngineSpec:
+    return EngineSpec(name or mode, (sys.executable, str(FAKES / "xiangqi_fake.py"), mode), "uci")
+
+
+# ------------------------------------------------------------------ settings
+def test_time_controls() -> None:
+    tc = parse_time_control("40/5400+0")
+    assert tc.control is not None and tc.movetime is None
+    side = tc.control.first
+    assert side.stages[0].moves == 40 and side.stages[0].seconds == 5400 and side.repeat_last
+    tc = parse_time_control("60+1")
+    assert tc.control is not None and tc.control.first.increment == 1
+    assert tc.control.first.stages[0].moves is None
+    tc = parse_time_control("300 byoyomi 5x60")
+    b = tc.control.first.byoyomi if tc.control else None
+    assert b is not None and b.kind is ByoyomiKind.JAPANESE and b.periods == 5 and b.period_seconds == 60
+    tc = parse_time_control("600 canadian 25/300")
+    b = tc.control.first.byoyomi if tc.control else None
+    assert b is not None and b.kind is ByoyomiKind.CANADIAN and b.moves == 25
+    tc = parse_time_control("3600 chinese 5")
+    b = tc.control.first.byoyomi if tc.control else None
+    assert b is not None and b.kind is ByoyomiKind.CHINESE
+    tc = parse_time_control("movetime=0.1")
+    assert tc.movetime == 0.1 and tc.control is not None and tc.control.first.move_limit == 1.1
+    assert parse_time_control("none").control is None
+    for bad in ("fast", "40/", "300 byoyomi x", "movetime=0"):
+        with pytest.raises(MatchError):
+            parse_time_control(bad)
+
+
+def test_engine_specs() -> None:
+    spec = EngineSpec.parse('name=fsf cmd="/usr/games/fairy-stockfish" proto=ucci option.Skill_Level=0')
+    assert spec == EngineSpec("fsf", ("/usr/games/fairy-stockfish",), "ucci", (("Skill_Level", "0"),))
+    builtin = EngineSpec.parse("cmd=builtin", game="go")
+    assert builtin.protocol == "gtp" and builtin.command[-1] == "qisai.engines.builtin.go_server"
+    gnugo = EngineSpec.parse('name=gg cmd="gnugo --mode gtp" arg="--level 0"', game="go")
+    assert gnugo.command == ("gnugo", "--mode", "gtp", "--level", "0")
+    for bad in ("name=x", "cmd=a colour=red", "cmd=a proto=xboard", "cmd=a proto=gtp", "cmd"):
+        with pytest.raises(MatchError):
+            EngineSpec.parse(bad)
+
+
+def test_pairings_and_profiles() -> None:
+    specs = [fake_spec("good", n) for n in "abc"]
+    assert MatchConfig("xiangqi", specs, tournament="round-robin").pairings() == [(0, 1), (0, 2), (1, 2)]
+    assert MatchConfig("xiangqi", specs, tournament="gauntlet").pairings() == [(0, 1), (0, 2)]
+    with pytest.raises(MatchError):
+        MatchConfig("xiangqi", specs).pairings()
+    with pytest.raises(MatchError):
+        MatchConfig("xiangqi", specs[:2], rules="chinese").profile()
+    assert MatchConfig("xiangqi", specs[:2], rules="axf").profile().name == "axf"
+
+
+def test_openings(tmp_path: Path) -> None:
+    epd = tmp_path / "o.epd"
+    epd.write_text("# comment\n" + ENDGAME + "\n"
+                   "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - moves h2e2 h9g7\n")
+    ops = load_openings(epd, "xiangqi")
+    assert [o.moves for o in ops] == [(), ("h2e2", "h9g7")] and ops[0].fen == ENDGAME
+    pgn = tmp_path / "o.pgn"
+    pgn.write_text('[Game "Chinese Chess"]\n[Format "ICCS"]\n\n1. h2e2 h9g7 2. h0g2 *\n')
+    assert load_openings(pgn, "xiangqi")[0].moves == ("h2e2", "h9g7", "h0g2")
+    bad = tmp_path / "bad.epd"
+    bad.write_text("rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR w - - 0 1 moves a0a9\n")
+    with pytest.raises(MatchError, match="line 1"):
+        load_openings(bad, "xiangqi")
+    sgf = tmp_path / "o.sgf"
+    sgf.write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc])")
+    assert load_openings(sgf, "go")[0].moves == ("B 4,4", "W 6,2")
+
+
+# --------------------------------------------------------------- statistics
+def test_elo_los_and_sprt_numbers() -> None:
+    elo, lo, hi = elo_interval(10, 10, 10)
+    assert elo == pytest.approx(0) and lo < 0 < hi and lo == pytest.approx(-hi, rel=1e-9)
+    # 60% is +70.4 Elo; more games shrink the interval.
+    e1, lo1, hi1 = elo_interval(30, 60, 10)
+    e2, lo2, hi2 = elo_interval(300, 600, 100)
+    assert e1 == pytest.approx(70.44, abs=0.01) and e2 == pytest.approx(e1)
+    assert hi2 - lo2 < (hi1 - lo1) / 3
+    assert elo_interval(3, 0, 0)[0] == math.inf
+    assert los(0, 0) == 0.5 and los(10, 0) == pytest.approx(0.99922, abs=1e-4)
+    assert los(5, 10) < 0.5
+    sprt = Sprt.parse("elo0=0 elo1=10 alpha=0.05 beta=0.05")
+    lower, upper = sprt.bounds
+    assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
+    assert sprt.state(600, 300, 400) == "H1 accepted"
+    assert sprt.state(400, 300, 600) == "H0 accepted"
+    assert sprt.state(5, 5, 5) == "continue"
+    with pytest.raises(MatchError):
+        Sprt.parse("elo0=5 elo1=0")
+
+
+# ------------------------------------------------------------------ faults
+@pytest.mark.parametrize(("mode", "reason", "clause"), [
+    ("hang", Reason.TIME_FORFEIT, "本次比赛规则 2"),
+    ("crash", Reason.TIME_FORFEIT, "本次比赛规则 2"),
+    ("garbage", Reason.ILLEGAL_MOVE, "4.1.6"),
+    ("illegal", Reason.ILLEGAL_MOVE, "4.1.6"),
+    ("exit", Reason.LATE_ARRIVAL, "4.1.5, 21.1"),
+])
+def test_faults_lose_with_the_right_reason(mode: str, reason: Reason, clause: str) -> None:
+    config = MatchConfig("xiangqi", [fake_spec(mode), fake_spec("good")],
+                         time=parse_time_control("movetime=0.05"), games=2, startup_timeout=3)
+    report = asyncio.run(run_match(config))
+    assert len(report.games) == 2
+    for record in report.games:
+        result = record.report.result
+        assert result is not None and result.outcome is Outcome.WIN
+        loser = Side.FIRST if record.first == 0 else Side.SECOND
+        assert result.winner is loser.other
+        assert result.reason is reason and result.clause == clause
+        assert loser in record.report.faults or mode == "illegal"
+    st = report.pairs[(0, 1)]
+    assert (st.wins, st.draws, st.losses) == (0, 0, 2)
+    assert report.reasons[reason.value] == 2
+
+
+def test_illegal_move_under_local_rules_is_a_foul_and_fouls_lose() -> None:
+    # cxa-local: an illegal move is a technical foul, the move is not made,
+    # and two fouls lose (本次比赛规则 8(五)).
+    config = MatchConfig("xiangqi", [fake_spec("illegal"), fake_spec("good")], rules="cxa-local",
+                         time=parse_time_control("movetime=0.05"), games=2)
+    report = asyncio.run(run_match(config))
+    for record in report.games:
+        result = record.report.result
+        assert result is not None and result.reason is Reason.FOULS
+
+
+# --------------------------------------------------------------- real games
+def _replays_to_same_result(pgn_text: str, rules: str) -> int:
+    games = read_pgn_games(pgn_text)
+    natural = 0
+    for headers, moves in games:
+        fen = headers.get("FEN")
+        game = XiangqiGame(ruleset(rules, time_control=None), fen=fen)  # type: ignore[arg-type]
+        game.start(at=0)
+        for i, mv in enumerate(moves):
+            game.move(game.to_move, mv, at=i + 1)
+        if headers["Termination"] in ("checkmate", "stalemate", "repetition", "perpetual_check",
+                                      "forbidden_repetition", "natural_limit"):
+            assert game.result is not None, headers
+            assert game.result.pgn_result == headers["Result"]
+            assert game.result.reason.value == headers["Termination"]
+            natural += 1
+        else:
+            assert game.result is None  # ended off the board (time, adjudication)
+    return natural
+
+
+@pytest.mark.engine
+def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
+    fairy = _binary("fairy-stockfish")
+    openings = tmp_path / "endgame.epd"
+    openings.write_text(ENDGAME + "\n")
+    pgn = tmp_path / "games.pgn"
+    config = MatchConfig(
+        "xiangqi",
+        [EngineSpec.parse(f"name=fsf-uci cmd={fairy} proto=uci"),
+         EngineSpec.parse(f"name=fsf-ucci cmd={fairy} proto=ucci"),
+         EngineSpec.parse("name=qisai cmd=builtin")],
+        time=parse_time_control("movetime=0.1"), rules="cxa", games=2, concurrency=2,
+        tournament="gauntlet", openings=load_openings(openings, "xiangqi"), pgnout=pgn,
+        adjudication=Adjudication(max_plies=120), startup_timeout=30)
+    report = asyncio.run(run_match(config))
+    assert len(report.games) == 4 and not report.faults
+    for record in report.games:
+        result = record.report.result
+        assert result is not None
+        # The side with two chariots mates (or the referee rules otherwise, but
+        # never against the side with the chariots by a fault).
+        if result.outcome is Outcome.WIN:
+            assert result.winner is Side.FIRST
+    text = pgn.read_text()
+    assert text.count('[Game "Chinese Chess"]') == 4 and f'[FEN "{ENDGAME}"]' in text
+    assert _replays_to_same_result(text, "cxa") >= 3
+    assert "fsf-uci vs fsf-ucci" in report.summary()
+    assert Board(ENDGAME).legal_moves()
