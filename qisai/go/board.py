@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from qisai.go.coords import Point, check_point, check_size, gtp_name, handicap_points, parse_gtp
 from qisai.go.errors import (
@@ -69,18 +68,21 @@ class _Group:
         self.key = key
 
 
-@dataclass(frozen=True)
-class Move:
-    """One entry of the game record: a move, a pass or a set-up.
+class Move(NamedTuple):
+    """One entry of the game record: a move, a pass or a set-up (immutable).
 
     ``point`` is ``None`` for a pass (and for a set-up); ``captured`` lists
-    the stones removed by the move (提子).
+    the stones removed by the move (提子).  For a set-up, ``color`` is the
+    player to move after it and ``position`` holds the whole position after
+    it, one value per point in bottom-row-first order (0 empty, 1 Black,
+    2 White).
     """
 
     color: Color
     point: Point | None
     captured: tuple[Point, ...] = ()
     setup: bool = False
+    position: tuple[int, ...] = ()
 
     @property
     def is_pass(self) -> bool:
@@ -715,13 +717,13 @@ class Board:
                 row, col = self._pt[i]  # type: ignore[misc]
                 colors[row * size + col] = value
         who = Color(self._to_move if to_move is None else to_move)
-        self._apply_setup_move(_SetupMove(who, None, (), True, tuple(colors)))
+        self._apply_setup_move(Move(who, None, (), True, tuple(colors)))
 
     def _apply_setup_move(self, move: Move) -> None:
-        assert isinstance(move, _SetupMove)
+        assert move.setup and len(move.position) == self.size * self.size
         before = [self._color[i] for i in self._points]
         record = ("s", before, self._to_move, self._ko, self._hash, self._passes, dict(self._seen))
-        self._load(list(move.colors))
+        self._load(list(move.position))
         for i in self._points:
             g = self._group[i]
             if g is not None and not g.libs:
@@ -772,13 +774,6 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<Board {self.size}x{self.size} {self.to_move.name} to move, move {self.move_number}>"
-
-
-@dataclass(frozen=True)
-class _SetupMove(Move):
-    """A set-up entry of the history: the whole position after it."""
-
-    colors: tuple[int, ...] = ()
 
 
 def _as_move(value: object) -> Move:

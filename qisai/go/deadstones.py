@@ -23,8 +23,8 @@ from dataclasses import replace
 
 from qisai.go.board import EDGE, EMPTY, Board
 from qisai.go.coords import Point
-from qisai.go.rules import Color, KoRule
-from qisai.go.scoring import find_seki
+from qisai.go.rules import Color, KoRule, Rules
+from qisai.go.scoring import Score, expand_dead, find_seki, score
 
 
 def benson_alive(board: Board, color: Color) -> frozenset[Point]:
@@ -226,3 +226,66 @@ def estimate_dead(board: Board, playouts: int = 64, seed: int = 0) -> frozenset[
         if share < 0.5:
             dead |= group
     return frozenset(dead)
+
+
+class DeadMarks:
+    """Dead stones marked on a finished board, group by group (死子的标记).
+
+    The players (or the referee) mark and unmark whole groups, starting from
+    nothing or from :func:`estimate_dead`'s proposal, then count with
+    :meth:`score`.  The board itself is never changed.
+    """
+
+    def __init__(self, board: Board, dead: Iterable[Point] = ()) -> None:
+        self.board = board
+        self._dead: set[Point] = set()
+        for p in dead:
+            self.mark(p)
+
+    @property
+    def dead(self) -> frozenset[Point]:
+        """Return every stone marked dead."""
+        return frozenset(self._dead)
+
+    def is_dead(self, point: Point) -> bool:
+        """Return True if the stone on ``point`` is marked dead."""
+        return point in self._dead
+
+    def mark(self, point: Point) -> frozenset[Point]:
+        """Mark the whole group on ``point`` dead and return its stones.
+
+        Raises :class:`qisai.go.errors.ScoringError` if the point is empty,
+        :class:`qisai.go.errors.CoordinateError` if it is off the board.
+        """
+        group = expand_dead(self.board, [point])
+        self._dead |= group
+        return group
+
+    def unmark(self, point: Point) -> frozenset[Point]:
+        """Mark the whole group on ``point`` alive again and return its stones.
+
+        Raises like :meth:`mark`.
+        """
+        group = expand_dead(self.board, [point])
+        self._dead -= group
+        return group
+
+    def toggle(self, point: Point) -> bool:
+        """Flip the group on ``point`` between dead and alive; return True if now dead.
+
+        Raises like :meth:`mark`.
+        """
+        if point in self._dead:
+            self.unmark(point)
+            return False
+        self.mark(point)
+        return True
+
+    def propose(self, playouts: int = 64, seed: int = 0) -> frozenset[Point]:
+        """Replace the marks with :func:`estimate_dead`'s proposal and return it."""
+        self._dead = set(estimate_dead(self.board, playouts, seed))
+        return self.dead
+
+    def score(self, rules: Rules | None = None) -> Score:
+        """Return the count with the marked stones removed (see :func:`qisai.go.scoring.score`)."""
+        return score(self.board, self._dead, rules=rules)

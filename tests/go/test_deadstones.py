@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qisai.go.board import Board
 from qisai.go.coords import parse_gtp
-from qisai.go.deadstones import benson_alive, estimate_dead, ownership
+from qisai.go.deadstones import DeadMarks, benson_alive, estimate_dead, ownership
+from qisai.go.errors import ScoringError
 from qisai.go.rules import Color
 
 from .test_board import board_from
@@ -51,3 +54,24 @@ def test_agreement_with_gnugo() -> None:
         if estimate_dead(board, playouts=48) == truth:
             agree += 1
     assert agree / len(games) >= 0.9
+
+
+def test_mark_and_unmark_groups() -> None:
+    game = next(g for g in FIXTURES if g["size"] == 9 and len(g["dead"]) >= 2)
+    board = replay_fixture(game)
+    marks = DeadMarks(board)
+    first = parse_gtp(game["dead"][0], 9)
+    assert first is not None
+    group = marks.mark(first)
+    assert first in group and marks.dead == group and marks.is_dead(first)
+    assert marks.toggle(first) is False and marks.dead == frozenset()
+    assert marks.toggle(first) is True
+    marks.unmark(first)
+    for name in game["dead"]:
+        p = parse_gtp(name, 9)
+        assert p is not None
+        marks.mark(p)
+    assert marks.score().result.sgf() == game["chinese_score"] or game["seki"]
+    assert marks.propose(playouts=16) == estimate_dead(board, playouts=16)
+    with pytest.raises(ScoringError):
+        marks.mark(board.empty_points()[0])

@@ -67,3 +67,29 @@ def test_legal_points_match_gnugo(size: int, seed: int) -> None:
             gtp(f"play {color} {gtp_name(point, size)}")
     finally:
         gtp.close()
+
+
+def test_fixed_handicap_matches_gnugo() -> None:
+    from qisai.go.coords import handicap_points
+    from qisai.go.errors import SetupError
+
+    for size in (7, 8, 9, 10, 13, 19):
+        gtp = Gtp(size)
+        try:
+            for stones in range(2, 10):
+                gtp("clear_board")
+                assert gtp.proc.stdin and gtp.proc.stdout
+                gtp.proc.stdin.write(f"fixed_handicap {stones}\n")
+                gtp.proc.stdin.flush()
+                reply = ""
+                while not reply.strip():
+                    reply = gtp.proc.stdout.readline()
+                gtp.proc.stdout.readline()  # blank line ending the reply
+                if reply.startswith("?"):
+                    with pytest.raises(SetupError):
+                        handicap_points(size, stones)
+                    continue
+                theirs = {parse_gtp(v, size) for v in reply[1:].split()}
+                assert set(handicap_points(size, stones)) == theirs
+        finally:
+            gtp.close()

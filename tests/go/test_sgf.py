@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qisai.go.board import Board
-from qisai.go.errors import IllegalMoveError, IllegalReason, SgfError
+from qisai.go.errors import GoError, IllegalMoveError, IllegalReason, SgfError
 from qisai.go.rules import Color
 from qisai.go.sgf import SgfGame, first_illegal, game_from_board, parse_komi, read_sgf, replay
 
@@ -185,3 +185,34 @@ def test_game_from_board_handicap() -> None:
 
 def test_sgfgame_default_size() -> None:
     assert SgfGame(read_sgf("(;GM[1])").root).size == 19
+
+
+SAMPLE = (
+    "(;FF[4]GM[1]SZ[9]KM[7.5]HA[2]AB[cc][gg]RE[W+0.5]C[hi \\] there]"
+    ";W[ee];B[dd](;W[]C[x];B[tt])(;W[fa]AE[cc]))"
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_mutated_sgf_never_crashes(data: st.DataObject) -> None:
+    """Bytes cut, flipped or spliced into a valid file: a result or a GoError."""
+    raw = bytearray(SAMPLE.encode())
+    for _ in range(data.draw(st.integers(1, 4))):
+        where = data.draw(st.integers(0, len(raw)))
+        action = data.draw(st.sampled_from(["delete", "insert", "replace"]))
+        chunk = data.draw(st.binary(min_size=1, max_size=3) | st.sampled_from(
+            [b"[", b"]", b"(", b")", b";", b"\\", b"B[zz]", b"SZ[99]", b"KM[x]", b"AB[aa:zz]"]))
+        if action == "delete":
+            del raw[where:where + len(chunk)]
+        elif action == "insert":
+            raw[where:where] = chunk
+        else:
+            raw[where:where + len(chunk)] = chunk
+    try:
+        game = read_sgf(bytes(raw))
+        game.komi, game.handicap, game.moves()  # noqa: B018
+        replay(game, strict_turn=data.draw(st.booleans()))
+        game.to_sgf()
+    except GoError:
+        pass
