@@ -278,17 +278,22 @@ class _Cache:
 
     scans: dict[int, ThreatScan] = field(default_factory=dict)
     mates: dict[int, bool] = field(default_factory=dict)
+    capture_mates: dict[int, bool] = field(default_factory=dict)
     moves: dict[tuple[int, Move], _Classified] = field(default_factory=dict)
 
 
 def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
     hit = cache.scans.get(board.key)
     if hit is None:
-        hit = scan_threats(board, plies=profile.forcing_plies if profile.exchange_gains else 2,
+        hit = scan_threats(board, plies=profile.forcing_plies if profile.exchange_gains else 4,
                            budget=profile.node_budget,
                            check_chains=profile.check_sequence_gains,
                            exchanges=profile.exchange_gains,
-                           mate_plies=profile.mate_after_capture_plies)
+                           mate_plies=profile.mate_after_capture_plies,
+                           hidden_roots=profile.hidden_roots,
+                           square_only=profile.root_by_recapture_only,
+                           check_budget=profile.check_node_budget,
+                           mate_cache=cache.capture_mates)
         cache.scans[board.key] = hit
     return hit
 
@@ -317,9 +322,20 @@ class _Classified:
     clauses: tuple[str, ...]
 
 
-def _is_new(threat: Threat, before: ThreatScan) -> bool:
-    """29.2 / 细则 2: a chase must arise from the move just made: the target
-    was not already won with at least this gain before the move."""
+def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile) -> bool:
+    """29.2 / 细则 2: a chase must arise from the move just made.
+
+    CXA (细则 2, 3, 6): the target was not already won with at least this
+    gain before the move, by whichever piece.  AXF (``new_chase_by_attack``):
+    the attacking piece (followed if it is the one that moved) could not
+    capture the target before the move.
+    """
+    if profile.new_chase_by_attack and threat.how != "check":
+        a = threat.first_move.from_square
+        old = move.from_square if a == move.to_square else a
+        return not any(b.first_move.from_square == old and b.target == threat.target
+                       and vec_ge(b.gain, threat.gain)
+                       for b in before.threats if b.excluded in ("", "pawn"))
     return not any(b.target == threat.target and vec_ge(b.gain, threat.gain)
                    for b in before.threats if b.excluded in ("", "pawn"))
 
@@ -395,9 +411,20 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
     after.push(move)
     if after.is_check():
         # 28.1; 27.4 / 细则 12: a check is the heaviest label whatever else it does.
-        return _Classified(Label.CHECK, Nuance.NONE, (), (), (), False,
-                           f"{_zh(piece)}照将（28.1）", f"the {_en(piece)} gives check (28.1)",
-                           ("28.1",))
+        chases: tuple[Threat, ...] = ()
+        zh, en = f"{_zh(piece)}照将（28.1）", f"the {_en(piece)} gives check (28.1)"
+        if profile.chase_same_piece_only:
+            # AXF: a check that also chases keeps the chase for the "same
+            # piece chased on every move" test (one check, one chase of one
+            # piece is a perpetual chase; Fairy-Stockfish's AXF code agrees).
+            after_scan = _scan(null_move(after), profile, cache)
+            before_scan = _scan(before, profile, cache)
+            chases = tuple(t for t in after_scan.threats if t.excluded == ""
+                           and t.how != "joint" and _is_new(t, before_scan, move, profile))
+            if chases:
+                zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases)
+                en += "; it also chases: " + "; ".join(_threat_en(t) for t in chases)
+        return _Classified(Label.CHECK, Nuance.NONE, chases, (), (), False, zh, en, ("28.1",))
     if was_in_check and piece.type is PieceType.KING and profile.king_evasion_is_idle:
         # CXA examples 13, 17: threats created by the king answering check are idle.
         return _Classified(Label.IDLE, Nuance.KING_EVASION, (), (), (), False,
@@ -408,7 +435,7 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
     mate_threat = _has_mate(passed, profile, cache) and not _has_mate(before, profile, cache)
     after_scan = _scan(passed, profile, cache)
     before_scan = _scan(before, profile, cache)
-    new = [t for t in after_scan.threats if _is_new(t, before_scan)]
+    new = [t for t in after_scan.threats if _is_new(t, before_scan, move, profile)]
     chases = tuple(t for t in new if t.excluded == "" and t.how != "joint")
     joint = tuple(t for t in new if t.excluded == "" and t.how == "joint")
     pawn = tuple(t for t in new if t.excluded == "pawn")
@@ -451,7 +478,8 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
                            "走子前已存在的捉，走后无新的捉，按闲（细则6、29.2）",
                            "the attack existed before the move; nothing new is chased "
                            "(rule 6, 29.2)", ("细则6", "29.2"))
-    kinds = {t.excluded for t in after_scan.threats if _is_new(t, before_scan)}
+    kinds = {t.excluded for t in after_scan.threats
+             if _is_new(t, before_scan, move, profile)}
     if "king" in kinds:
         return _Classified(Label.IDLE, Nuance.KING_OWN, (), (), (), False,
                            "帅（将）本身叫吃，按闲（27.1）",
@@ -572,6 +600,11 @@ def _status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[in
             if profile.chase_same_piece_only and not frozenset.intersection(*chases):
                 # AXF: 长捉 only when one and the same piece is chased every move.
                 kind = CycleKind.ALLOWED
+        elif profile.chase_same_piece_only and attacks == {Label.CHECK, Label.CHASE}:
+            # AXF: checks and chases in turn are allowed unless every move,
+            # the checks included, chases one and the same piece.
+            if frozenset.intersection(*chases):
+                kind = CycleKind.CHECK_AND_CHASE
         elif profile.mixed_attacks_forbidden:
             kind = {
                 frozenset({Label.CHECK, Label.MATE_THREAT}): CycleKind.CHECK_AND_MATE_THREAT,
@@ -699,7 +732,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         rulings.append(mr)
         labels, chased = per_side[before.turn]
         labels.append(counts)
-        chased.append(victims if counts is Label.CHASE else frozenset())
+        chased.append(victims if counts in (Label.CHASE, Label.CHECK) else frozenset())
     red = _status(Color.RED, *per_side[Color.RED], profile)
     black = _status(Color.BLACK, *per_side[Color.BLACK], profile)
     verdict, clause, vzh, ven = _verdict(red, black, occurrence, profile)

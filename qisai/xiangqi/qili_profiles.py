@@ -35,6 +35,17 @@ class QiliProfile:
             (一将一捉, 一将一杀, 一杀一捉) is forbidden (25.2).  AXF: allowed.
         chase_same_piece_only: 长捉 needs the same victim on every move (AXF,
             victim tracked as it moves).  CXA 28.12: "追捉一子或数子".
+        new_chase_by_attack: a chase is new only if the attacking piece could
+            not win the target before the move (AXF: a chasing move creates
+            an attack or takes away a real root).  CXA 细则 2, 3, 6: new if the move creates
+            a *gain* that did not exist ("从没捉到捉", "预计下一着能在子力价值上
+            构成得子"), whichever piece realises it.
+        hidden_roots: a protection by a check that wins the capturer back
+            counts (28.16 "包括暗根").  AXF: a real root must recapture.
+        root_by_recapture_only: weigh a capture against recaptures on the
+            square only (AXF "real root": the protector takes the captor).
+            CXA weighs the whole forcing reply (25.3 得子 is a material
+            balance), so an answer that wins other material counts too.
         check_sequence_gains: winning material by consecutive checks counts as
             a chase (28.3, 29.1 "能够通过连续照将吃子").  AXF: no such notion.
         exchange_gains: winning material through a complete exchange counts
@@ -49,11 +60,13 @@ class QiliProfile:
             threatens (spec 6, CXA examples 13 and 17).
         mate_after_capture_plies: a capture after which the opponent mates
             within this many of its own moves is no chase (29.4, 细则 7:
-            "立即会被对方将死"); 1 = mate in one.
+            "立即会被对方将死"); 1 = mate in one; 0 = not applied (AXF has no
+            such clause; Fairy-Stockfish's AXF code neither).
         forcing_plies: depth of the forcing-gain search (spec 3.2, Q3).
         mate_threat_checks: how many consecutive checks a mate threat may
             take (28.2 "连续照将"; spec 6, Q3).
         node_budget: nodes per search, so no position makes a ruling hang.
+        check_node_budget: nodes per consecutive-check search (29.1).
     """
 
     name: str
@@ -64,6 +77,9 @@ class QiliProfile:
     mate_threat_is_attack: bool = True
     mixed_attacks_forbidden: bool = True
     chase_same_piece_only: bool = False
+    new_chase_by_attack: bool = False
+    hidden_roots: bool = True
+    root_by_recapture_only: bool = False
     check_sequence_gains: bool = True
     exchange_gains: bool = True
     joint_chase_is_idle: bool = True
@@ -72,14 +88,18 @@ class QiliProfile:
     mate_after_capture_plies: int = 1
     forcing_plies: int = 8
     mate_threat_checks: int = 4
-    node_budget: int = 600
+    node_budget: int = 400
+    check_node_budget: int = 150
 
     def __post_init__(self) -> None:
         if self.occurrences < 2:
             raise ValueError(f"occurrences must be at least 2, not {self.occurrences}")
         if self.extra_cycles_to_lose < 0:
             raise ValueError("extra_cycles_to_lose must not be negative")
-        if self.forcing_plies < 1 or self.mate_threat_checks < 1 or self.node_budget < 1:
+        if self.mate_after_capture_plies < 0:
+            raise ValueError("mate_after_capture_plies must not be negative")
+        if (self.forcing_plies < 1 or self.mate_threat_checks < 1 or self.node_budget < 1
+                or self.check_node_budget < 1):
             raise ValueError("search depths and the node budget must be positive")
 
 
@@ -96,6 +116,10 @@ AXF = QiliProfile(
     mate_threat_is_attack=False,
     mixed_attacks_forbidden=False,
     chase_same_piece_only=True,
+    new_chase_by_attack=True,
+    hidden_roots=False,
+    root_by_recapture_only=True,
+    mate_after_capture_plies=0,
     check_sequence_gains=False,
     exchange_gains=False,
     pawn_chase_in_mutual_attack=False,

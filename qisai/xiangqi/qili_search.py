@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.board import ZOBRIST_BLACK, Board, Color, Move, Piece, PieceType
 
 __all__ = [
     "EPS",
@@ -110,12 +110,13 @@ def null_move(board: Board) -> Board:
     """Return a copy of ``board`` (no history) with the other side to move.
 
     Used to ask what the side that just moved threatens if the opponent
-    passed.  Raises :class:`~qisai.xiangqi.errors.FenError` if the side to
-    move is in check (a pass would leave a general capturable).
+    passed.  If the side to move is in check the copy lets the other side
+    "capture" the general; :func:`scan_threats` never counts that.
     """
-    parts = board.fen().split()
-    parts[1] = "b" if parts[1] == "w" else "w"
-    return Board(" ".join(parts))
+    b = board.copy(stack=False)
+    b.turn = b.turn.other
+    b.key ^= ZOBRIST_BLACK  # the key includes the side to move
+    return b
 
 
 def _near(a: int, b: int) -> bool:
@@ -252,6 +253,8 @@ class ThreatScan:
 
     color: Color
     threats: list[Threat] = field(default_factory=list)
+    captures: frozenset[tuple[int, int]] = frozenset()
+    """Every legal capture (from, to) of the side to move, whatever it gains."""
 
     def counting(self, *, pawn: bool = False) -> list[Threat]:
         """Return the threats that count as chases (pawn threats if ``pawn``)."""
@@ -263,17 +266,23 @@ class _Search:
     """The forcing-gain search of spec 3.2 for one position, one side S."""
 
     def __init__(self, board: Board, *, plies: int, budget: int, check_chains: bool,
-                 mate_plies: int) -> None:
+                 mate_plies: int, recaptures: bool = True, hidden_roots: bool = True,
+                 square_only: bool = False, mate_cache: dict[int, bool] | None = None) -> None:
         self.b = board
+        self.square_only = square_only
+        self.recaptures = recaptures
+        self.hidden_roots = hidden_roots
         self.s = board.turn
         self.plies = plies
         self.budget = _Budget(budget)
         self.check_chains = check_chains
         self.mate_plies = mate_plies
-        self._mate_cache: dict[int, bool] = {}
+        self._mate_cache: dict[int, bool] = {} if mate_cache is None else mate_cache
 
     def opponent_mates(self) -> bool:
         """After S's capture (O to move): can O mate at once (29.4)?"""
+        if self.mate_plies <= 0:
+            return False
         key = self.b.key
         hit = self._mate_cache.get(key)
         if hit is None:
@@ -297,30 +306,36 @@ class _Search:
     def s_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
                o_moved: frozenset[int], forbid: int) -> tuple[Vec, list[Move]]:
         b = self.b
-        if ply >= self.plies or not self.budget.take():
+        if not self.budget.take():
             return ZERO, []
-        in_check = b.is_check()
-        legal = b.legal_moves()
+        in_check = b.is_check() and not self.square_only
+        # The horizon: a side in check is searched two plies further, so a
+        # check is never judged by its mere appearance.
+        if ply >= self.plies + (2 if in_check else 0):
+            return ZERO, []
         best: Vec | None
         pv: list[Move]
+        moves: list[Move]
         if in_check:
-            if not legal:
+            moves = b.legal_moves()
+            if not moves:
                 return _MATED, []
-            moves = legal
             best, pv = None, []
+        elif captured:
+            # After the first capture only the exchange goes on: recaptures
+            # of the opponent's pieces that moved in the line.
+            best, pv = ZERO, []
+            moves = [] if not self.recaptures else [
+                Move(a, t) for t in o_moved if t != forbid and b.piece_value_at(t)
+                for a in b.legal_attackers(self.s, t)]
         else:
             best, pv = ZERO, []
-            moves = []
-            for m in legal:
-                t = m.to_square
-                if b.piece_value_at(t):
-                    if t == forbid or (captured and t not in o_moved):
-                        continue
-                    moves.append(m)
+            legal = b.legal_moves()
+            moves = [m for m in legal
+                     if b.piece_value_at(m.to_square) and m.to_square != forbid]
             if chain and self.check_chains:
-                caps = set(moves)
-                moves.extend(x for x in checking_moves(b, legal) if x not in caps
-                             and not b.piece_value_at(x.to_square))
+                moves.extend(x for x in checking_moves(b, legal)
+                             if not b.piece_value_at(x.to_square))
         for m in moves:
             t = m.to_square
             val = piece_value(b.piece_at(t), t)
@@ -344,25 +359,31 @@ class _Search:
                o_moved: frozenset[int], forbid: int, *, first_reply: bool
                ) -> tuple[Vec, list[Move]]:
         b = self.b
-        if ply >= self.plies or not self.budget.take():
+        if not self.budget.take():
             return ZERO, []
-        in_check = b.is_check()
-        legal = b.legal_moves()
+        # square_only (AXF): only recaptures on the square count (a real
+        # root), whatever else the opponent could do.
+        in_check = b.is_check() and not self.square_only
+        if ply >= self.plies + (2 if in_check else 0):
+            return ZERO, []
         worst: Vec | None
         pv: list[Move]
+        moves: list[Move]
         if in_check:
-            if not legal:
+            moves = b.legal_moves()
+            if not moves:
                 # Mates are not material; they are 将/杀 matters (spec 3.2).
                 return ZERO, []
-            moves = legal
             worst, pv = None, []
         else:
             worst, pv = ZERO, []
-            moves = [m for m in legal if m.to_square in s_moved]
-            if first_reply:
+            o = self.s.other
+            moves = [Move(a, t) for t in s_moved if b.piece_value_at(t)
+                     for a in b.legal_attackers(o, t)]
+            if first_reply and self.hidden_roots:
                 # 28.16 暗根: a check that wins the capturer back protects.
                 caps = set(moves)
-                moves.extend(x for x in checking_moves(b, legal) if x not in caps)
+                moves.extend(x for x in checking_moves(b) if x not in caps)
         explored = 0
         for m in moves:
             t = m.to_square
@@ -397,14 +418,21 @@ def _first_capture(board: Board, line: list[Move]) -> tuple[int, Piece] | None:
 
 def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                  check_chains: bool = True, exchanges: bool = True,
-                 mate_plies: int = 1) -> ThreatScan:
+                 mate_plies: int = 1, hidden_roots: bool = True,
+                 square_only: bool = False, check_budget: int | None = None,
+                 mate_cache: dict[int, bool] | None = None) -> ThreatScan:
     """Return every immediate material threat of the side to move.
 
     For each legal capture of a piece that is material (25.3) the forcing
     search weighs the capture with its recaptures; for each check (when
     ``check_chains``) it follows consecutive checks to a capture.  Threats
     whose capture lets the opponent mate within ``mate_plies`` moves are
-    dropped (29.4).  Threats by the general's or a pawn's own capture and
+    dropped (29.4).  ``hidden_roots``: the opponent may answer a capture
+    with a check that wins the capturer back (暗根, 28.16).  ``square_only``:
+    weigh only recaptures on the target's square (a real root), as AXF
+    does.  ``check_budget`` bounds each consecutive-check search (default
+    ``budget``); ``mate_cache`` memoises the mate-in-N tests across calls
+    (keyed by position).  Threats by the general's or a pawn's own capture and
     same-value mutual attacks are kept with ``excluded`` set so the caller
     can explain them.  ``budget`` bounds the nodes of each search.
     """
@@ -412,9 +440,19 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     s = b.turn
     o = s.other
     scan = ThreatScan(s)
+    mates: dict[int, bool] = {} if mate_cache is None else mate_cache
+    if check_budget is None:
+        check_budget = budget
     if b.is_check():
         return scan
+    if b.is_attacked_by(s, b.king_square(o)):
+        # A "pass" after a check (used for the chase content of checks, AXF):
+        # capturing the general is no material, and the search below must
+        # not start from a position where a general can be taken.
+        check_chains = False
     legal = b.legal_moves()
+    scan.captures = frozenset((m.from_square, m.to_square) for m in legal
+                              if b.piece_value_at(m.to_square))
     for m in legal:
         t = m.to_square
         victim = b.piece_at(t)
@@ -439,18 +477,27 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         # square but may not take (pinned, facing generals) is a false root.
         root = bool(b.legal_attackers(o, t))
         false_root = not root and bool(b.attackers(o, t))
-        mated = mate_by_checks(b, mate_plies, budget=200) is not None
+        mated = False
+        if mate_plies > 0:
+            hit = mates.get(b.key)
+            if hit is None:
+                hit = mate_by_checks(b, mate_plies, budget=200) is not None
+                mates[b.key] = hit
+            mated = hit
         b.pop()
         if mated:
             excluded = excluded or "mated"  # 29.4, 细则 7
         # First the capture weighed against recaptures on the square only.
         single = _Search(b, plies=plies, budget=budget, check_chains=False,
-                         mate_plies=mate_plies)
+                         mate_plies=mate_plies, recaptures=exchanges,
+                         hidden_roots=hidden_roots, square_only=square_only,
+                         mate_cache=mates)
         gain, line = single.s_root(m, forbid=t)
         how = "exchange" if root else "direct"
         if not definite(gain) and exchanges:
             full = _Search(b, plies=plies, budget=budget, check_chains=False,
-                           mate_plies=mate_plies)
+                           mate_plies=mate_plies, hidden_roots=hidden_roots,
+                           mate_cache=mates)
             gain, line = full.s_root(m, forbid=-1)
             how = "joint"
         if definite(gain):
@@ -460,8 +507,9 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         for m in checking_moves(b, legal):
             if b.piece_value_at(m.to_square):
                 continue  # a checking capture is weighed above
-            search = _Search(b, plies=plies, budget=budget, check_chains=True,
-                             mate_plies=mate_plies)
+            search = _Search(b, plies=plies, budget=check_budget, check_chains=True,
+                             mate_plies=mate_plies, hidden_roots=hidden_roots,
+                             mate_cache=mates)
             gain, line = search.s_root(m, forbid=-1)
             if not definite(gain):
                 continue
