@@ -36,12 +36,15 @@ from qisai.engines.errors import EngineError
 from qisai.engines.gtp import GtpEngine
 from qisai.engines.play import Adjudication, GameReport, play_go, play_xiangqi
 from qisai.engines.uci import UciEngine
-from qisai.go.sgf import game_from_board, read_sgf
+from qisai.go.sgf import read_sgf
+from qisai.referee import records
 from qisai.referee.clock import Byoyomi, ByoyomiKind, SideTimeControl, Stage, TimeControl
+from qisai.referee.errors import RefereeError
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import GoRules, XiangqiRules, ruleset
 from qisai.referee.verdict import Outcome, Side
 from qisai.referee.xiangqi_game import XiangqiGame
+from qisai.xiangqi import pgn
 from qisai.xiangqi.board import STARTING_FEN, Board, Move
 from qisai.xiangqi.errors import XiangqiError
 
@@ -59,9 +62,8 @@ __all__ = [
     "los",
     "load_openings",
     "parse_time_control",
-    "read_pgn_games",
+    "game_record",
     "run_match",
-    "write_pgn",
 ]
 
 
@@ -227,9 +229,15 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
                     raise MatchError(f"openings {path}, game {i + 1}: an opening cannot pass")
                 go_moves.append(f"{color.letter} {point[0]},{point[1]}")
             out.append(Opening(None, tuple(go_moves), f"{p.name}#{i + 1}"))
-    elif "[" in text and "]" in text and not text.lstrip().startswith(("r", "R", "1", "2", "3", "4")):
-        for i, (headers, moves) in enumerate(read_pgn_games(text)):
-            out.append(Opening(headers.get("FEN"), tuple(moves), headers.get("Opening", f"{p.name}#{i + 1}")))
+    elif text.lstrip().startswith("["):
+        try:
+            games = pgn.parse_pgn(text)
+        except XiangqiError as exc:
+            raise MatchError(f"openings {path}: {exc}") from None
+        for i, record in enumerate(games):
+            moves = tuple(m.iccs() for m in record.mainline_moves())
+            out.append(Opening(record.headers.get("FEN"), moves,
+                               record.headers.get("Opening", f"{p.name}#{i + 1}")))
     else:
         for n, line in enumerate(text.splitlines(), 1):
             line = line.split("#", 1)[0].strip()
@@ -515,89 +523,26 @@ def _fmt_elo(x: float) -> str:
 
 
 # ----------------------------------------------------------------- records
-def write_pgn(report: GameReport, event: str, round_no: int, fen: str | None,
-              movetime: float | None = None) -> str:
-    """Return the PGN of a Xiangqi game (ICCS moves, ``[Format "ICCS"]``),
-    with the referee's result, reason, clause and explanation."""
-    game = report.game
-    assert isinstance(game, XiangqiGame)
-    result = game.result
-    assert result is not None
-    headers = {
-        "Game": "Chinese Chess",
-        "Event": event,
-        "Round": str(round_no),
-        "Red": report.names[0],
-        "Black": report.names[1],
-        "Result": result.pgn_result,
-        "Format": "ICCS",
-        "Rules": game.rules.name,
-        "Termination": result.reason.value,
-        "Clause": result.clause,
-    }
-    if fen is not None and fen != STARTING_FEN:
-        headers["FEN"] = fen
-    if movetime is not None:
-        headers["TimeControl"] = f"movetime={movetime:g}"
-    out = [f'[{k} "{v}"]' for k, v in headers.items()]
-    words: list[str] = []
-    root = Board(fen) if fen else Board()
-    ply_offset = 0 if root.turn.value == 1 else 1
-    for i, mv in enumerate(game.board.move_stack):
-        ply = i + ply_offset
-        if ply % 2 == 0:
-            words.append(f"{ply // 2 + 1}.")
-        elif i == 0:
-            words.append(f"{ply // 2 + 1}...")
-        words.append(mv.iccs())
-    words.append("{" + result.explanation_zh + " " + result.explanation_en + "}")
-    words.append(result.pgn_result)
-    body, line = [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > 79:
-            body.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    body.append(line)
-    return "\n".join(out) + "\n\n" + "\n".join(body) + "\n\n"
+def game_record(report: GameReport, event: str, round_no: int) -> str:
+    """Return the record of a finished game: Xiangqi PGN (ICCS moves) or Go
+    SGF, written by the referee with the result, reason, clause, clocks and
+    the event log, so that it re-imports and replays to the same result
+    (:func:`qisai.referee.records.xiangqi_from_pgn` / ``go_from_sgf``).
 
-
-def read_pgn_games(text: str) -> list[tuple[dict[str, str], list[str]]]:
-    """Read ICCS-move PGN games (as :func:`write_pgn` writes them).
-
-    Returns ``(headers, moves)`` per game.  Comments, move numbers and the
-    result are skipped; moves in other notations raise :class:`MatchError`.
+    Raises :class:`MatchError` if the referee cannot write it.
     """
-    games: list[tuple[dict[str, str], list[str]]] = []
-    for chunk in re.split(r"\n\s*\n(?=\[)", text.strip()):
-        if not chunk.strip():
-            continue
-        headers = dict(re.findall(r'^\[(\w+)\s+"(.*)"\]\s*$', chunk, re.M))
-        movetext = re.sub(r"^\[.*\]\s*$", "", chunk, flags=re.M)
-        movetext = re.sub(r"\{[^}]*\}", " ", movetext)
-        moves = []
-        for tok in movetext.split():
-            if re.fullmatch(r"\d+\.+", tok) or tok in ("1-0", "0-1", "1/2-1/2", "*"):
-                continue
-            tok = re.sub(r"^\d+\.+", "", tok)
-            if not re.fullmatch(r"[a-i][0-9]-?[a-i][0-9]", tok, re.I):
-                raise MatchError(f"PGN move {tok!r} is not ICCS")
-            moves.append(tok.replace("-", "").lower())
-        games.append((headers, moves))
-    return games
-
-
-def _sgf_record(report: GameReport, event: str) -> str:
     game = report.game
-    assert isinstance(game, GoGame)
-    result = game.result
-    assert result is not None
-    sgf = game_from_board(game.board, komi=game.grules.komi, result=result.sgf_result,
-                          rules_name=game.rules.name,
-                          extra={"PB": report.names[0], "PW": report.names[1], "EV": event,
-                                 "GC": result.explanation_en})
-    return sgf.to_sgf()
+    try:
+        if isinstance(game, XiangqiGame):
+            headers = {"Event": event, "Round": str(round_no), "Red": report.names[0],
+                       "Black": report.names[1]}
+            if report.opening:
+                headers["Opening"] = report.opening
+            return records.xiangqi_to_pgn(game, headers, notation="iccs").rstrip("\n") + "\n\n"
+        return records.go_to_sgf(game, {"PB": report.names[0], "PW": report.names[1],
+                                        "EV": event, "RO": str(round_no)}).strip() + "\n"
+    except RefereeError as exc:
+        raise MatchError(f"game {round_no}: {exc}") from exc
 
 
 # ----------------------------------------------------------------- running
@@ -665,7 +610,7 @@ def _jobs(config: MatchConfig) -> list[_Job]:
 
 
 def _new_game(config: MatchConfig, profile: XiangqiRules | GoRules,
-              opening: Opening | None) -> tuple[XiangqiGame | GoGame, str | None]:
+              opening: Opening | None) -> XiangqiGame | GoGame:
     if isinstance(profile, XiangqiRules):
         fen = opening.fen if opening is not None and opening.fen else STARTING_FEN
         if opening is not None and opening.moves:
@@ -673,14 +618,14 @@ def _new_game(config: MatchConfig, profile: XiangqiRules | GoRules,
             for mv in opening.moves:
                 board.push(Move.from_iccs(mv))
             fen = board.fen()
-        return XiangqiGame(profile, fen=fen, now=time.monotonic), fen
+        return XiangqiGame(profile, fen=fen, now=time.monotonic)
     game = GoGame(profile, now=time.monotonic)
     if opening is not None:
         for mv in opening.moves:
             _, coords = mv.split()
             row, col = (int(x) for x in coords.split(","))
             game.board.play((row, col))
-    return game, None
+    return game
 
 
 async def run_match(config: MatchConfig,
@@ -750,7 +695,7 @@ async def run_match(config: MatchConfig,
 
 async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: _Seat,
                     job: _Job) -> GameRecord:
-    game, fen = _new_game(config, profile, job.opening)
+    game = _new_game(config, profile, job.opening)
     names = (config.engines[job.first].name, config.engines[job.second].name)
     first = await seat.get(job.first)
     second = await seat.get(job.second)
@@ -759,14 +704,13 @@ async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: 
         report = await play_xiangqi((first, second), game, names=names,
                                     movetime=config.time.movetime,
                                     adjudication=config.adjudication)
-        text = write_pgn(report, "qisai match", job.number, fen, config.time.movetime)
     else:
         assert not isinstance(first, UciEngine) and not isinstance(second, UciEngine)
         report = await play_go((first, second), game, names=names, movetime=config.time.movetime,
                                adjudication=config.adjudication)
-        text = _sgf_record(report, "qisai match")
     if job.opening is not None:
         report.opening = job.opening.name
+    text = game_record(report, "qisai match", job.number)
     # An engine that failed in this game is restarted for the next one.
     for side in report.faults:
         await seat.drop(job.first if side is Side.FIRST else job.second)

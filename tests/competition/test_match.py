@@ -15,20 +15,23 @@ from qisai.competition.match import (
     EngineSpec,
     MatchConfig,
     MatchError,
+    MatchReport,
     Sprt,
     elo_interval,
     load_openings,
     los,
     parse_time_control,
-    read_pgn_games,
     run_match,
 )
 from qisai.engines.play import Adjudication
 from qisai.referee.clock import ByoyomiKind
-from qisai.referee.rulesets import ruleset
+from qisai.referee.go_game import GoGame
+from qisai.referee.records import go_from_sgf, xiangqi_from_pgn
+from qisai.referee.rulesets import GoRules, XiangqiRules
 from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.xiangqi.board import Board
+from qisai.xiangqi.pgn import parse_pgn
 
 FAKES = Path(__file__).resolve().parent.parent / "engines" / "fakes"
 # Two chariots against a bare general with advisors: games end by mate quickly.
@@ -148,6 +151,7 @@ def test_faults_lose_with_the_right_reason(mode: str, reason: Reason, clause: st
                          time=parse_time_control("movetime=0.05"), games=2, startup_timeout=3)
     report = asyncio.run(run_match(config))
     assert len(report.games) == 2
+    _reimports(report)
     for record in report.games:
         result = record.report.result
         assert result is not None and result.outcome is Outcome.WIN
@@ -166,30 +170,27 @@ def test_illegal_move_under_local_rules_is_a_foul_and_fouls_lose() -> None:
     config = MatchConfig("xiangqi", [fake_spec("illegal"), fake_spec("good")], rules="cxa-local",
                          time=parse_time_control("movetime=0.05"), games=2)
     report = asyncio.run(run_match(config))
+    _reimports(report)
     for record in report.games:
         result = record.report.result
         assert result is not None and result.reason is Reason.FOULS
 
 
 # --------------------------------------------------------------- real games
-def _replays_to_same_result(pgn_text: str, rules: str) -> int:
-    games = read_pgn_games(pgn_text)
-    natural = 0
-    for headers, moves in games:
-        fen = headers.get("FEN")
-        game = XiangqiGame(ruleset(rules, time_control=None), fen=fen)  # type: ignore[arg-type]
-        game.start(at=0)
-        for i, mv in enumerate(moves):
-            game.move(game.to_move, mv, at=i + 1)
-        if headers["Termination"] in ("checkmate", "stalemate", "repetition", "perpetual_check",
-                                      "forbidden_repetition", "natural_limit"):
-            assert game.result is not None, headers
-            assert game.result.pgn_result == headers["Result"]
-            assert game.result.reason.value == headers["Termination"]
-            natural += 1
+def _reimports(report: MatchReport) -> None:
+    """Every game's record re-imports and replays to the same result."""
+    profile = report.config.profile()
+    for record in report.games:
+        original = record.report.result
+        assert original is not None
+        if report.config.game == "xiangqi":
+            assert isinstance(profile, XiangqiRules)
+            game: XiangqiGame | GoGame = xiangqi_from_pgn(record.record, rules=profile)
         else:
-            assert game.result is None  # ended off the board (time, adjudication)
-    return natural
+            assert isinstance(profile, GoRules)
+            game = go_from_sgf(record.record, rules=profile)
+        assert game.result == original
+        assert [m.move for m in game.moves] == [m.move for m in record.report.game.moves]
 
 
 @pytest.mark.engine
@@ -216,7 +217,7 @@ def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
         if result.outcome is Outcome.WIN:
             assert result.winner is Side.FIRST
     text = pgn.read_text()
-    assert text.count('[Game "Chinese Chess"]') == 4 and f'[FEN "{ENDGAME}"]' in text
-    assert _replays_to_same_result(text, "cxa") >= 3
+    assert len(parse_pgn(text)) == 4 and f'[FEN "{ENDGAME}"]' in text
+    _reimports(report)
     assert "fsf-uci vs fsf-ucci" in report.summary()
     assert Board(ENDGAME).legal_moves()
