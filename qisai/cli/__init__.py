@@ -9,6 +9,8 @@ from __future__ import annotations
 import typer
 
 from qisai.cli import go as _go
+from qisai.cli import notation as _notation
+from qisai.cli import tournament as _tournament
 from qisai.cli import xiangqi as _xiangqi
 
 app = typer.Typer(
@@ -19,7 +21,9 @@ app = typer.Typer(
 )
 
 _xiangqi.register(app)
+_notation.register(app)
 app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
+app.add_typer(_tournament.app, name="tournament", help="Competitions (比赛): pairings, results, standings.")
 
 
 def main() -> None:
