@@ -1,0 +1,164 @@
+"""Arena commands: ``qisai serve`` (the web arena) and ``qisai play`` (a
+terminal game against the built-in engine or a friend).
+
+``register(app)`` adds them to the ``qisai`` command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+__all__ = ["play", "register", "serve"]
+
+_err = Console(stderr=True, highlight=False)
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port."),
+    data_dir: Path | None = typer.Option(
+        None, "--data-dir", help="Data folder (default $QISAI_DATA_DIR or the user's data dir)."),
+    database_url: str | None = typer.Option(
+        None, "--database-url",
+        help="SQLAlchemy URL, e.g. postgresql+psycopg://u:p@host/db (default $QISAI_DATABASE_URL "
+             "or an SQLite file in the data folder)."),
+    engine: list[str] = typer.Option(  # noqa: B008 - typer's idiom
+        [], "--engine", help="An external engine players may choose: NAME=COMMAND (repeatable)."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+) -> None:
+    """Start the web arena: play, watch and run events at http://HOST:PORT/."""
+    try:
+        import uvicorn
+
+        from qisai.web import Settings, create_app
+    except ImportError as exc:  # pragma: no cover - a broken install
+        _err.print(f"[red]error:[/red] the arena needs its dependencies: {exc}")
+        raise typer.Exit(2) from exc
+    engines: dict[str, str] = {}
+    for spec in engine:
+        name, sep, command = spec.partition("=")
+        if not sep or not name.strip() or not command.strip():
+            _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND")
+            raise typer.Exit(2)
+        engines[name.strip()] = command.strip()
+    try:
+        folder = data_dir.expanduser() if data_dir is not None else None
+        if folder is not None:
+            os.environ["QISAI_DATA_DIR"] = str(folder)
+        settings = Settings.from_env(folder, url=database_url)
+    except (OSError, ValueError) as exc:
+        _err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    settings.engines = engines
+    shown = settings.database_url.split("@")[-1]  # never print a password
+    _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
+    try:
+        app = create_app(settings)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+    except OSError as exc:
+        _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
+        raise typer.Exit(1) from exc
+
+
+def play(
+    opponent: str = typer.Option("engine", "--opponent", help="'engine' (built-in) or 'friend' "
+                                 "(two players at one terminal)."),
+    color: str = typer.Option("red", "--color", help="Your colour against the engine: red or black."),
+    think: float = typer.Option(1.0, "--think", min=0.05, max=60.0,
+                                help="Engine thinking time per move, seconds."),
+    notation_name: str = typer.Option("chinese", "--notation",
+                                      help="Move display: chinese, wxf or iccs."),
+    fen: str | None = typer.Option(None, "--fen", help="Start position (Xiangqi FEN)."),
+) -> None:
+    """Play Xiangqi in the terminal under the casual rules; moves in Chinese
+    notation (炮二平五), WXF (C2.5) or ICCS (h2e2).  Type 'resign', 'draw' or 'quit'."""
+    from qisai.referee.errors import EventError
+    from qisai.referee.rulesets import ruleset
+    from qisai.referee.verdict import Side
+    from qisai.referee.xiangqi_game import XiangqiGame
+    from qisai.xiangqi import notation
+
+    if opponent not in ("engine", "friend"):
+        _err.print(f"[red]error:[/red] --opponent {opponent!r}: use engine or friend")
+        raise typer.Exit(2)
+    if color not in ("red", "black"):
+        _err.print(f"[red]error:[/red] --color {color!r}: use red or black")
+        raise typer.Exit(2)
+    if notation_name not in ("chinese", "wxf", "iccs"):
+        _err.print(f"[red]error:[/red] --notation {notation_name!r}: use chinese, wxf or iccs")
+        raise typer.Exit(2)
+    rules = ruleset("casual")
+    try:
+        game = XiangqiGame(rules, fen=fen, now=time.monotonic)  # type: ignore[arg-type]
+    except EventError as exc:
+        _err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    game.start()
+    human = {Side.FIRST, Side.SECOND} if opponent == "friend" else (
+        {Side.FIRST} if color == "red" else {Side.SECOND})
+    searcher = None
+    if opponent == "engine":
+        from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
+
+        searcher = XiangqiSearcher(hash_entries=1 << 18)
+    out = Console(highlight=False)
+    while not game.is_over:
+        board = game.board
+        out.print(board.unicode())
+        side = game.to_move
+        who = "红方 Red" if side is Side.FIRST else "黑方 Black"
+        if side in human:
+            try:
+                text = input(f"{who} {'(将军!) ' if board.is_check() else ''}> ").strip()
+            except EOFError:
+                text = "quit"
+            if text in ("quit", "exit"):
+                out.print("bye")
+                raise typer.Exit(0)
+            if text == "resign":
+                game.resign(side)
+                break
+            if text == "draw":
+                if opponent == "engine":
+                    out.print("the engine plays on (it takes no draw offers)")
+                    continue
+                game.offer_draw(side)
+                game.accept_draw(side.other)
+                break
+            try:
+                move = notation.parse(board, text)
+            except ValueError as exc:
+                out.print(f"[red]{exc}[/red]")
+                continue
+            shown = notation.format(board, move, notation_name)
+            try:
+                game.move(side, move.iccs())
+            except EventError as exc:
+                out.print(f"[red]{exc}[/red]")
+                continue
+            out.print(f"{who}: {shown}")
+        else:
+            assert searcher is not None
+            result = searcher.search(board.copy(), SearchLimits(soft_deadline=time.monotonic() + think,
+                                                                hard_deadline=time.monotonic() + 2 * think))
+            if result.move is None:  # no legal move: the referee has ruled already
+                break
+            shown = notation.format(board, result.move, notation_name)
+            game.move(side, result.move.iccs())
+            out.print(f"{who}: {shown}")
+    out.print(game.board.unicode())
+    if game.result is not None:
+        out.print(f"{game.result.pgn_result}  {game.result.explanation_zh}  {game.result.explanation_en}")
+    sys.stdout.flush()
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``play`` to the ``qisai`` command."""
+    app.command("serve")(serve)
+    app.command("play")(play)

@@ -1,0 +1,45 @@
+"""``qisai serve`` and ``qisai play`` (through a Typer app they register on)."""
+
+from __future__ import annotations
+
+import typer
+from typer.testing import CliRunner
+
+from qisai.cli.arena import register
+
+
+def make_app() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+    return app
+
+
+def test_help_lists_both_commands() -> None:
+    r = CliRunner().invoke(make_app(), ["--help"])
+    assert r.exit_code == 0 and "serve" in r.output and "play" in r.output
+    r = CliRunner().invoke(make_app(), ["serve", "--help"])
+    assert r.exit_code == 0 and "--port" in r.output and "--host" in r.output
+
+
+def test_serve_rejects_a_bad_engine_spec_and_port() -> None:
+    r = CliRunner().invoke(make_app(), ["serve", "--engine", "nocommand"])
+    assert r.exit_code == 2 and "NAME=COMMAND" in r.output
+    r = CliRunner().invoke(make_app(), ["serve", "--port", "70000"])
+    assert r.exit_code == 2
+
+
+def test_play_with_a_friend_to_mate_in_chinese_notation() -> None:
+    fen = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
+    r = CliRunner().invoke(make_app(), ["play", "--opponent", "friend", "--fen", fen],
+                           input="车八进九\n")
+    assert r.exit_code == 0, r.output
+    assert "红方 Red: 车八进九" in r.output and "1-0" in r.output and "将死" in r.output
+
+
+def test_play_rejects_illegal_input_and_engine_answers() -> None:
+    r = CliRunner().invoke(make_app(), ["play", "--think", "0.05"], input="h2h8\nh2e2\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "cannot move" in r.output and "红方 Red: 炮二平五" in r.output
+    assert "黑方 Black:" in r.output  # the built-in engine replied
+    r = CliRunner().invoke(make_app(), ["play", "--color", "green"])
+    assert r.exit_code == 2 and "red or black" in r.output
