@@ -95,7 +95,7 @@ class Move(NamedTuple):
 #  new_libs, absorbed, suicide, prev_ko, prev_hash, prev_passes, seen_key, move)
 # ("p", prev_ko, prev_passes, seen_key, move)
 # ("s", colors_before, to_move_before, prev_ko, prev_hash, prev_passes,
-#  seen_before, move)
+#  seen_before, key_after, move)
 
 
 class Board:
@@ -278,6 +278,28 @@ class Board:
         it is unbreakable and rules a draw or a replay (11(3)).
         """
         return self._seen.get(self._seen_key(self._hash, self._to_move), 1) - 1
+
+    def cycle_length(self) -> int | None:
+        """Return how many moves ago the current situation last occurred, or None.
+
+        The situation is the stones and the player to move (under positional
+        superko: the stones alone).  Under simple ko a value means the game
+        is going round a cycle (三劫循环, 四劫循环, 长生 ...); the referee
+        decides whether it is unbreakable (11(3)).  The search stops at a set-up.
+        """
+        current = self._seen_key(self._hash, self._to_move)
+        history = self._history
+        for back in range(len(history) - 2, -2, -1):
+            if back == -1:
+                key = self._seen_key(0, BLACK)
+            else:
+                rec = history[back]
+                key = rec[-2] if rec[0] == "s" else rec[3] if rec[0] == "p" else rec[14]
+            if key == current:
+                return len(history) - 1 - back
+            if back >= 0 and history[back][0] == "s":
+                return None
+        return None
 
     def copy(self) -> Board:
         """Return an independent copy (same position, history and rules)."""
@@ -594,7 +616,7 @@ class Board:
             self._to_move = 3 - self._to_move
             return _as_move(move)
         if kind == "s":
-            _, colors, to_move, prev_ko, prev_hash, prev_passes, seen, move = rec
+            _, colors, to_move, prev_ko, prev_hash, prev_passes, seen, _key, move = rec
             self._load(colors)
             self._to_move = to_move
             self._ko = prev_ko
@@ -735,7 +757,7 @@ class Board:
         self._passes = 0
         key = self._seen_key(self._hash, self._to_move)
         self._seen[key] = self._seen.get(key, 0) + 1
-        self._history.append((*record, move))
+        self._history.append((*record, key, move))
 
     def place_handicap(self, stones: int, free: Iterable[PointLike] | None = None) -> list[Point]:
         """Place ``stones`` handicap stones (让子) for Black; White then moves.

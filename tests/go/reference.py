@@ -73,22 +73,35 @@ def play(grid: Grid, color: int, r: int, c: int) -> tuple[Grid, int, int] | None
 
 
 class RefGame:
-    """Positional-superko, no-suicide referee (the Chinese rules) by brute force."""
+    """A brute-force referee.
 
-    def __init__(self, size: int) -> None:
+    ``ko``: "positional" (no earlier position may recur), "situational" (no
+    earlier position with the same player to move), or "simple" (a move may
+    not recreate the position before the opponent's last move).
+    ``suicide``: whether a move may remove its own chain.
+    """
+
+    def __init__(self, size: int, ko: str = "positional", suicide: bool = False) -> None:
         self.size = size
+        self.ko = ko
+        self.suicide = suicide
         self.grid = empty(size)
         self.to_move = 1
-        self.history = {self.grid}
+        self.positions: list[tuple[Grid, int]] = [(self.grid, 1)]
 
     def legal(self, r: int, c: int) -> bool:
         out = play(self.grid, self.to_move, r, c)
         if out is None:
             return False
         new, _captured, lost = out
-        if lost:
+        if lost and not self.suicide:
             return False
-        return new not in self.history
+        after = (new, 3 - self.to_move)
+        if self.ko == "positional":
+            return all(g != new for g, _ in self.positions)
+        if self.ko == "situational":
+            return after not in self.positions
+        return len(self.positions) < 2 or self.positions[-2][0] != new
 
     def legal_points(self) -> set[tuple[int, int]]:
         return {(r, c) for r in range(self.size) for c in range(self.size) if self.legal(r, c)}
@@ -97,8 +110,9 @@ class RefGame:
         out = play(self.grid, self.to_move, r, c)
         assert out is not None
         self.grid = out[0]
-        self.history.add(self.grid)
         self.to_move = 3 - self.to_move
+        self.positions.append((self.grid, self.to_move))
 
     def pass_move(self) -> None:
         self.to_move = 3 - self.to_move
+        self.positions.append((self.grid, self.to_move))
