@@ -341,7 +341,9 @@ class Tournament:
             byes = sum(1 for g in mine if g.result is Result.BYE)
             score = sum(self.scoring.game_points(g, p.id) for g in mine)
             group = (p.team or p.club or p.federation) or None
-            states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group))
+            unplayed = (number - 1) - len(colours)
+            states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group,
+                                      unplayed))
         rng = random.Random(f"{self.seed}:round:{number}")
         res = pair_swiss_round(states, number, self.swiss, rng)
         return RoundRecord(number, res.pairings, explanation=res.explanation)

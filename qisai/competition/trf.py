@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from qisai.competition.errors import EventFileError
 from qisai.competition.model import Colour, Game, Result
+from qisai.competition.pairing.swiss import SwissPlayer
 from qisai.competition.scoring import ScoringTable
 
 
@@ -72,6 +73,36 @@ class TrfTournament:
                     res = Result.DOUBLE_FORFEIT
                 out.append(Game(r, p.number, opp, res))
         out.sort(key=lambda g: (g.round, g.red))
+        return out
+
+
+    def swiss_players(self, rounds: int) -> list[SwissPlayer]:
+        """Return the pairer's view of every player after ``rounds`` rounds
+        (1/0.5/0 points; a player whose line has an entry for round
+        ``rounds + 1`` that is a ``Z``/``H``/``F`` bye is absent and left out).
+        """
+        out = []
+        for p in self.players.values():
+            score = 0.0
+            opponents = set()
+            colours: list[Colour] = []
+            byes = unplayed = 0
+            for opp, colour, code in p.rounds[:rounds]:
+                score += {"1": 1.0, "+": 1.0, "W": 1.0, "U": 1.0, "F": 1.0, "=": 0.5,
+                          "D": 0.5, "H": 0.5}.get(code, 0.0)
+                if opp is not None:
+                    opponents.add(opp)
+                    if code in ("1", "=", "0", "W", "D", "L") and colour in ("w", "b"):
+                        colours.append(Colour.RED if colour == "w" else Colour.BLACK)
+                        continue
+                if code == "U":
+                    byes += 1
+                unplayed += 1
+            if len(p.rounds) > rounds and p.rounds[rounds][0] is None and \
+                    p.rounds[rounds][2] in ("Z", "H", "F", "-"):
+                continue
+            out.append(SwissPlayer(p.number, score, p.number, frozenset(opponents),
+                                   tuple(colours), byes, None, unplayed))
         return out
 
 

@@ -62,6 +62,7 @@ class SwissPlayer:
     colours: tuple[Colour, ...] = ()
     byes: int = 0
     group: str | None = None
+    unplayed: int = 0  # rounds without a game over the board (absent, forfeit, bye)
 
     @property
     def colour_diff(self) -> int:
@@ -133,8 +134,12 @@ class _Rules:
         self.colour_limits = colour_limits
         self.group_avoid = group_avoid and round_no <= options.avoid_group_rounds
         self._can: dict[int, tuple[bool, bool]] = {}
+        self._free: set[int] = set()  # entries that may take either colour
         for pid, pl in players.items():
             self._can[pid] = (self._may(pl, Colour.RED), self._may(pl, Colour.BLACK))
+            if all(self._can[pid]):
+                self._free.add(pid)
+        self._stuck = {pid for pid, c in self._can.items() if not any(c)}
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         if not self.colour_limits:
@@ -160,6 +165,10 @@ class _Rules:
             return False  # 相遇过的对手不再编对
         if self.group_avoid and pa.group is not None and pa.group == pb.group:
             return False
+        if a in self._stuck or b in self._stuck:
+            return False
+        if a in self._free or b in self._free:
+            return True
         return bool(self.orientations(a, b))
 
 
@@ -175,16 +184,6 @@ def _preference(pl: SwissPlayer) -> tuple[Colour | None, int]:
     if last is None:
         return None, 0
     return last.other, 1
-
-
-def _colour_cost(a: SwissPlayer, b: SwissPlayer) -> int:
-    """0 when both can get the colour they prefer, else the strength of the
-    preference that is disappointed (多先者与多后者编对 first)."""
-    ca, sa = _preference(a)
-    cb, sb = _preference(b)
-    if ca is None or cb is None or ca is not cb:
-        return 0
-    return min(sa, sb)
 
 
 def allocate_colours(a: SwissPlayer, b: SwissPlayer, rules: _Rules | None,
@@ -258,6 +257,15 @@ class _Solver:
         self.p = players
         self.rules = rules
         self.o = options
+        self.bye: int | None = None
+        self.pref = {pid: _preference(pl) for pid, pl in players.items()}
+
+    def _colour_cost(self, a: int, b: int) -> int:
+        ca, sa = self.pref[a]
+        cb, sb = self.pref[b]
+        if ca is None or cb is None or ca is not cb:
+            return 0
+        return min(sa, sb)
 
     def _sorted(self, ids: Sequence[int]) -> list[int]:
         return sorted(ids, key=lambda i: (-self.p[i].score, self.p[i].order))
@@ -275,19 +283,21 @@ class _Solver:
         n1, n2 = len(s1), len(s2)
         big = 4 * (n1 + n2) + 4
         cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
+        allowed = self.rules.allowed
+        colour_cost = self._colour_cost
         for i, a in enumerate(s1):
-            pa = self.p[a]
+            row = cost[i]
             for j, b in enumerate(s2):
-                if self.rules.allowed(a, b):
-                    pb = self.p[b]
-                    cost[i, j] = _colour_cost(pa, pb) * big + abs(i - j)
+                if allowed(a, b):
+                    row[j] = colour_cost(a, b) * big + abs(i - j)
         rows, cols = linear_sum_assignment(cost)
         if any(cost[i, j] >= _FORBIDDEN for i, j in zip(rows, cols, strict=True)):
             return None
         return [(s1[i], s2[j]) for i, j in zip(rows, cols, strict=True)]
 
     # -- general weighted matching over a set of entries -----------------------
-    def _match(self, ids: list[int], bracket_floor: float | None) -> list[tuple[int, int]]:
+    def _match(self, ids: list[int], bracket_floor: float | None,
+               bye_pool: set[int] | None = None) -> list[tuple[int, int]]:
         """Maximum-cardinality matching of ``ids`` with lexicographic weights:
         (1) fewest pairs across each score boundary, top boundary first
         (top-down, nearest score); (2) colour preferences; (3) position in the
@@ -299,7 +309,7 @@ class _Solver:
         lvl = {i: levels.index(self.p[i].score) for i in ids}
         phantom = -1
         nodes = list(ids)
-        if bracket_floor is not None and len(ids) % 2 == 1:
+        if (bracket_floor is not None or bye_pool is not None) and len(ids) % 2 == 1:
             nodes.append(phantom)
             lvl[phantom] = len(levels)
         nlev = len(levels) + 1
@@ -323,6 +333,8 @@ class _Solver:
                 b = nodes[y]
                 if a == phantom or b == phantom:
                     other = b if a == phantom else a
+                    if bye_pool is not None and other not in bye_pool:
+                        continue
                     cross = prefix[lvl[phantom]] - prefix[lvl[other]]
                     cost = cross * c1 + (n - pos[other])
                 else:
@@ -330,16 +342,27 @@ class _Solver:
                         continue
                     la, lb = lvl[a], lvl[b]
                     cross = prefix[max(la, lb)] - prefix[min(la, lb)]
-                    colour = _colour_cost(self.p[a], self.p[b])
+                    colour = self._colour_cost(a, b)
                     cost = cross * c1 + colour * c2 + abs(abs(y - x) - target)
                 g.add_edge(a, b, weight=top_cost - cost)
         matching = nx.max_weight_matching(g, maxcardinality=True)
         pairs = []
         for a, b in matching:
             if a == phantom or b == phantom:
+                self.bye = b if a == phantom else a
                 continue
             pairs.append((a, b) if pos[a] < pos[b] else (b, a))
         return pairs
+
+    def solve_with_bye(self, pool: list[int]) -> tuple[list[tuple[int, int]], int]:
+        """One weighted matching over everyone plus a bye node joined to the
+        entries in ``pool``; the top-down weights give the bye to the lowest
+        score that still lets everyone else be paired."""
+        pairs = self._match(list(self.p), None, bye_pool=set(pool))
+        paired = {x for pr in pairs for x in pr}
+        if self.bye is None or len(paired) != len(self.p) - 1:
+            raise PairingError("no pairing without rematch exists with any bye holder")
+        return pairs, self.bye
 
     def solve(self) -> tuple[list[tuple[int, int]], list[str]]:
         """Pair every entry, or raise :class:`PairingError`."""
@@ -361,13 +384,17 @@ class _Solver:
                 notes.append(
                     f"segment {self.p[seg[0]].score:g}: {', '.join(map(str, carry))} "
                     f"float{'s' if len(carry) == 1 else ''} down to the nearest score")
-        # 受卡: re-pair upwards until the bottom is complete
-        k = len(segments) - 1
+        # 受卡: take apart the segments above the bottom and re-pair them with
+        # it, one segment first, then two, four, ... until everything pairs
+        last = len(segments) - 1
+        step = 1
+        k = last
         while carry:
-            k -= 1
-            if k < 0:
+            if k == 0:
                 raise PairingError(
                     f"no pairing without rematch exists for {', '.join(map(str, carry))}")
+            k = max(0, last - step)
+            step *= 2
             del done[k:]
             paired_above = {x for seg in done for pr in seg for x in pr}
             merged = [i for i in ordered if i not in paired_above]
@@ -419,50 +446,53 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
 
 
 def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
-    """Return bye candidates, best first: lowest score, then last in order,
-    among entries without a bye (everyone, if all have had one)."""
+    """Return bye candidates, best first: lowest score, then fewest rounds
+    already without a game, then last in order, among entries without a bye
+    (everyone, if all have had one)."""
     pool = [p for p in by_id.values() if p.id not in exclude]
     fresh = [p for p in pool if p.byes == 0] or pool
-    fresh.sort(key=lambda p: (p.score, -p.order))
+    fresh.sort(key=lambda p: (p.score, p.unplayed, -p.order))
     return [p.id for p in fresh]
 
 
 def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptions,
                rng: random.Random, colour_limits: bool, group_avoid: bool) -> SwissResult:
     rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
-    candidates: list[int | None] = list(_pick_bye(by_id, set())) if len(by_id) % 2 else [None]
-    error: PairingError | None = None
-    for bye in candidates[:8]:
-        active = {i: p for i, p in by_id.items() if i != bye}
-        notes: list[str] = []
-        if bye is not None:
-            notes.append(f"{bye} has the bye (lowest placed without a bye; 轮空)")
-        try:
-            if all(not p.colours and not p.opponents for p in active.values()):
-                raw, more = _first_round(list(active.values()), options, rng, rules)
-            else:
-                raw, more = _Solver(active, rules, options).solve()
-        except PairingError as exc:
-            error = exc
+    candidates = _pick_bye(by_id, set()) if len(by_id) % 2 else []
+    bye = candidates[0] if candidates else None
+    active = {i: p for i, p in by_id.items() if i != bye}
+    notes: list[str] = []
+    try:
+        if all(not p.colours and not p.opponents for p in active.values()):
+            raw, more = _first_round(list(active.values()), options, rng, rules)
+        else:
+            raw, more = _Solver(active, rules, options).solve()
+    except PairingError:
+        if bye is None:
+            raise
+        # the first choice of bye holder leaves the rest unpairable: let one
+        # matching choose the bye among the candidates (lowest score first)
+        raw, bye = _Solver(by_id, rules, options).solve_with_bye(candidates)
+        more = [f"the bye could not go to {candidates[0]}: the rest would not pair"]
+    if bye is not None:
+        notes.append(f"{bye} has the bye (lowest placed without a bye, fewest "
+                     "rounds missed; 轮空)")
+    notes += more
+    boards = []
+    fold = options.first_round == "fold" and all(not p.colours for p in active.values())
+    for k, (a, b) in enumerate(raw):
+        if fold:
+            # fold: the higher-placed entry has Red on odd boards
+            red, black = (a, b) if k % 2 == 0 else (b, a)
+            boards.append((red, black, "round 1 fold: colours alternate by board"))
             continue
-        notes += more
-        boards = []
-        fold = options.first_round == "fold" and all(not p.colours for p in active.values())
-        for k, (a, b) in enumerate(raw):
-            if fold:
-                # fold: the higher-placed entry has Red on odd boards
-                red, black = (a, b) if k % 2 == 0 else (b, a)
-                boards.append((red, black, "round 1 fold: colours alternate by board"))
-                continue
-            red, black, why = allocate_colours(by_id[a], by_id[b], rules, rng)
-            boards.append((red, black, why))
-        boards.sort(key=lambda t: (-max(by_id[t[0]].score, by_id[t[1]].score),
-                                   min(by_id[t[0]].order, by_id[t[1]].order)))
-        pairings = [Pairing(r, b, k + 1) for k, (r, b, _) in enumerate(boards)]
-        for k, (r, b, why) in enumerate(boards):
-            notes.append(f"board {k + 1}: {r} (Red) - {b} (Black): {why}")
-        if bye is not None:
-            pairings.append(Pairing(bye, None, len(pairings) + 1))
-        return SwissResult(pairings, bye, [], notes)
-    assert error is not None
-    raise error
+        red, black, why = allocate_colours(by_id[a], by_id[b], rules, rng)
+        boards.append((red, black, why))
+    boards.sort(key=lambda t: (-max(by_id[t[0]].score, by_id[t[1]].score),
+                               min(by_id[t[0]].order, by_id[t[1]].order)))
+    pairings = [Pairing(r, b, k + 1) for k, (r, b, _) in enumerate(boards)]
+    for k, (r, b, why) in enumerate(boards):
+        notes.append(f"board {k + 1}: {r} (Red) - {b} (Black): {why}")
+    if bye is not None:
+        pairings.append(Pairing(bye, None, len(pairings) + 1))
+    return SwissResult(pairings, bye, [], notes)
