@@ -57,6 +57,8 @@ __all__ = [
     "SideStatus",
     "Verdict",
     "classify_move",
+    "decide",
+    "side_status",
     "first_ruling",
     "forbidden_moves",
     "get_profile",
@@ -396,9 +398,15 @@ def _idle_nuance(before: Board, after: Board, move: Move, after_scan: ThreatScan
         return (Nuance.BLOCK, "阻拦对方棋子（28.7）", "blocks an enemy piece (28.7)", "28.7")
     for sq in after.pieces(o):
         p = after.piece_at(sq)
-        if p is not None and p.type is not PieceType.KING and to in after.attackers(s, sq):
-            return (Nuance.FOLLOW, f"盯住有根{_zh(p)}（28.8）",
-                    f"keeps an eye on the protected {_en(p)} (28.8)", "28.8")
+        if p is None or p.type is PieceType.KING or to not in after.attackers(s, sq):
+            continue
+        if not any(piece_value(p, sq)):
+            # 25.3: a pawn that has not crossed the river is no material.
+            return (Nuance.NONE, f"攻击未过河的{_zh(p)}，不算子力（25.3）",
+                    f"attacks a {_en(p)} that has not crossed the river, which is "
+                    "no material (25.3)", "25.3")
+        return (Nuance.FOLLOW, f"盯住有根{_zh(p)}（28.8）",
+                f"keeps an eye on the protected {_en(p)} (28.8)", "28.8")
     return Nuance.NONE, "", "", "28.9"
 
 
@@ -456,6 +464,11 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             clauses.append("29.1")
         if any(t.how == "exchange" for t in chases):
             clauses.append("25.3")
+        if piece.type is PieceType.KING:
+            # 27.1: other pieces chasing with the general's help is a chase.
+            zh += "，借帅（将）之力捉子（27.1）"
+            en += ", with the general's help (27.1)"
+            clauses.append("27.1")
         return _Classified(Label.CHASE, Nuance.NONE, chases, pawn, joint, False,
                            zh + "，为新产生的捉（29.2、细则2）",
                            en + "; the chase is new (29.2, rule 2)", tuple(clauses))
@@ -490,7 +503,7 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
                            "capturing would allow an immediate mate, so it is idle "
                            "(29.4, rule 7)", ("29.4", "细则7"))
     nuance, zh, en, clause = _idle_nuance(before, after, move, after_scan)
-    if nuance is Nuance.NONE:
+    if not zh:
         zh, en = "不属将、杀、捉（28.9）", "neither check, mate threat nor chase (28.9)"
     else:
         zh, en = zh + "，属闲（28.9）", en + "; idle (28.9)"
@@ -579,8 +592,18 @@ def repetition_window(board: Board) -> tuple[int, int]:
     return hits[0], len(hits)
 
 
-def _status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[int]],
-            profile: QiliProfile) -> SideStatus:
+def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[int]],
+                profile: str | QiliProfile = "cxa") -> SideStatus:
+    """Return ``color``'s cycle status from the labels its moves count as
+    (25.2, 28.10-28.12).
+
+    ``chases`` gives, per move, the identities of the pieces it chases (used
+    when the profile needs one piece chased on every move, AXF).  Raises
+    :class:`ValueError` for an unknown profile or mismatched lengths.
+    """
+    profile = get_profile(profile)
+    if len(chases) != len(counts):
+        raise ValueError("one chased set per move is needed")
     labels = tuple(counts)
     who_zh = color.chinese + "方"
     who_en = color.name.capitalize()
@@ -632,9 +655,17 @@ def _status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[in
     return SideStatus(color, True, kind, labels, zh, en, clause)
 
 
-def _verdict(red: SideStatus, black: SideStatus, occurrence: int,
-             profile: QiliProfile) -> tuple[Verdict, str, str, str]:
-    """Verdict, clause, Chinese and English sentence (24, 26)."""
+def decide(red: SideStatus, black: SideStatus, occurrence: int,
+           profile: str | QiliProfile = "cxa") -> tuple[Verdict, str, str, str]:
+    """Return the verdict on two side statuses: ``(verdict, clause,
+    sentence_zh, sentence_en)`` (24.1-24.3, 26.1-26.4).
+
+    ``occurrence`` is how often the position has occurred; at
+    ``profile.occurrences + profile.extra_cycles_to_lose`` a side that had
+    to change loses (24.3).  Raises :class:`ValueError` for an unknown
+    profile.
+    """
+    profile = get_profile(profile)
     rc = red.kind is CycleKind.PERPETUAL_CHECK
     bc = black.kind is CycleKind.PERPETUAL_CHECK
     if rc and bc:
@@ -733,9 +764,9 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         labels, chased = per_side[before.turn]
         labels.append(counts)
         chased.append(victims if counts in (Label.CHASE, Label.CHECK) else frozenset())
-    red = _status(Color.RED, *per_side[Color.RED], profile)
-    black = _status(Color.BLACK, *per_side[Color.BLACK], profile)
-    verdict, clause, vzh, ven = _verdict(red, black, occurrence, profile)
+    red = side_status(Color.RED, *per_side[Color.RED], profile)
+    black = side_status(Color.BLACK, *per_side[Color.BLACK], profile)
+    verdict, clause, vzh, ven = decide(red, black, occurrence, profile)
     zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
     en_lines = [f"The position has occurred {occurrence} times (24). Under the "
                 f"{profile.title_en}:"]
