@@ -45,15 +45,22 @@ def test_ownership_is_a_share() -> None:
 
 
 def test_agreement_with_gnugo() -> None:
-    """``--dead auto`` agrees with GNU Go's dead list on most finished games."""
+    """``--dead auto`` agrees with GNU Go's dead lists on most finished games.
+
+    GNU Go's lists under Chinese and Japanese rules can differ (it judges
+    each game again); both are compared.  The games are GNU Go self-play at
+    level 1, some ended early with unsettled groups, so full agreement is
+    not expected; 9x9 measured 56/60 (Chinese) at 64 playouts.
+    """
     games = [g for g in FIXTURES if g["size"] == 9]
-    agree = 0
+    agree = agree_japanese = 0
     for game in games:
         board = replay_fixture(game)
-        truth = {parse_gtp(name, 9) for name in game["dead"]}
-        if estimate_dead(board, playouts=48) == truth:
-            agree += 1
+        ours = estimate_dead(board, playouts=48)
+        agree += ours == {parse_gtp(name, 9) for name in game["dead"]}
+        agree_japanese += ours == {parse_gtp(name, 9) for name in game["japanese_dead"]}
     assert agree / len(games) >= 0.9
+    assert agree_japanese / len(games) >= 0.9
 
 
 def test_mark_and_unmark_groups() -> None:

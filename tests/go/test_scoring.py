@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qisai.go.board import Board
 from qisai.go.errors import ScoringError
@@ -197,3 +200,27 @@ def test_fixtures_are_legal_under_superko() -> None:
         for color, vertex in game["moves"]:
             board.play(vertex, Color.from_letter(color))
         assert board.is_game_over()
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(2, 13), seed=st.integers(0, 10**6))
+def test_area_counts_add_up(size: int, seed: int) -> None:
+    """B + W = N² whatever is marked dead; territory never counts a stone."""
+    rng = random.Random(seed)
+    board = Board(size)
+    for _ in range(rng.randint(0, size * size)):
+        legal = board.legal_points()
+        if not legal:
+            break
+        board.play(rng.choice(legal))
+    stones = board.stones(Color.BLACK) + board.stones(Color.WHITE)
+    dead = rng.sample(stones, k=min(len(stones), rng.randint(0, 3)))
+    area = score(board, dead)
+    assert area.black_count + area.white_count == size * size
+    assert area.margin == 2 * (area.black_count - Fraction(size * size, 2)) - area.komi
+    terr = score(board, dead, rules=JAPANESE)
+    live = set(stones) - area.dead
+    assert not (terr.black_territory | terr.white_territory) & live
+    assert terr.black_prisoners == board.captures(Color.BLACK) + sum(
+        1 for p in area.dead if board.get(p) is Color.WHITE
+    )
