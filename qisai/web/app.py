@@ -39,7 +39,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               **({"time_source": time_source} if time_source else {}))
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
-                  signup_limiter=RateLimiter(30, 3600.0, burst=30))
+                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

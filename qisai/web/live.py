@@ -249,10 +249,12 @@ class Hub:
         if not live.subscribers:
             return
         notes = [views.notice_data(n) for n in notices]
+        common = live.snapshot(None, moves=False)  # computed once, "you" set per socket
         sends = []
         for viewer_key, send in list(live.subscribers.items()):
             viewer = viewer_key >> 20
-            state = live.snapshot(viewer if viewer else None, moves=False)
+            side = live.side_of(viewer) if viewer else None
+            state = dict(common, you=None if side is None else side.name.lower())
             sends.append(self._safe_send(live, viewer_key, send,
                                          {"type": "update", "notices": notes, "state": state}))
         await asyncio.gather(*sends)

@@ -4,6 +4,8 @@
 * ``QISAI_COOKIE_SECURE``: ``1`` to mark cookies ``Secure`` (behind HTTPS).
 * ``QISAI_RATE_LOGIN``: log-in attempts a minute per address and name (10).
 * ``QISAI_RATE_MOVES``: moves a second per user, burst twice that (10).
+* ``QISAI_RATE_SIGNUP``: new accounts and guest sessions an hour per
+  address (30).
 
 The secret key is generated on first start and kept in the data folder
 (``secret_key``, mode 0600); it is never in the repository.
@@ -65,6 +67,7 @@ class Settings:
     cookie_secure: bool = False
     login_per_minute: int = 10
     moves_per_second: int = 10
+    signups_per_hour: int = 30
     session_days: int = 30
     engines: dict[str, str] = field(default_factory=dict)
     """Configured external engines: name -> command line (``--engine``)."""
@@ -85,4 +88,5 @@ class Settings:
             cookie_secure=os.environ.get("QISAI_COOKIE_SECURE", "") in ("1", "true", "yes"),
             login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
+            signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
         )
