@@ -146,9 +146,9 @@ _WXF_LETTER_FIRST = re.compile(rf"([{_WXF_L}])([1-9{_WXF_S}])([-+.=])([1-9])")
 _WXF_SEL_FIRST = re.compile(rf"([{_WXF_S}])([{_WXF_L}])([-+.=])([1-9])")
 _WXF_PAWN = re.compile(r"([-+]{2}|[1-9][-+]|[1-9]{2})([-+.=])([1-9])")
 _WXF_SHORT = re.compile(rf"([{_WXF_L}])([1-9])([1-9])")
-_COORD = re.compile(r"[a-iA-I](\d{1,2})-?[a-iA-I](\d{1,2})")
+_COORD = re.compile(r"[a-iA-I]([0-9]{1,2})-?[a-iA-I]([0-9]{1,2})")
 # A move number before a move ("1.", "12...") but not WXF "33.4".
-_MOVE_NUMBER = re.compile(r"^\d+\.+(?=\D|$)")
+_MOVE_NUMBER = re.compile(r"^[0-9]+\.+(?=[^0-9]|$)")
 
 
 class NotationError(XiangqiError):
@@ -228,6 +228,8 @@ def _illegal_reason(board: Board, move: Move, where: str | None = None) -> str:
     f, t = move
     name = f"{square_name(f)}{square_name(t)}"
     where = _where(board) if where is None else where
+    if not (0 <= f < 90 and 0 <= t < 90):
+        return f"{where}: square number out of 0-89 in {tuple(move)!r}"
     v = board.piece_value_at(f)
     if not v:
         return f"{where}: no piece on {square_name(f)} for {name}"
@@ -410,16 +412,35 @@ def _resolve(board: Board, spec: _Spec) -> Move:
                 candidates.append(move)
     if len(candidates) == 1:
         return candidates[0]
+    written = "wxf" if spec.wxf else "chinese"
     if candidates:
         names = [m.iccs() for m in candidates]
+        listed = ", ".join(f"{m.iccs()} ({_write(board, m, written)})" for m in candidates)
         raise AmbiguousMoveError(f"{where}: {spec.text!r} fits {len(names)} legal moves: "
-                                 f"{', '.join(names)}", names)
-    if not tried:
+                                 f"{listed}", names)
+    if tried:
+        why = _illegal_reason(board, tried[0], f"{where}: {spec.text!r}")
+    else:
         how = {"+": "forward", "-": "back", ".": "sideways"}.get(spec.action or "", "")
-        raise IllegalMoveError(f"{where}: {spec.text!r}: no {name} of {_side(c)} there can move "
-                               f"{how} {spec.number} (7.5: the {name} "
-                               f"{'counts steps' if spec.ptype in _STRAIGHT else 'names a file'})")
-    raise IllegalMoveError(_illegal_reason(board, tried[0], f"{where}: {spec.text!r}"))
+        pieces = " or ".join(square_name(sq) for sq in squares)
+        if spec.ptype in _STRAIGHT:
+            why = (f"{where}: {spec.text!r}: the {name} on {pieces} cannot move {how} "
+                   f"{spec.number} (off the board or onto its own file)")
+        elif spec.action == ".":
+            why = f"{where}: {spec.text!r}: the {name} never moves sideways (平); 7.5 writes 进/退"
+        else:
+            why = (f"{where}: {spec.text!r}: the {name} on {pieces} cannot reach file "
+                   f"{spec.number} (7.5: for the {name} the number is the file it lands on)")
+    raise IllegalMoveError(why + _hint(board, squares, written))
+
+
+def _hint(board: Board, squares: list[int], notation: str) -> str:
+    """The legal moves of the pieces on ``squares``, for an error message."""
+    moves = [m for sq in squares for m in board.legal_moves_from(sq)]
+    if not moves:
+        return "; that piece has no legal move" if len(squares) == 1 else \
+            "; those pieces have no legal move"
+    return "; its legal moves: " + " ".join(_write(board, m, notation) for m in moves)
 
 
 def _parse_coordinates(board: Board, s: str, notation: str) -> Move:
@@ -446,7 +467,7 @@ def parse(board: Board, text: str, notation: str | None = None) -> Move:
     >>> parse(Board(), "车一平二")
     Traceback (most recent call last):
     ...
-    qisai.xiangqi.errors.IllegalMoveError: ply 1 (Red to move): '车一平二': the chariot on i0 cannot move to h0 (clause 2)
+    qisai.xiangqi.errors.IllegalMoveError: ply 1 (Red to move): '车一平二': the chariot on i0 cannot move to h0 (clause 2); its legal moves: 车一进一 车一进二
     """
     s = _normalize(text)
     if notation is None:
@@ -571,6 +592,17 @@ def _format_wxf(board: Board, move: Move) -> str:
     return letter + file_no + tail
 
 
+def _write(board: Board, move: Move, notation: str) -> str:
+    """Write a move known to be legal (no checks)."""
+    if notation == "chinese":
+        return _format_chinese(board, move)
+    if notation == "wxf":
+        return _format_wxf(board, move)
+    if notation == "iccs":
+        return move.iccs()
+    return move.engine()
+
+
 def format(board: Board, move: Move, notation: str = "chinese") -> str:
     """Write a legal ``move`` of ``board`` in ``notation``.
 
@@ -579,7 +611,8 @@ def format(board: Board, move: Move, notation: str = "chinese") -> str:
     module docstring for the canonical forms.  The board is not changed.
 
     Returns the text.  Raises :class:`IllegalMoveError` if ``move`` is not
-    legal in ``board`` and :class:`NotationError` for an unknown notation.
+    legal in ``board``, :class:`InvalidMoveError` if it is not a move at all
+    and :class:`NotationError` for an unknown notation.
 
     >>> format(Board(), Move.from_iccs("h0g2"))
     '马二进三'
@@ -587,15 +620,12 @@ def format(board: Board, move: Move, notation: str = "chinese") -> str:
     if notation not in NOTATIONS:
         raise NotationError(f"unknown notation {notation!r}; expected one of "
                             f"{', '.join(NOTATIONS)}")
+    if not (isinstance(move, tuple) and len(move) == 2
+            and all(isinstance(sq, int) for sq in move)):
+        raise InvalidMoveError(f"not a move: {move!r} (expected a Move(from_square, to_square))")
     move = Move(*move)
     _check_move(board, move)
-    if notation == "chinese":
-        return _format_chinese(board, move)
-    if notation == "wxf":
-        return _format_wxf(board, move)
-    if notation == "iccs":
-        return move.iccs()
-    return move.engine()
+    return _write(board, move, notation)
 
 
 # ------------------------------------------------------------------ lines

@@ -8,6 +8,7 @@ Chinese move text that other programs wrote into the PGN files there.
 from __future__ import annotations
 
 import json
+import random
 import re
 import unicodedata
 from pathlib import Path
@@ -288,6 +289,26 @@ def test_impossible_moves_say_why(text: str, why: str) -> None:
         parse(Board(), text)
 
 
+def test_errors_list_the_named_piece_s_legal_moves() -> None:
+    with pytest.raises(IllegalMoveError, match="its legal moves: 马二进三 马二进一$"):
+        parse(Board(), "马二进五")
+    with pytest.raises(IllegalMoveError, match="its legal moves: H2[+]3 H2[+]1$"):
+        parse(Board(), "H2+5")
+    b = Board()
+    b.push(Move.from_iccs("h0g2"))
+    b.push(Move.from_iccs("h9g7"))
+    with pytest.raises(AmbiguousMoveError, match=r"i0h0 \(车一平二\), i0i2 \(车一进二\)|"
+                                                   r"i0i2 \(车一进二\), i0h0 \(车一平二\)"):
+        parse(b, "车12")
+
+
+def test_format_rejects_what_is_not_a_move() -> None:
+    with pytest.raises(InvalidMoveError):
+        format(Board(), "h2e2")  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="out of 0-89"):
+        format(Board(), Move(200, 3))
+
+
 def test_digits_are_read_for_red_and_numerals_for_black() -> None:
     b = Board()
     assert parse(b, "马8进7").iccs() == "b0c2"  # Red's horse on its file 八
@@ -429,6 +450,65 @@ def test_pgn_files_use_front_and_rear() -> None:
     assert any(t.startswith("前炮") for t in moves) and any(t.startswith("后炮") for t in moves)
 
 
+def test_cchess_agrees_on_the_real_games() -> None:
+    """cchess (PyPI, an independent implementation) writes the same Chinese text
+    for every move of the CBL games, and we read its text back.  (cchess is slow:
+    every fourth game here; all 10,522 plies agree when run in full.)"""
+    cchess = pytest.importorskip("cchess")
+    plies = 0
+    for game in _games()[::4]:
+        moves_iccs = game["moves_iccs"]
+        fen = game["fen"]
+        assert isinstance(moves_iccs, list) and isinstance(fen, str)
+        if not moves_iccs:
+            continue
+        theirs, b = cchess.ChessBoard(fen), Board(fen)
+        for u in moves_iccs:
+            text = theirs.move_iccs(u).to_text()
+            m = Move.from_iccs(u)
+            assert format(b, m) == unicodedata.normalize("NFKC", text), (game["index"], u)
+            assert parse(b, text) == m
+            theirs.next_turn()
+            b.push(m)
+            plies += 1
+    assert plies > 2_000
+
+
+def _crowded_pawn_files(b: Board) -> list[int]:
+    counts: dict[int, int] = {}
+    for sq in range(90):
+        p = b.piece_at(sq)
+        if p is not None and p.color == b.turn and p.type == 7:
+            counts[sq % 9] = counts.get(sq % 9, 0) + 1
+    return [f for f, n in counts.items() if n >= 2]
+
+
+def test_cchess_text_is_read_in_crowded_positions() -> None:
+    """cchess's Chinese text for every legal move of random positions crowded
+    with soldiers reads back as that move.  cchess writes 前二三四后 for four or
+    five soldiers on a file (we write 一..五, and read both) and plain 前/后
+    when two files are crowded, which is ambiguous: then, and only then, we
+    must raise AmbiguousMoveError naming the move among the candidates."""
+    cchess = pytest.importorskip("cchess")
+    rng = random.Random(20261130)
+    checked = ambiguous = 0
+    while checked < 1500:
+        b = _random_crowded_board(rng)
+        if b is None:
+            continue
+        theirs = cchess.ChessBoard(b.fen())
+        two_files = len(_crowded_pawn_files(b)) > 1
+        for m in b.legal_moves():
+            text = theirs.copy().move_iccs(m.iccs()).to_text()
+            try:
+                assert parse(b, text) == m, (b.fen(), m.iccs(), text)
+            except AmbiguousMoveError as e:
+                assert two_files and text[0] in "前后" and m.iccs() in e.candidates
+                ambiguous += 1
+            checked += 1
+    assert ambiguous < checked // 10
+
+
 # ------------------------------------------------------------- properties
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -463,6 +543,23 @@ def _fen_from(pieces: dict[int, str], red_to_move: bool) -> str:
             row += p
         rows.append(row + (str(empty) if empty else ""))
     return "/".join(rows) + (" w" if red_to_move else " b")
+
+
+def _random_crowded_board(rng: random.Random) -> Board | None:
+    pieces = {rng.choice([3, 4, 5, 12, 13, 14]): "K", rng.choice([84, 85, 86, 75, 76, 77]): "k"}
+    files = rng.sample(range(9), rng.randint(1, 2))
+    for letter, squares in (("P", _PAWN_SQUARES_RED), ("p", _PAWN_SQUARES_BLACK)):
+        pool = [s for s in squares if s % 9 in files and s not in pieces]
+        for s in rng.sample(pool, min(len(pool), rng.randint(0, 5))):
+            pieces[s] = letter
+    for letter in "RRCCNNrrccnn":
+        s = rng.randrange(90)
+        if s not in pieces and rng.random() < 0.5:
+            pieces[s] = letter
+    try:
+        return Board(_fen_from(pieces, rng.random() < 0.5))
+    except XiangqiError:
+        return None
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
