@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
+from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError, IllegalReason
 from qisai.go.rules import Color, Scoring
 from qisai.go.scoring import Score, score
@@ -120,6 +121,18 @@ class GoGame(Game):
     def dispute_dead(self, side: Side, at: float | None = None) -> list[Notice]:
         """``side`` disputes the dead stones; play resumes.  See :meth:`Game.apply`."""
         return self.apply(Event(EventType.DISPUTE_DEAD, self._time(at), side))
+
+    def suggest_dead(self, playouts: int = 64, seed: int = 0) -> list[str]:
+        """Return the stones the Go core proposes dead (Benson's unconditional
+        life, seki, then playouts: :func:`qisai.go.deadstones.estimate_dead`),
+        as GTP names.  Changes nothing: send them with :meth:`mark_dead`, so
+        the proposal is in the event log.  Raises :class:`EventError` outside
+        the dead-stone phase.
+        """
+        if self.phase is not Phase.SCORING:
+            raise EventError(f"suggest dead: not in the dead-stone phase ({self.phase.value})")
+        dead = estimate_dead(self.board, playouts=playouts, seed=seed)
+        return sorted(gtp_name(p, self.board.size) for p in dead)
 
     # ---------------------------------------------------------------- moves
     def _on_move(self, side: Side, move: str, at: float) -> None:

@@ -225,3 +225,19 @@ def test_replay_rebuilds_go_game() -> None:
     assert isinstance(copy, GoGame)
     assert copy.result == game.result and copy.moves == game.moves
     assert str(copy.board) == str(game.board) and copy.infractions == game.infractions
+
+
+def test_suggested_dead_stones_go_through_the_log() -> None:
+    game, t = new()
+    with pytest.raises(EventError):
+        game.suggest_dead()
+    # A white stone in Black's corner, with no room to live.
+    play(game, t, ["C1", "A1", "B2", "pass", "A3", "pass", "E5", "pass", "pass"])
+    assert game.phase is Phase.SCORING
+    dead = game.suggest_dead(playouts=32)
+    assert dead == ["A1"]
+    game.mark_dead(None, dead)
+    game.confirm_dead(game.to_move)
+    game.confirm_dead(game.to_move.other)
+    assert game.result is not None and game.result.winner is BL
+    assert game.events[-3].points == ("A1",)
