@@ -484,9 +484,10 @@ class Clock:
         at_ms = self._at(at)
         s = self._state[side]
         running = self._running is side
-        if running:
+        elapsed = self._current_elapsed(side, at_ms)
+        if elapsed is not None:
             s = s.copy()
-            _consume(s, min(self._elapsed_ms(at_ms), max(0, _allowance_ms(s))), completes_move=False)
+            _consume(s, min(elapsed, max(0, _allowance_ms(s))), completes_move=False)
         stage = s.control.stages[s.stage]
         if s.in_byoyomi and s.control.byoyomi and s.control.byoyomi.kind is ByoyomiKind.CANADIAN:
             to_go: int | None = s.canadian_moves
@@ -499,10 +500,19 @@ class Clock:
         """Return the seconds ``side`` may still use before its flag falls
         (main time plus overtime, as if a move started now)."""
         at_ms = self._at(at)
-        if self._running is side:
-            left = self._move_allowance_ms(side) - self._elapsed_ms(at_ms)
-            return max(0, left) / 1000
+        elapsed = self._current_elapsed(side, at_ms)
+        if elapsed is not None:
+            return max(0, self._move_allowance_ms(side) - elapsed) / 1000
         return _allowance_ms(self._state[side]) / 1000
+
+    def _current_elapsed(self, side: Side, at_ms: int) -> int | None:
+        """Return the time ``side`` has spent on its current move (running or
+        paused), or ``None`` if it is not on move."""
+        if self._running is side:
+            return self._elapsed_ms(at_ms)
+        if self._paused is side:
+            return self._spent
+        return None
 
     def moves(self, side: Side) -> int:
         """Return the number of moves ``side`` has completed on this clock."""

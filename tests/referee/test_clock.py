@@ -164,6 +164,8 @@ def test_pause_and_resume_stop_time() -> None:
     clock = Clock(TimeControl.both(scheme_6_5(10)))
     clock.start(R, at=0)
     clock.pause(at=100)
+    assert clock.remaining(R, at=500) == pytest.approx(500)
+    assert clock.snapshot(R, at=600).main == pytest.approx(500)
     clock.resume(at=1000)
     assert clock.remaining(R, at=1100) == pytest.approx(600 - 200)
     assert clock.deadline() == pytest.approx(1100 + 400)
