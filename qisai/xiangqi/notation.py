@@ -636,7 +636,8 @@ def _tokens(text: str) -> list[str]:
     out = []
     for raw in text.replace(",", " ").replace("，", " ").split():
         tok = _MOVE_NUMBER.sub("", raw)
-        if tok:
+        # A bare number is a move number (7.5's table writes "1 炮二平五 马8进7").
+        if tok and not tok.isdigit():
             out.append(tok)
     return out
 
@@ -654,7 +655,7 @@ def _coordinate_line(tokens: list[str]) -> str | None:
 def parse_line(board: Board, text: str, notation: str | None = None) -> list[Move]:
     """Read a sequence of moves (separated by spaces or commas) from ``board``.
 
-    Move numbers (``1.``, ``12...``) are skipped.  With ``notation=None`` each
+    Move numbers (``1``, ``1.``, ``12...``) are skipped.  With ``notation=None`` each
     move is detected as in :func:`parse`, except that a line of coordinate
     moves is read wholly as ICCS or wholly as engine moves (a rank ``0`` means
     ICCS, a rank ``10`` the engine form; otherwise ICCS is tried first for the

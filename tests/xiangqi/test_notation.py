@@ -72,6 +72,34 @@ def test_clause_7_5_full_form_reads_and_writes() -> None:
     assert format_line(b, moves, "wxf") == ["C2.5", "H8+7", "H2+3", "R9.8", "R1.2", "C8+4"]
 
 
+def test_clause_7_5_table_from_the_rule_text() -> None:
+    """The table of 7.5 as printed in the rule book (seeds/001): each line holds
+    a round in the full form and the same round in the short form."""
+    seeds = RECORDS.parents[2] / "seeds" / "001_c8d56d3bd7b1d386.txt"
+    text = seeds.read_text(encoding="utf-8")
+    start = text.index("7.5 记录方式")
+    rounds = [line.split() for line in text[start:].splitlines()[3:6]]
+    assert [r[0] for r in rounds] == ["1", "2", "3"]
+    full = " ".join(" ".join(r[:3]) for r in rounds)
+    short = " ".join(" ".join(r[3:]) for r in rounds)
+    b = Board()
+    moves = parse_line(b, full)
+    assert [m.iccs() for m in moves] == ICCS_75
+    assert format_line(b, moves, "chinese") == [t for r in rounds for t in r[1:3]]
+    # The short form, read against the position: 车12 alone fits two moves.
+    shorts = [t for r in rounds for t in r[4:6]]
+    assert short.split() == ["1", *shorts[:2], "2", *shorts[2:4], "3", *shorts[4:]]
+    ambiguous = []
+    for text_short, iccs in zip(shorts, ICCS_75, strict=True):
+        try:
+            assert parse(b, text_short).iccs() == iccs
+        except AmbiguousMoveError as e:
+            assert iccs in e.candidates
+            ambiguous.append(text_short)
+        b.push(Move.from_iccs(iccs))
+    assert ambiguous == ["车12"]
+
+
 def test_clause_7_5_short_form() -> None:
     # 7.5's short form drops 进/退/平: it is read against the position, and
     # one of the six moves of the rule book's own example fits two legal moves.
@@ -623,3 +651,12 @@ def test_cli_errors() -> None:
     assert code == 2 and "FEN" in err
     code, _, err = _cli("--moves", "h2e2 h2e2", "--to", "wxf")
     assert code == 1 and "move 2" in err
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from qisai.xiangqi import notation
+
+    result = doctest.testmod(notation)
+    assert result.failed == 0 and result.attempted >= 6
