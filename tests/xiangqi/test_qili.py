@@ -341,6 +341,48 @@ def test_25_3_horse_chasing_protected_rook(profile: str) -> None:
     assert label is Label.CHASE and "交换" in reason
 
 
+def test_28_16_cannon_screened_by_the_capturer_is_no_root() -> None:
+    # After 车九平八 the cannon on b9 "protects" the horse through the rook on
+    # b7 as screen, but once the rook has taken on b5 the screen is gone.
+    fen = "rc2k4/9/R8/9/1n7/9/9/9/9/3K5 w - - 0 1"
+    after = _play(fen, ["a7b7"])
+    assert after.protectors(Move.from_iccs("b9b5").to_square) == [
+        Move.from_iccs("b9b5").from_square]
+    label, _, _, reason = _label(fen, "a7b7")
+    assert label is Label.CHASE and "无根马" in reason
+
+
+def test_27_2_rule_11_pawn_attacks_count_in_mutual_attack() -> None:
+    # Red's pawn attacks a loose cannon on every move (its own attack: idle,
+    # 27.2); black's rook chases a loose cannon on every move.  Both sides
+    # attack perpetually (相互长打), so the pawn's attacks count as chases.
+    fen = "4k4/9/9/3cc4/3P5/9/r8/9/CC7/5K3 w - - 0 1"
+    b = _play(fen, "d5e5 a3b3 e5d5 b3a3".split() * 2)
+    r = judge(b, "cxa")
+    assert r is not None
+    assert r.red.kind is CycleKind.PERPETUAL_CHASE and r.black.kind is CycleKind.PERPETUAL_CHASE
+    assert r.verdict is Verdict.DRAW
+    assert all(m.label is Label.IDLE and m.counts_as is Label.CHASE
+               for m in r.moves if m.color is Color.RED)
+    assert "细则11" in r.moves[0].clauses
+    # AXF has no such rule; black chases two cannons in turn, allowed there.
+    a = judge(b, "axf")
+    assert a is not None and not a.red.forbidden and a.verdict is Verdict.DRAW
+
+
+def test_rule_4_a_root_that_chases_is_a_chase() -> None:
+    # The rook protecting the horse on a3 leaves to attack the loose horse on b7.
+    label, _, _, _ = _label("4k4/9/1n7/9/9/9/N8/9/9/R2K5 w - - 0 1", "a0b0")
+    assert label is Label.CHASE
+
+
+def test_rule_5_chase_with_offer_is_a_chase() -> None:
+    # 车九平七 still offers the rook to the black rook on f5 (兑) and now
+    # attacks the loose horse on c7: 捉子兼具兑, 按捉 (细则 5).
+    r = classify_move(Board("3k5/9/2n6/9/R4r3/9/9/9/9/4K4 w - - 0 1"), Move.from_iccs("a5c5"))
+    assert r.label is Label.CHASE and r.targets == (Move.from_iccs("c7c7").to_square,)
+
+
 def test_28_5_offer_is_idle() -> None:
     case = CASES["AXF-OX-110"]  # 车八退三: red's rook offers itself to the black rook
     b = Board(case["fen"])
