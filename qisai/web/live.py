@@ -34,7 +34,7 @@ from typing import Any
 
 import anyio
 
-from qisai.referee.errors import EventError, RefereeError
+from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import Side
@@ -345,8 +345,9 @@ class Hub:
         if refusal is not None:
             if notices:  # a flag fall ruled before the refused action
                 await self.broadcast(live, notices)
-            status = 409 if isinstance(refusal, EventError) and (
-                "turn" in str(refusal) or "over" in str(refusal)) else 400
+            # Out of turn and after the end are conflicts with the game's
+            # state (409); anything else is a bad action (400).
+            status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
             raise ActionError(status, f"{where}: {refusal}")
         ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
                "ply": len(game.moves) if kind in ("move", "pass") else None,
