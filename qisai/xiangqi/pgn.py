@@ -11,9 +11,15 @@ a reader only holds legal moves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+import os
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import IO, NamedTuple, cast
 
-from qisai.xiangqi.board import STARTING_FEN, Board, Move
+from qisai.xiangqi import notation as _notation
+from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
 from qisai.xiangqi.errors import RecordError, XiangqiError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -179,3 +185,412 @@ class Game(GameNode):
         red = self.headers.get("Red", "?")
         black = self.headers.get("Black", "?")
         return f"<Game {red} vs {black} {self.result} plies={len(self.mainline_moves())}>"
+
+
+# ====================================================================== PGN
+#
+# Xiangqi PGN as the common programs write it (象棋巫师, XQStudio exports,
+# 东萍): tag pairs, then move text with move numbers, ``{comments}``,
+# ``; comments``, ``(variations)``, ``$n`` annotations and a result.  The
+# ``[Format]`` tag says how moves are written: ``ICCS`` (``H2-E2``), ``WXF``
+# (``C2.5``) or Chinese (the default; ``炮二平五 马８进７``).  Files are UTF-8
+# or GBK; byte streams are decoded line by line (UTF-8, else GB18030).
+# Text after a game's result up to the next tag line (banners such as
+# ``=====`` or a web address) is skipped.
+
+_RESULT_TOKENS = frozenset(RESULTS)
+_FORMATS = {"iccs": "iccs", "wxf": "wxf", "chinese": "chinese", "engine": "engine"}
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_MOVE_NUMBER = re.compile(r"\d+\.+(?=\D|$)")
+_TOKEN_BREAK = frozenset(" \t\r\n{}();")
+_FULLWIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+class PgnError(RecordError):
+    """A PGN game is malformed; the message gives the line and the ply."""
+
+
+class _Source:
+    """Lines of a text or byte stream with a one-line push-back and a line count."""
+
+    def __init__(self, stream: IO[str] | IO[bytes]) -> None:
+        self.stream = stream
+        self.pushed: str | None = None
+        self.line_no = 0
+
+    def readline(self) -> str | None:
+        if self.pushed is not None:
+            line, self.pushed = self.pushed, None
+            self.line_no += 1
+            return line
+        raw = self.stream.readline()
+        if not raw:
+            return None
+        self.line_no += 1
+        if isinstance(raw, bytes):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("gb18030", errors="replace")
+        else:
+            line = raw
+        if self.line_no == 1:
+            line = line.lstrip("\ufeff")
+        return line
+
+    def push_back(self, line: str) -> None:
+        self.pushed = line
+        self.line_no -= 1
+
+
+_SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
+
+
+def _source(stream: IO[str] | IO[bytes]) -> _Source:
+    try:
+        src = _SOURCES.get(stream)
+        if src is None:
+            src = _SOURCES[stream] = _Source(stream)
+        return src
+    except TypeError:  # a stream that takes no weak references: no push-back across games
+        return _Source(stream)
+
+
+class _Token(NamedTuple):
+    kind: str  # "move", "comment", "open", "close", "result", "nag"
+    text: str
+    line: int
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def read_game(stream: IO[str] | IO[bytes]) -> Game | None:
+    """Read the next game from a PGN text or byte stream.
+
+    Reads only as far as the end of that game (streaming: call again for the
+    next one).  Moves are read in the ``[Format]`` notation (Chinese, ICCS,
+    WXF) or detected move by move, and checked legal from the ``[FEN]``
+    set-up.
+
+    Returns the :class:`Game`, or ``None`` at the end of the stream.
+    Raises :class:`PgnError` (a :class:`RecordError`) with the line and ply
+    for a malformed tag, an invalid FEN, an unknown or illegal move, an
+    unbalanced variation or an unclosed comment.
+    """
+    src = _source(stream)
+    # Skip blank lines before the game.
+    while True:
+        line = src.readline()
+        if line is None:
+            return None
+        if line.strip():
+            break
+    headers: dict[str, str] = {}
+    while line is not None and line.lstrip().startswith("["):
+        text = line.strip()
+        pos = 0
+        while pos < len(text):
+            m = _TAG.match(text, pos)
+            if m is None:
+                if text[pos:].strip().startswith(("%", ";")):
+                    break
+                raise PgnError(f"line {src.line_no}: malformed tag pair {text[pos:][:60]!r} "
+                               f"(expected [Name \"value\"])")
+            headers[m.group(1)] = _unescape(m.group(2))
+            pos = m.end()
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+        line = src.readline()
+        while line is not None and not line.strip():
+            line = src.readline()
+    tokens = _lex(src, line)
+    return _build_game(headers, tokens)
+
+
+def _lex(src: _Source, first: str | None) -> list[_Token]:
+    """Tokens of one game's move text, starting at line ``first``; consumes the
+    trailer after the result and pushes back the next game's first tag line."""
+    tokens: list[_Token] = []
+    line = first
+    comment: list[str] | None = None
+    comment_line = 0
+    depth = 0
+    while line is not None:
+        if comment is None and depth == 0 and line.lstrip().startswith("[") and tokens:
+            src.push_back(line)
+            return tokens
+        i, n = 0, len(line)
+        while i < n:
+            ch = line[i]
+            if comment is not None:
+                end = line.find("}", i)
+                if end < 0:
+                    comment.append(line[i:])
+                    break
+                comment.append(line[i:end])
+                tokens.append(_Token("comment", "".join(comment).strip(), comment_line))
+                comment = None
+                i = end + 1
+                continue
+            if ch.isspace():
+                i += 1
+            elif ch == "{":
+                comment, comment_line = [], src.line_no
+                i += 1
+            elif ch == ";":
+                tokens.append(_Token("comment", line[i + 1:].strip(), src.line_no))
+                break
+            elif ch == "(":
+                depth += 1
+                tokens.append(_Token("open", ch, src.line_no))
+                i += 1
+            elif ch == "}":
+                raise PgnError(f"line {src.line_no}: '}}' closes no comment")
+            elif ch == ")":
+                depth -= 1
+                if depth < 0:
+                    raise PgnError(f"line {src.line_no}: ')' closes no variation")
+                tokens.append(_Token("close", ch, src.line_no))
+                i += 1
+            else:
+                j = i
+                while j < n and line[j] not in _TOKEN_BREAK:
+                    j += 1
+                word = line[i:j]
+                i = j
+                if word in _RESULT_TOKENS and depth == 0:
+                    tokens.append(_Token("result", word, src.line_no))
+                    _skip_trailer(src)
+                    return tokens
+                if word.startswith("$") and word[1:].isdigit():
+                    tokens.append(_Token("nag", word, src.line_no))
+                    continue
+                m = _MOVE_NUMBER.match(word)
+                if m:
+                    word = word[m.end():]
+                if word:
+                    tokens.append(_Token("move", word, src.line_no))
+        line = src.readline()
+    if comment is not None:
+        raise PgnError(f"line {comment_line}: comment '{{' is never closed")
+    if depth:
+        raise PgnError(f"line {src.line_no}: {depth} variation(s) not closed at the end of the game")
+    return tokens
+
+
+def _skip_trailer(src: _Source) -> None:
+    """Skip text after a result up to the next tag line (which is pushed back)."""
+    while True:
+        line = src.readline()
+        if line is None:
+            return
+        if line.lstrip().startswith("["):
+            src.push_back(line)
+            return
+
+
+def _build_game(headers: dict[str, str], tokens: list[_Token]) -> Game:
+    game = Game(headers)
+    fmt = headers.get("Format", "").strip().lower()
+    notation = _FORMATS.get(fmt)
+    try:
+        board = Board(game.fen)
+    except XiangqiError as exc:
+        raise PgnError(f"[FEN] tag: {exc}") from None
+    node: GameNode = game
+    stack: list[GameNode] = []
+    result: str | None = None
+    for tok in tokens:
+        if tok.kind == "move":
+            try:
+                move = _notation.parse(board, tok.text, notation)
+            except XiangqiError as exc:
+                raise PgnError(f"line {tok.line}, ply {node.ply() + 1}: "
+                               f"cannot read move {tok.text!r}: {exc}") from None
+            node = node.add_variation(move)
+            board.push_unchecked(move)
+        elif tok.kind == "comment":
+            node.comment = f"{node.comment} {tok.text}".strip() if node.comment else tok.text
+        elif tok.kind == "open":
+            if node.parent is None:
+                raise PgnError(f"line {tok.line}: a variation must follow a move")
+            stack.append(node)
+            node = node.parent
+            board.pop()
+        elif tok.kind == "close":
+            node = stack.pop()
+            board = node.board()
+        elif tok.kind == "result":
+            result = tok.text
+    if result is not None and "Result" not in game.headers:
+        game.headers["Result"] = result
+    return game
+
+
+def iter_games(stream: IO[str] | IO[bytes]) -> Iterator[Game]:
+    """Yield the games of a PGN stream one at a time (see :func:`read_game`).
+
+    Raises :class:`PgnError` at the first malformed game.
+    """
+    while True:
+        game = read_game(stream)
+        if game is None:
+            return
+        yield game
+
+
+def read_games(path: str | os.PathLike[str]) -> Iterator[Game]:
+    """Yield the games of the PGN file at ``path`` (UTF-8 or GBK), one at a time.
+
+    This is the only function of the rules package that opens a file: a
+    convenience at the edge; the file is read lazily and closed when the
+    iterator finishes or is closed.
+    Raises :class:`OSError` if the file cannot be opened and :class:`PgnError`
+    for a malformed game.
+    """
+    with open(path, "rb") as f:
+        yield from iter_games(f)
+
+
+def parse_pgn(text: str | bytes) -> list[Game]:
+    """All games of a PGN text (``str``, or bytes in UTF-8 or GBK).
+
+    Returns the games.  Raises :class:`PgnError` for a malformed game.
+    """
+    stream: IO[str] | IO[bytes] = io.BytesIO(text) if isinstance(text, bytes) \
+        else io.StringIO(text)
+    return list(iter_games(stream))
+
+
+# ------------------------------------------------------------------ writing
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("\r", " ")
+
+
+def _comment(text: str) -> str:
+    # PGN comments cannot hold '}' (there is no escape); a full-width brace stands in.
+    return "{" + text.replace("}", "｝") + "}"
+
+
+def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> str:
+    """The game as PGN text: tags, then move text with comments and variations.
+
+    ``notation`` is ``"chinese"`` (no ``[Format]`` tag), ``"wxf"`` or
+    ``"iccs"`` (``[Format "WXF"]`` / ``[Format "ICCS"]``).  ``fullwidth``
+    writes Black's digits full-width (``马８进７``) as GBK programs expect.
+    ``Result`` defaults to ``*``; a ``FEN`` tag is written for set-ups.
+
+    Returns the text, ending in a newline.
+    Raises :class:`PgnError` if a move of the tree is illegal (trees built by
+    hand) and :class:`~qisai.xiangqi.notation.NotationError` for an unknown
+    notation.
+    """
+    if notation not in ("chinese", "wxf", "iccs"):
+        raise _notation.NotationError(f"PGN move text is chinese, wxf or iccs, not {notation!r}")
+    headers = dict(game.headers)
+    headers.pop("Format", None)
+    if notation != "chinese":
+        headers["Format"] = notation.upper()
+    headers.setdefault("Result", "*")
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in headers.items()]
+    try:
+        board = Board(game.fen)
+    except XiangqiError as exc:
+        raise PgnError(f"cannot write a game with a bad set-up: {exc}") from None
+    words: list[str] = []
+    if game.comment:
+        words.append(_comment(game.comment))
+    _write_line(game, board, notation, fullwidth, words)
+    words.append(game.result)
+    out: list[str] = []
+    current = ""
+    for w in words:
+        if current and len(current) + 1 + len(w) > 79:
+            out.append(current)
+            current = w
+        else:
+            current = f"{current} {w}" if current else w
+    out.append(current)
+    return "\n".join(lines) + "\n\n" + "\n".join(out) + "\n"
+
+
+def _move_text(board: Board, move: Move, notation: str, fullwidth: bool, ply: int) -> str:
+    try:
+        text = _notation.format(board, move, notation)
+    except XiangqiError as exc:
+        raise PgnError(f"ply {ply}: cannot write move {move.iccs()}: {exc}") from None
+    if notation == "iccs":
+        text = f"{text[:2]}-{text[2:]}".upper()
+    elif fullwidth and notation == "chinese" and board.turn is Color.BLACK:
+        text = text.translate(_FULLWIDTH)
+    return text
+
+
+def _write_line(node: GameNode, board: Board, notation: str, fullwidth: bool,
+                words: list[str]) -> None:
+    """Write the continuation of ``node`` (main line, with its alternatives in brackets)."""
+    # Iterative over the main line; alternatives recurse (their depth is the
+    # nesting of brackets, not the game length).
+    pushed = 0
+    force_number = True
+    while node.variations:
+        main = node.variations[0]
+        assert main.move is not None
+        ply = len(board.move_stack) + 1
+        number = (board.fullmove_number if board.fullmove_number else 1)
+        red = board.turn is Color.RED
+        if red:
+            words.append(f"{number}.")
+        elif force_number:
+            words.append(f"{number}...")
+        words.append(_move_text(board, main.move, notation, fullwidth, ply))
+        if main.comment:
+            words.append(_comment(main.comment))
+        for alt in node.variations[1:]:
+            assert alt.move is not None
+            words.append("(")
+            words.append(f"{number}." if red else f"{number}...")
+            words.append(_move_text(board, alt.move, notation, fullwidth, ply))
+            if alt.comment:
+                words.append(_comment(alt.comment))
+            board.push_unchecked(alt.move)
+            _write_line(alt, board, notation, fullwidth, words)
+            board.pop()
+            words.append(")")
+        force_number = len(node.variations) > 1 or bool(main.comment)
+        if not board.is_legal(main.move):
+            raise PgnError(f"ply {ply}: illegal move {main.move.iccs()} in the tree")
+        board.push_unchecked(main.move)
+        pushed += 1
+        node = main
+    for _ in range(pushed):
+        board.pop()
+
+
+def write(games: Game | Iterable[Game], stream: IO[str] | IO[bytes], notation: str = "chinese",
+          *, encoding: str = "utf-8", fullwidth: bool | None = None) -> None:
+    """Write one game or several to a text or byte stream as PGN.
+
+    Games are separated by a blank line.  On a byte stream the text is
+    encoded with ``encoding`` (UTF-8 by default; ``"gbk"`` for older
+    programs, which then also get full-width digits unless ``fullwidth`` says
+    otherwise).
+    Raises what :func:`dumps` raises, and :class:`UnicodeEncodeError` if a
+    text cannot be encoded in ``encoding``.
+    """
+    items = [games] if isinstance(games, Game) else games
+    if fullwidth is None:
+        fullwidth = encoding.lower().replace("-", "") in ("gbk", "gb2312", "gb18030", "cp936")
+    binary = isinstance(stream, io.RawIOBase | io.BufferedIOBase) or \
+        "b" in str(getattr(stream, "mode", ""))
+    first = True
+    for game in items:
+        text = ("" if first else "\n") + dumps(game, notation, fullwidth=fullwidth)
+        first = False
+        if binary:
+            cast("IO[bytes]", stream).write(text.encode(encoding))
+        else:
+            cast("IO[str]", stream).write(text)
