@@ -125,6 +125,7 @@ def ownership(board: Board, playouts: int = 64, seed: int = 0) -> dict[Point, fl
         sim._load(colors)
         sim._to_move = 1 if n % 2 == 0 else 2
         sim._ko = 0
+        sim._seen = {}
         _playout(sim, rng, 3 * size * size)
         grid = sim._color
         s = sim._stride
@@ -162,6 +163,8 @@ def _playout(sim: Board, rng: random.Random, max_moves: int) -> None:
             reason, captured, h = sim._examine(i, c)
             if reason is not None:
                 continue
+            if not captured and _self_atari_of_group(sim, i, c):
+                continue
             sim._do_play(i, c, captured, h)
             played = True
             break
@@ -174,6 +177,31 @@ def _playout(sim: Board, rng: random.Random, max_moves: int) -> None:
         if len(sim._history) > 64:
             # Playouts never undo: drop old records to keep memory flat.
             del sim._history[:32]
+
+
+def _self_atari_of_group(sim: Board, i: int, c: int) -> bool:
+    """Return True if ``c`` at ``i`` joins stones into a group left with one liberty.
+
+    Such moves are almost always blunders; the playouts skip them so that
+    settled groups are not thrown away at random.  A lone stone in atari is
+    still allowed (throw-ins reduce eyes).
+    """
+    grid = sim._color
+    group = sim._group
+    s = sim._stride
+    libs: set[int] = set()
+    joined = False
+    for n in (i + s, i - s, i - 1, i + 1):
+        g = grid[n]
+        if g == EMPTY:
+            libs.add(n)
+        elif g == c:
+            joined = True
+            libs |= group[n].libs  # type: ignore[union-attr]
+    if not joined:
+        return False
+    libs.discard(i)
+    return len(libs) <= 1
 
 
 def _is_own_eye(grid: list[int], s: int, i: int, c: int) -> bool:
