@@ -18,6 +18,7 @@ arrival beyond the limit) is recorded first.
 from __future__ import annotations
 
 import enum
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -180,7 +181,7 @@ class Game(ABC):
         out: list[Notice] = []
         self._out = out
         try:
-            if event.at != event.at or event.at < self._last_at:
+            if not math.isfinite(event.at) or event.at < self._last_at:
                 raise EventError(f"{event.type.value} at {event.at} s is earlier than the previous "
                                  f"event ({self._last_at} s)")
             self._last_at = event.at
@@ -608,7 +609,14 @@ class Game(ABC):
             side, move = self._sealed
             self._sealed = None
             # 封棋: the arbiter opens the envelope and plays the sealed move.
-            self._on_move(side, move, event.at)
+            try:
+                self._on_move(side, move, event.at)
+            except EventError as exc:
+                # A sealed move the rules refuse (casual play): the sealer must
+                # move now; the resumption itself stands.
+                zh, en = self._name(side)
+                self._emit(NoticeType.INVALID_MOVE, event.at, side, f"{zh}封存的着法无效：{move}",
+                           f"{en}'s sealed move {move} is refused: {exc}", self.CLAUSES["adjourn"])
 
     def _on_adjourn(self, event: Event) -> None:
         self._require_playing("adjourn")
@@ -644,7 +652,7 @@ class Game(ABC):
             raise EventError(f"time penalty at {event.at} s: the game has not started")
         if self.clock is None:
             raise EventError(f"time penalty at {event.at} s: the game has no clock")
-        if event.seconds <= 0:
+        if not (0 < event.seconds < math.inf):
             raise EventError(f"time penalty at {event.at} s: seconds must be positive")
         self._charge(side, event.seconds, event.at, event.clause or self.CLAUSES["penalty"])
 

@@ -110,6 +110,13 @@ class XiangqiGame(Game):
     def _foul_limit(self) -> int | None:
         return self.xrules.foul_limit
 
+    def _on_start(self, event: Event) -> None:
+        super()._on_start(event)
+        if not self.board.has_legal_moves():
+            # A set-up position in which the side to move is already mated or
+            # stalemated (3.1, 3.2): it has lost.
+            self._rule_position(self.to_move.other, event.at)
+
     # ---------------------------------------------------------------- moves
     def _on_move(self, side: Side, move: str, at: float) -> None:
         try:

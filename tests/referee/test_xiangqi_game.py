@@ -504,3 +504,30 @@ def test_events_before_start_and_out_of_order_are_errors() -> None:
         game.move(R, "zz")
     with pytest.raises(EventError):
         game.start()
+
+
+def test_non_finite_times_are_errors() -> None:
+    game, t = new()
+    with pytest.raises(EventError):
+        game.move(R, "h2e2", at=float("inf"))
+    with pytest.raises(EventError):
+        game.penalize_time(R, float("inf"), "8.8")
+    assert game.result is None
+
+
+def test_refused_sealed_move_in_casual_play() -> None:
+    game, t = new(name="casual", time_control=TimeControl.both(scheme_6_1()))
+    t.advance(3)
+    game.adjourn(R, "h2e3")  # illegal: refused on resumption, red must move
+    t.advance(100)
+    notices = game.resume()
+    assert notices[-1].type is NoticeType.INVALID_MOVE and game.to_move is R
+    play(game, t, ["h2e2"])
+    copy = XiangqiGame.replay(game.events, rules=game.xrules, now=ManualTime(0))
+    assert copy.moves == game.moves
+
+
+def test_start_position_already_mated() -> None:
+    game, _ = new("1R2k4/R8/9/9/9/9/9/9/9/3K5 b - - 1 1")
+    assert game.result is not None and game.result.reason is Reason.CHECKMATE
+    assert game.result.winner is R
