@@ -241,3 +241,22 @@ def test_suggested_dead_stones_go_through_the_log() -> None:
     game.confirm_dead(game.to_move.other)
     assert game.result is not None and game.result.winner is BL
     assert game.events[-3].points == ("A1",)
+
+
+def test_8_2_and_9_arbiter_warnings_count_toward_12_2() -> None:
+    game, t = new()
+    play(game, t, ["E5", "C3"])
+    game.record_warning(BL, "竞赛规定 8(2)", "stone taken back and placed elsewhere")
+    assert game.result is None and game.warnings(BL) == 1
+    game.record_warning(BL, "竞赛规定 9", "captured a live stone")
+    assert game.result is not None and game.result.reason is Reason.TWO_WARNINGS
+    assert game.result.winner is WH
+
+
+def test_warning_limit_is_a_setting() -> None:
+    game, t = new(warning_limit=3)
+    for _ in range(2):
+        game.record_warning(WH, "竞赛规定 9")
+    assert game.result is None
+    game.record_warning(WH, "竞赛规定 9")
+    assert game.result is not None and game.result.winner is BL
