@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from qisai.go.board import EDGE, EMPTY, Board
 from qisai.go.coords import Point
+from qisai.go.errors import ScoringError
 from qisai.go.rules import Color, KoRule, Rules
 from qisai.go.scoring import Score, expand_dead, find_seki, score
 
@@ -108,8 +109,11 @@ def ownership(board: Board, playouts: int = 64, seed: int = 0) -> dict[Point, fl
     Each playout starts from ``board`` (alternately with Black and White to
     move), plays random legal moves that do not fill the player's own
     one-point eye until both pass, then counts each point for the colour of
-    its stone or of the only colour around it (area style).
+    its stone or of the only colour around it (area style).  Raises
+    :class:`qisai.go.errors.ScoringError` if ``playouts`` is below 1.
     """
+    if playouts < 1:
+        raise ScoringError(f"playouts must be at least 1, not {playouts}")
     rng = random.Random(seed)
     size = board.size
     play_rules = replace(board.rules, ko=KoRule.SIMPLE, suicide_allowed=False)
@@ -228,8 +232,11 @@ def estimate_dead(board: Board, playouts: int = 64, seed: int = 0) -> frozenset[
     Unconditionally alive stones (Benson) and stones in seki are never
     proposed; every other group is dead when, averaged over its stones, the
     opponent owns it in more than half of the playouts (see
-    :func:`ownership`).  Deterministic for a given ``seed``.
+    :func:`ownership`).  Deterministic for a given ``seed``.  Raises
+    :class:`qisai.go.errors.ScoringError` if ``playouts`` is below 1.
     """
+    if playouts < 1:
+        raise ScoringError(f"playouts must be at least 1, not {playouts}")
     safe = set(benson_alive(board, Color.BLACK)) | set(benson_alive(board, Color.WHITE))
     # Seki (双活) is judged on the position as it stands: random playouts
     # would often fill a shared liberty and "kill" a group that lives.

@@ -355,7 +355,10 @@ def read_sgf(data: bytes | str) -> SgfGame:
     Raises :class:`SgfError` if the data is not SGF, is not a game of Go
     (``GM`` other than 1), or names an unknown encoding.
     """
-    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    try:
+        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    except UnicodeEncodeError as err:
+        raise SgfError(f"text cannot be encoded as UTF-8: {err.reason}") from None
     try:
         coarse = sgf_grammar.parse_sgf_game(raw)
     except ValueError as err:

@@ -388,3 +388,15 @@ def test_copy_is_independent() -> None:
     assert str(c) == str(b) and c.zobrist == b.zobrist and c.ko_point == b.ko_point
     c.play("E1")
     assert b.get("E1") is None
+
+
+@pytest.mark.parametrize(
+    "bad", [(1.5, 2), ("a", 1), (True, 0), (), (1, 2, 3), 7, 10**20, "A", "pass pass", (0, 10**20)]
+)
+def test_garbage_points_raise_coordinate_error(bad: object) -> None:
+    b = Board(9)
+    with pytest.raises(CoordinateError):
+        b.play(bad)  # type: ignore[arg-type]
+    with pytest.raises(CoordinateError):
+        b.is_legal(bad)  # type: ignore[arg-type]
+    assert b.move_number == 0

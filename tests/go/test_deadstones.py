@@ -82,3 +82,5 @@ def test_mark_and_unmark_groups() -> None:
     assert marks.propose(playouts=16) == estimate_dead(board, playouts=16)
     with pytest.raises(ScoringError):
         marks.mark(board.empty_points()[0])
+    with pytest.raises(ScoringError):
+        estimate_dead(board, playouts=0)

@@ -183,6 +183,11 @@ def test_game_from_board_handicap() -> None:
     assert replay(read_sgf(game.to_sgf())).handicap == 4
 
 
+def test_unencodable_text() -> None:
+    with pytest.raises(SgfError):
+        read_sgf("(;GM[1]C[\udc80])")
+
+
 def test_sgfgame_default_size() -> None:
     assert SgfGame(read_sgf("(;GM[1])").root).size == 19
 
