@@ -86,7 +86,7 @@ class GoGame(Game):
         super().__init__(profile, now)
         self.grules: GoRules = profile
         self.board = Board(profile.board_size, profile.core)
-        if profile.handicap:
+        if profile.handicap >= 2:
             try:
                 self.board.place_handicap(profile.handicap)
             except GoError as exc:
@@ -285,7 +285,7 @@ class GoGame(Game):
             self._count(event.at)
 
     def _count(self, at: float) -> None:
-        result_score = score(self.board, self.dead, self.grules.core)
+        result_score = score(self.board, self.dead, self.grules.core, komi=self.grules.komi)
         self.final_score = result_score
         margin = result_score.margin
         area = result_score.scoring is Scoring.AREA

@@ -315,7 +315,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
         profile: GoRules = _profile(name, GoRules)
         overrides: dict[str, Any] = {"board_size": size, "handicap": handicap}
         if komi is not None:
-            overrides["komi"] = komi
+            overrides["handicap_komi" if handicap else "komi"] = komi
         try:
             profile = profile.with_overrides(**overrides)
         except RulesetError as exc:

@@ -218,7 +218,10 @@ class GoRules(_Profile):
     * ``core``: the Go core's rules (ko rule, suicide, scoring, komi in
       points, handicap give-back); ``komi``, ``ko``, ``scoring``,
       ``suicide_allowed`` and ``handicap_giveback`` may be overridden by name.
-    * ``board_size``, ``handicap``.
+    * ``board_size``; ``handicap``: 0 (分先, with komi), 1 (让先: Black
+      first, no stones) or 2..9 stones; handicap games use
+      ``handicap_komi`` instead of the komi (让先不贴目，让子要贴还让子数的一半:
+      the give-back is ``core.handicap_giveback``).
     * ``invalid_move`` (10, 11(1)): WARNING = the move is void, counts as a
       pass and earns a warning; REJECT in casual play; LOSS is allowed too.
     * ``out_of_turn`` (8(1)): moving twice in a row loses.
@@ -241,6 +244,7 @@ class GoRules(_Profile):
     core: go_rules.Rules = go_rules.CHINESE
     board_size: int = 19
     handicap: int = 0
+    handicap_komi: Fraction = Fraction(0)
     invalid_move: Penalty = Penalty.WARNING
     out_of_turn: Penalty = Penalty.LOSS
     warning_limit: int | None = 2
@@ -256,8 +260,8 @@ class GoRules(_Profile):
     def __post_init__(self) -> None:
         if not 2 <= self.board_size <= 25:
             raise RulesetError(f"{self.name}: board size {self.board_size} is not in 2..25")
-        if self.handicap < 0 or self.handicap == 1 or self.handicap > 9:
-            raise RulesetError(f"{self.name}: handicap must be 0 or 2..9, not {self.handicap}")
+        if not 0 <= self.handicap <= 9:
+            raise RulesetError(f"{self.name}: handicap must be 0..9, not {self.handicap}")
         if self.warning_limit is not None and self.warning_limit < 1:
             raise RulesetError(f"{self.name}: warning_limit must be at least 1")
         if self.cycle_repetitions < 2:
@@ -283,8 +287,9 @@ class GoRules(_Profile):
 
     @property
     def komi(self) -> Fraction:
-        """Return the komi in points (目); in area counting half of it in 子."""
-        return self.core.komi
+        """Return the komi in points (目) this game counts with: the core's
+        komi in an even game, ``handicap_komi`` in a handicap game."""
+        return self.handicap_komi if self.handicap else self.core.komi
 
 
 Rules = XiangqiRules | GoRules

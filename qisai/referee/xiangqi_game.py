@@ -72,7 +72,7 @@ class XiangqiGame(Game):
         "foul": "9.1",
         "warning": "8.8",
         "penalty": "8.8",
-        "pause": "9.1.2",
+        "pause": "17.4, 22.4",
         "adjourn": "6",
         "checkmate": "4.1.1, 3.1",
         "stalemate": "4.1.3, 3.2",

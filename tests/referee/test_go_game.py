@@ -201,11 +201,24 @@ def test_5_adjournment_with_sealed_move() -> None:
     assert game.clock_reading(WH) == pytest.approx(7200 + 300 - 20)
 
 
-def test_handicap_white_moves_first() -> None:
-    game, t = new(handicap=2, komi=0)
-    assert game.to_move is WH
-    play(game, t, ["E5"])
-    assert game.to_move is BL
+def test_handicap_white_moves_first_no_komi_half_given_back() -> None:
+    game, t = new(handicap=2)
+    assert game.to_move is WH and game.grules.komi == 0
+    play(game, t, ["pass", "pass"])
+    game.confirm_dead(WH)
+    game.confirm_dead(BL)
+    # Black owns the board (81) but gives back half the two stones: 81 - 40.5 - 1 = 39.5 子.
+    assert game.result is not None and game.result.margin == Fraction(79, 2)
+    assert game.final_score is not None and game.final_score.komi == 0
+
+
+def test_rang_xian_black_first_without_komi() -> None:
+    game, t = new(handicap=1)
+    assert game.to_move is BL and game.board.handicap == 0
+    play(game, t, ["E5", "pass", "pass"])
+    game.confirm_dead(WH)
+    game.confirm_dead(BL)
+    assert game.result is not None and game.result.margin == Fraction(81, 2)
 
 
 def test_draw_offers_are_not_go_rules() -> None:
