@@ -32,7 +32,8 @@ def notation(
 
     Reads ICCS (h2e2), the engine form with ranks 1-10 (h3e3), Chinese
     (炮二平五, 马8进7, 前车进一, the short form 炮25, symbol forms 炮2.5) and
-    WXF (C2.5, H8+7, R+.3); writes one canonical form.  Prints the converted
+    WXF (C2.5, H8+7, R+.3); writes one canonical form (Chinese: Red's
+    numbers 一..九, Black's ASCII digits 1..9, as clause 7.5 prints them).  Prints the converted
     moves on one line separated by spaces (or one per line with --lines), so
     the output can be fed back with --moves.  Exits with status 1 and a
     message naming the move if a move cannot be read, is illegal or is

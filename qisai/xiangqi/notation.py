@@ -40,7 +40,10 @@ What is written (one canonical form each):
 
 What is read: everything above, plus traditional and variant characters
 (車馬砲俥傌包仕士相象帥將進後), ASCII, full-width and Chinese digits for either
-side, ``前``/``中``/``后`` or ``一``..``五`` before the piece, ``車前平三``
+side, ``前``/``中``/``后`` or ``一``..``五`` before the piece (also the
+``前``/``二``/``三``/``四``/``后`` that some programs write for four or five
+soldiers; a bare ``前兵`` when two files are crowded is ambiguous unless only
+one of the two front soldiers can make the move), ``車前平三``
 (position after the piece), ``前兵三进一`` (position, piece and file), WXF
 selectors ``+``/``-`` and ``f``/``a``/``b`` before or after the letter,
 ``G``/``S``/``B``/``N`` for general, soldier, elephant and horse.  The piece
