@@ -45,6 +45,7 @@ from qisai.referee.errors import (
 from qisai.referee.events import ClaimKind, Event, EventType, Notice, NoticeType
 from qisai.referee.game import Game, Infraction, MoveRecord, Phase
 from qisai.referee.go_game import GoGame
+from qisai.referee.records import go_from_sgf, go_to_sgf, xiangqi_from_pgn, xiangqi_to_pgn
 from qisai.referee.rulesets import PRESETS, GoRules, Penalty, PointScheme, XiangqiRules, ruleset
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.referee.xiangqi_game import XiangqiGame
@@ -88,8 +89,12 @@ __all__ = [
     "XiangqiGame",
     "XiangqiRules",
     "chinese_byoyomi",
+    "go_from_sgf",
+    "go_to_sgf",
     "new_game",
     "ruleset",
+    "xiangqi_from_pgn",
+    "xiangqi_to_pgn",
 ]
 
 

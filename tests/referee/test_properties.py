@@ -58,7 +58,7 @@ def check_consistent(game: XiangqiGame | GoGame) -> None:
     if isinstance(game, XiangqiGame):
         assert len(game.board.move_stack) == len(game.moves)
     else:
-        assert game.board.move_number - (1 if game.grules.handicap else 0) >= len(game.moves) - 0
+        assert game.board.move_number == len(game.moves)  # moves, passes and void moves
     times = [m.at for m in game.moves]
     assert times == sorted(times)
 
