@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import unicodedata
 import weakref
 from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple, cast
@@ -356,14 +357,17 @@ def _lex(src: _Source, first: str | None) -> list[_Token]:
                 i += 1
             else:
                 j = i
-                while j < n and line[j] not in _TOKEN_BREAK:
+                while j < n and line[j] not in _TOKEN_BREAK and not line[j].isspace():
                     j += 1
-                word = line[i:j]
+                # Full-width digits and signs (１．, １－０) read as ASCII.
+                word = unicodedata.normalize("NFKC", line[i:j])
                 i = j
-                if word in _RESULT_TOKENS and depth == 0:
-                    tokens.append(_Token("result", word, src.line_no))
-                    _skip_trailer(src)
-                    return tokens
+                if word in _RESULT_TOKENS:
+                    if depth == 0:
+                        tokens.append(_Token("result", word, src.line_no))
+                        _skip_trailer(src)
+                        return tokens
+                    continue  # a result inside a variation ends only that line
                 if word.startswith("$") and word[1:].isdigit():
                     tokens.append(_Token("nag", word, src.line_no))
                     continue

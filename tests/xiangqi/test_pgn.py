@@ -147,6 +147,13 @@ def test_iccs_and_wxf_formats() -> None:
         ["h2e2", "h9g7", "h0g2"]
 
 
+def test_ideographic_spaces_fullwidth_numbers_and_results_in_variations() -> None:
+    (g,) = parse_pgn("１．炮二平五\u3000马８进７ (1... 车9进1 *) ２．马二进三 １－０\n")
+    assert iccs(g) == ["h2e2", "h9g7", "h0g2"]
+    assert g.result == "1-0"
+    assert [v.move.iccs() for v in g.variations[0].variations if v.move] == ["h9g7", "i9i8"]
+
+
 def test_trailer_after_the_result_is_skipped() -> None:
     games = parse_pgn('[Red "a"]\n1. 炮二平五 *\n======\n欢迎\n\n[Red "b"]\n1. 兵七进一 0-1\n')
     assert [g.headers["Red"] for g in games] == ["a", "b"]
