@@ -510,11 +510,23 @@ class Board:
         merged_into: _Group
         n_before = 0
         old_key = 0
-        new_libs: set[int] = set()
-        absorbed: list[_Group] = []
+        new_libs: set[int] | None = None
+        absorbed: list[_Group] | None = None
         if not friends:
             merged_into = _Group(c, [i], set(empties), zi)
             group[i] = merged_into
+        elif len(friends) == 1:
+            # The common case: one stone added to one group.
+            big = merged_into = friends[0]
+            n_before = len(big.stones)
+            old_key = big.key
+            big.stones.append(i)
+            group[i] = big
+            big.key = old_key ^ zi
+            libs = big.libs
+            new_libs = {e for e in empties if e not in libs}
+            libs.discard(i)
+            libs |= new_libs
         else:
             big = friends[0]
             for g in friends:
@@ -526,7 +538,8 @@ class Board:
             big.stones.append(i)
             group[i] = big
             key = old_key ^ zi
-            new_libs.update(empties)
+            new_libs = set(empties)
+            absorbed = []
             for g in friends:
                 if g is big:
                     continue
@@ -544,16 +557,17 @@ class Board:
         pt = self._pt
         captured_points: list[Point] = []
         ncap = 0
-        for g in captured:
-            for st in g.stones:
-                color[st] = EMPTY
-                group[st] = None
-                captured_points.append(pt[st])  # type: ignore[arg-type]
-            ncap += len(g.stones)
-            for st in g.stones:
-                for n in (st + s, st - s, st - 1, st + 1):
-                    if color[n] == c:
-                        group[n].libs.add(st)  # type: ignore[union-attr]
+        if captured:
+            for g in captured:
+                for st in g.stones:
+                    color[st] = EMPTY
+                    group[st] = None
+                    captured_points.append(pt[st])  # type: ignore[arg-type]
+                ncap += len(g.stones)
+                for st in g.stones:
+                    for n in (st + s, st - s, st - 1, st + 1):
+                        if color[n] == c:
+                            group[n].libs.add(st)  # type: ignore[union-attr]
         suicide = False
         if not captured and not merged_into.libs:
             # Only reached when the rules allow suicide: the group is removed.
@@ -658,9 +672,10 @@ class Board:
             merged.libs -= new_libs
             merged.libs.add(i)
             merged.key = old_key
-            for g in absorbed:
-                for st in g.stones:
-                    group[st] = g
+            if absorbed:
+                for g in absorbed:
+                    for st in g.stones:
+                        group[st] = g
         for g in enemies:
             g.libs.add(i)
         color[i] = EMPTY
