@@ -466,16 +466,18 @@ def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozense
 
 
 def decide(red: SideStatus, black: SideStatus, occurrence: int,
-           profile: str | QiliProfile = "cxa") -> tuple[Verdict, str, str, str]:
+           profile: str | QiliProfile = "cxa",
+           required: int | None = None) -> tuple[Verdict, str, str, str]:
     """Return the verdict on two side statuses: ``(verdict, clause,
     sentence_zh, sentence_en)`` (24.1-24.3, 26.1-26.4).
 
-    ``occurrence`` is how often the position has occurred; at
-    ``profile.occurrences + profile.extra_cycles_to_lose`` a side that had
-    to change loses (24.3).  Raises :class:`ValueError` for an unknown
-    profile.
+    ``occurrence`` is how often the position has occurred and ``required``
+    the occurrence at which the arbiter rules (default: the profile's); at
+    ``required + profile.extra_cycles_to_lose`` a side that had to change
+    loses (24.3).  Raises :class:`ValueError` for an unknown profile.
     """
     profile = get_profile(profile)
+    need = profile.occurrences if required is None else required
     rc = red.kind is CycleKind.PERPETUAL_CHECK
     bc = black.kind is CycleKind.PERPETUAL_CHECK
     if rc and bc:
@@ -497,7 +499,7 @@ def decide(red: SideStatus, black: SideStatus, occurrence: int,
                 "both sides play allowed moves: draw (26.2, 24.2)")
     bad = red if red.forbidden else black
     name_zh, name_en = bad.color.chinese + "方", bad.color.name.capitalize()
-    if occurrence >= profile.occurrences + profile.extra_cycles_to_lose:
+    if occurrence >= need + profile.extra_cycles_to_lose:
         v = Verdict.RED_LOSES if bad is red else Verdict.BLACK_LOSES
         return (v, "24.3", f"{name_zh}为禁止着法，裁定变着后仍重复循环，判负（26.4、24.3）",
                 f"{name_en} repeated the forbidden cycle again after having to change: "
@@ -552,7 +554,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         if c is None:
             c = _classify(b, m, profile, cache)
             cache.moves[key] = c
-        mover_id = ident.pop(m.from_square)
+        mover_id = ident.pop(m.from_square, m.from_square)
         ident.pop(m.to_square, None)
         ident[m.to_square] = mover_id
         victims = frozenset(ident[t.target] for t in c.chases if t.target in ident)
@@ -576,7 +578,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         chased.append(victims if counts in (Label.CHASE, Label.CHECK) else frozenset())
     red = side_status(Color.RED, *per_side[Color.RED], profile)
     black = side_status(Color.BLACK, *per_side[Color.BLACK], profile)
-    verdict, clause, vzh, ven = decide(red, black, occurrence, profile)
+    verdict, clause, vzh, ven = decide(red, black, occurrence, profile, need)
     zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
     en_lines = [f"The position has occurred {occurrence} times (24). Under the "
                 f"{profile.title_en}:"]

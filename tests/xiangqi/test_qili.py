@@ -200,6 +200,9 @@ def test_repetition_basic(case: dict[str, Any], profile: str) -> None:
         again = judge(b, profile)
         assert again is not None and again.verdict.loser is loser
         assert again.clause == "24.3"
+        # An event that rules at the fourth occurrence only asks for a change.
+        later = judge(b, profile, occurrences=4)
+        assert later is not None and later.verdict.must_change is loser
 
 
 # ---------------------------------------------------------- window, API
