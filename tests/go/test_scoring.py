@@ -224,3 +224,20 @@ def test_area_counts_add_up(size: int, seed: int) -> None:
     assert terr.black_prisoners == board.captures(Color.BLACK) + sum(
         1 for p in area.dead if board.get(p) is Color.WHITE
     )
+
+
+def test_handicap_giveback() -> None:
+    """让子: Black gives back half a stone (1 point) per handicap stone; 让先 has no komi."""
+    board = worked_example_board()  # Black 184, White 177
+    base = score(board, komi=0)
+    assert base.margin_stones == Fraction(7, 2)
+    four = score(board, komi=0, handicap=4)
+    assert four.giveback == 4 and four.margin_stones == Fraction(7, 2) - 2
+    assert four.result.chinese() == "黑胜1又1/2子"
+    board.handicap = 9
+    assert score(board, komi=0).margin_stones == Fraction(7, 2) - Fraction(9, 2)
+    assert score(board, komi=0).result.chinese() == "白胜1子"
+    # territory counting has no give-back
+    assert score(board, rules=JAPANESE, komi=0).margin == 7
+    with pytest.raises(ScoringError):
+        score(board, handicap=-1)
