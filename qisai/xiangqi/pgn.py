@@ -7,6 +7,16 @@ others are alternatives).  The XQF and CBL/CBR readers build the same tree.
 
 Readers check every move against the rules as they read, so a tree built by
 a reader only holds legal moves.
+
+>>> game = parse_pgn("1. 炮二平五 马８进７ 2. 马二进三 *")[0]
+>>> [m.iccs() for m in game.mainline_moves()]
+['h2e2', 'h9g7', 'h0g2']
+>>> print(dumps(game, "wxf"))
+[Result "*"]
+[Format "WXF"]
+<BLANKLINE>
+1. C2.5 H8+7 2. H2+3 *
+<BLANKLINE>
 """
 
 from __future__ import annotations
@@ -170,6 +180,22 @@ class Game(GameNode):
         self.headers: dict[str, str] = dict(headers) if headers else {}
         # Problems a lenient reader skipped over (empty for a clean read).
         self.errors: list[str] = []
+
+    @classmethod
+    def from_board(cls, board: Board, headers: dict[str, str] | None = None) -> Game:
+        """A game holding ``board``'s history: its root position and moves played.
+
+        A ``FEN`` header is added when the root is not the standard start.
+        Returns the new game (a main line only).
+        """
+        game = cls(headers)
+        root = board.root()
+        if root.fen() != Board().fen():
+            game.headers["FEN"] = root.fen()
+        node: GameNode = game
+        for move in board.move_stack:
+            node = node.add_variation(move)
+        return game
 
     @property
     def fen(self) -> str:

@@ -233,6 +233,18 @@ def test_written_text_shape() -> None:
         dumps(bad)
 
 
+def test_game_from_board_history() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1")
+    board.push(Move.from_iccs("a1a8"))
+    board.push(Move.from_iccs("e9f9"))
+    game = Game.from_board(board, {"Red": "r"})
+    assert game.headers == {"Red": "r", "FEN": "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"}
+    assert game.end().board().fen() == board.fen()
+    back = parse_pgn(dumps(game))[0]
+    assert back.mainline_moves() == board.move_stack
+    assert Game.from_board(Board()).headers == {}
+
+
 def test_tree_helpers() -> None:
     (g,) = parse_pgn("1. 炮二平五 (1. 兵七进一) 1... 马8进7 *")
     end = g.end()
