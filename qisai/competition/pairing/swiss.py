@@ -32,7 +32,7 @@ says in words why each pair and colour came about.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -149,6 +149,10 @@ class _Rules:
             return False
         last, run = pl.streak()
         return not (last is c and run + 1 > self.o.max_streak)
+
+    def colours_allowed(self, pid: int) -> tuple[bool, bool]:
+        """Return (may take Red, may take Black) for ``pid``."""
+        return self._can[pid]
 
     def orientations(self, a: int, b: int) -> list[tuple[int, int]]:
         """Return the allowed (red, black) orders for a and b."""
@@ -280,6 +284,45 @@ class _Solver:
             s2 = bracket[1:2 * (m // 2):2] + bracket[2 * (m // 2):]
         else:
             s1, s2 = bracket[: m // 2], bracket[m // 2:]
+        pos = {pid: k for k, pid in enumerate(bracket)}
+        pairs = self._assign_sides(s1, s2, lambda i, j, a, b: abs(i - j))
+        if pairs is not None:
+            return pairs
+        # second try: those who need Red against those who need Black, partners
+        # still as near to half a segment apart as the colours allow
+        half = m // 2
+
+        def need(pid: int) -> int:
+            can_red, can_black = self.rules.colours_allowed(pid)
+            if can_red and not can_black:
+                return 3
+            if can_black and not can_red:
+                return -3
+            colour, strength = self.pref[pid]
+            return 0 if colour is None else (strength if colour is Colour.RED else -strength)
+
+        needs = {pid: need(pid) for pid in bracket}
+        order = sorted(bracket, key=lambda pid: -needs[pid])
+        reds, blacks = sorted(order[:half], key=pos.__getitem__), \
+            sorted(order[half:], key=pos.__getitem__)
+        # the most pairs the colour limits allow: each pair needs one entry that
+        # may take Red and one that may take Black
+        must_red = sum(1 for v in needs.values() if v == 3)
+        must_black = sum(1 for v in needs.values() if v == -3)
+        free = m - must_red - must_black
+        most = min(half, must_red + free, must_black + free)
+        return self._assign_sides(
+            reds, blacks,
+            lambda i, j, a, b: abs(abs(pos[a] - pos[b]) - half) + pos[a] + pos[b],
+            required=most)
+
+    def _assign_sides(self, s1: list[int], s2: list[int],
+                      distance: Callable[[int, int, int, int], int],
+                      required: int | None = None) -> list[tuple[int, int]] | None:
+        """Bipartite assignment of ``s1`` into ``s2`` (the larger side keeps
+        the rest over): colour preferences first, then ``distance``.  Returns
+        None unless every row is paired, or, with ``required``, at least that
+        many allowed pairs are made (the others float down)."""
         n1, n2 = len(s1), len(s2)
         big = 4 * (n1 + n2) + 4
         cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
@@ -289,11 +332,13 @@ class _Solver:
             row = cost[i]
             for j, b in enumerate(s2):
                 if allowed(a, b):
-                    row[j] = colour_cost(a, b) * big + abs(i - j)
+                    row[j] = colour_cost(a, b) * big + distance(i, j, a, b)
         rows, cols = linear_sum_assignment(cost)
-        if any(cost[i, j] >= _FORBIDDEN for i, j in zip(rows, cols, strict=True)):
-            return None
-        return [(s1[i], s2[j]) for i, j in zip(rows, cols, strict=True)]
+        pairs = [(s1[i], s2[j]) for i, j in zip(rows, cols, strict=True)
+                 if cost[i, j] < _FORBIDDEN]
+        if len(pairs) == n1 or (required is not None and len(pairs) >= required):
+            return pairs
+        return None
 
     # -- general weighted matching over a set of entries -----------------------
     def _match(self, ids: list[int], bracket_floor: float | None,
