@@ -28,6 +28,7 @@ from qisai.referee.repetition import (
 )
 from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
+from qisai.xiangqi import qili
 from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
 from qisai.xiangqi.errors import XiangqiError
 
@@ -183,6 +184,14 @@ class XiangqiGame(Game):
             return all(board.piece_at(r * 9 + f) is None for r in range(lo + 1, hi))
         finally:
             board.pop()
+
+    def banned_moves(self) -> list[str]:
+        """Return the ICCS moves the side to move may not play because they
+        would complete a repetition ruled against it (26.1-26.4; UCCI
+        ``banmoves``), under this profile's code and count."""
+        moves = qili.forbidden_moves(self.board, self.xrules.repetition_code.value,
+                                     self.xrules.repetition_count)
+        return sorted(m.iccs() for m in moves)
 
     # ------------------------------------------------------------- endings
     def _rule_position(self, mover: Side, at: float) -> None:

@@ -336,6 +336,15 @@ def test_checks_only_judge_can_be_injected() -> None:
     assert game.result.clause == "24.1, 26.1"
 
 
+def test_banned_moves_for_engines() -> None:
+    case = _cases()[0]
+    game, t = new(str(case["fen"]))
+    play(game, t, list(case["moves"])[:8])  # type: ignore[arg-type]
+    assert game.banned_moves() == ["a8a9"]  # the third perpetual check
+    other, t2 = new()
+    assert other.banned_moves() == []
+
+
 def test_repetition_count_is_a_setting() -> None:
     case = _cases()[0]
     game, t = new(str(case["fen"]), repetition_count=2)
