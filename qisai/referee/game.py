@@ -452,7 +452,7 @@ class Game(ABC):
             self._emit(NoticeType.FOUL, at, side, f"{zh}犯规（第{count}次）：{note}",
                        f"foul by {en} (number {count}): {note}", clause, count=count)
             if limit is not None and count >= limit:
-                self._win(side.other, Reason.FOULS, self.CLAUSES["fouls"], at)
+                self._win(side.other, Reason.FOULS, self._foul_clause(), at)
         else:
             count, limit = self.warnings(side), self._warning_limit()
             self._emit(NoticeType.WARNING, at, side, f"{zh}被警告（第{count}次）：{note}",
@@ -462,6 +462,9 @@ class Game(ABC):
 
     def _foul_limit(self) -> int | None:
         return None
+
+    def _foul_clause(self) -> str:
+        return self.CLAUSES["fouls"]
 
     def _warning_limit(self) -> int | None:
         return None

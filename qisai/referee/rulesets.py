@@ -156,7 +156,7 @@ class XiangqiRules(_Profile):
       rules of seed 000 (8(五)), REJECT in casual play.
     * ``out_of_turn`` (5.8 → 4.1.6; local rule 8(五) "多走一步").
     * ``foul_limit`` (4.1.8: three fouls lose; seed 000: two technical fouls);
-      ``None``: no limit.
+      ``None``: no limit.  ``foul_clause`` is the clause the loss cites.
     * ``natural_limit`` (4.2.4): rounds without a capture, 60, "也可根据比赛等级酌减";
       ``None`` switches it off.  ``natural_limit_automatic``: the arbiter may
       declare it without a claim (23.3 last sentence).
@@ -180,6 +180,7 @@ class XiangqiRules(_Profile):
     illegal_move: Penalty = Penalty.LOSS
     out_of_turn: Penalty = Penalty.LOSS
     foul_limit: int | None = 3
+    foul_clause: str = "4.1.8"
     natural_limit: int | None = 60
     natural_limit_automatic: bool = True
     natural_limit_check_cap: int = 10
@@ -322,6 +323,7 @@ PRESETS: dict[str, XiangqiRules | GoRules] = {
             illegal_move=Penalty.FOUL,
             out_of_turn=Penalty.FOUL,
             foul_limit=2,
+            foul_clause="本次比赛规则 4(四)",
             # Local rule 2 limits each move, but the source lost the number of
             # seconds; the event sets it (SideTimeControl.move_limit).
             time_control=None,

@@ -24,6 +24,7 @@ from qisai.referee.repetition import (
     RepetitionQuery,
     RepetitionRuling,
     RulingKind,
+    checks_only_judge,
     default_judge,
 )
 from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
@@ -110,6 +111,9 @@ class XiangqiGame(Game):
 
     def _foul_limit(self) -> int | None:
         return self.xrules.foul_limit
+
+    def _foul_clause(self) -> str:
+        return self.xrules.foul_clause
 
     def _on_start(self, event: Event) -> None:
         super()._on_start(event)
@@ -236,7 +240,15 @@ class XiangqiGame(Game):
             probe.pop()
         query = RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code,
                                 self.xrules.repetition_count)
-        ruling = self._judge(query)
+        try:
+            ruling = self._judge(query)
+        except ValueError as exc:
+            # The judge could not rule (an error of the 棋例 module): fall back
+            # to the check-only ruling and say so, rather than stop the game.
+            base = checks_only_judge(query)
+            ruling = RepetitionRuling(base.kind, base.side, base.perpetual_check, base.clause,
+                                      f"{base.detail_zh}；棋例模块未能裁决：{exc}",
+                                      f"{base.detail_en}; the repetition module failed: {exc}")
         self.last_ruling = ruling
         if ruling.kind is RulingKind.DRAW:
             # 4.2.3, 24.2: 不变作和.

@@ -135,7 +135,7 @@ def test_local_rules_illegal_moves_are_fouls_and_two_fouls_lose() -> None:
     t.advance(1)
     game.move(R, "a0a5")
     assert game.result is not None and game.result.reason is Reason.FOULS
-    assert game.result.winner is B and "4.1.8" in game.result.clause
+    assert game.result.winner is B and game.result.clause == "本次比赛规则 4(四)"
 
 
 def test_4_1_8_three_fouls_lose_touch_move_entered_by_arbiter() -> None:
@@ -343,6 +343,19 @@ def test_banned_moves_for_engines() -> None:
     assert game.banned_moves() == ["a8a9"]  # the third perpetual check
     other, t2 = new()
     assert other.banned_moves() == []
+
+
+def test_failing_judge_falls_back_to_checks() -> None:
+    def broken(query: RepetitionQuery) -> RepetitionRuling:
+        raise ValueError("cannot rule")
+
+    case = _cases()[0]
+    t = ManualTime(0)
+    game = XiangqiGame(ruleset("cxa"), fen=str(case["fen"]), now=t, judge=broken)  # type: ignore[arg-type]
+    game.start()
+    play(game, t, list(case["moves"]))  # type: ignore[arg-type]
+    assert game.result is not None and game.result.reason is Reason.PERPETUAL_CHECK
+    assert "cannot rule" in game.result.explanation_en
 
 
 def test_repetition_count_is_a_setting() -> None:
