@@ -166,10 +166,21 @@ def pair(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def pairings(event: Path = typer.Argument(..., help="event file"),
-             round_no: int = typer.Argument(0, help="round (default: the last)")) -> None:
+             round_no: int = typer.Argument(0, help="round (default: the last)"),
+             fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
     """Print a round's pairings and results."""
     t = _run(lambda: Tournament.load(event))
-    typer.echo(_run(lambda: output.pairings_text(t, round_no or t.current_round)), nl=False)
+    r = round_no or t.current_round
+    if fmt == "json":
+        typer.echo(json.dumps(_run(lambda: output.pairings_rows(t, r)), ensure_ascii=False,
+                              indent=1))
+        return
+    render = {"text": output.pairings_text, "csv": output.pairings_csv,
+              "html": output.pairings_html}.get(fmt)
+    if render is None:
+        typer.echo(f"error: unknown format {fmt!r}", err=True)
+        raise typer.Exit(2)
+    typer.echo(_run(lambda: render(t, r)), nl=False)
 
 
 @app.command()

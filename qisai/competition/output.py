@@ -50,6 +50,50 @@ def pairings_text(t: Tournament, round_no: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pairings_rows(t: Tournament, round_no: int) -> list[dict[str, Any]]:
+    """Return round ``round_no`` as dicts: board, red and black (number and
+    name; black None for the bye) and the result (None until entered).
+
+    Raises :class:`CompetitionError` if the round is not paired.
+    """
+    if not 1 <= round_no <= len(t.rounds):
+        raise CompetitionError(f"{t.name}: round {round_no} has not been paired")
+    rec = t.rounds[round_no - 1]
+    rows = []
+    for p in rec.pairings:
+        g = rec.results.get(p.board)
+        rows.append({"round": round_no, "board": p.board, "red": p.red,
+                     "red_name": t.player(p.red).name, "black": p.black,
+                     "black_name": None if p.black is None else t.player(p.black).name,
+                     "result": None if g is None else g.result.value})
+    return rows
+
+
+def pairings_csv(t: Tournament, round_no: int) -> str:
+    """Return round ``round_no`` as CSV (empty cells for the bye and missing
+    results)."""
+    rows = pairings_rows(t, round_no)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["round"],
+                       lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def pairings_html(t: Tournament, round_no: int) -> str:
+    """Return round ``round_no`` as an HTML table (escaped)."""
+    out = [f"<table class=\"pairings\"><caption>{html.escape(t.name)} — "
+           f"round {round_no}</caption><thead><tr><th>台</th><th>红方</th><th>黑方</th>"
+           "<th>结果</th></tr></thead><tbody>"]
+    for r in pairings_rows(t, round_no):
+        black = "轮空 (bye)" if r["black"] is None else f"{r['black']} {r['black_name']}"
+        cells = [str(r["board"]), f"{r['red']} {r['red_name']}", black, r["result"] or ""]
+        out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out) + "\n"
+
+
 def _columns(t: Tournament) -> list[Criterion]:
     return list(t.tiebreaks)
 

@@ -398,6 +398,17 @@ def rank(records: Mapping[int, Record], criteria: Sequence[Criterion],
     return out
 
 
+def needs_playoff(standings: Sequence[Standing], places: int = 1) -> list[list[int]]:
+    """15.6: 冠军或不宜并列的名次，应安排加赛 — return the groups of entries that
+    still share one of the first ``places`` places (each group needs a play-off
+    or a rule of the event's supplement)."""
+    groups: dict[int, list[int]] = {}
+    for s in standings:
+        if s.shared and s.rank <= places:
+            groups.setdefault(s.rank, []).append(s.entry)
+    return [groups[r] for r in sorted(groups)]
+
+
 def _neg(v: Any) -> Any:
     if isinstance(v, tuple):
         return tuple(-x for x in v)

@@ -462,6 +462,17 @@ class Tournament:
                 marks[pid].setdefault(opp, []).append(mark)
         return marks
 
+    def rating_changes(self, k: float = 20.0) -> dict[int, float]:
+        """Return each entry's rating after the event's played games (Elo, see
+        :mod:`qisai.competition.elo`); unrated entries (rating 0) are left out
+        together with their games."""
+        from qisai.competition.elo import rate_games
+
+        rated = {p.id: float(p.rating) for p in self.players if p.rating > 0}
+        games = [g for g in self.games(annul=False)
+                 if g.red in rated and (g.black is None or g.black in rated)]
+        return rate_games(rated, games, k)
+
     def colour_history(self, pid: int) -> list[Colour]:
         """Return the colours ``pid`` played, in round order (played games)."""
         return [g.colour_of(pid) for g in self.games(annul=False)

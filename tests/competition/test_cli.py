@@ -55,6 +55,7 @@ def test_event_lifecycle(tmp_path: Path) -> None:
     assert runner.invoke(app, ["crosstable", str(ev)]).exit_code == 0
     assert runner.invoke(app, ["export-trf", str(ev)]).output.startswith("012 ")
     assert runner.invoke(app, ["pairings", str(ev), "2"]).exit_code == 0
+    assert json.loads(runner.invoke(app, ["pairings", str(ev), "1", "--format", "json"]).output)[0]["round"] == 1
     done = runner.invoke(app, ["pair", str(ev)])
     assert done.exit_code == 2 and "all 3 rounds" in done.output
 

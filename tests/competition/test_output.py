@@ -77,3 +77,14 @@ def test_trf_reader_errors() -> None:
         parse_trf("012 nothing\n")
     with pytest.raises(TrfError, match="line 2"):
         parse_trf("012 x\n001 abcd      broken\n")
+
+
+def test_pairings_formats() -> None:
+    t = _event()
+    rows = output.pairings_rows(t, 2)
+    assert [r["board"] for r in rows] == [p.board for p in t.rounds[1].pairings]
+    assert sum(r["black"] is None for r in rows) == 1  # 7 players: one bye
+    assert output.pairings_csv(t, 2).count("\n") == len(rows) + 1
+    assert output.pairings_html(t, 2).count("<tr>") == len(rows) + 1
+    with pytest.raises(Exception, match="not been paired"):
+        output.pairings_rows(t, 9)

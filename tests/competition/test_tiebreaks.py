@@ -181,3 +181,14 @@ def test_criterion_names() -> None:
     assert Criterion.parse("buchholz") is C.BUCHHOLZ
     with pytest.raises(CompetitionError, match="unknown tie-break"):
         Criterion.parse("median")
+
+
+def test_15_6_playoff_needed_for_shared_first_place() -> None:
+    from qisai.competition.tiebreaks import needs_playoff
+
+    games = [Game(1, 1, 2, Result.DRAW), Game(1, 3, 4, Result.RED_WIN),
+             Game(2, 1, 3, Result.DRAW), Game(2, 2, 4, Result.DRAW)]
+    st = rank(records_from_games([1, 2, 3, 4], games, CLASSIC), [])
+    # 3 leads alone on 1.5; then 1 and 2 share second place on 1 point
+    assert needs_playoff(st) == []
+    assert needs_playoff(st, places=2) == [[1, 2]]

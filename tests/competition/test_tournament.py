@@ -229,3 +229,16 @@ def test_bad_event_files(tmp_path: Path) -> None:
         p.write_text(json.dumps(d))
         with pytest.raises(EventFileError):
             Tournament.load(p)
+
+
+def test_15_2_swiss_default_order_and_elo() -> None:
+    t = make_event(8, "swiss", 3, 4)
+    assert t.tiebreaks == (Criterion.BUCHHOLZ, Criterion.WINS, Criterion.FOULS)
+    assert _rr(4).tiebreaks == (Criterion.SONNEBORN_BERGER, Criterion.WINS,
+                                Criterion.DIRECT_ENCOUNTER, Criterion.FOULS)
+    rng = random.Random(9)
+    _play_all(t, rng)
+    new = t.rating_changes(k=10)
+    assert set(new) == {p.id for p in t.players}
+    # Elo is zero-sum when everyone is rated with the same K
+    assert abs(sum(new.values()) - sum(p.rating for p in t.players)) < 1e-6
