@@ -366,10 +366,10 @@ def _ruling(board: Board, move: Move, ply: int, c: _Classified, counts: Label,
     if targets is None:
         targets = tuple(sorted({t.target for t in (*c.chases, *c.joint, *c.pawn_chases)}))
     text = _move_text(board, move)
-    piece_color = board.turn
-    return MoveRuling(ply, piece_color, move, text, move.iccs(), c.label, c.nuance, counts,
+    wxf = notation.format(board, move, "wxf")
+    return MoveRuling(ply, board.turn, move, text, move.iccs(), c.label, c.nuance, counts,
                       targets, f"{text} {c.label.value}：{zh}",
-                      f"{move.iccs()} {c.label.english}: {en}", clauses)
+                      f"{wxf} {c.label.english}: {en}", clauses, wxf)
 
 
 # ------------------------------------------------------------ the window
@@ -582,7 +582,12 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
     zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
     en_lines = [f"The position has occurred {occurrence} times (24). Under the "
                 f"{profile.title_en}:"]
-    for mr in rulings:
+    # Each move of the loop once: the window repeats it (occurrence - 1) times.
+    told: set[tuple[int, Move]] = set()
+    for (before, m, _, _, _), mr in zip(entries, rulings, strict=True):
+        if (before.key, m) in told:
+            continue
+        told.add((before.key, m))
         zh_lines.append(f"  {mr.reason_zh}")
         en_lines.append(f"  {mr.reason_en}")
     zh_lines += [red.reason_zh + "；", black.reason_zh + "。", "裁定：" + vzh]

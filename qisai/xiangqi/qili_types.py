@@ -105,7 +105,7 @@ class MoveRuling:
         ply: index of the move in the game (0 = first move from the root).
         color: the mover.
         move: the move; ``text`` its Chinese notation (7.5), ``iccs`` the
-            coordinates.
+            coordinates, ``wxf`` the WXF notation (used in English).
         label: 将/杀/捉/闲; ``nuance`` a finer note (兑, 献, 联合捉 ...).
         counts_as: the label that the cycle status uses under the profile
             (e.g. a joint chase counts as idle; under AXF a mate threat is idle;
@@ -126,12 +126,13 @@ class MoveRuling:
     reason_zh: str
     reason_en: str
     clauses: tuple[str, ...]
+    wxf: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict of the move ruling."""
         return {
             "ply": self.ply, "color": self.color.name.lower(), "move": self.iccs,
-            "text": self.text, "label": self.label.value, "label_en": self.label.english,
+            "text": self.text, "wxf": self.wxf, "label": self.label.value, "label_en": self.label.english,
             "nuance": self.nuance.value, "counts_as": self.counts_as.value,
             "targets": [square_name(s) for s in self.targets],
             "reason_zh": self.reason_zh, "reason_en": self.reason_en,

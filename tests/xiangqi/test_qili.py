@@ -171,6 +171,10 @@ def test_cxa_book_cases_labels() -> None:
     assert labels == [(Label.CHASE, Nuance.NONE), (Label.IDLE, Nuance.OFFER),
                       (Label.CHASE, Nuance.NONE), (Label.CHASE, Nuance.NONE)]
     assert [m.text for m in r.moves[:4]] == ["马二退一", "车9平8", "马一进二", "车8平9"]
+    assert [m.wxf for m in r.moves[:4]] == CASES["CXA-001"]["cycle_moves_wxf"]
+    # The explanation gives each move of the loop once, then statuses and verdict.
+    assert len(r.explanation_zh.splitlines()) == 1 + 4 + 3
+    assert r.explanation_en.splitlines()[1].startswith("  H2-1 chase:")
     assert "29.1" in r.moves[2].clauses  # check, then win the rook
     assert r.red.kind is CycleKind.PERPETUAL_CHASE
     assert r.black.kind is CycleKind.ALLOWED
