@@ -267,7 +267,7 @@ def go_to_sgf(game: GoGame, extra: dict[str, str] | None = None) -> str:
         record = sgf.game_from_board(
             game.board, komi=rules.komi,
             result=game.result.sgf_result if game.result else None,
-            rules_name="Chinese" if rules.core.scoring.value == "area" else "Japanese",
+            rules_name=rules.sgf_rules,
             extra=root_extra,
         )
     except GoError as exc:
@@ -311,7 +311,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
         name = record.root.get("QR")
         if name is None:
             ru = (record.rules or "").lower()
-            name = "japanese" if ru.startswith(("jap", "kor")) else "chinese"
+            name = "japanese" if ru.startswith("jap") else "korean" if ru.startswith("kor") else "chinese"
         profile: GoRules = _profile(name, GoRules)
         overrides: dict[str, Any] = {"board_size": size, "handicap": handicap}
         if komi is not None:

@@ -234,7 +234,7 @@ class GoRules(_Profile):
       foul unless ``repeat_offer_is_foul``).
     * ``cycle_repetitions``: how many times a whole-board position (with the
       player to move) must occur before a cycle is ruled (11(3)).
-    * ``time_control`` (§3), ``points``.
+    * ``time_control`` (§3), ``points``; ``sgf_rules`` is the SGF ``RU`` name.
     """
 
     kind: ClassVar[GameKind] = GameKind.GO
@@ -257,6 +257,7 @@ class GoRules(_Profile):
         SideTimeControl((Stage(None, 2 * 3600),), byoyomi=chinese_byoyomi(5))))
     points: PointScheme = field(default_factory=PointScheme)
     late_limit: float | None = None
+    sgf_rules: str = "Chinese"
 
     def __post_init__(self) -> None:
         if not 2 <= self.board_size <= 25:
@@ -350,6 +351,7 @@ PRESETS: dict[str, XiangqiRules | GoRules] = {
             title_en="Japanese rules (territory counting)",
             core=go_rules.JAPANESE,
             cycle_outcome=Outcome.NO_RESULT,
+            sgf_rules="Japanese",
         ),
         GoRules(
             name="korean",
@@ -357,6 +359,7 @@ PRESETS: dict[str, XiangqiRules | GoRules] = {
             title_en="Korean rules (territory counting)",
             core=dataclasses.replace(go_rules.JAPANESE, name="korean"),
             cycle_outcome=Outcome.NO_RESULT,
+            sgf_rules="Korean",
         ),
         GoRules(
             name="go-casual",
