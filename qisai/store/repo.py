@@ -48,7 +48,10 @@ __all__ = [
     "create_user",
     "delete_session",
     "elo_update",
+    "find_pairing",
     "find_user",
+    "games_of_round",
+    "get_pairing",
     "get_game",
     "get_tournament",
     "get_user",
@@ -59,6 +62,7 @@ __all__ = [
     "load_events",
     "new_game_id",
     "rating_history",
+    "save_tournament",
     "record_ratings",
     "seat_player",
     "session_user",
@@ -362,9 +366,10 @@ def list_tournaments(s: Session, limit: int = 50) -> list[Tournament]:
 
 
 def add_entry(s: Session, tournament_id: int, name: str, *, user_id: int | None = None,
-              rating: float | None = None, team: str | None = None) -> TournamentEntry:
-    """Register a player (in ``team`` for a team event) with the next pairing
-    number; commit and return the entry.
+              rating: float | None = None, team: str | None = None,
+              number: int | None = None) -> TournamentEntry:
+    """Register a player (in ``team`` for a team event) with pairing number
+    ``number`` (default the next one); commit and return the entry.
 
     Raises :class:`NotFoundError` for an unknown tournament and
     :class:`ConflictError` if the user is already registered.
@@ -383,8 +388,9 @@ def add_entry(s: Session, tournament_id: int, name: str, *, user_id: int | None 
             s.add(row)
             s.flush()
         team_id = row.id
-    number = (s.scalar(select(func.max(TournamentEntry.number))
-                       .where(TournamentEntry.tournament_id == tournament_id)) or 0) + 1
+    if number is None:
+        number = (s.scalar(select(func.max(TournamentEntry.number))
+                           .where(TournamentEntry.tournament_id == tournament_id)) or 0) + 1
     entry = TournamentEntry(tournament_id=tournament_id, number=number, name=name,
                             user_id=user_id, rating=rating, team_id=team_id)
     s.add(entry)
@@ -394,6 +400,49 @@ def add_entry(s: Session, tournament_id: int, name: str, *, user_id: int | None 
         s.rollback()
         raise ConflictError(f"tournament {tournament_id}: pairing number {number} taken") from exc
     return entry
+
+
+def save_tournament(s: Session, tournament_id: int, *, settings: dict[str, Any] | None = None,
+                    status: str | None = None) -> Tournament:
+    """Replace a tournament's settings and/or status; commit and return it.
+
+    Raises :class:`NotFoundError` for an unknown tournament.
+    """
+    t = get_tournament(s, tournament_id)
+    if settings is not None:
+        t.settings = dict(settings)
+    if status is not None:
+        t.status = status
+    s.commit()
+    return t
+
+
+def get_pairing(s: Session, pairing_id: int) -> tuple[Pairing, Round]:
+    """Return a pairing and its round.  Raises :class:`NotFoundError`."""
+    p = s.get(Pairing, pairing_id)
+    if p is None:
+        raise NotFoundError(f"no pairing with id {pairing_id}")
+    rnd = s.get(Round, p.round_id)
+    assert rnd is not None
+    return p, rnd
+
+
+def find_pairing(s: Session, tournament_id: int, round_number: int, board: int) -> Pairing:
+    """Return board ``board`` of round ``round_number``.  Raises
+    :class:`NotFoundError` if there is no such board."""
+    p = s.scalars(select(Pairing).join(Round, Pairing.round_id == Round.id).where(
+        Round.tournament_id == tournament_id, Round.number == round_number,
+        Pairing.board == board)).first()
+    if p is None:
+        raise NotFoundError(f"tournament {tournament_id}: no board {board} in round {round_number}")
+    return p
+
+
+def games_of_round(s: Session, round_id: int) -> dict[int, str]:
+    """Return ``{pairing id: game id}`` for the server games of a round."""
+    rows = s.execute(select(Game.pairing_id, Game.id).join(Pairing, Game.pairing_id == Pairing.id)
+                     .where(Pairing.round_id == round_id))
+    return {int(pid): gid for pid, gid in rows if pid is not None}
 
 
 def list_entries(s: Session, tournament_id: int) -> list[TournamentEntry]:

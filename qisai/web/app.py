@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import api, pages, ws
+from qisai.web import api, pages, tournaments, ws
 from qisai.web.deps import AppState
 from qisai.web.live import Hub
 from qisai.web.security import RateLimiter
@@ -67,6 +67,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(tournaments.api)
     app.include_router(pages.router)
+    app.include_router(tournaments.pages)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -85,6 +85,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check": ("将军！", "Check!"),
     "flip": ("翻转棋盘", "Flip board"),
     "round_robin": ("循环赛", "Round robin"),
+    "double_round_robin": ("双循环", "Double round robin"),
+    "start": ("开始比赛", "Start the event"),
     "swiss": ("积分编排制（瑞士制）", "Swiss (积分编排制)"),
 }
 

@@ -164,7 +164,14 @@ class Hub:
                 except NotFoundError as exc:
                     raise ActionError(404, str(exc)) from None
                 self.games[game_id] = live
+                fresh = True
+            else:
+                fresh = False
         self._loading.pop(game_id, None)
+        if fresh and live.status == GameStatus.ACTIVE.value and live.game.phase.value == "waiting":
+            # Both seats were filled but the start was never logged (a crash
+            # in between): start it now.
+            await self.start_if_ready(game_id)
         return live
 
     async def _reload(self, live: LiveGame) -> LiveGame:
@@ -204,6 +211,11 @@ class Hub:
                 score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result["pgn"])
                 if score is not None:
                     repo.record_ratings(s, live.id, score)
+                row = repo.get_game(s, live.id)
+                if row.pairing_id is not None:  # a tournament board: enter the result
+                    from qisai.web.tournaments import record_game_result
+
+                    record_game_result(s, row.pairing_id, result["pgn"])
         if status is not None:
             live.status = status.value
 

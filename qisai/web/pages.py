@@ -22,13 +22,14 @@ from qisai.web.deps import SessionDep, StateDep, Viewer, ViewerDep
 from qisai.web.i18n import LANGS, choose_language, translator
 from qisai.web.live import ActionError
 
-__all__ = ["router", "templates"]
+__all__ = ["render", "router", "templates"]
 
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "templates"))
 router = APIRouter(include_in_schema=False)
 
 
-def _render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
+def render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
+    """Return the page ``name`` in the viewer's language with ``ctx``."""
     lang = choose_language(request.cookies.get("lang"), request.headers.get("accept-language"))
     base = {"lang": lang, "t": translator(lang), "user": v.user, "csrf": v.csrf or "",
             "other_lang": "en" if lang == "zh" else "zh", "path": request.url.path}
@@ -59,14 +60,14 @@ def home(request: Request, v: ViewerDep, s: SessionDep
     waiting = [_game_summary(g) for g in repo.list_games(s, status=GameStatus.WAITING, limit=20)]
     active = [_game_summary(g) for g in repo.list_games(s, status=GameStatus.ACTIVE, limit=20)]
     done = [_game_summary(g) for g in repo.list_games(s, status=GameStatus.FINISHED, limit=20)]
-    return _render(request, v, "home.html", waiting=waiting, active=active, done=done,
+    return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")})
 
 
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, v: ViewerDep) -> HTMLResponse:
     """Log-in and registration forms."""
-    return _render(request, v, "login.html")
+    return render(request, v, "login.html")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")
@@ -79,7 +80,7 @@ async def game_page(game_id: str, request: Request, st: StateDep,
         raise HTTPException(exc.status, exc.message) from None
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
-    return _render(request, v, "game.html", game=snap,
+    return render(request, v, "game.html", game=snap,
                    game_json=json.dumps(snap, ensure_ascii=False).replace("</", "<\\/"))
 
 
@@ -96,4 +97,4 @@ def profile_page(user_id: int, request: Request, v: ViewerDep,
     history = repo.rating_history(s, user_id)
     points = [u.rating] if not history else [history[0].before] + [h.after for h in history]
     games = [_game_summary(g) for g in repo.list_games(s, user_id=user_id, limit=100)]
-    return _render(request, v, "profile.html", person=u, points=points, games=games)
+    return render(request, v, "profile.html", person=u, points=points, games=games)
