@@ -198,6 +198,15 @@ def test_round_trip_every_tenth_game_each_notation(notation: str) -> None:
         assert iccs(back) == entry["moves_iccs"]
 
 
+@pytest.mark.parametrize("notation", ["chinese", "wxf", "iccs"])
+def test_round_trip_the_pgn_files(notation: str) -> None:
+    for path in PGN_FILES:
+        (game,) = read_games(path)
+        back = parse_pgn(dumps(game, notation))[0]
+        assert iccs(back) == iccs(game), path.name
+        assert {k: v for k, v in back.headers.items() if k != "Format"} == game.headers
+
+
 def test_round_trip_trees_with_comments() -> None:
     for name in ("WildHouse.xqf", "game_varations.xqf", "test.xqf", "ucci_test2.xqf"):
         game = read_xqf((RECORDS / name).read_bytes(), strict=False)
