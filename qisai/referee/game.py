@@ -181,7 +181,9 @@ class Game(ABC):
         out: list[Notice] = []
         self._out = out
         try:
-            if not math.isfinite(event.at) or event.at < self._last_at:
+            if not math.isfinite(event.at):
+                raise EventError(f"{event.type.value}: the time {event.at} is not a finite number")
+            if event.at < self._last_at:
                 raise EventError(f"{event.type.value} at {event.at} s is earlier than the previous "
                                  f"event ({self._last_at} s)")
             self._last_at = event.at
