@@ -1,0 +1,70 @@
+"""Pages: language by Accept-Language and by the switch, the game page, the
+profile with its rating plot, the OpenAPI docs."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from qisai.web.i18n import choose_language
+
+
+def test_language_choice() -> None:
+    assert choose_language(None, "zh-CN,zh;q=0.9,en;q=0.8") == "zh"
+    assert choose_language(None, "en-GB,en;q=0.9,zh;q=0.5") == "en"
+    assert choose_language(None, "fr-FR, zh;q=0.3") == "zh"
+    assert choose_language(None, None) == "en"
+    assert choose_language("zh", "en") == "zh"
+    assert choose_language("xx", "en") == "en"
+
+
+def test_home_in_chinese_and_english_and_the_switch(client: TestClient) -> None:
+    zh = client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    assert zh.status_code == 200 and zh.headers["content-language"] == "zh"
+    assert "新对局" in zh.text and 'lang="zh-CN"' in zh.text
+    en = client.get("/", headers={"Accept-Language": "en-US"})
+    assert "New game" in en.text and "新对局" not in en.text
+    r = client.get("/lang/zh?next=/login", headers={"Accept-Language": "en-US"},
+                   follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    client.cookies.set("lang", "zh")
+    assert "登录" in client.get("/login", headers={"Accept-Language": "en-US"}).text
+    r = client.get("/lang/zh?next=https://evil.example/", follow_redirects=False)
+    assert r.headers["location"] == "/"
+    assert client.get("/lang/fr").status_code == 404
+    assert 'name="viewport"' in zh.text  # phones
+
+
+def test_game_page_embeds_the_state_safely(register: Any, client: TestClient) -> None:
+    red = register(client, "red1")
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        from qisai.store import repo
+
+        u = repo.get_user(s, red["user"]["id"])
+        u.display_name = "</script><script>alert(1)</script>"
+        s.commit()
+    g = client.post("/api/games", json={"kind": "xiangqi", "color": "first"},
+                    headers=red["headers"]).json()
+    page = client.get(f"/games/{g['id']}")
+    assert page.status_code == 200
+    assert "<script>alert(1)</script>" not in page.text
+    data = re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
+                     page.text, re.S)
+    assert data is not None
+    state = json.loads(data.group(1))
+    assert state["id"] == g["id"] and state["status"] == "waiting"
+    assert state["players"]["first"]["name"].startswith("</script>")
+    assert client.get("/games/nope").status_code == 404
+
+
+def test_profile_page_and_docs(register: Any, client: TestClient) -> None:
+    a = register(client, "plot")
+    page = client.get(f"/users/{a['user']['id']}")
+    assert page.status_code == 200 and "<polyline" in page.text and "1500" in page.text
+    assert client.get("/users/999").status_code == 404
+    spec = client.get("/openapi.json").json()
+    assert "/api/games/{game_id}/actions" in spec["paths"]
+    assert client.get("/docs").status_code == 200
