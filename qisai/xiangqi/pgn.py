@@ -515,7 +515,7 @@ def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> 
 
     Returns the text, ending in a newline.
     Raises :class:`PgnError` if a move of the tree is illegal (trees built by
-    hand) and :class:`~qisai.xiangqi.notation.NotationError` for an unknown
+    hand) or alternatives are nested deeper than Python's recursion limit, and :class:`~qisai.xiangqi.notation.NotationError` for an unknown
     notation.
     """
     if notation not in ("chinese", "wxf", "iccs"):
@@ -533,7 +533,10 @@ def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> 
     words: list[str] = []
     if game.comment:
         words.append(_comment(game.comment))
-    _write_line(game, board, notation, fullwidth, words)
+    try:
+        _write_line(game, board, notation, fullwidth, words)
+    except RecursionError:
+        raise PgnError("variations are nested too deeply to write") from None
     words.append(game.result)
     out: list[str] = []
     current = ""

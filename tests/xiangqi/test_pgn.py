@@ -254,6 +254,24 @@ def test_game_from_board_history() -> None:
     assert Game.from_board(Board()).headers == {}
 
 
+def test_deeply_nested_alternatives_fail_cleanly() -> None:
+    game = Game()
+    node: GameNode = game
+    board = Board()
+    depth = 0
+    while depth < 1500:  # at every ply a one-move main line and an alternative that goes on
+        moves = board.legal_moves()
+        if len(moves) < 2:
+            break
+        node.add_variation(moves[0])
+        node = node.add_variation(moves[1])
+        board.push(moves[1])
+        depth += 1
+    assert depth > 1100
+    with pytest.raises(PgnError, match="nested too deeply"):
+        dumps(game)
+
+
 def test_tree_helpers() -> None:
     (g,) = parse_pgn("1. 炮二平五 (1. 兵七进一) 1... 马8进7 *")
     end = g.end()
