@@ -391,6 +391,18 @@ def test_rule_5_chase_with_offer_is_a_chase() -> None:
     assert r.label is Label.CHASE and r.targets == (Move.from_iccs("c7c7").to_square,)
 
 
+def test_joint_chase_of_an_under_protected_piece() -> None:
+    # 炮九进四 adds the cannon to the rook against the horse on d7, which the
+    # advisor protects once: only the two together win it (少根子, 28.16).
+    # Spec 5.5 (CXA examples 10, 11, 25-28): labelled 捉(联合), counted idle.
+    fen = "4ka3/4a4/1P1nb4/9/9/9/C8/3R5/9/4K4 w - - 0 1"
+    label, nuance, counts, reason = _label(fen, "a3a7")
+    assert (label, nuance, counts) == (Label.CHASE, Nuance.JOINT_CHASE, Label.IDLE)
+    assert "少根" in reason
+    # AXF: the horse has a real root, so it is not chased at all.
+    assert _label(fen, "a3a7", "axf")[0] is Label.IDLE
+
+
 def test_28_5_offer_is_idle() -> None:
     case = CASES["AXF-OX-110"]  # 车八退三: red's rook offers itself to the black rook
     b = Board(case["fen"])
