@@ -403,6 +403,16 @@ def test_joint_chase_of_an_under_protected_piece() -> None:
     assert _label(fen, "a3a7", "axf")[0] is Label.IDLE
 
 
+def test_28_16_hidden_root() -> None:
+    # After 车九进五 车吃炮 black answers 马7进5, checking the general and
+    # attacking the rook: the cannon has a hidden root (暗根, 28.16), so the
+    # rook's attack is idle under CXA.  AXF counts only recaptures (real
+    # roots), so there it is a chase.
+    fen = "5k3/9/9/9/2c3n2/9/9/3K5/9/R8 w - - 0 1"
+    assert _label(fen, "a0a5")[0] is Label.IDLE
+    assert _label(fen, "a0a5", "axf")[0] is Label.CHASE
+
+
 def test_28_5_offer_is_idle() -> None:
     case = CASES["AXF-OX-110"]  # 车八退三: red's rook offers itself to the black rook
     b = Board(case["fen"])
