@@ -47,6 +47,9 @@ class Gtp:
     def close(self) -> None:
         self("quit")
         self.proc.wait(timeout=10)
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.close()
+        self.proc.stdout.close()
 
 
 @pytest.mark.parametrize("size,seed", [(5, 1), (7, 2), (9, 3)])

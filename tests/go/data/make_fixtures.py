@@ -56,6 +56,9 @@ class Gtp:
     def close(self) -> None:
         self("quit")
         self.proc.wait()
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        self.proc.stdout.close()
 
 
 def letters(size: int) -> str:
