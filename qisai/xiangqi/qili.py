@@ -14,7 +14,15 @@ Entry points:
   a forbidden repetition (UCCI ``banmoves``);
 * :func:`first_ruling` - play ICCS moves from a FEN and rule at the first
   position where a ruling applies (what ``qisai judge`` prints);
-* :func:`classify_move` - the label of one move (将/杀/捉/闲).
+* :func:`classify_move` - the label of one move (将/杀/捉/闲);
+* :func:`side_status` and :func:`decide` - the status of a side's cycle
+  (25.2) and the verdict table (24, 26).
+
+Related modules: :mod:`qisai.xiangqi.qili_profiles` (the CXA and AXF rule
+profiles, every difference a field), :mod:`qisai.xiangqi.qili_search` (material
+values, forcing-gain and mate searches), :mod:`qisai.xiangqi.qili_types` (the
+values returned here), :mod:`qisai.xiangqi.qili_limits` (the natural move
+limit 4.2.4 and the claim audit of 23.3).
 
 >>> from qisai.xiangqi.board import Board, Move
 >>> b = Board("4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1")
@@ -97,7 +105,11 @@ class _Cache:
 def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
     hit = cache.scans.get(board.key)
     if hit is None:
-        hit = scan_threats(board, plies=profile.forcing_plies if profile.exchange_gains else 4,
+        # Without complete exchanges only the capture and its recapture count
+        # (and, for a hidden root, the check, the evasion and the recapture).
+        plies = profile.forcing_plies if profile.exchange_gains else (
+            4 if profile.hidden_roots else 2)
+        hit = scan_threats(board, plies=plies,
                            budget=profile.node_budget,
                            check_chains=profile.check_sequence_gains,
                            exchanges=profile.exchange_gains,
