@@ -137,7 +137,7 @@ class XiangqiGame(Game):
         board = self.board
         if not board.is_legal(mv):
             facing = self._makes_generals_face(mv)
-            reason = board._illegal_reason(mv)  # noqa: SLF001 - the core's own wording
+            reason = board.illegal_reason(mv)
             key = "facing" if facing else "illegal"
             self._irregular(side, at, self.xrules.illegal_move, key,
                             f"{move}：{'帅将对面' if facing else '走棋违反行棋规定'}", reason,

@@ -562,6 +562,19 @@ class Board:
                 return True
         return False
 
+    def generals_face(self) -> bool:
+        """Whether the two generals stand on one file with nothing between (将帅对面).
+
+        Never true after a legal move (4.1.2); a move that would make it true
+        is illegal, so :meth:`is_legal` already refuses it.
+        """
+        return self._generals_face()
+
+    def exposes_general(self, move: Move) -> bool:
+        """Whether a pseudo-legal ``move`` leaves the mover's general attacked
+        or facing the other general (4.1.2: such a move is illegal)."""
+        return not self._capture_is_safe(int(self.turn), move.from_square, move.to_square)
+
     def _generals_face(self) -> bool:
         r, k = self._kings[1], self._kings[-1]
         if r % 9 != k % 9:
@@ -878,7 +891,7 @@ class Board:
     def push(self, move: Move) -> None:
         """Make a legal move.  Raises :class:`IllegalMoveError` if it is not legal."""
         if not self.is_legal(move):
-            raise IllegalMoveError(self._illegal_reason(move))
+            raise IllegalMoveError(self.illegal_reason(move))
         self._push_int(move.from_square << 7 | move.to_square)
         self.move_stack.append(Move(move.from_square, move.to_square))
 
@@ -915,7 +928,13 @@ class Board:
         v = self._stack[-1][1]
         return None if not v else Piece(PieceType(abs(v)), Color(1 if v > 0 else -1))
 
-    def _illegal_reason(self, move: Move) -> str:
+    def illegal_reason(self, move: Move) -> str:
+        """Why ``move`` is illegal for the side to move, as a sentence with the ply.
+
+        Meant for error messages; for a legal move it still returns the last
+        reason in the list (leaving the general attacked), so test
+        :meth:`is_legal` first.
+        """
         f, t = move
         ply = len(self.move_stack) + 1
         where = f"ply {ply} ({self.turn.name.lower()} to move)"
