@@ -683,7 +683,11 @@ async def run_match(config: MatchConfig,
         finally:
             await seat.close()
 
-    await asyncio.gather(*(worker() for _ in range(max(1, config.concurrency))))
+    # A task group cancels the other workers if one fails, and waits for
+    # them, so every engine is shut down before the loop closes.
+    async with asyncio.TaskGroup() as group:
+        for _ in range(max(1, config.concurrency)):
+            group.create_task(worker())
     report.wall = time.monotonic() - started
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)

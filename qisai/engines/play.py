@@ -101,13 +101,13 @@ class GameReport:
         return self.game.result
 
 
-def _engine_limit(game: XiangqiGame, movetime: float | None) -> Limit:
+def _engine_limit(game: XiangqiGame, movetime: float | None, at: float) -> Limit:
     if movetime is not None or game.clock is None:
         return Limit(movetime=movetime if movetime is not None else 1.0)
     clock = game.clock
-    red = clock.remaining(Side.FIRST)
-    black = clock.remaining(Side.SECOND)
-    snap = clock.snapshot(game.to_move)
+    red = clock.remaining(Side.FIRST, at=at)
+    black = clock.remaining(Side.SECOND, at=at)
+    snap = clock.snapshot(game.to_move, at=at)
     control = game.rules.time_control
     assert control is not None
     own: SideTimeControl = control.of(game.to_move)
@@ -265,7 +265,7 @@ async def play_xiangqi(
                             note=f"adjudicated after {adjudication.max_plies} plies", at=now())
             break
         banned = _forbidden(game)
-        limit = _engine_limit(game, movetime)
+        limit = _engine_limit(game, movetime, now())
         flag = _flag_time(game)
         timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
         try:
@@ -296,7 +296,7 @@ async def play_xiangqi(
 
 
 # ------------------------------------------------------------------- Go
-async def _go_setup(engine: GtpEngine, game: GoGame) -> None:
+async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> None:
     rules = game.grules
     await engine.boardsize(rules.board_size)
     await engine.clear_board()
@@ -305,8 +305,8 @@ async def _go_setup(engine: GtpEngine, game: GoGame) -> None:
         if move.point is not None:
             await engine.play(move.color, move.point)
     control = rules.time_control
-    if control is None:
-        return
+    if control is None or movetime is not None:
+        return  # GTP has no "time a move": the engine uses its own default
     own = control.first
     main = sum(stage.seconds for stage in own.stages)
     b = own.byoyomi
@@ -371,7 +371,7 @@ async def play_go(
         players[side] = e
     for side, engine in players.items():
         try:
-            await _go_setup(engine, game)
+            await _go_setup(engine, game, movetime)
         except EngineError as exc:
             _rule_fault(report, side, exc, now)
             return report
@@ -392,9 +392,10 @@ async def play_go(
         if movetime is not None:
             timeout = min(timeout, movetime * 4 + 2) if timeout is not None else movetime * 4 + 2
         try:
-            if game.clock is not None and "time_left" in engine.commands:
-                snap = game.clock.snapshot(side)
-                left = game.clock.remaining(side)
+            if game.clock is not None and movetime is None and "time_left" in engine.commands:
+                at = now()
+                snap = game.clock.snapshot(side, at=at)
+                left = game.clock.remaining(side, at=at)
                 await engine.time_left(color, left if not snap.in_byoyomi else snap.period_left or left,
                                        snap.moves_to_go or 0 if snap.in_byoyomi else 0)
             reply = await engine.genmove(color, timeout=timeout)

@@ -1,0 +1,168 @@
+"""Engine commands: ``qisai engine xiangqi|go`` (qisai's own engines on
+stdio) and ``qisai match`` (refereed engine matches, cutechess-cli style).
+
+Example::
+
+    qisai match --game xiangqi \\
+        --engine "name=fsf cmd=/usr/games/fairy-stockfish option.Skill_Level=0" \\
+        --engine "name=qisai cmd=builtin" --tc movetime=0.2 --games 10 --concurrency 2 \\
+        --rules cxa --pgnout games.pgn --sprt "elo0=0 elo1=50"
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from qisai.competition.match import (
+    EngineSpec,
+    GameRecord,
+    MatchConfig,
+    MatchError,
+    MatchReport,
+    Sprt,
+    load_openings,
+    parse_time_control,
+    run_match,
+)
+from qisai.engines.play import Adjudication
+
+__all__ = ["register"]
+
+_console = Console(highlight=False, stderr=True)
+
+engine_app = typer.Typer(no_args_is_help=True, add_completion=False,
+                         help="Run qisai's own engines on standard input/output.")
+
+
+@engine_app.command("xiangqi")
+def engine_xiangqi() -> None:
+    """Speak UCI (ranks 0-9) or UCCI, whichever the GUI opens with."""
+    from qisai.engines.builtin.xiangqi_server import main
+
+    main()
+
+
+@engine_app.command("go")
+def engine_go(
+    seconds: float = typer.Option(1.0, "--seconds", help="Seconds a move when no clock is set."),
+    playouts: int = typer.Option(0, "--playouts", help="Fixed playouts a move instead of time (0: off)."),
+    resign: bool = typer.Option(False, "--resign", help="Resign hopeless games."),
+    seed: int = typer.Option(-1, "--seed", help="Random seed (-1: from the system)."),
+) -> None:
+    """Speak GTP version 2."""
+    from qisai.engines.builtin.go_server import main
+
+    argv = ["--seconds", str(seconds)]
+    if playouts:
+        argv += ["--playouts", str(playouts)]
+    if resign:
+        argv.append("--resign")
+    if seed >= 0:
+        argv += ["--seed", str(seed)]
+    main(argv)
+
+
+def _pairs(text: str, what: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for word in text.split():
+        key, _, value = word.partition("=")
+        try:
+            out[key] = int(value)
+        except ValueError:
+            raise MatchError(f"--{what}: {word!r} is not key=number") from None
+    return out
+
+
+def _adjudication(resign: str, draw: str, max_plies: int) -> Adjudication:
+    r = _pairs(resign, "resign")
+    d = _pairs(draw, "draw")
+    for key in r:
+        if key not in ("movecount", "score"):
+            raise MatchError(f"--resign: unknown field {key!r} (movecount, score)")
+    for key in d:
+        if key not in ("movenumber", "movecount", "score"):
+            raise MatchError(f"--draw: unknown field {key!r} (movenumber, movecount, score)")
+    return Adjudication(
+        resign_moves=r.get("movecount", 3) if resign else None,
+        resign_score=r.get("score", 1000),
+        draw_from=d.get("movenumber", 40) if draw else None,
+        draw_moves=d.get("movecount", 8),
+        draw_score=d.get("score", 10),
+        max_plies=max_plies or None,
+    )
+
+
+def match(
+    game: str = typer.Option("xiangqi", "--game", help="xiangqi or go."),
+    engine: list[str] = typer.Option(
+        ..., "--engine", help="name=N cmd=C [proto=uci|ucci|gtp] [arg=A] [option.X=V]; "
+        "cmd=builtin for qisai's own engine.  Repeat for each engine."),
+    tc: str = typer.Option("movetime=1", "--tc", help="40/5400+0, 60+1, '300 byoyomi 5x60', "
+                           "'3600 chinese 5', '600 canadian 25/300', movetime=0.1, none."),
+    rules: str = typer.Option("", "--rules", help="cxa, axf, cxa-local (Xiangqi); chinese, "
+                              "japanese, korean (Go)."),
+    openings: Path | None = typer.Option(None, "--openings", help="FEN/EPD lines or PGN "
+                                         "(Xiangqi), SGF (Go); each played with both colours."),
+    games: int = typer.Option(2, "--games", min=1, help="Games per pairing (made even)."),
+    concurrency: int = typer.Option(1, "--concurrency", min=1, help="Games at once."),
+    tournament: str = typer.Option("match", "--tournament", help="match, round-robin, gauntlet."),
+    pgnout: Path | None = typer.Option(None, "--pgnout", help="Write the Xiangqi games here."),
+    sgfout: Path | None = typer.Option(None, "--sgfout", help="Write the Go games here."),
+    resign: str = typer.Option("", "--resign", help="Score resignation: 'movecount=3 score=1000'."),
+    draw: str = typer.Option("", "--draw", help="Score draw: 'movenumber=40 movecount=8 score=10'."),
+    max_plies: int = typer.Option(0, "--maxplies", help="Adjudicate a game at this many plies."),
+    sprt: str = typer.Option("", "--sprt", help="'elo0=0 elo1=5 alpha=0.05 beta=0.05'."),
+    size: int = typer.Option(9, "--size", help="Go board size."),
+    komi: float | None = typer.Option(None, "--komi", help="Go komi in points (default: the rules')."),
+) -> None:
+    """Play a refereed engine match and print score, Elo ± 95%, LOS, SPRT and endings."""
+    try:
+        if game not in ("xiangqi", "go"):
+            raise MatchError("--game must be xiangqi or go")
+        config = MatchConfig(
+            game=game,
+            engines=[EngineSpec.parse(text, game) for text in engine],
+            time=parse_time_control(tc),
+            rules=rules or None,
+            openings=load_openings(openings, game) if openings else [],
+            games=games,
+            concurrency=concurrency,
+            tournament=tournament,
+            adjudication=_adjudication(resign, draw, max_plies),
+            sprt=Sprt.parse(sprt) if sprt else None,
+            board_size=size,
+            komi=komi,
+            pgnout=pgnout,
+            sgfout=sgfout,
+        )
+        config.pairings()
+        config.profile()
+    except MatchError as exc:
+        _console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    total = len(config.pairings()) * (games + games % 2)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.fields[score]}"), console=_console,
+                  transient=False) as progress:
+        task = progress.add_task("games", total=total, score="")
+
+        def on_game(record: GameRecord, report: MatchReport) -> None:
+            first = next(iter(sorted(report.pairs.values(), key=lambda p: (p.a, p.b))))
+            progress.update(task, advance=1,
+                            score=f"+{first.wins} ={first.draws} -{first.losses}")
+
+        report = asyncio.run(run_match(config, on_game))
+    if report.stopped_by_sprt:
+        _console.print(f"SPRT: {report.stopped_by_sprt}; match stopped")
+    print(report.summary())
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``qisai engine xiangqi|go`` and ``qisai match`` to ``app``."""
+    app.add_typer(engine_app, name="engine", help="qisai's own engines on stdio (UCI/UCCI, GTP).")
+    app.command("match")(match)

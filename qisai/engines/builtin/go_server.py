@@ -1,0 +1,340 @@
+"""``qisai engine go``: the built-in Go engine speaking GTP version 2 on
+standard input and output.
+
+The game itself is kept on a :class:`qisai.go.board.Board` (positional
+superko, Chinese area counting, komi), so the engine only ever offers moves
+that board allows; the search (:mod:`qisai.engines.builtin.go_search`) runs on
+a copy in its own fast form.  The engine passes when the opponent has passed
+and the count (with the dead stones qisai's own estimate proposes) is in its
+favour, or when it has no sensible move left; it resigns a hopeless game
+only when told it may (``--resign``).  ``final_status_list dead`` and
+``final_score`` use :func:`qisai.go.deadstones.estimate_dead`, the same
+proposal the match runner's arbiter uses.
+
+Extra commands: ``qisai-playouts N`` (a fixed number of playouts per move
+instead of time), ``qisai-seconds S`` (time per move when no clock is set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import TextIO
+
+from qisai.engines.builtin.go_search import PASS, MctsSearcher, Playout, SearchOutcome
+from qisai.go.board import Board
+from qisai.go.coords import Point, gtp_name, parse_gtp
+from qisai.go.deadstones import estimate_dead
+from qisai.go.errors import GoError
+from qisai.go.rules import CHINESE, Color
+from qisai.go.scoring import score
+
+__all__ = ["NAME", "GoServer", "main"]
+
+NAME = "qisai-go"
+VERSION = "0.1"
+
+COMMANDS = (
+    "protocol_version", "name", "version", "known_command", "list_commands", "quit",
+    "boardsize", "clear_board", "komi", "play", "genmove", "undo", "fixed_handicap",
+    "place_free_handicap", "set_free_handicap", "time_settings", "kgs-time_settings",
+    "time_left", "final_score", "final_status_list", "showboard", "qisai-playouts",
+    "qisai-seconds",
+)
+
+
+class GtpFailure(Exception):
+    """A command that must be answered with ``? message``."""
+
+
+class GoServer:
+    """The GTP loop over a :class:`qisai.go.board.Board`."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, *, seconds: float = 1.0,
+                 playouts: int | None = None, resign: bool = False, seed: int | None = None) -> None:
+        self._in = stdin
+        self._out = stdout
+        self.size = 19
+        self.komi = Fraction(15, 2)
+        self.board = Board(self.size, CHINESE)
+        self.searcher = MctsSearcher(seed)
+        self.seconds = seconds
+        self.playouts = playouts
+        self.resign = resign
+        self.main_time = 0.0
+        self.byo_time = 0.0
+        self.byo_stones = 0
+        self.time_left: dict[Color, tuple[float, int]] = {}
+        self.last_outcome: SearchOutcome | None = None
+
+    # --------------------------------------------------------------- loop
+    def run(self) -> None:
+        """Serve until ``quit`` or the end of the input."""
+        for raw in self._in:
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            words = line.split()
+            ident = ""
+            if words[0].isdigit():
+                ident = words.pop(0)
+                if not words:
+                    continue
+            try:
+                reply = self.handle(words[0], words[1:])
+                self._out.write(f"={ident} {reply}".rstrip() + "\n\n")
+            except GtpFailure as exc:
+                self._out.write(f"?{ident} {exc}\n\n")
+            self._out.flush()
+            if words[0] == "quit":
+                break
+
+    def handle(self, cmd: str, args: list[str]) -> str:
+        """Return the answer to one command; raise :class:`GtpFailure` to fail it."""
+        if cmd == "protocol_version":
+            return "2"
+        if cmd == "name":
+            return NAME
+        if cmd == "version":
+            return VERSION
+        if cmd == "known_command":
+            return "true" if args and args[0] in COMMANDS else "false"
+        if cmd == "list_commands":
+            return "\n".join(COMMANDS)
+        if cmd == "quit":
+            return ""
+        if cmd == "boardsize":
+            try:
+                size = int(args[0])
+                Board(size, CHINESE)
+            except (IndexError, ValueError, GoError):
+                raise GtpFailure("unacceptable size") from None
+            self.size = size
+            self._clear()
+            return ""
+        if cmd == "clear_board":
+            self._clear()
+            return ""
+        if cmd == "komi":
+            try:
+                self.komi = Fraction(args[0])
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            return ""
+        if cmd == "play":
+            color, point = self._color_vertex(args)
+            self._play(color, point)
+            return ""
+        if cmd in ("genmove", "kgs-genmove_cleanup"):
+            color = self._color(args)
+            return self._genmove(color)
+        if cmd == "undo":
+            try:
+                self.board.undo()
+            except GoError:
+                raise GtpFailure("cannot undo") from None
+            return ""
+        if cmd in ("fixed_handicap", "place_free_handicap"):
+            try:
+                stones = int(args[0])
+                points = self.board.place_handicap(stones)
+            except (IndexError, ValueError, GoError) as exc:
+                raise GtpFailure(f"invalid number of stones ({exc})") from None
+            return " ".join(gtp_name(p, self.size) for p in points)
+        if cmd == "set_free_handicap":
+            try:
+                free = [parse_gtp(a, self.size) for a in args]
+                self.board.place_handicap(len(free), [p for p in free if p is not None])
+            except (ValueError, GoError) as exc:
+                raise GtpFailure(f"bad handicap ({exc})") from None
+            return ""
+        if cmd == "time_settings":
+            try:
+                self.main_time, self.byo_time, self.byo_stones = (float(args[0]), float(args[1]),
+                                                                  int(args[2]))
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            return ""
+        if cmd == "kgs-time_settings":
+            return self._kgs_time(args)
+        if cmd == "time_left":
+            try:
+                color = self._color(args)
+                self.time_left[color] = (float(args[1]), int(args[2]))
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            return ""
+        if cmd == "final_score":
+            return self._final_score()
+        if cmd == "final_status_list":
+            return self._status_list(args[0] if args else "")
+        if cmd == "showboard":
+            return "\n" + str(self.board)
+        if cmd == "qisai-playouts":
+            try:
+                self.playouts = int(args[0]) or None
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            return ""
+        if cmd == "qisai-seconds":
+            try:
+                self.seconds = float(args[0])
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            return ""
+        raise GtpFailure("unknown command")
+
+    # ------------------------------------------------------------ helpers
+    def _clear(self) -> None:
+        self.board = Board(self.size, CHINESE.with_komi(self.komi))
+        self.time_left.clear()
+
+    def _color(self, args: list[str]) -> Color:
+        try:
+            return Color.from_letter(args[0])
+        except (IndexError, ValueError):
+            raise GtpFailure("invalid color") from None
+
+    def _color_vertex(self, args: list[str]) -> tuple[Color, Point | None]:
+        color = self._color(args)
+        try:
+            return color, parse_gtp(args[1], self.size)
+        except (IndexError, GoError):
+            raise GtpFailure("invalid coordinate") from None
+
+    def _play(self, color: Color, point: Point | None) -> None:
+        board = self.board
+        inserted = False
+        try:
+            if board.to_move is not color:
+                board.pass_move()  # a GUI may play the same colour twice
+                inserted = True
+            if point is None:
+                board.pass_move()
+            else:
+                board.play(point)
+        except GoError as exc:
+            if inserted:
+                board.undo()
+            raise GtpFailure(f"illegal move ({exc})") from None
+
+    def _kgs_time(self, args: list[str]) -> str:
+        try:
+            system = args[0].lower()
+            if system == "none":
+                self.main_time, self.byo_time, self.byo_stones = 0.0, 0.0, 0
+            elif system == "absolute":
+                self.main_time, self.byo_time, self.byo_stones = float(args[1]), 0.0, 0
+            elif system == "byoyomi":
+                self.main_time, self.byo_time, self.byo_stones = float(args[1]), float(args[2]), 1
+            elif system == "canadian":
+                self.main_time, self.byo_time, self.byo_stones = (float(args[1]), float(args[2]),
+                                                                  int(args[3]))
+            else:
+                raise GtpFailure("unknown time system")
+        except (IndexError, ValueError):
+            raise GtpFailure("syntax error") from None
+        return ""
+
+    def _budget(self, color: Color) -> float:
+        """Seconds to think: a share of the clock if one is known."""
+        left = self.time_left.get(color)
+        empties = len(self.board.empty_points())
+        moves_left = max(10, empties // 2)
+        if left is None:
+            if self.main_time <= 0 and self.byo_time <= 0:
+                return self.seconds
+            if self.main_time > 0:
+                return min(self.seconds * 5, self.main_time / moves_left)
+            return self.byo_time / max(1, self.byo_stones) * 0.8
+        seconds, stones = left
+        if stones > 0:  # in byo-yomi: share the period among its stones
+            return max(0.05, seconds / stones * 0.8 - 0.1)
+        spare = self.byo_time / max(1, self.byo_stones) * 0.8 if self.byo_time > 0 else 0
+        return max(0.05, min(seconds / moves_left + spare, seconds * 0.3))
+
+    def _position(self) -> Playout:
+        pos = Playout(self.size)
+        for color in (Color.BLACK, Color.WHITE):
+            for row, col in self.board.stones(color):
+                pos.cells[pos.index(row, col)] = int(color)
+        pos.to_move = int(self.board.to_move)
+        ko = self.board.ko_point
+        pos.ko = pos.index(*ko) if ko is not None else 0
+        return pos
+
+    def _count(self) -> Fraction:
+        """Black's lead with qisai's dead-stone proposal."""
+        dead = estimate_dead(self.board)
+        return score(self.board, dead, komi=self.komi).margin
+
+    def _genmove(self, color: Color) -> str:
+        board = self.board
+        if board.to_move is not color:
+            try:
+                board.pass_move()
+            except GoError as exc:
+                raise GtpFailure(f"cannot move ({exc})") from None
+        last = board.last_move()
+        sign = 1 if color is Color.BLACK else -1
+        if last is not None and last.is_pass and sign * self._count() > 0:
+            board.pass_move()
+            return "pass"
+        pos = self._position()
+        legal = {pos.index(r, c) for (r, c) in board.legal_points()}
+        budget = self._budget(color)
+        outcome = self.searcher.search(pos, float(self.komi), allowed=legal,
+                                       seconds=budget if self.playouts is None else 1e9,
+                                       max_playouts=self.playouts)
+        self.last_outcome = outcome
+        if outcome.move == PASS:
+            board.pass_move()
+            return "pass"
+        if self.resign and outcome.playouts >= 200 and outcome.winrate < 0.03 and \
+                len(board.history) > self.size * 2:
+            return "resign"
+        point = pos.point(outcome.move)
+        assert point is not None
+        board.play(point)
+        return gtp_name(point, self.size)
+
+    def _final_score(self) -> str:
+        margin = self._count()
+        if margin == 0:
+            return "0"
+        letter = "B" if margin > 0 else "W"
+        value = abs(margin)
+        text = f"{float(value):g}" if value.denominator in (1, 2) else f"{float(value):.2f}"
+        return f"{letter}+{text}"
+
+    def _status_list(self, status: str) -> str:
+        dead = estimate_dead(self.board)
+        if status == "dead":
+            points = sorted(dead)
+        elif status == "alive":
+            points = [p for c in (Color.BLACK, Color.WHITE) for p in self.board.stones(c)
+                      if p not in dead]
+        elif status == "seki":
+            points = []
+        else:
+            raise GtpFailure("invalid status")
+        return " ".join(gtp_name(p, self.size) for p in points)
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> None:
+    """Run the engine: ``--seconds S`` per move without a clock,
+    ``--playouts N`` instead of time, ``--resign`` to allow resigning."""
+    parser = argparse.ArgumentParser(prog="qisai engine go", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--playouts", type=int, default=None)
+    parser.add_argument("--resign", action="store_true")
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args(argv)
+    GoServer(stdin or sys.stdin, stdout or sys.stdout, seconds=args.seconds,
+             playouts=args.playouts, resign=args.resign, seed=args.seed).run()
+
+
+if __name__ == "__main__":
+    main()
