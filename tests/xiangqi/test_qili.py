@@ -546,7 +546,8 @@ FSF_DISAGREEMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("fen", "cycle", "ours", "fsf", "why"), FSF_DISAGREEMENTS)
+@pytest.mark.parametrize(("fen", "cycle", "ours", "fsf", "why"), FSF_DISAGREEMENTS,
+                         ids=["root-lost", "slide-on-line", "no-new-attack"])
 def test_fairy_stockfish_disagreements(fen: str, cycle: str, ours: str, fsf: str,
                                        why: str) -> None:
     r = judge(_play(fen, cycle.split() * 2), "axf")
