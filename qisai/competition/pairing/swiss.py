@@ -43,6 +43,7 @@ from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
 
 _FORBIDDEN = 10**12  # assignment cost of a forbidden edge
+_MERGE_LIMIT = 64  # largest re-pairing of segments done for a stranded floater
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,19 +416,37 @@ class _Solver:
         ordered = self._sorted(list(self.p))
         scores = sorted({self.p[i].score for i in ordered}, reverse=True)
         segments = [[i for i in ordered if self.p[i].score == s] for s in scores]
-        done: list[list[tuple[int, int]]] = []  # pairs made per segment
+        done: list[tuple[int, list[tuple[int, int]]]] = []  # (first segment, pairs)
+        pools: list[list[int]] = []  # what each segment's bracket started with
         carry: list[int] = []
-        for seg in segments:
+        for k, seg in enumerate(segments):
+            score = self.p[seg[0]].score
             bracket = carry + seg
+            pools.append(bracket)
             pairs = self._assign(bracket)
             if pairs is None:
-                pairs = self._match(bracket, bracket_floor=self.p[seg[0]].score)
+                pairs = self._match(bracket, bracket_floor=score)
             paired = {x for pr in pairs for x in pr}
             carry = [i for i in bracket if i not in paired]
-            done.append(pairs)
+            start = k
+            # a floater from above found no partner here: the pairs above are
+            # taken apart and re-paired together with this segment (拆开重排)
+            while done and any(self.p[i].score > score for i in carry):
+                above = done[-1][0]  # the block of segments just above
+                merged = pools[above] + [x for s in segments[above + 1:k + 1] for x in s]
+                if len(merged) > _MERGE_LIMIT:
+                    break
+                done.pop()
+                start = above
+                pairs = self._match(merged, bracket_floor=score)
+                paired = {x for pr in pairs for x in pr}
+                carry = [i for i in merged if i not in paired]
+                notes.append(f"segment {score:g} could not take the floaters: re-paired with "
+                             f"segment {self.p[segments[start][0]].score:g} (拆开重排)")
+            done.append((start, pairs))
             if carry:
                 notes.append(
-                    f"segment {self.p[seg[0]].score:g}: {', '.join(map(str, carry))} "
+                    f"segment {score:g}: {', '.join(map(str, carry))} "
                     f"float{'s' if len(carry) == 1 else ''} down to the nearest score")
         # 受卡: take apart the segments above the bottom and re-pair them with
         # it, one segment first, then two, four, ... until everything pairs
@@ -440,16 +459,17 @@ class _Solver:
                     f"no pairing without rematch exists for {', '.join(map(str, carry))}")
             k = max(0, last - step)
             step *= 2
-            del done[k:]
-            paired_above = {x for seg in done for pr in seg for x in pr}
+            while done and done[-1][0] >= k:
+                done.pop()
+            paired_above = {x for _, seg in done for pr in seg for x in pr}
             merged = [i for i in ordered if i not in paired_above]
             notes.append(f"stuck at the bottom: segment {self.p[segments[k][0]].score:g} "
                          f"and below re-paired together (受卡, 拆开重排)")
             pairs = self._match(merged, bracket_floor=None)
-            done.append(pairs)
+            done.append((k, pairs))
             paired = {x for pr in pairs for x in pr}
             carry = [i for i in merged if i not in paired]
-        return [pr for seg in done for pr in seg], notes
+        return [pr for _, seg in done for pr in seg], notes
 
 
 def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: SwissOptions,
