@@ -88,3 +88,52 @@ if os.environ.get("QISAI_TEST_POSTGRES_URL"):  # pragma: no cover - CI with Post
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+LAUNCH = ("import typer; from qisai.cli.arena import register; "
+          "app = typer.Typer(); register(app); app()")
+
+
+def free_port() -> int:
+    """Return a free TCP port on loopback."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """Run ``qisai serve`` on a free loopback port with a data folder in
+    ``tmp_path``; yield ``(base URL, data folder)``; kill it afterwards."""
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    data = tmp_path / "server-data"
+    port = free_port()
+    env = dict(os.environ, QISAI_DATA_DIR=str(data))
+    env.pop("QISAI_DATABASE_URL", None)
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve", "--port", str(port),
+                             "--log-level", "warning"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{base}/api/rules", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise AssertionError("the server did not start")
+            time.sleep(0.1)
+        yield base, data
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
