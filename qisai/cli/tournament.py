@@ -23,7 +23,7 @@ import typer
 from qisai.competition import output
 from qisai.competition.errors import CompetitionError, EntryError, EventFileError
 from qisai.competition.pairing.berger import berger_table, double_round_robin, format_round
-from qisai.competition.pairing.knockout import card_draw
+from qisai.competition.pairing.knockout import Knockout, card_draw
 from qisai.competition.pairing.swiss import SwissOptions
 from qisai.competition.scoring import preset
 from qisai.competition.tiebreaks import parse_criteria
@@ -113,6 +113,17 @@ def cards(n: int = typer.Argument(..., help="number of entries (numbered 1..N)")
         typer.echo(f"{red} ({cd.cards[red]}) - {black} ({cd.cards[black]})")
     if cd.bye is not None:
         typer.echo(f"{cd.bye} (K) bye")
+
+
+@app.command()
+def knockout(n: int = typer.Argument(..., help="number of entries (seeds 1..N)"),
+             byes: str = typer.Option("seeded", help="seeded (top seeds) or lot"),
+             seed: int = typer.Option(0, help="seed of the lots")) -> None:
+    """Print the first round of a seeded knock-out bracket (11.1; colours by
+    lot, 13.4)."""
+    ko = _run(lambda: Knockout(list(range(1, n + 1)), byes=byes, seed=seed))
+    for m in _run(ko.pair_next_round):
+        typer.echo(f"{m.red} bye" if m.black is None else f"{m.red}-{m.black}")
 
 
 @app.command()

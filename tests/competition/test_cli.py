@@ -86,3 +86,11 @@ def test_card_draw_command() -> None:
     res = runner.invoke(app, ["cards", "13", "--seed", "1"])
     lines = res.output.splitlines()
     assert res.exit_code == 0 and len(lines) == 7 and lines[-1].endswith("(K) bye")
+
+
+def test_knockout_command() -> None:
+    res = runner.invoke(app, ["knockout", "6"])
+    lines = res.output.splitlines()
+    assert res.exit_code == 0 and len(lines) == 4
+    assert lines[0] == "1 bye" and sum(line.endswith("bye") for line in lines) == 2
+    assert runner.invoke(app, ["knockout", "6", "--byes", "draw"]).exit_code == 2

@@ -104,7 +104,8 @@ def test_simulated_events_keep_the_rules(n: int, seed: int, data: st.DataObject)
 
 
 def test_thousand_small_events() -> None:
-    # many quick events: sizes 3..14, up to n/2 rounds, random results
+    # many quick events: sizes 3..14, up to n/2 rounds, random results,
+    # forfeits and withdrawals
     for seed in range(1000):
         rng = random.Random(seed)
         n = rng.randint(3, 14)
@@ -113,6 +114,8 @@ def test_thousand_small_events() -> None:
         for r in range(1, rounds + 1):
             play_round(t, rng, 0.05)
             _check_round(t, r, t.swiss)
+            if rng.random() < 0.1 and len(t.active(r + 1)) > 2 * rounds + 1:
+                t.withdraw(rng.choice(t.active(r + 1)).id)  # 20.4
         _check_totals(t)
 
 
