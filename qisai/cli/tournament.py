@@ -136,6 +136,9 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
            tiebreaks: str = typer.Option("", help="comma-separated, e.g. 小分,胜局,直胜,犯规"),
            seed: int = typer.Option(0, help="seed of every lot"),
            avoid_rounds: int = typer.Option(0, help="same team/club not paired in rounds 1..k"),
+           draw_numbers: bool = typer.Option(
+               True, help="numbers by lot (round robin) / seeding by rating (Swiss); "
+                          "--no-draw-numbers keeps the file's order"),
            force: bool = typer.Option(False, help="overwrite an existing event file")) -> None:
     """Create an event from a file of entries and draw its numbers."""
     if event.exists() and not force:
@@ -147,7 +150,7 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
         crit = parse_criteria([c for c in tiebreaks.split(",") if c.strip()]) \
             if tiebreaks else None
         t = Tournament(name or entries.stem, system, rounds=rounds, scoring=preset(scoring),
-                       tiebreaks=crit, seed=seed,
+                       tiebreaks=crit, seed=seed, draw_numbers=draw_numbers,
                        swiss=SwissOptions(avoid_group_rounds=avoid_rounds))
         for p in players:
             t.add_player(p)

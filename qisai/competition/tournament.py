@@ -146,7 +146,8 @@ class Tournament:
         """Create an event.  ``rounds`` is required for Swiss and defaults to
         the table length for round robins.  ``tiebreaks`` defaults to 15.1 for
         round robins and 15.2 for Swiss.  ``draw_numbers``: round robin
-        pairing numbers by lot (制签) rather than by registration order.
+        pairing numbers by lot (制签), Swiss seeding by rating with lots for
+        unrated and equal entries; off, both keep the registration order.
 
         Raises :class:`CompetitionError` on an unknown system or bad rounds.
         """
@@ -232,14 +233,18 @@ class Tournament:
                 raise CompetitionError(
                     f"{self.name}: {self.rounds_planned} rounds is too many for "
                     f"{len(self.players)} entries without rematches")
-            rated = sorted((p for p in self.players if p.rating > 0),
-                           key=lambda p: -p.rating)
-            unrated = [p for p in self.players if p.rating <= 0]
-            rng.shuffle(unrated)
-            # ties in rating are ordered by lot too
-            keyed = [(-p.rating, rng.random(), p) for p in rated]
-            keyed.sort(key=lambda t: (t[0], t[1]))
-            ordered = [t[2] for t in keyed] + unrated
+            if self.draw_numbers:
+                # Appendix 2: order by 等级分; unrated entries after the rated
+                # ones, in an order drawn by lot; equal ratings by lot too
+                rated = [p for p in self.players if p.rating > 0]
+                unrated = [p for p in self.players if p.rating <= 0]
+                rng.shuffle(unrated)
+                keyed = [(-p.rating, rng.random(), p) for p in rated]
+                keyed.sort(key=lambda t: (t[0], t[1]))
+                ordered = [t[2] for t in keyed] + unrated
+            else:
+                # the organiser's own seeding (e.g. "以往比赛成绩排定序列"): as registered
+                ordered = list(self.players)
         else:
             ordered = list(self.players)
             if self.draw_numbers:

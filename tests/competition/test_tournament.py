@@ -242,3 +242,17 @@ def test_15_2_swiss_default_order_and_elo() -> None:
     assert set(new) == {p.id for p in t.players}
     # Elo is zero-sum when everyone is rated with the same K
     assert abs(sum(new.values()) - sum(p.rating for p in t.players)) < 1e-6
+
+
+def test_swiss_seeding_by_rating_unrated_last_or_as_registered() -> None:
+    t = Tournament("s", System.SWISS, rounds=2, seed=1)
+    for name, rating in [("u1", 0), ("a", 2000), ("b", 2300), ("u2", 0), ("c", 2100)]:
+        t.add_player(Player(name, rating))
+    t.start()
+    assert [p.name for p in t.players][:3] == ["b", "c", "a"]
+    assert {p.name for p in t.players[3:]} == {"u1", "u2"}
+    k = Tournament("k", System.SWISS, rounds=2, draw_numbers=False)
+    for name in ["x", "y", "z"]:
+        k.add_player(Player(name, 1000))
+    k.start()
+    assert [p.name for p in k.players] == ["x", "y", "z"]
