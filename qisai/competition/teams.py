@@ -19,9 +19,16 @@ import enum
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from qisai.competition.errors import CompetitionError, EventStateError, LineupError, ResultError
+from qisai.competition.errors import (
+    CompetitionError,
+    EventFileError,
+    EventStateError,
+    LineupError,
+    ResultError,
+)
 from qisai.competition.model import Colour, Outcome, Pairing, Result
 from qisai.competition.pairing.berger import berger_table
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
@@ -332,6 +339,65 @@ class TeamTournament:
     def standings(self) -> list[Standing]:
         """Rank the teams by 场分, then the event's list (15.3 / 15.4)."""
         return rank(self.records(), self.tiebreaks, self.policy)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        return {
+            "format": "qisai-team-tournament", "name": self.name, "system": self.system,
+            "rounds_planned": self.rounds_planned, "lineup_mode": self.lineup_mode.value,
+            "scoring": self.scoring.to_dict(), "match_points": asdict(self.match_points),
+            "tiebreaks": [c.value for c in self.tiebreaks], "policy": self.policy.to_dict(),
+            "seed": self.seed,
+            "teams": [{"name": t.name, "roster": t.roster, "boards": t.boards}
+                      for t in self.teams],
+            "rounds": [[{"board": m.board, "red_team": m.red_team,
+                         "black_team": m.black_team, "red_lineup": list(m.red_lineup),
+                         "black_lineup": list(m.black_lineup),
+                         "results": [r.value for r in m.results],
+                         "fouls": [list(f) for f in m.fouls],
+                         "forfeit": None if m.forfeit is None else m.forfeit.value}
+                        for m in rnd] for rnd in self.rounds],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<team event>") -> TeamTournament:
+        """Rebuild an event from :meth:`to_dict` output.
+
+        Raises :class:`EventFileError` naming ``source`` and the problem.
+        """
+        try:
+            if data.get("format") != "qisai-team-tournament":
+                raise EventFileError(f"{source}: not a qisai team tournament (format key)")
+            teams = [Team(t["name"], list(t["roster"]), int(t["boards"])) for t in data["teams"]]
+            ev = cls(str(data["name"]), teams, system=data["system"],
+                     rounds=data.get("rounds_planned"),
+                     lineup_mode=LineupMode(data["lineup_mode"]),
+                     scoring=ScoringTable.from_dict(dict(data["scoring"])),
+                     match_points=MatchPoints(**data["match_points"]),
+                     tiebreaks=[Criterion(c) for c in data["tiebreaks"]],
+                     policy=TiebreakPolicy.from_dict(data.get("policy", {})),
+                     seed=int(data.get("seed", 0)))
+            for k, rnd in enumerate(data["rounds"], start=1):
+                matches = []
+                for m in rnd:
+                    for tid in (m["red_team"], m["black_team"]):
+                        if tid is not None:
+                            ev.team(int(tid))
+                    matches.append(TeamMatch(
+                        k, int(m["board"]), int(m["red_team"]),
+                        None if m["black_team"] is None else int(m["black_team"]),
+                        tuple(m["red_lineup"]), tuple(m["black_lineup"]),
+                        [Result(r) for r in m["results"]],
+                        [(int(a), int(b)) for a, b in m["fouls"]],
+                        None if m["forfeit"] is None else Result(m["forfeit"])))
+                ev.rounds.append(matches)
+        except EventFileError:
+            raise
+        except CompetitionError as exc:
+            raise EventFileError(f"{source}: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
+        return ev
 
 
 def rank_by_place_sum(places: Mapping[str, int], teams: Sequence[Team],

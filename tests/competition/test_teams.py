@@ -151,3 +151,28 @@ def test_15_5_sum_of_places() -> None:
     assert out2[0][1] == "C" and out2[1][0] == out2[2][0] == 2  # A and B share
     fouls = rank_by_place_sum(places2, [a, b, c], fouls={"A1": 1})
     assert [name for _, name, _ in fouls] == ["C", "B", "A"]
+
+
+def test_team_event_json_round_trip() -> None:
+    import json
+
+    from qisai.competition.errors import EventFileError
+
+    ev = _event("swiss", n=5, rounds=2)
+    rnd = ev.pair_next_round()
+    for m in rnd:
+        if m.black_team is None:
+            continue
+        ev.record_match(1, m.board, ev.team(m.red_team).roster[:4],
+                        ev.team(m.black_team).roster[1:5], ["1-0", "=", "0-1", "1-0"],
+                        fouls=[(0, 1), (0, 0), (2, 0), (0, 0)])
+    data = json.loads(json.dumps(ev.to_dict()))
+    back = TeamTournament.from_dict(data)
+    assert back.to_dict() == ev.to_dict()
+    assert [(s.entry, s.points, s.values) for s in back.standings()] == [
+        (s.entry, s.points, s.values) for s in ev.standings()]
+    data["rounds"][0][0]["red_team"] = 42
+    with pytest.raises(EventFileError):
+        TeamTournament.from_dict(data)
+    with pytest.raises(EventFileError, match="format"):
+        TeamTournament.from_dict({"format": "x"})
