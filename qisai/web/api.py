@@ -78,6 +78,8 @@ class NewGame(BaseModel):
     size: int | None = Field(default=None, ge=2, le=25)
     fen: str | None = Field(default=None, max_length=120)
     rules: dict[str, Any] | None = None
+    opponent: Literal["human", "engine"] = "human"
+    """``engine``: qisai's built-in engine takes the other seat (Xiangqi)."""
 
 
 class RoleChange(BaseModel):
@@ -247,6 +249,10 @@ async def create_game(body: NewGame, request: Request, st: StateDep,
         raise HTTPException(422, f"game settings: {exc}") from None
     if body.rated and user.role == Role.GUEST.value:
         raise HTTPException(422, "rated: guests play casual games only; register to play rated")
+    if body.opponent == "engine" and body.kind != "xiangqi":
+        raise HTTPException(422, "opponent: the built-in engine plays Xiangqi only")
+    if body.opponent == "engine" and body.rated:
+        raise HTTPException(422, "rated: games against the engine are not rated")
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None
@@ -255,7 +261,8 @@ async def create_game(body: NewGame, request: Request, st: StateDep,
         with st.db.session() as s:
             g = repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
                                  first_user_id=first, second_user_id=second,
-                                 created_by_id=user.id, rated=body.rated)
+                                 created_by_id=user.id, rated=body.rated,
+                                 engine="builtin" if body.opponent == "engine" else None)
             return g.id
 
     game_id = await run_in_threadpool(make)

@@ -6,6 +6,7 @@ on first use), and starts the clock ticker that rules flag falls.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,8 +36,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     ``tick_period`` is how often running clocks are checked for flag falls.
     """
     db = Database(settings.database_url)
-    hub = Hub(db, moves_per_second=settings.moves_per_second,
-              **({"time_source": time_source} if time_source else {}))
+    hub = Hub(db, time_source=time_source or time.time,
+              moves_per_second=settings.moves_per_second)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
@@ -49,6 +50,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
             yield
         finally:
             await hub.stop_ticker()
+            await hub.stop_engines()
             db.dispose()
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,

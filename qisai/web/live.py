@@ -83,6 +83,8 @@ class LiveGame:
     players: dict[int, dict[str, Any]]
     game: RefereeGame
     event_count: int
+    engine: str | None = None
+    """The engine holding the open seat (``builtin``), if any."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
@@ -96,6 +98,17 @@ class LiveGame:
         if first:
             return Side.FIRST
         if second:
+            return Side.SECOND
+        return None
+
+    @property
+    def engine_side(self) -> Side | None:
+        """Return the side the engine plays, or ``None``."""
+        if self.engine is None:
+            return None
+        if self.first_user_id is None:
+            return Side.FIRST
+        if self.second_user_id is None:
             return Side.SECOND
         return None
 
@@ -117,13 +130,15 @@ class Hub:
     """
 
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
-                 moves_per_second: int = 10) -> None:
+                 moves_per_second: int = 10, engine_think: float = 1.0) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._next_sub = 0
         self._ticker: asyncio.Task[None] | None = None
+        self._engine_tasks: set[asyncio.Task[None]] = set()
+        self.engine_think = engine_think
         from qisai.web.security import RateLimiter
 
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
@@ -147,7 +162,7 @@ class Hub:
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,
                             second_user_id=row.second_user_id, players=players, game=game,
-                            event_count=len(events))
+                            event_count=len(events), engine=row.engine)
 
     async def get(self, game_id: str) -> LiveGame:
         """Return the live game ``game_id``, loading and replaying it from the
@@ -172,6 +187,8 @@ class Hub:
             # Both seats were filled but the start was never logged (a crash
             # in between): start it now.
             await self.start_if_ready(game_id)
+        elif fresh:
+            self.engine_turn(live)
         return live
 
     async def _reload(self, live: LiveGame) -> LiveGame:
@@ -180,7 +197,7 @@ class Hub:
         fresh = await anyio.to_thread.run_sync(self._load_sync, live.id)
         live.game, live.event_count, live.status = fresh.game, fresh.event_count, fresh.status
         live.first_user_id, live.second_user_id = fresh.first_user_id, fresh.second_user_id
-        live.players = fresh.players
+        live.players, live.engine = fresh.players, fresh.engine
         return live
 
     def forget(self, game_id: str) -> None:
@@ -301,7 +318,8 @@ class Hub:
                     continue
                 if notices:
                     await self.broadcast(live, notices)
-                return ack
+            self.engine_turn(live)
+            return ack
         raise ActionError(409, f"game {game_id}: busy, try again")  # pragma: no cover
 
     async def _act_locked(self, live: LiveGame, user: User, kind: str, action: dict[str, Any]
@@ -380,6 +398,68 @@ class Hub:
             if refusal is not None:  # pragma: no cover - a fresh game always starts
                 raise ActionError(409, f"game {game_id}: {refusal}")
         await self.broadcast(live, notices)
+        self.engine_turn(live)
+
+    # ------------------------------------------------------------- engine
+    def _engine_due(self, live: LiveGame) -> bool:
+        game = live.game
+        side = live.engine_side
+        return (side is not None and not game.is_over and game.phase.value == "playing"
+                and game.to_move is side)
+
+    def engine_turn(self, live: LiveGame) -> None:
+        """Let the engine move in ``live`` if it is its turn (in the background)."""
+        if self._engine_due(live):
+            task = asyncio.get_running_loop().create_task(self._engine_move(live))
+            self._engine_tasks.add(task)
+            task.add_done_callback(self._engine_tasks.discard)
+
+    def _think(self, board: Any, seconds: float) -> str | None:
+        from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
+
+        start = time.monotonic()
+        limits = SearchLimits(soft_deadline=start + seconds * 0.5, hard_deadline=start + seconds)
+        result = XiangqiSearcher(hash_entries=1 << 16).search(board, limits)
+        return None if result.move is None else result.move.iccs()
+
+    async def _engine_move(self, live: LiveGame) -> None:
+        async with live.lock:
+            if not self._engine_due(live) or live.kind != "xiangqi":
+                return
+            board = getattr(live.game, "board").copy()  # noqa: B009 - XiangqiGame's board
+            ply = len(live.game.moves)
+            side = live.engine_side
+            think = self.engine_think
+            clock = live.game.clock_reading(side) if side is not None else None
+            if clock is not None:
+                think = min(think, max(0.05, clock / 30))
+        try:
+            move = await anyio.to_thread.run_sync(self._think, board, think)
+        except Exception:  # pragma: no cover - an engine bug must not stop the server
+            log.exception("engine failed in game %s", live.id)
+            return
+        if move is None:
+            return
+        async with live.lock:
+            if len(live.game.moves) != ply or not self._engine_due(live) or side is None:
+                return
+            event = Event(EventType.MOVE, self.now(), side, move=move)
+            try:
+                notices, refusal = await self._apply(live, event, None)
+            except ConflictError:
+                return
+            if refusal is not None:  # pragma: no cover - the searcher plays legal moves
+                log.error("engine move %s refused in game %s: %s", move, live.id, refusal)
+            if notices:
+                await self.broadcast(live, notices)
+
+    async def stop_engines(self) -> None:
+        """Cancel engine searches still waiting to move (shutdown)."""
+        for task in list(self._engine_tasks):
+            task.cancel()
+        for task in list(self._engine_tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     # -------------------------------------------------------- subscribers
     async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:

@@ -262,7 +262,10 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
     texts = _xiangqi_texts(live) if live.kind == "xiangqi" else None
 
     def player(uid: int | None) -> dict[str, Any] | None:
-        return None if uid is None else live.players.get(uid, {"id": uid, "name": f"#{uid}"})
+        if uid is None:
+            return None if live.engine is None else {"id": None, "name": f"qisai {live.engine}",
+                                                     "engine": True}
+        return live.players.get(uid, {"id": uid, "name": f"#{uid}"})
 
     clocks = None
     if game.clock is not None:

@@ -226,3 +226,32 @@ def test_pgn_download_has_the_moves_in_chinese_clocks_and_result(register: Any,
 
     back = parse_pgn(text)[0]
     assert [m.iccs() for m in back.mainline_moves()] == ["h2e2", "h9g7"]
+
+
+def test_playing_the_built_in_engine(register: Any, client: TestClient) -> None:
+    import time
+
+    me = register(client, "human")
+    r = client.post("/api/games", json={"kind": "go", "opponent": "engine"}, headers=me["headers"])
+    assert r.status_code == 422 and "Xiangqi only" in r.json()["detail"]
+    g = new_game(client, me, kind="xiangqi", opponent="engine", color="second")
+    assert g["players"]["first"]["engine"] is True and g["you"] == "second"
+    gid = g["id"]
+
+    def wait_ply(n: int) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            st: dict[str, Any] = client.get(f"/api/games/{gid}").json()
+            if st["ply"] >= n:
+                return st
+            time.sleep(0.05)
+        raise AssertionError(f"the engine did not reach ply {n}")
+
+    st = wait_ply(1)  # the engine has Red and moves first
+    assert st["to_move"] == "second"
+    frm, tos = next(iter(st["position"]["legal"].items()))
+    assert play(client, me, gid, type="move", ply=2, move=frm + tos[0]).status_code == 200
+    st = wait_ply(3)
+    assert st["moves"][2]["side"] == "first" and st["result"] is None
+    events = client.get(f"/api/games/{gid}/events").json()
+    assert [e["kind"] for e in events] == ["start", "move", "move", "move"]

@@ -60,7 +60,8 @@ document.addEventListener("DOMContentLoaded", () => {
       const err = document.getElementById("new-game-error");
       err.textContent = "";
       const body = {kind: kind.value, ruleset: rules.value, color: form.color.value,
-                    rated: !!(form.rated && form.rated.checked)};
+                    rated: !!(form.rated && form.rated.checked), opponent: form.opponent.value};
+      if (body.opponent === "engine") body.rated = false;
       if (form.time.value) {
         const [m, i] = form.time.value.split("+").map(Number);
         body.time = {minutes: m, increment: i};
