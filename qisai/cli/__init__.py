@@ -9,6 +9,7 @@ from __future__ import annotations
 import typer
 
 from qisai.cli import go as _go
+from qisai.cli import judge as _judge
 from qisai.cli import notation as _notation
 from qisai.cli import records as _records
 from qisai.cli import tournament as _tournament
@@ -24,6 +25,7 @@ app = typer.Typer(
 _xiangqi.register(app)
 _notation.register(app)
 _records.register(app)
+_judge.register(app)
 app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
 app.add_typer(_tournament.app, name="tournament", help="Competitions (比赛): pairings, results, standings.")
 

@@ -1,0 +1,50 @@
+"""``qisai judge``: rule on a repetition (棋例) from a position and its moves."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+
+from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
+from qisai.xiangqi.notation import parse_line
+from qisai.xiangqi.qili import first_ruling
+
+_out = Console(highlight=False)
+
+
+def judge(
+    moves: str = typer.Option(..., "--moves", "-m", help="The moves, in ICCS, WXF or Chinese notation."),
+    fen: str = typer.Option("startpos", "--fen", help="Position before the first move."),
+    profile: str = typer.Option("cxa", "--profile", "-p", help="cxa (default, Chinese rules) or axf."),
+    occurrences: int | None = typer.Option(None, "--occurrences", help="Occurrence that is ruled on (default 3)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole ruling as JSON."),
+    english: bool = typer.Option(False, "--english", help="Explain in English instead of Chinese."),
+) -> None:
+    """Play MOVES from FEN and print the first repetition ruling (verdict on the last line).
+
+    Exits 0 with the verdict (draw, red_must_change, black_loses ...), 3 when
+    the moves contain no ruled repetition, 1 for a bad FEN or move.
+    """
+    start = STARTING_FEN if fen == "startpos" else fen
+    try:
+        board = Board(start)
+        iccs = [m.iccs() for m in parse_line(board, moves)]
+        ruling = first_ruling(start, iccs, profile, occurrences)
+    except (XiangqiError, KeyError) as exc:
+        _out.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    if ruling is None:
+        _out.print("no repetition to rule on (无待判局面)")
+        raise typer.Exit(3)
+    if as_json:
+        print(json.dumps(ruling.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        _out.print(ruling.explanation_en if english else ruling.explanation_zh)
+    print(f"{ruling.verdict.value} ({ruling.clause})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``judge`` to the top-level ``app``."""
+    app.command("judge")(judge)
