@@ -17,32 +17,36 @@ _out = Console(highlight=False)
 def judge(
     moves: str = typer.Option(..., "--moves", "-m", help="The moves, in ICCS, WXF or Chinese notation."),
     fen: str = typer.Option("startpos", "--fen", help="Position before the first move."),
-    profile: str = typer.Option("cxa", "--profile", "-p", help="cxa (default, Chinese rules) or axf."),
+    profile: str = typer.Option("cxa", "--rules", "--profile", "-r",
+                                help="cxa (default, Chinese rules) or axf."),
     occurrences: int | None = typer.Option(None, "--occurrences", help="Occurrence that is ruled on (default 3)."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole ruling as JSON."),
     english: bool = typer.Option(False, "--english", help="Explain in English instead of Chinese."),
 ) -> None:
-    """Play MOVES from FEN and print the first repetition ruling (verdict on the last line).
+    """Play MOVES from FEN and print the first repetition ruling.
 
-    Exits 0 with the verdict (draw, red_must_change, black_loses ...), 3 when
-    the moves contain no ruled repetition, 1 for a bad FEN or move.
+    The last line is the verdict alone: red_loses, black_loses, draw,
+    red_must_change, black_must_change, or none when no repetition is ruled
+    on; the explanation (or with --json the labels, reasons and clauses)
+    comes before it.  Exits 0, or 1 for a bad FEN, move or rules name.
     """
     start = STARTING_FEN if fen == "startpos" else fen
     try:
         board = Board(start)
         iccs = [m.iccs() for m in parse_line(board, moves)]
         ruling = first_ruling(start, iccs, profile, occurrences)
-    except (XiangqiError, KeyError) as exc:
+    except XiangqiError as exc:
         _out.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from exc
     if ruling is None:
-        _out.print("no repetition to rule on (无待判局面)")
-        raise typer.Exit(3)
+        print("none")
+        return
     if as_json:
         print(json.dumps(ruling.to_dict(), ensure_ascii=False, indent=2))
     else:
         _out.print(ruling.explanation_en if english else ruling.explanation_zh)
-    print(f"{ruling.verdict.value} ({ruling.clause})")
+    _out.print(f"{ruling.clause}")
+    print(ruling.verdict.value)
 
 
 def register(app: typer.Typer) -> None:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from qisai.xiangqi import notation
 from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType, square_name
+from qisai.xiangqi.errors import XiangqiError
 from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
 from qisai.xiangqi.qili_search import (
     Threat,
@@ -235,7 +236,7 @@ def _idle_nuance(before: Board, after: Board, move: Move, after_scan: ThreatScan
 def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) -> _Classified:
     piece = before.piece_at(move.from_square)
     if piece is None:
-        raise ValueError(f"no piece on {square_name(move.from_square)} for {move.iccs()}")
+        raise XiangqiError(f"no piece on {square_name(move.from_square)} for {move.iccs()}")
     was_in_check = before.is_check()
     after = before.copy(stack=False)
     after.push(move)
@@ -425,7 +426,7 @@ def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozense
     """
     profile = get_profile(profile)
     if len(chases) != len(counts):
-        raise ValueError("one chased set per move is needed")
+        raise XiangqiError("one chased set per move is needed")
     labels = tuple(counts)
     who_zh = color.chinese + "方"
     who_en = color.name.capitalize()
@@ -541,7 +542,7 @@ def judge(board: Board, profile: str | QiliProfile = "cxa",
     prof = get_profile(profile)
     need = prof.occurrences if occurrences is None else occurrences
     if need < 2:
-        raise ValueError(f"occurrences must be at least 2, not {need}")
+        raise XiangqiError(f"occurrences must be at least 2, not {need}")
     root, moves, keys, start = _reversible_history(board)
     now = keys[-1]
     hits = [i for i in range(start, len(keys)) if keys[i] == now]

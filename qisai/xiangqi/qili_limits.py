@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qisai.xiangqi.board import Board, Color
+from qisai.xiangqi.errors import XiangqiError
 
 __all__ = [
     "DEFAULT_LIMIT_MOVES",
@@ -44,7 +45,7 @@ def natural_limit_reached(board: Board, limit_moves: int = DEFAULT_LIMIT_MOVES) 
     Raises :class:`ValueError` if ``limit_moves`` is not positive.
     """
     if limit_moves < 1:
-        raise ValueError(f"the move limit must be positive, not {limit_moves}")
+        raise XiangqiError(f"the move limit must be positive, not {limit_moves}")
     return plies_without_capture(board) >= 2 * limit_moves
 
 
@@ -93,9 +94,9 @@ def audit_limit_claim(board: Board, claimant: Color,
     ``max_counted_checks`` is negative.
     """
     if limit_moves < 1:
-        raise ValueError(f"the move limit must be positive, not {limit_moves}")
+        raise XiangqiError(f"the move limit must be positive, not {limit_moves}")
     if max_counted_checks < 0:
-        raise ValueError("max_counted_checks must not be negative")
+        raise XiangqiError("max_counted_checks must not be negative")
     b = board.root()
     moves = list(board.move_stack)
     # Plies before the recorded history that are still without a capture.

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qisai.xiangqi.errors import XiangqiError
+
 __all__ = ["AXF", "CXA", "PROFILES", "QiliProfile", "get_profile"]
 
 
@@ -93,14 +95,14 @@ class QiliProfile:
 
     def __post_init__(self) -> None:
         if self.occurrences < 2:
-            raise ValueError(f"occurrences must be at least 2, not {self.occurrences}")
+            raise XiangqiError(f"occurrences must be at least 2, not {self.occurrences}")
         if self.extra_cycles_to_lose < 0:
-            raise ValueError("extra_cycles_to_lose must not be negative")
+            raise XiangqiError("extra_cycles_to_lose must not be negative")
         if self.mate_after_capture_plies < 0:
-            raise ValueError("mate_after_capture_plies must not be negative")
+            raise XiangqiError("mate_after_capture_plies must not be negative")
         if (self.forcing_plies < 1 or self.mate_threat_checks < 1 or self.node_budget < 1
                 or self.check_node_budget < 1):
-            raise ValueError("search depths and the node budget must be positive")
+            raise XiangqiError("search depths and the node budget must be positive")
 
 
 CXA = QiliProfile(
@@ -139,6 +141,6 @@ def get_profile(profile: str | QiliProfile) -> QiliProfile:
     try:
         return PROFILES[profile.strip().lower()]
     except KeyError:
-        raise ValueError(
+        raise XiangqiError(
             f"unknown repetition rule profile {profile!r}; known: {', '.join(PROFILES)}"
         ) from None
