@@ -1,0 +1,48 @@
+"""Time the repetition code 棋例 on every cycle of qili_cases.json.
+
+Each case's cycle is played three times from its start position and ruled at
+the third occurrence, as the referee does.  Prints the median and worst CPU
+time per ruling for each profile (target: median < 50 ms, worst < 1 s) and how
+many rulings agree with the file's.
+
+Usage: python bench/qili.py
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+from qisai.xiangqi import Board, Move
+from qisai.xiangqi.qili import judge
+
+CASES = Path(__file__).resolve().parents[1].parent / "shared" / "testdata" / "xiangqi" / "qili_cases.json"
+
+
+def main() -> None:
+    cases = json.loads(CASES.read_text(encoding="utf-8"))
+    for profile in ("cxa", "axf"):
+        times: list[tuple[float, str]] = []
+        agree = 0
+        for case in cases:
+            board = Board(case["fen"])
+            cycle = [Move.from_iccs(m) for m in case["cycle_moves_iccs"]]
+            for move in cycle * 2:
+                board.push(move)
+            start = time.process_time()
+            ruling = judge(board, profile)
+            elapsed = time.process_time() - start
+            times.append((elapsed, case["id"]))
+            if ruling is not None and ruling.verdict.value == case["ruling"]:
+                agree += 1
+        values = sorted(t for t, _ in times)
+        worst = max(times)
+        print(f"{profile}: {len(cases)} rulings, median {statistics.median(values) * 1000:.1f} ms, "
+              f"worst {worst[0] * 1000:.0f} ms ({worst[1]}), "
+              f"{agree}/{len(cases)} equal to the file's ruling (AXF-sourced for most)")
+
+
+if __name__ == "__main__":
+    main()
