@@ -37,9 +37,14 @@ class ScoringTable:
     bye: float | None = None  # None: same as win
 
     def __post_init__(self) -> None:
-        for field in ("win", "draw_red", "draw_black", "loss", "forfeit_loss"):
+        if not isinstance(self.name, str):
+            raise CompetitionError(f"scoring table name must be text, not {self.name!r}")
+        for field in ("win", "draw_red", "draw_black", "loss", "forfeit_loss",
+                      "forfeit_win", "bye"):
             value = getattr(self, field)
-            if not isinstance(value, int | float) or value < 0:
+            if value is None and field in ("forfeit_win", "bye"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
                 raise CompetitionError(
                     f"scoring table {self.name!r}: {field} must be a number >= 0, got {value!r}")
         if self.win < max(self.draw_red, self.draw_black, self.loss):

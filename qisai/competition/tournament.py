@@ -87,13 +87,27 @@ class Player:
         unknown = set(data) - known
         if unknown:
             raise EntryError(f"entry {data.get('name')!r}: unknown fields {sorted(unknown)}")
-        try:
-            p = cls(**dict(data))
-            p.rating = int(p.rating or 0)
-            p.id = int(p.id or 0)
-            p.penalty = int(p.penalty or 0)
-        except (TypeError, ValueError) as exc:
-            raise EntryError(f"entry {data.get('name')!r}: {exc}") from None
+        clean: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in ("name", "title", "club", "team", "federation"):
+                if not isinstance(value, str):
+                    raise EntryError(f"entry {data.get('name')!r}: {key} must be text")
+                clean[key] = value.strip()
+            elif key == "withdrawn_after" and value is None:
+                clean[key] = None
+            else:
+                if isinstance(value, bool) or not isinstance(value, int | float | str):
+                    raise EntryError(f"entry {data.get('name')!r}: {key} must be a number")
+                try:
+                    number = int(value) if value != "" else 0
+                except ValueError:
+                    raise EntryError(
+                        f"entry {data.get('name')!r}: {key} must be a number, "
+                        f"not {value!r}") from None
+                if number < 0:
+                    raise EntryError(f"entry {data.get('name')!r}: negative {key} {number}")
+                clean[key] = number
+        p = cls(**clean)
         if p.rating < 0:
             raise EntryError(f"entry {p.name!r}: negative rating {p.rating}")
         return p
@@ -120,6 +134,19 @@ class RoundRecord:
     def complete(self) -> bool:
         """True when every board that needs a result has one."""
         return all(p.board in self.results for p in self.pairings if not p.is_bye)
+
+
+def _check(where: str, data: Any, fields: Mapping[str, type]) -> None:
+    """Raise :class:`EventFileError` unless ``data`` is an object whose
+    ``fields`` have the given types."""
+    if not isinstance(data, Mapping):
+        raise EventFileError(f"{where}: expected an object, got {type(data).__name__}")
+    for key, kind in fields.items():
+        if key not in data:
+            raise EventFileError(f"{where}: missing field {key!r}")
+        value = data[key]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            raise EventFileError(f"{where}: field {key!r} must be {kind.__name__}")
 
 
 class Tournament:
@@ -524,6 +551,15 @@ class Tournament:
         try:
             if data.get("format") != "qisai-tournament":
                 raise EventFileError(f"{source}: not a qisai tournament file (format key)")
+            _check(source, data, {"name": str, "system": str, "started": bool,
+                                  "players": list, "rounds": list, "tiebreaks": list,
+                                  "scoring": dict})
+            rp = data.get("rounds_planned")
+            if rp is not None and (isinstance(rp, bool) or not isinstance(rp, int)):
+                raise EventFileError(f"{source}: rounds_planned must be a whole number")
+            for key in ("seed",):
+                if isinstance(data.get(key, 0), bool) or not isinstance(data.get(key, 0), int):
+                    raise EventFileError(f"{source}: {key} must be a whole number")
             t = cls(
                 str(data["name"]), data["system"], rounds=data.get("rounds_planned"),
                 scoring=ScoringTable.from_dict(dict(data["scoring"])),
@@ -540,6 +576,20 @@ class Tournament:
                 if ids != list(range(1, len(t.players) + 1)):
                     raise EventFileError(f"{source}: pairing numbers are not 1..n")
             for k, r in enumerate(data["rounds"], start=1):
+                _check(f"{source}, round {k}", r, {"number": int, "pairings": list,
+                                                    "results": list})
+                for b in r["pairings"]:
+                    if not (isinstance(b, list) and len(b) == 3
+                            and all(isinstance(x, int) and not isinstance(x, bool)
+                                    for x in b[:2])
+                            and (b[2] is None or isinstance(b[2], int))):
+                        raise EventFileError(f"{source}, round {k}: bad pairing {b!r}")
+                for res in r["results"]:
+                    _check(f"{source}, round {k}", res, {"board": int, "result": str})
+                    for f in ("red_fouls", "black_fouls"):
+                        v = res.get(f, 0)
+                        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                            raise EventFileError(f"{source}, round {k}: bad {f} {v!r}")
                 if int(r["number"]) != k:
                     raise EventFileError(f"{source}: rounds out of order at round {k}")
                 pairings = [Pairing(int(red), None if black is None else int(black), int(b))
@@ -554,7 +604,11 @@ class Tournament:
                     rec.results[board] = Game(k, p.red, p.black, Result(res["result"]),
                                               int(res.get("red_fouls", 0)),
                                               int(res.get("black_fouls", 0)))
+                seen = [x for p in pairings for x in p.players()]
+                if len(seen) != len(set(seen)):
+                    raise EventFileError(f"{source}, round {k}: an entry is paired twice")
                 t.rounds.append(rec)
+            t._check_consistency(source)
         except EventFileError:
             raise
         except CompetitionError as exc:
@@ -562,6 +616,26 @@ class Tournament:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
         return t
+
+    def _check_consistency(self, source: str) -> None:
+        """Raise :class:`EventFileError` when loaded data contradict each other."""
+        if not self.started:
+            if self.rounds:
+                raise EventFileError(f"{source}: rounds recorded before the start")
+            return
+        if self.rounds_planned is None or self.rounds_planned < 1:
+            raise EventFileError(f"{source}: a started event needs rounds_planned >= 1")
+        if self.system is not System.SWISS:
+            n = len(self.players)
+            table = (n if n % 2 == 0 else n + 1) - 1
+            if self.system is System.DOUBLE_ROUND_ROBIN:
+                table *= 2
+            if self.rounds_planned > table:
+                raise EventFileError(f"{source}: {self.rounds_planned} rounds is more than "
+                                     f"the {table} of the round robin table")
+        if len(self.rounds) > self.rounds_planned:
+            raise EventFileError(f"{source}: {len(self.rounds)} rounds recorded, "
+                                 f"{self.rounds_planned} planned")
 
     def save(self, path: str | Path) -> None:
         """Write the event as JSON to ``path``."""

@@ -105,6 +105,10 @@ class SwissOptions:
     first_round: str = "lot"
 
     def __post_init__(self) -> None:
+        for key in ("max_colour_diff", "max_streak", "avoid_group_rounds"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise PairingError(f"{key} must be a whole number >= 0, not {value!r}")
         if self.segment_pairing not in ("halves", "adjacent"):
             raise PairingError(
                 f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
