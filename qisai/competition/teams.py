@@ -400,6 +400,23 @@ class TeamTournament:
         return ev
 
 
+def team_totals(points: Mapping[str, float], teams: Sequence[Team]) -> dict[str, float]:
+    """12.5 队员总分制: a team's result is the sum of its players' points in the
+    individual event ("按照各队棋手参加个人赛成绩之和来计算团体赛成绩").
+
+    ``points`` maps player name to individual points; returns team name to
+    total.  Raises :class:`CompetitionError` if a rostered player is missing.
+    """
+    out = {}
+    for t in teams:
+        missing = [p for p in t.roster if p not in points]
+        if missing:
+            raise CompetitionError(f"team {t.name!r}: no individual result for "
+                                   f"{', '.join(missing)}")
+        out[t.name] = float(sum(points[p] for p in t.roster))
+    return out
+
+
 def rank_by_place_sum(places: Mapping[str, int], teams: Sequence[Team],
                       fouls: Mapping[str, int] | None = None,
                       counted: int | None = None) -> list[tuple[int, str, int]]:

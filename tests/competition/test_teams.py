@@ -176,3 +176,12 @@ def test_team_event_json_round_trip() -> None:
         TeamTournament.from_dict(data)
     with pytest.raises(EventFileError, match="format"):
         TeamTournament.from_dict({"format": "x"})
+
+
+def test_12_5_team_total_of_individual_results() -> None:
+    from qisai.competition.teams import team_totals
+
+    a, b = _team("A", 2, 2), _team("B", 2, 2)
+    assert team_totals({"A1": 5, "A2": 3.5, "B1": 4, "B2": 4}, [a, b]) == {"A": 8.5, "B": 8.0}
+    with pytest.raises(CompetitionError, match="B2"):
+        team_totals({"A1": 5, "A2": 3.5, "B1": 4}, [a, b])
