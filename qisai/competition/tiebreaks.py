@@ -137,11 +137,13 @@ class TiebreakPolicy:
     bye: ByePolicy = ByePolicy.LOWEST_WITH_POINTS
     forfeits_count: bool = True  # a forfeit game counts its opponent in 对手分/小分
     direct: DirectEncounterMode = DirectEncounterMode.MINI_TABLE
+    # 2011 14.4 scores a bye "按胜局"; whether it also counts in 胜局 is the event's call
+    bye_counts_as_win: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return the policy as a JSON-ready dict."""
         return {"bye": self.bye.value, "forfeits_count": self.forfeits_count,
-                "direct": self.direct.value}
+                "direct": self.direct.value, "bye_counts_as_win": self.bye_counts_as_win}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TiebreakPolicy:
@@ -149,9 +151,10 @@ class TiebreakPolicy:
         try:
             return cls(ByePolicy(data.get("bye", "lowest_with_points")),
                        bool(data.get("forfeits_count", True)),
-                       DirectEncounterMode(data.get("direct", "mini_table")))
-        except ValueError as exc:
-            raise CompetitionError(f"bad tie-break policy {dict(data)!r}: {exc}") from None
+                       DirectEncounterMode(data.get("direct", "mini_table")),
+                       bool(data.get("bye_counts_as_win", False)))
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise CompetitionError(f"bad tie-break policy {data!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +287,11 @@ def value(criterion: Criterion, rec: Record, ctx: _Context) -> Any:
     if criterion is Criterion.BUCHHOLZ:
         return ctx.buchholz(rec)
     if criterion is Criterion.WINS:
-        # 胜局 counts games (boards, for teams) won, forfeit wins included, not byes
-        return sum(e.game_wins for e in rec.encounters if e.outcome is not Outcome.BYE)
+        # 胜局 counts games (boards, for teams) won, forfeit wins included; a bye
+        # only when the event's policy says so
+        byes = sum(1 for e in rec.encounters if e.outcome is Outcome.BYE) \
+            if ctx.policy.bye_counts_as_win else 0
+        return byes + sum(e.game_wins for e in rec.encounters if e.outcome is not Outcome.BYE)
     if criterion is Criterion.FOULS:
         return sum(e.fouls for e in rec.encounters)
     if criterion is Criterion.CUMULATIVE:

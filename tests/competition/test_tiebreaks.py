@@ -192,3 +192,15 @@ def test_15_6_playoff_needed_for_shared_first_place() -> None:
     # 3 leads alone on 1.5; then 1 and 2 share second place on 1 point
     assert needs_playoff(st) == []
     assert needs_playoff(st, places=2) == [[1, 2]]
+
+
+def test_bye_in_wins_is_a_policy() -> None:
+    games = [Game(1, 1, 2, Result.RED_WIN), Game(1, 3, None, Result.BYE)]
+    recs = records_from_games([1, 2, 3], games, CLASSIC)
+    plain = {s.entry: s.values[C.WINS] for s in rank(recs, [C.WINS])}
+    counted = {s.entry: s.values[C.WINS] for s in rank(
+        recs, [C.WINS], TiebreakPolicy(bye_counts_as_win=True))}
+    assert (plain[3], counted[3]) == (0, 1)
+    assert plain[1] == counted[1] == 1
+    assert TiebreakPolicy.from_dict(TiebreakPolicy(bye_counts_as_win=True).to_dict()) == \
+        TiebreakPolicy(bye_counts_as_win=True)
