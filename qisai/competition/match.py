@@ -423,15 +423,26 @@ class MatchConfig:
 # ---------------------------------------------------------------- results
 @dataclass
 class GameRecord:
-    """A finished game: who played which side, the opening, the referee's
-    report, and the text of the record (PGN or SGF)."""
+    """A finished game: who played which side, the opening and the referee's
+    report; :attr:`record` is the text of the record (PGN or SGF)."""
 
     number: int
     pair: tuple[int, int]
     first: int
     """Index of the engine that moved first (Red / Black)."""
     report: GameReport
-    record: str
+    event: str = "qisai match"
+    _text: str | None = field(default=None, repr=False)
+
+    @property
+    def record(self) -> str:
+        """The game's PGN (Xiangqi) or SGF (Go), written on first use.
+
+        Raises :class:`MatchError` if the referee cannot write it.
+        """
+        if self._text is None:
+            self._text = game_record(self.report, self.event, self.number)
+        return self._text
 
 
 @dataclass
@@ -714,8 +725,7 @@ async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: 
                                adjudication=config.adjudication)
     if job.opening is not None:
         report.opening = job.opening.name
-    text = game_record(report, "qisai match", job.number)
     # An engine that failed in this game is restarted for the next one.
     for side in report.faults:
         await seat.drop(job.first if side is Side.FIRST else job.second)
-    return GameRecord(job.number, job.pair, job.first, report, text)
+    return GameRecord(job.number, job.pair, job.first, report)

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from qisai.engines.errors import (
     EngineError,
@@ -36,11 +38,12 @@ from qisai.engines.errors import (
     GtpCommandError,
 )
 from qisai.engines.gtp import GtpEngine, KgsTimeSystem
-from qisai.engines.uci import Limit, PlayResult, UciEngine
+from qisai.engines.uci import Limit, PlayResult, Protocol, UciEngine
 from qisai.go.coords import gtp_name
 from qisai.go.deadstones import estimate_dead
 from qisai.go.rules import Color as GoColor
 from qisai.referee.clock import ByoyomiKind, SideTimeControl
+from qisai.referee.errors import GameOverError
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
@@ -120,6 +123,16 @@ def _engine_limit(game: XiangqiGame, movetime: float | None, at: float) -> Limit
                  moves_to_go=togo)
 
 
+def _safely(action: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+    """Apply a referee action; if time had already ended the game (the
+    referee rules the flag fall first, then refuses the action), that ruling
+    stands."""
+    try:
+        action(*args, **kwargs)
+    except GameOverError:
+        pass
+
+
 def _flag_time(game: XiangqiGame | GoGame) -> float | None:
     return game.clock.deadline() if game.clock is not None else None
 
@@ -149,12 +162,12 @@ def _rule_fault(report: GameReport, side: Side, exc: EngineError, now: Callable[
             if game.is_over:
                 return
         # No clock: the arbiter rules the game lost on time all the same.
-        game.adjudicate(Outcome.WIN, Reason.TIME_FORFEIT, game.CLAUSES["time"],
-                        winner=side.other, note=str(exc), at=now())
+        _safely(game.adjudicate, Outcome.WIN, Reason.TIME_FORFEIT, game.CLAUSES["time"],
+                winner=side.other, note=str(exc), at=now())
         return
     clause = game.CLAUSES["illegal"] if kind is GameKind.XIANGQI else game.CLAUSES["foul"]
-    game.adjudicate(Outcome.WIN, Reason.ILLEGAL_MOVE, clause, winner=side.other,
-                    note=f"{fault.value}: {exc}", at=now())
+    _safely(game.adjudicate, Outcome.WIN, Reason.ILLEGAL_MOVE, clause, winner=side.other,
+            note=f"{fault.value}: {exc}", at=now())
 
 
 def _rule_start_failure(report: GameReport, failed: dict[Side, str],
@@ -164,12 +177,12 @@ def _rule_start_failure(report: GameReport, failed: dict[Side, str],
         report.faults[side] = (Fault.START, message)
     if len(failed) == 2:
         # 21.3: both absent beyond the limit: both forfeit.
-        game.adjudicate(Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL, game.CLAUSES["both_late"],
-                        note="neither engine started", at=now())
+        _safely(game.adjudicate, Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL,
+                game.CLAUSES["both_late"], note="neither engine started", at=now())
     else:
         (side, message), = failed.items()
-        game.adjudicate(Outcome.WIN, Reason.LATE_ARRIVAL, game.CLAUSES["late"], winner=side.other,
-                        note=f"engine failed to start: {message}", at=now())
+        _safely(game.adjudicate, Outcome.WIN, Reason.LATE_ARRIVAL, game.CLAUSES["late"],
+                winner=side.other, note=f"engine failed to start: {message}", at=now())
 
 
 class _ScoreWatch:
@@ -210,16 +223,18 @@ def _cp(result: PlayResult) -> int | None:
 def _forbidden(game: XiangqiGame) -> list[Move]:
     """The moves the 棋例 forbids the side to move (fed to engines as banmoves).
 
-    Only worth asking when some position of the reversible part of the game
-    already repeated: otherwise no move can complete a forbidden cycle.
+    A move can only complete a forbidden cycle if the position it reaches
+    has already occurred ``repetition_count - 1`` times since the last
+    capture, so the (costly) rulings are asked for only then.
     """
     board = game.board
     keys = board.history_keys()
     window = keys[len(keys) - 1 - min(board.halfmove_clock, len(keys) - 1):]
-    if len(set(window)) == len(window):
+    need = game.xrules.repetition_count
+    if len(window) < 2 * need or max(Counter(window).values()) < need - 1:
         return []
     profile = "axf" if game.xrules.repetition_code is RepetitionCode.AXF else "cxa"
-    return qili.forbidden_moves(board, profile)
+    return qili.forbidden_moves(board, profile, occurrences=need)
 
 
 async def play_xiangqi(
@@ -261,10 +276,11 @@ async def play_xiangqi(
         assert isinstance(engine, UciEngine)
         board = game.board
         if adjudication.max_plies is not None and len(board.move_stack) >= adjudication.max_plies:
-            game.adjudicate(Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
-                            note=f"adjudicated after {adjudication.max_plies} plies", at=now())
+            _safely(game.adjudicate, Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
+                    note=f"adjudicated after {adjudication.max_plies} plies", at=now())
             break
-        banned = _forbidden(game)
+        # UCCI has banmoves for this; a UCI engine answers for its own moves.
+        banned = _forbidden(game) if engine.protocol is Protocol.UCCI else []
         limit = _engine_limit(game, movetime, now())
         flag = _flag_time(game)
         timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
@@ -274,13 +290,14 @@ async def play_xiangqi(
             _rule_fault(report, side, exc, now)
             break
         at = now()
-        if result.move is None or result.resign:
+        move = result.move
+        if move is None or result.resign:
             # bestmove (none) with legal moves on the board, or UCCI "resign".
             report.notes.append(f"{names[side.value]} resigned ({result.text or 'no move'})")
-            game.resign(side, at=at)
+            _safely(game.resign, side, at=at)
             break
         ply = len(board.move_stack)
-        game.move(side, result.move.iccs(), at=at)
+        _safely(game.move, side, move.iccs(), at=at)
         if on_move is not None:
             on_move(report)
         if game.is_over:
@@ -288,10 +305,10 @@ async def play_xiangqi(
         verdict = watch.update(side, ply, _cp(result))
         if verdict == "resign":
             report.notes.append(f"{names[side.value]} resigned by score adjudication")
-            game.resign(side, at=now())
+            _safely(game.resign, side, at=now())
         elif verdict == "draw":
-            game.adjudicate(Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
-                            note="draw by score adjudication", at=now())
+            _safely(game.adjudicate, Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
+                    note="draw by score adjudication", at=now())
     return report
 
 
@@ -384,8 +401,8 @@ async def play_go(
         color = GoColor.BLACK if side is Side.FIRST else GoColor.WHITE
         engine = players[side]
         if adjudication.max_plies is not None and len(game.moves) >= adjudication.max_plies:
-            game.adjudicate(Outcome.NO_RESULT, Reason.ADJUDICATION, "竞赛规定 11(3)",
-                            note=f"stopped after {adjudication.max_plies} moves", at=now())
+            _safely(game.adjudicate, Outcome.NO_RESULT, Reason.ADJUDICATION, "竞赛规定 11(3)",
+                    note=f"stopped after {adjudication.max_plies} moves", at=now())
             break
         flag = _flag_time(game)
         timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
@@ -404,10 +421,10 @@ async def play_go(
             break
         at = now()
         if reply.resign:
-            game.resign(side, at=at)
+            _safely(game.resign, side, at=at)
             break
         voided = len([m for m in game.moves if m.void])
-        game.move(side, gtp_name(reply.point, size), at=at)
+        _safely(game.move, side, gtp_name(reply.point, size), at=at)
         if on_move is not None:
             on_move(report)
         if game.is_over:

@@ -10,10 +10,13 @@ fail (missing binary, crash, silence) into :mod:`qisai.engines.errors`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import os
 import shlex
+import subprocess
 import threading
+import time
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -37,21 +40,55 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return args
 
 
+class _Protocol(asyncio.SubprocessProtocol):
+    """Feeds the engine's output to its :class:`EngineProcess` as it arrives."""
+
+    def __init__(self) -> None:
+        self.owner: EngineProcess | None = None
+        self.exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        if fd == 1 and self.owner is not None:
+            self.owner._feed(data if isinstance(data, bytes) else data.encode())
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1 and self.owner is not None:
+            self.owner._feed_eof()
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+
 class EngineProcess:
     """A running engine program: write lines to it, read lines from it.
 
     Create with :meth:`start`.  Lines are decoded as UTF-8 (bad bytes
     replaced) and stripped of the line end.  ``log`` keeps the last lines
     exchanged (``>`` sent, ``<`` received) for error messages.
+
+    Output is buffered as it arrives, in the event loop's own callback (no
+    reader task).  A reader waiting in :meth:`readline` is woken for every
+    line, unless :attr:`wake_on` names the prefixes worth waking for: then
+    other lines (a search's many ``info`` lines) are only queued, and read
+    without waiting once a wanted line has come.
     """
 
-    def __init__(self, proc: asyncio.subprocess.Process, name: str) -> None:
-        self._proc = proc
+    def __init__(self, transport: asyncio.SubprocessTransport, protocol: _Protocol,
+                 name: str) -> None:
+        self._transport = transport
+        self._protocol = protocol
+        stdin = transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        self._stdin = stdin
         self.name = name
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._lines: collections.deque[str] = collections.deque()
+        self._partial = b""
         self._eof = False
+        self._waiter: asyncio.Future[None] | None = None
+        self.wake_on: tuple[str, ...] | None = None
         self.log: list[str] = []
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        protocol.owner = self
 
     @classmethod
     async def start(cls, command: str | Sequence[str], *, name: str | None = None,
@@ -63,75 +100,59 @@ class EngineProcess:
         """
         args = split_command(command)
         full_env = None if env is None else {**os.environ, **env}
+        loop = asyncio.get_running_loop()
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL, cwd=cwd, env=full_env, limit=_LINE_LIMIT,
-                start_new_session=True)
+            transport, protocol = await loop.subprocess_exec(
+                _Protocol, *args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, cwd=cwd, env=full_env, start_new_session=True)
         except OSError as exc:
             raise EngineStartError(f"cannot start engine {args[0]!r}: {exc}") from exc
-        return cls(proc, name or os.path.basename(args[0]))
+        return cls(transport, protocol, name or os.path.basename(args[0]))
 
     @property
     def pid(self) -> int:
         """The operating-system process id."""
-        return self._proc.pid
+        return self._transport.get_pid()
 
     @property
     def returncode(self) -> int | None:
         """The exit status, or ``None`` while the process runs."""
-        return self._proc.returncode
+        return self._transport.get_returncode()
 
-    async def _read(self) -> None:
-        stdout = self._proc.stdout
-        assert stdout is not None
-        try:
-            while True:
-                try:
-                    raw = await stdout.readline()
-                except ValueError:
-                    # A line longer than the limit: drop what was buffered.
-                    await stdout.read(_LINE_LIMIT)
-                    self._lines.put_nowait("")
-                    continue
-                if not raw:
-                    break
-                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                self._remember("< " + line)
-                self._lines.put_nowait(line)
-        finally:
-            self._eof = True
-            self._lines.put_nowait(None)
+    # ------------------------------------------------------------ output
+    def _feed(self, data: bytes) -> None:
+        *complete, self._partial = (self._partial + data).split(b"\n")
+        if len(self._partial) > _LINE_LIMIT:
+            self._partial = b""  # a runaway line without an end: drop it
+        if not complete:
+            return
+        wake = self.wake_on
+        wanted = wake is None
+        for raw in complete:
+            line = raw.decode("utf-8", errors="replace").rstrip("\r")
+            self._lines.append(line)
+            if not wanted and line.startswith(wake):  # type: ignore[arg-type]
+                wanted = True
+        self._remember("< " + self._lines[-1])
+        if wanted:
+            self._wake()
+
+    def _feed_eof(self) -> None:
+        if self._partial:
+            self._lines.append(self._partial.decode("utf-8", errors="replace").rstrip("\r"))
+            self._partial = b""
+        self._eof = True
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def _remember(self, entry: str) -> None:
         self.log.append(entry)
         if len(self.log) > 40:
             del self.log[:20]
-
-    def send(self, line: str) -> None:
-        """Write one line to the engine.
-
-        Raises :class:`EngineTerminatedError` if the process has exited or
-        its input is closed.
-        """
-        stdin = self._proc.stdin
-        if stdin is None or stdin.is_closing() or self._proc.returncode is not None:
-            raise EngineTerminatedError(f"engine {self.name} has exited", self._proc.returncode)
-        self._remember("> " + line)
-        stdin.write((line + "\n").encode())
-
-    async def drain(self) -> None:
-        """Wait until the sent lines are flushed to the pipe.
-
-        Raises :class:`EngineTerminatedError` if the pipe is broken.
-        """
-        stdin = self._proc.stdin
-        assert stdin is not None
-        try:
-            await stdin.drain()
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            raise EngineTerminatedError(f"engine {self.name} closed its input",
-                                        self._proc.returncode) from exc
 
     async def readline(self, timeout: float | None = None) -> str:
         """Return the next line from the engine.
@@ -140,70 +161,91 @@ class EngineProcess:
         seconds (``None``: wait for ever) and :class:`EngineTerminatedError`
         if the engine's output ends.
         """
-        if self._lines.empty() and self._eof:
-            raise await self._terminated()
-        try:
-            line = await asyncio.wait_for(self._lines.get(), timeout)
-        except TimeoutError:
-            raise EngineTimeoutError(
-                f"engine {self.name} sent nothing for {timeout:.3g} s") from None
-        if line is None:
-            self._lines.put_nowait(None)
-            raise await self._terminated()
-        return line
+        lines = self._lines
+        if not lines:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while not lines:
+                if self._eof:
+                    raise await self._terminated()
+                waiter = asyncio.get_running_loop().create_future()
+                self._waiter = waiter
+                try:
+                    if deadline is None:
+                        await waiter
+                    else:
+                        await asyncio.wait_for(waiter, max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    if lines:
+                        break  # lines came in but none was worth waking for
+                    raise EngineTimeoutError(
+                        f"engine {self.name} sent nothing for {timeout:.3g} s") from None
+                finally:
+                    self._waiter = None
+        return lines.popleft()
 
     def pending(self) -> list[str]:
         """Return (and consume) the lines already received but not yet read."""
-        out = []
-        while not self._lines.empty():
-            line = self._lines.get_nowait()
-            if line is None:
-                self._lines.put_nowait(None)
-                break
-            out.append(line)
+        out = list(self._lines)
+        self._lines.clear()
         return out
 
     async def _terminated(self) -> EngineTerminatedError:
         try:
-            code = await asyncio.wait_for(self._proc.wait(), 1.0)
+            await asyncio.wait_for(asyncio.shield(self._protocol.exited), 1.0)
         except TimeoutError:
-            code = None
-        return EngineTerminatedError(
-            f"engine {self.name} exited (status {code})", code)
+            pass
+        code = self.returncode
+        return EngineTerminatedError(f"engine {self.name} exited (status {code})", code)
 
+    # ------------------------------------------------------------- input
+    def send(self, *lines: str) -> None:
+        """Write lines to the engine (in one write to the pipe).
+
+        Raises :class:`EngineTerminatedError` if the process has exited or
+        its input is closed.
+        """
+        if self._stdin.is_closing() or self.returncode is not None:
+            raise EngineTerminatedError(f"engine {self.name} has exited", self.returncode)
+        for line in lines:
+            self._remember("> " + line)
+        self._stdin.write(("\n".join(lines) + "\n").encode())
+
+    async def drain(self) -> None:
+        """Give the loop a chance to flush the sent lines.
+
+        Raises :class:`EngineTerminatedError` if the pipe is closed.
+        """
+        if self._stdin.is_closing():
+            raise EngineTerminatedError(f"engine {self.name} closed its input", self.returncode)
+
+    # ---------------------------------------------------------- lifetime
     async def close(self, *, grace: float = 1.0, quit_line: str | None = None) -> int | None:
         """Stop the engine: send ``quit_line``, wait ``grace`` seconds, then kill.
 
         Returns the exit status.  Never raises for an engine that already died.
         """
-        if self._proc.returncode is None and quit_line is not None:
+        if self.returncode is None and quit_line is not None:
             try:
                 self.send(quit_line)
-                await asyncio.wait_for(self.drain(), grace)
-            except (EngineTerminatedError, TimeoutError, OSError):
+            except (EngineTerminatedError, OSError):
                 pass
+        exited = self._protocol.exited
         try:
-            await asyncio.wait_for(self._proc.wait(), grace)
+            await asyncio.wait_for(asyncio.shield(exited), grace)
         except TimeoutError:
             self.kill()
             try:
-                await asyncio.wait_for(self._proc.wait(), 5.0)
+                await asyncio.wait_for(asyncio.shield(exited), 5.0)
             except TimeoutError:
                 pass
-        self._reader.cancel()
-        try:
-            await self._reader
-        except (asyncio.CancelledError, Exception):
-            pass
-        if self._proc.stdin is not None:
-            self._proc.stdin.close()
-        return self._proc.returncode
+        self._transport.close()
+        return self.returncode
 
     def kill(self) -> None:
         """Kill the engine process at once (no-op if it has exited)."""
-        if self._proc.returncode is None:
+        if self.returncode is None:
             try:
-                self._proc.kill()
+                self._transport.kill()
             except ProcessLookupError:
                 pass
 

@@ -30,11 +30,11 @@ Example::
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from qisai.engines.errors import (
     EngineError,
@@ -51,6 +51,7 @@ from qisai.xiangqi.errors import InvalidMoveError
 __all__ = [
     "Coordinates",
     "Info",
+    "InfoLines",
     "Limit",
     "Option",
     "PlayResult",
@@ -234,7 +235,11 @@ class Score:
 
 @dataclass
 class Info:
-    """One ``info`` line, parsed.  Fields the engine did not send are ``None``."""
+    """One ``info`` line, parsed.  Fields the engine did not send are ``None``.
+
+    ``pv_text`` is the principal variation as sent; :attr:`pv` parses it on
+    first use (a match reads few of the many lines an engine prints).
+    """
 
     depth: int | None = None
     seldepth: int | None = None
@@ -244,9 +249,24 @@ class Info:
     nps: int | None = None
     time: float | None = None
     hashfull: int | None = None
-    pv: list[Move] = field(default_factory=list)
+    pv_text: tuple[str, ...] = ()
     currmove: Move | None = None
     string: str | None = None
+    coordinates: Coordinates = Coordinates.ICCS
+    _pv: list[Move] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def pv(self) -> list[Move]:
+        """The principal variation; it stops at the first token that is not a move."""
+        if self._pv is None:
+            moves = []
+            for text in self.pv_text:
+                try:
+                    moves.append(self.coordinates.parse(text))
+                except InvalidMoveError:
+                    break
+            self._pv = moves
+        return self._pv
 
 
 @dataclass
@@ -263,7 +283,7 @@ class PlayResult:
     move: Move | None
     text: str
     ponder: Move | None = None
-    info: list[Info] = field(default_factory=list)
+    info: Sequence[Info] = field(default_factory=list)
     elapsed: float = 0.0
     draw_offer: bool = False
     resign: bool = False
@@ -318,11 +338,15 @@ def parse_option(line: str) -> Option | None:
     return Option(name, kind, default, number("min"), number("max"), tuple(choices))
 
 
+_INFO_KEYS = frozenset(("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "time",
+                        "score", "pv", "currmove", "currmovenumber", "string", "tbhits", "wdl"))
+
+
 def parse_info(line: str, coordinates: Coordinates) -> Info:
     """Parse an ``info`` line.  Unknown fields are skipped; a PV stops at the
     first token that is not a move.  Never raises."""
     tokens = line.split()
-    info = Info()
+    info = Info(coordinates=coordinates)
     i = 1
     n = len(tokens)
 
@@ -357,13 +381,11 @@ def parse_info(line: str, coordinates: Coordinates) -> Info:
                     i += 1
             info.score = Score(cp, mate, bound)
         elif tok == "pv":
-            i += 1
-            while i < n:
-                try:
-                    info.pv.append(coordinates.parse(tokens[i]))
-                except InvalidMoveError:
-                    break
+            start = i + 1
+            i = start
+            while i < n and tokens[i] not in _INFO_KEYS:
                 i += 1
+            info.pv_text = tuple(tokens[start:i])
         elif tok == "currmove":
             try:
                 info.currmove = coordinates.parse(tokens[i + 1])
@@ -381,6 +403,44 @@ def parse_info(line: str, coordinates: Coordinates) -> Info:
     return info
 
 
+class InfoLines(Sequence[Info]):
+    """The ``info`` lines of a search, kept as text and parsed when first
+    read (an engine prints many; a match reads one or two)."""
+
+    def __init__(self, coordinates: Coordinates) -> None:
+        self._coordinates = coordinates
+        self._parsed: list[Info] = []
+        self._raw: list[str] = []
+
+    def add(self, line: str) -> None:
+        """Append one ``info`` line (text)."""
+        self._raw.append(line)
+
+    def _all(self) -> list[Info]:
+        if self._raw:
+            self._parsed.extend(parse_info(line, self._coordinates) for line in self._raw)
+            self._raw.clear()
+        return self._parsed
+
+    @overload
+    def __getitem__(self, index: int) -> Info: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Info]: ...
+
+    def __getitem__(self, index: int | slice) -> Info | Sequence[Info]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._parsed) + len(self._raw)
+
+    def __reversed__(self) -> Iterator[Info]:
+        # Newest first, parsing only as far as the caller reads.
+        for line in reversed(self._raw):
+            yield parse_info(line, self._coordinates)
+        yield from reversed(self._parsed)
+
+
 class Search:
     """A search in progress (from :meth:`UciEngine.start_search`).
 
@@ -394,10 +454,9 @@ class Search:
         self._on_info = on_info
         self._board = board
         self.pondering = ponder
-        self.info: list[Info] = []
+        self.info = InfoLines(engine.coordinates)
         self.started = time.monotonic()
         self._stopped = False
-        self._task: asyncio.Task[PlayResult] | None = None
         self.result: PlayResult | None = None
 
     def stop(self) -> None:
@@ -432,19 +491,18 @@ class Search:
         """
         if self.result is not None:
             return self.result
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._engine._read_bestmove(self))
+        engine = self._engine
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            return await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        except TimeoutError:
+            return await engine._read_bestmove(self, deadline)
+        except EngineTimeoutError:
             pass
         try:
             self.stop()
-            await asyncio.wait_for(asyncio.shield(self._task), self._engine.stop_grace)
-        except (TimeoutError, EngineError):
-            self._engine._process.kill()
-            self._task.cancel()
-            self._engine._dead = True
+            await engine._read_bestmove(self, time.monotonic() + engine.stop_grace)
+        except EngineError:
+            engine._process.kill()
+            engine._dead = True
         raise EngineTimeoutError(
             f"engine {self._engine.name} gave no move within {timeout:.3g} s")
 
@@ -470,6 +528,7 @@ class UciEngine:
         self._option_prefix = True
         self._dead = False
         self._busy = False
+        self._position_cache: tuple[Board, str, list[Move], list[str], Coordinates] | None = None
 
     # ----------------------------------------------------------- lifecycle
     @classmethod
@@ -609,13 +668,23 @@ class UciEngine:
 
     def position_command(self, board: Board) -> str:
         """Return the ``position`` command for ``board`` (its root position
-        and the moves played since)."""
-        root = board.root()
-        fen = root.fen()
-        head = "position startpos" if fen == STARTING_FEN else f"position fen {fen}"
-        if board.move_stack:
-            head += " moves " + " ".join(self.coordinates.format(m) for m in board.move_stack)
-        return head
+        and the moves played since).
+
+        Successive positions of one game reuse the previous command's root
+        and move text, so a long game costs no more per move than a short one.
+        """
+        stack = board.move_stack
+        cached = self._position_cache
+        if cached is not None and cached[0] is board and cached[4] is self.coordinates and \
+                len(stack) >= len(cached[2]) and stack[:len(cached[2])] == cached[2]:
+            _, head, moves, words, _ = cached
+            words = words + [self.coordinates.format(m) for m in stack[len(moves):]]
+        else:
+            fen = board.root().fen()
+            head = "position startpos" if fen == STARTING_FEN else f"position fen {fen}"
+            words = [self.coordinates.format(m) for m in stack]
+        self._position_cache = (board, head, list(stack), words, self.coordinates)
+        return head + (" moves " + " ".join(words) if words else "")
 
     async def start_search(
         self,
@@ -640,11 +709,11 @@ class UciEngine:
         if self._busy:
             raise EngineProtocolError(f"engine {self.name} is already searching")
         self._process.pending()  # stale lines of an earlier exchange
-        self._process.send(self.position_command(board))
+        lines = [self.position_command(board)]
         go = ["go"] + (["ponder"] if ponder else [])
         if self.protocol is Protocol.UCCI:
             if banmoves:
-                self._process.send("banmoves " + " ".join(self.coordinates.format(m) for m in banmoves))
+                lines.append("banmoves " + " ".join(self.coordinates.format(m) for m in banmoves))
             go += limit.ucci_fields(board.turn, millis=self._millis)
         else:
             go += limit.uci_fields()
@@ -653,33 +722,39 @@ class UciEngine:
                 allowed = [m for m in board.legal_moves() if m not in banned]
                 if allowed:
                     go += ["searchmoves"] + [self.coordinates.format(m) for m in allowed]
-        self._process.send(" ".join(go))
+        lines.append(" ".join(go))
+        # Without an info callback nobody needs waking before the best move.
+        self._process.wake_on = None if on_info is not None else ("bestmove", "nobestmove")
+        self._process.send(*lines)
         await self._process.drain()
         self._busy = True
         return Search(self, board, ponder, on_info)
 
-    async def _read_bestmove(self, search: Search) -> PlayResult:
+    async def _read_bestmove(self, search: Search, deadline: float | None) -> PlayResult:
+        """Read the search's output up to ``bestmove``; raise
+        :class:`EngineTimeoutError` at ``deadline`` (a monotonic time)."""
         on_info = search._on_info
-        try:
-            while True:
-                line = await self._process.readline()
-                tokens = line.split()
-                if not tokens:
-                    continue
-                if tokens[0] == "info":
-                    info = parse_info(line, self.coordinates)
-                    search.info.append(info)
-                    if on_info is not None:
-                        on_info(info)
-                elif tokens[0] in ("bestmove", "nobestmove"):
-                    elapsed = time.monotonic() - search.started
-                    result = self._parse_bestmove(tokens, search.info, elapsed)
-                    search.result = result
-                    return result
-        finally:
-            self._busy = False
+        readline = self._process.readline
+        while True:
+            line = await readline(None if deadline is None
+                                  else max(0.0, deadline - time.monotonic()))
+            head = line[:8]
+            if head.startswith("info"):
+                search.info.add(line)
+                if on_info is not None:
+                    on_info(search.info[-1])
+                continue
+            tokens = line.split()
+            if tokens and tokens[0] in ("bestmove", "nobestmove"):
+                self._busy = False
+                self._process.wake_on = None
+                elapsed = time.monotonic() - search.started
+                result = self._parse_bestmove(tokens, search.info, elapsed)
+                search.result = result
+                return result
 
-    def _parse_bestmove(self, tokens: list[str], info: list[Info], elapsed: float) -> PlayResult:
+    def _parse_bestmove(self, tokens: list[str], info: Sequence[Info],
+                        elapsed: float) -> PlayResult:
         if tokens[0] == "nobestmove" or len(tokens) < 2 or tokens[1] in ("(none)", "none", "0000"):
             return PlayResult(None, tokens[1] if len(tokens) > 1 else "", info=info, elapsed=elapsed)
         text = tokens[1]

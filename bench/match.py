@@ -1,0 +1,58 @@
+"""Benchmark the match runner: Fairy-Stockfish self-play at a fixed time a
+move, several games at once; prints games per minute and the runner's own
+share of CPU against the engines' (target: under 10%).
+
+    python bench/match.py [--games 100] [--movetime 0.01] [--concurrency 2]
+
+The runner's CPU is this process's user+system time (the referee judging
+every move, the 棋例 checks, the protocol clients); the engines' is that of
+the child processes, counted when they exit at the end of the match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, run_match
+from qisai.engines.play import Adjudication
+
+
+def _fairy() -> str:
+    found = shutil.which("fairy-stockfish") or (
+        "/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None)
+    if found is None:
+        sys.exit("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
+    return found
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--movetime", type=float, default=0.01)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--rules", default="cxa")
+    args = parser.parse_args()
+    fairy = _fairy()
+    config = MatchConfig(
+        "xiangqi",
+        [EngineSpec.parse(f"name=fsf-a cmd={fairy}"), EngineSpec.parse(f"name=fsf-b cmd={fairy}")],
+        time=parse_time_control(f"movetime={args.movetime}"), rules=args.rules,
+        games=args.games, concurrency=args.concurrency,
+        adjudication=Adjudication(max_plies=400))
+    report = asyncio.run(run_match(config))
+    plies = sum(len(g.report.game.moves) for g in report.games)
+    print(report.summary())
+    print(f"plies: {plies} ({plies / report.wall:.1f} per second)")
+    print(f"games per minute: {60 * len(report.games) / report.wall:.1f}")
+    share = report.runner_cpu / report.engines_cpu if report.engines_cpu else float("nan")
+    print(f"CPU: runner {report.runner_cpu:.2f} s, engines {report.engines_cpu:.2f} s; "
+          f"runner/engines = {100 * share:.1f}% (target < 10%)")
+
+
+if __name__ == "__main__":
+    main()
