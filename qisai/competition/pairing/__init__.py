@@ -1,1 +1,1 @@
-"""Pairing systems: Berger round robin, 积分编排制 Swiss, knock-out."""
+"""Pairing systems: Berger round robin, 积分编排制 Swiss, knock-out, McMahon."""

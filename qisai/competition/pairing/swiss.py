@@ -477,10 +477,12 @@ class _Solver:
 
 
 def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: SwissOptions,
-                     rng: random.Random) -> SwissResult:
+                     rng: random.Random, *, draw_first_round: bool = True) -> SwissResult:
     """Pair round ``round_no`` of a 积分编排制 event.
 
     ``players`` are the entries still in the event (withdrawn ones left out).
+    With ``draw_first_round`` off, a round without history is paired by score
+    segments like any other (McMahon start scores) instead of the halves draw.
     Returns a :class:`SwissResult` whose boards are ordered by the higher score
     on the board, Red listed first.
     Raises :class:`PairingError` if there are fewer than two entries, ids are
@@ -500,7 +502,7 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
     for colour_limits, group_avoid, label in attempts:
         try:
             result = _pair_with(by_id, round_no, options, random.Random(rng.random()),
-                                colour_limits, group_avoid)
+                                colour_limits, group_avoid, draw_first_round)
         except PairingError as exc:
             last_error = exc
             continue
@@ -525,14 +527,16 @@ def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
 
 
 def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptions,
-               rng: random.Random, colour_limits: bool, group_avoid: bool) -> SwissResult:
+               rng: random.Random, colour_limits: bool, group_avoid: bool,
+               draw_first_round: bool = True) -> SwissResult:
     rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
     candidates = _pick_bye(by_id, set()) if len(by_id) % 2 else []
     bye = candidates[0] if candidates else None
     active = {i: p for i, p in by_id.items() if i != bye}
     notes: list[str] = []
     try:
-        if all(not p.colours and not p.opponents for p in active.values()):
+        if draw_first_round and all(not p.colours and not p.opponents
+                                    for p in active.values()):
             raw, more = _first_round(list(active.values()), options, rng, rules)
         else:
             raw, more = _Solver(active, rules, options).solve()
