@@ -479,10 +479,11 @@ class Tournament:
 
     def crosstable(self) -> dict[int, dict[int, list[str]]]:
         """Return, per entry, per opponent, the marks of their games from the
-        entry's side in round order: ``1``, ``=``, ``0``, ``+``, ``-``.
+        entry's side in round order: ``1``, ``=``, ``0``, ``+``, ``-`` (games
+        struck out by 20.3 are left out).
         """
         marks: dict[int, dict[int, list[str]]] = {p.id: {} for p in self.players}
-        for g in self.games(annul=False):
+        for g in self.games():  # 20.3: annulled results are struck out here too
             if g.black is None:
                 continue
             for pid in (g.red, g.black):

@@ -86,6 +86,7 @@ def test_20_3_withdrawal_before_half_annuls_results() -> None:
     assert all(5 not in (g.red, g.black) for g in t.games())
     assert 5 not in {s.entry for s in t.standings()}
     assert sum(s.points for s in t.standings()) == 21  # the 7 others' 21 games
+    assert t.crosstable()[5] == {} and all(5 not in row for row in t.crosstable().values())
 
 
 def test_20_3_withdrawal_at_half_keeps_results_and_forfeits_rest() -> None:
