@@ -85,7 +85,9 @@ async def bot(ws_url: str, token: str, stats: Stats, plies: int, think: float, s
             msg = json.loads(await ws.recv())
             kind = msg["type"]
             if kind in ("state", "update"):
+                you = state.get("you")
                 state = msg["state"]
+                state.setdefault("you", you)
             elif kind == "ack":
                 t0 = pending.pop(msg["id"], None)
                 if t0 is not None and msg["id"] != "end":

@@ -60,7 +60,10 @@ def serve(
     _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
     try:
         app = create_app(settings)
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+        # No per-message compression: game frames are small and the CPU is
+        # better spent on games.
+        uvicorn.run(app, host=host, port=port, log_level=log_level,
+                    ws_per_message_deflate=False)
     except OSError as exc:
         _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
         raise typer.Exit(1) from exc

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -274,7 +274,11 @@ def append_events(s: Session, game_id: str, expected_count: int, events: Sequenc
         rows = [GameEvent(game_id=game_id, seq=expected_count + i + 1, kind=e.kind, side=e.side,
                           ply=e.ply, at_ms=e.at_ms, actor_id=e.actor_id, data=dict(e.data))
                 for i, e in enumerate(events)]
-        s.add_all(rows)
+        if rows:
+            # One bulk INSERT (no unit-of-work bookkeeping): this runs once per move.
+            s.execute(insert(GameEvent), [
+                {"game_id": r.game_id, "seq": r.seq, "kind": r.kind, "side": r.side, "ply": r.ply,
+                 "at_ms": r.at_ms, "actor_id": r.actor_id, "data": r.data} for r in rows])
         s.commit()
     except IntegrityError as exc:
         s.rollback()

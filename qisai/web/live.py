@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -55,7 +56,8 @@ PLAYER_ACTIONS = frozenset({
 ARBITER_ACTIONS = frozenset({"foul", "warning", "time_penalty", "adjudicate", "pause", "resume"})
 """Actions that need the arbiter role; they name the side they concern."""
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]
+"""Sends one text frame (JSON) to a socket."""
 
 
 class ActionError(Exception):
@@ -261,7 +263,13 @@ class Hub:
                 else:
                     plies.append(None)
             try:
-                await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id, plies)
+                if self.db.is_sqlite:
+                    # An SQLite commit takes well under a millisecond: doing it
+                    # on the loop is cheaper than a thread hop per move.
+                    self._persist_sync(live, list(new), actor_id, plies)
+                else:
+                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id,
+                                                   plies)
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.
@@ -274,23 +282,25 @@ class Hub:
         return game.notices[n_notices:], refusal
 
     async def broadcast(self, live: LiveGame, notices: list[Notice]) -> None:
-        """Send an update (notices, new state) to every socket of ``live``."""
+        """Send an update (notices, new state) to every socket of ``live``.
+
+        The message is the same for players and spectators (each socket
+        learnt its own side, ``you``, from the full state on connect), so it
+        is encoded once.
+        """
         if not live.subscribers:
             return
         notes = [views.notice_data(n) for n in notices]
-        common = live.snapshot(None, moves=False)  # computed once, "you" set per socket
-        sends = []
-        for viewer_key, send in list(live.subscribers.items()):
-            viewer = viewer_key >> 20
-            side = live.side_of(viewer) if viewer else None
-            state = dict(common, you=None if side is None else side.name.lower())
-            sends.append(self._safe_send(live, viewer_key, send,
-                                         {"type": "update", "notices": notes, "state": state}))
-        await asyncio.gather(*sends)
+        state = live.snapshot(None, moves=False)
+        del state["you"]
+        text = json.dumps({"type": "update", "notices": notes, "state": state},
+                          ensure_ascii=False)
+        await asyncio.gather(*[self._safe_send(live, key, send, text)
+                               for key, send in list(live.subscribers.items())])
 
-    async def _safe_send(self, live: LiveGame, key: int, send: Send, msg: dict[str, Any]) -> None:
+    async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None:
         try:
-            await send(msg)
+            await send(text)
         except Exception:  # a dead socket: drop it
             live.subscribers.pop(key, None)
 

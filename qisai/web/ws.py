@@ -6,8 +6,9 @@ state: the reconnect resumes from it).  The client sends actions
 ``offer_draw`` ...), ``{"type": "sync"}`` for the full state again, or
 ``{"type": "ping"}``.  The server answers each action with ``ack`` or
 ``error`` (``status`` 400/403/404/409/429 and a ``message``), and sends every
-socket an ``update`` (the referee's notices and the new state) after each
-stored change.  Spectators connect the same way and only receive.
+socket an ``update`` (the referee's notices and the new state, without the
+socket's own ``you``, which the first ``state`` gave) after each stored
+change.  Spectators connect the same way and only receive.
 """
 
 from __future__ import annotations
@@ -55,11 +56,14 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         user = await run_in_threadpool(lookup)
     await ws.accept()
 
+    async def send_text(text: str) -> None:
+        await ws.send_text(text)
+
     async def send(msg: dict[str, Any]) -> None:
         await ws.send_text(json.dumps(msg, ensure_ascii=False))
 
     try:
-        live, key = await st.hub.subscribe(game_id, user.id if user else None, send)
+        live, key = await st.hub.subscribe(game_id, user.id if user else None, send_text)
     except ActionError as exc:
         await send({"type": "error", "status": exc.status, "message": exc.message})
         await ws.close(code=4404)

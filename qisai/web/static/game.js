@@ -201,6 +201,7 @@
       else if (s.last_move.ply > moves.length + 1) send({type: "sync"});
     }
     if (s.ply < moves.length) moves = moves.slice(0, s.ply);
+    if (!("you" in s)) s.you = state.you;  // updates leave out the socket's own side
     state = s; receivedAt = performance.now();
     if (pending && state.ply >= pending.ply) pending = null;
     if (selected && !(state.position.legal || {})[selected]) selected = null;
