@@ -119,6 +119,7 @@ def match(
     sprt: str = typer.Option("", "--sprt", help="'elo0=0 elo1=5 alpha=0.05 beta=0.05'."),
     size: int = typer.Option(9, "--size", help="Go board size."),
     komi: float | None = typer.Option(None, "--komi", help="Go komi in points (default: the rules')."),
+    handicap: int = typer.Option(0, "--handicap", help="Go handicap stones (fixed placement)."),
 ) -> None:
     """Play a refereed engine match and print score, Elo ± 95%, LOS, SPRT and endings."""
     try:
@@ -137,6 +138,7 @@ def match(
             sprt=Sprt.parse(sprt) if sprt else None,
             board_size=size,
             komi=komi,
+            handicap=handicap,
             pgnout=pgnout,
             sgfout=sgfout,
         )

@@ -303,15 +303,19 @@ class Sprt:
 
         Uses the normal approximation of the generalised SPRT: with score
         ``s`` and per-game variance ``v``, ``LLR = n (s1 - s0)(2s - s0 - s1) / 2v``.
-        Returns 0 until there are wins and losses (no variance otherwise).
+        While a kind of result has not occurred yet, half a game of each kind
+        is added so that the variance is not zero (a run of wins alone still
+        moves the test).  Returns 0 before the first game.
         """
         n = wins + draws + losses
-        if n == 0 or wins == 0 or losses == 0:
+        if n == 0:
             return 0.0
-        s = (wins + draws / 2) / n
-        var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
-        if var <= 0:
-            return 0.0
+        w, d, lo = float(wins), float(draws), float(losses)
+        if 0 in (wins, draws, losses):
+            w, d, lo = w + 0.5, d + 0.5, lo + 0.5
+        total = w + d + lo
+        s = (w + d / 2) / total
+        var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + lo * s ** 2) / total
         s0, s1 = _expected(self.elo0), _expected(self.elo1)
         return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
 
@@ -378,6 +382,7 @@ class MatchConfig:
     sprt: Sprt | None = None
     board_size: int = 9
     komi: float | None = None
+    handicap: int = 0
     pgnout: Path | None = None
     sgfout: Path | None = None
     startup_timeout: float = 10.0
@@ -391,6 +396,7 @@ class MatchConfig:
         overrides: dict[str, object] = {"time_control": self.time.control}
         if self.game == "go":
             overrides["board_size"] = self.board_size
+            overrides["handicap"] = self.handicap
             if self.komi is not None:
                 overrides["komi"] = self.komi
         try:

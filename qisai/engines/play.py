@@ -318,6 +318,10 @@ async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> 
     await engine.boardsize(rules.board_size)
     await engine.clear_board()
     await engine.komi(float(rules.komi))
+    if game.board.handicap:
+        # The referee placed the handicap stones (fixed points); tell the engine where.
+        await engine.set_free_handicap(
+            [p for m in game.board.history if m.setup for p in _setup_black(game, m)])
     for move in game.board.history:
         if move.point is not None:
             await engine.play(move.color, move.point)
@@ -338,13 +342,41 @@ async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> 
         pass  # time settings are advice; the referee keeps the real clock
 
 
+async def _send_time_left(engine: GtpEngine, game: GoGame, side: Side, color: GoColor,
+                          at: float) -> None:
+    """Tell the engine its clock: main time with 0 stones, or in overtime
+    the time and stones of the current period (GTP ``time_left``)."""
+    clock = game.clock
+    assert clock is not None
+    snap = clock.snapshot(side, at=at)
+    control = game.grules.time_control
+    assert control is not None
+    byo = control.of(side).byoyomi
+    if not snap.in_byoyomi or byo is None:
+        await engine.time_left(color, snap.main, 0)
+    elif byo.kind is ByoyomiKind.CANADIAN:
+        await engine.time_left(color, snap.period_left, snap.moves_to_go or byo.moves)
+    else:
+        # Japanese and Chinese byo-yomi: a move inside one period costs nothing.
+        await engine.time_left(color, byo.period_seconds, 1)
+
+
 async def _resync(engine: GtpEngine, game: GoGame) -> None:
     """Rebuild the engine's board from the referee's (after a void move)."""
     await engine.clear_board()
+    if game.board.handicap:
+        await engine.set_free_handicap(
+            [p for m in game.board.history if m.setup for p in _setup_black(game, m)])
     for move in game.board.history:
         if move.setup:
             continue
         await engine.play(move.color, move.point)
+
+
+def _setup_black(game: GoGame, move: object) -> list[tuple[int, int]]:
+    size = game.board.size
+    position = getattr(move, "position", ())
+    return [(i // size, i % size) for i, v in enumerate(position) if v == int(GoColor.BLACK)]
 
 
 async def _dead_opinion(engine: GtpEngine) -> frozenset[tuple[int, int]] | None:
@@ -410,11 +442,7 @@ async def play_go(
             timeout = min(timeout, movetime * 4 + 2) if timeout is not None else movetime * 4 + 2
         try:
             if game.clock is not None and movetime is None and "time_left" in engine.commands:
-                at = now()
-                snap = game.clock.snapshot(side, at=at)
-                left = game.clock.remaining(side, at=at)
-                await engine.time_left(color, left if not snap.in_byoyomi else snap.period_left or left,
-                                       snap.moves_to_go or 0 if snap.in_byoyomi else 0)
+                await _send_time_left(engine, game, side, color, now())
             reply = await engine.genmove(color, timeout=timeout)
         except EngineError as exc:
             _rule_fault(report, side, exc, now)

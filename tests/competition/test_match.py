@@ -176,6 +176,16 @@ def test_illegal_move_under_local_rules_is_a_foul_and_fouls_lose() -> None:
         assert result is not None and result.reason is Reason.FOULS
 
 
+def test_sprt_stops_the_match_when_decided() -> None:
+    config = MatchConfig("xiangqi", [fake_spec("good"), fake_spec("garbage")],
+                         time=parse_time_control("movetime=0.05"), games=20,
+                         sprt=Sprt.parse("elo0=0 elo1=200"))
+    report = asyncio.run(run_match(config))
+    assert report.stopped_by_sprt == "H1 accepted"
+    assert len(report.games) == 5  # LLR after n straight wins: 2.56 at 4, 3.99 at 5
+    assert "H1 accepted" in report.summary()
+
+
 # --------------------------------------------------------------- real games
 def _reimports(report: MatchReport) -> None:
     """Every game's record re-imports and replays to the same result."""

@@ -177,3 +177,26 @@ def test_gtp_client_drives_the_server() -> None:
         finally:
             await engine.quit()
     asyncio.run(go())
+
+
+@pytest.mark.engine
+def test_handicap_and_time_reach_gnugo(gnugo: str) -> None:
+    config = MatchConfig(
+        "go",
+        [EngineSpec("passer", (sys.executable, str(Path(__file__).parent / "fakes" / "gtp_fake.py"),
+                               "passer"), "gtp"),
+         EngineSpec("gnugo", (gnugo, "--mode", "gtp", "--level", "0"), "gtp")],
+        time=parse_time_control("60 byoyomi 3x10"), games=1, board_size=9, handicap=4, concurrency=2,
+        adjudication=Adjudication(max_plies=200))
+    report = asyncio.run(run_match(config))
+    profile = config.profile()
+    assert isinstance(profile, GoRules)
+    assert len(report.games) == 2  # one game with each colour
+    for record in report.games:
+        assert not record.report.faults and not record.report.notes, record.report.notes
+        assert "HA[4]" in record.record and record.record.count("AB[") == 1
+        result = record.report.result
+        assert result is not None and result.reason is Reason.SCORE
+        # GNU Go wins with either colour against a player who only passes.
+        assert record.report.names[result.winner.value] == "gnugo"  # type: ignore[union-attr]
+        assert go_from_sgf(record.record, rules=profile).result == result
