@@ -198,7 +198,10 @@ def _xiangqi_texts(live: LiveGame) -> list[str]:
     if board is None or len(texts) > len(game.moves):
         board = Board(getattr(game, "start_fen", None))
         texts.clear()
+        cache["fens"] = []
         cache["board"] = board
+    fens: list[str] = cache.setdefault("fens", [])
+    del fens[len(texts):]
     for rec in game.moves[len(texts):]:
         mv = Move.from_iccs(rec.move)
         try:
@@ -206,7 +209,15 @@ def _xiangqi_texts(live: LiveGame) -> list[str]:
         except ValueError:  # pragma: no cover - the referee only records legal moves
             texts.append(rec.move)
         board.push_unchecked(mv)
+        fens.append(board.fen())
     return texts
+
+
+def _xiangqi_fens(live: LiveGame) -> list[str]:
+    """The position after every move (for replay), cached with the notation."""
+    _xiangqi_texts(live)
+    fens: list[str] = live.__dict__["_notation"]["fens"]
+    return fens
 
 
 def _position(live: LiveGame) -> dict[str, Any]:
@@ -248,9 +259,14 @@ def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any
     clock = None
     if rec.clock is not None:
         clock = rec.clock.main
-    return {"ply": rec.ply, "side": rec.side.name.lower(), "move": rec.move,
+    data = {"ply": rec.ply, "side": rec.side.name.lower(), "move": rec.move,
             "text": texts[i] if texts is not None and i < len(texts) else rec.move,
             "at": rec.at, "elapsed": round(rec.elapsed, 3), "clock": clock}
+    if live.kind == "xiangqi":
+        fens = _xiangqi_fens(live)
+        if i < len(fens):
+            data["fen"] = fens[i]  # the position after the move, for replay
+    return data
 
 
 def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> dict[str, Any]:

@@ -255,3 +255,30 @@ def test_playing_the_built_in_engine(register: Any, client: TestClient) -> None:
     assert st["moves"][2]["side"] == "first" and st["result"] is None
     events = client.get(f"/api/games/{gid}/events").json()
     assert [e["kind"] for e in events] == ["start", "move", "move", "move"]
+
+
+def test_arbiter_records_fouls_and_adjudicates(register: Any, client: TestClient) -> None:
+    red, black, arb = register(client, "r7"), register(client, "b7"), register(client, "arb")
+    g = new_game(client, red, kind="xiangqi", ruleset="cxa", time={"minutes": 10})
+    client.post(f"/api/games/{g['id']}/join", headers=black["headers"])
+    r = play(client, arb, g["id"], type="foul", side="first", clause="9.1", note="touch-move")
+    assert r.status_code == 403 and "arbiter" in r.json()["detail"]
+    r = play(client, red, g["id"], type="foul", side="second", clause="9.1")
+    assert r.status_code == 403  # players cannot record fouls either
+    from qisai.store import repo
+    from qisai.store.models import Role
+
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        repo.set_role(s, arb["user"]["id"], Role.ARBITER)
+    r = play(client, arb, g["id"], type="foul", side="first", clause="5", note="touch-move")
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/games/{g['id']}").json()["fouls"] == {"first": 1, "second": 0}
+    r = play(client, arb, g["id"], type="adjudicate", outcome="draw", reason="no_win_possible",
+             clause="4.2.1")
+    assert r.status_code == 200, r.text
+    res = client.get(f"/api/games/{g['id']}").json()["result"]
+    assert res["outcome"] == "draw" and res["clause"] == "4.2.1"
+    events = client.get(f"/api/games/{g['id']}/events").json()
+    assert [e["kind"] for e in events] == ["start", "foul", "adjudicate"]
+    r = play(client, arb, g["id"], type="adjudicate", outcome="sideways", reason="x", clause="1")
+    assert r.status_code in (400, 409)

@@ -82,6 +82,13 @@ def test_xiangqi_two_browsers_play_to_checkmate(live_server: tuple[str, Path], b
     click_square(black, "g7")
     wait_ply(red, 2)
     assert red.locator("#moves li").all_inner_texts() == ["炮二平五", "马8进7"]
+    # Replay: the first move shows the position before Black's reply.
+    red.click('#moves li[data-ply="1"]')
+    red.wait_for_selector('#board[data-view="1"]')
+    assert red.get_attribute('#board g[data-square="h9"]', "data-piece") == "n"
+    red.click('#moves li[data-ply="1"]')
+    red.wait_for_selector('#board[data-view="live"]')
+    assert red.get_attribute('#board g[data-square="g7"]', "data-piece") == "n"
     red.screenshot(path=str(shots / "xiangqi-opening.png"))
     # A game from a set position (through the page's API helper), to mate.
     gid = red.evaluate("""async (fen) => (await qisai.api('POST', '/api/games',

@@ -11,6 +11,7 @@
   let moves = state.moves || [];
   let selected = null, pending = null, flipped = state.you === "second", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
+  let viewPly = null;  // replay: the ply shown, or null for the live position
   const SVGNS = "http://www.w3.org/2000/svg";
 
   function el(name, attrs, text) {
@@ -56,10 +57,14 @@
     svg.appendChild(g);
     svg.appendChild(el("text", {x: 450, y: 515, "text-anchor": "middle", "font-size": 44, fill: "#5a3b1a"},
                        flipped ? "汉 界　　　楚 河" : "楚 河　　　汉 界"));
-    const pos = state.position || {};
+    let pos = state.position || {};
+    if (viewPly !== null) {
+      const mv = moves[viewPly - 1];
+      pos = {fen: mv.fen, legal: {}, last: mv.move};
+    }
     const pieces = parseFen(pos.fen || "");
     const legal = pos.legal || {};
-    const mine = myTurn();
+    const mine = myTurn() && viewPly === null;
     if (pos.last) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
       const [x, y] = xqXY(sq);
       svg.appendChild(el("rect", {x: x - 48, y: y - 48, width: 96, height: 96, class: "last"}));
@@ -156,6 +161,7 @@
     if (state.kind === "xiangqi") drawXiangqi(svg); else drawGo(svg);
     const board = $("board"); board.replaceChildren(svg);
     board.dataset.ply = state.ply; board.dataset.phase = state.phase;
+    board.dataset.view = viewPly === null ? "live" : String(viewPly);
     renderClocks();
     const status = $("status");
     if (state.status === "waiting") status.textContent = T.waiting;
@@ -190,6 +196,10 @@
     for (const mv of moves) {
       const li = document.createElement("li");
       li.textContent = mv[key] || mv.move; li.dataset.ply = mv.ply;
+      if (viewPly === mv.ply) li.className = "viewing";
+      if (mv.fen) li.addEventListener("click", () => {
+        viewPly = viewPly === mv.ply || mv.ply === moves.length ? null : mv.ply; render();
+      });
       list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;
