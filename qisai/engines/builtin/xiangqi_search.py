@@ -156,9 +156,15 @@ class XiangqiSearcher:
         max_depth = limits.depth or 64
         while depth < max_depth:
             depth += 1
+            self._partial: tuple[int, int] | None = None
             try:
                 score, move = self._root(allowed, depth, best)
             except _Stop:
+                # An unfinished iteration still counts if, after the previous
+                # best move was searched, another move proved better.
+                if self._partial is not None and self._partial[0] != best:
+                    best = self._partial[0]
+                    result = SearchResult(_move(best), None, result.info, result.iterations)
                 break
             best = move
             pv = self._pv(best, depth)
@@ -204,6 +210,7 @@ class XiangqiSearcher:
                 best_score, best = score, m
                 if score > alpha:
                     alpha = score
+                    self._partial = (best, best_score)
         self.tt[board.key] = (depth, _EXACT, best_score, best)
         return best_score, best
 

@@ -30,7 +30,7 @@ from qisai.xiangqi.errors import XiangqiError
 __all__ = ["NAME", "XiangqiServer", "main"]
 
 NAME = "qisai-xiangqi 0.1"
-_OVERHEAD = 0.05  # seconds kept back for the GUI's and the pipe's latency
+_OVERHEAD = 0.02  # seconds kept back for the GUI's and the pipe's latency
 
 
 @dataclass
@@ -55,7 +55,7 @@ def budget(mine: float | None, inc: float, moves_to_go: int | None,
     plus most of the increment, never so much that the flag could fall.
     """
     if movetime is not None:
-        hard = max(0.01, movetime - _OVERHEAD)
+        hard = max(0.01, min(movetime - _OVERHEAD, movetime * 0.92))
         return hard * 0.6, hard
     if mine is None:
         return None
