@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -127,28 +128,32 @@ def set_role(s: Session, user_id: int, role: Role) -> User:
 
 
 # ---------------------------------------------------------------- sessions
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def _hash_token(token: str, pepper: bytes) -> str:
+    # Keyed with the server's secret (kept in the data folder, not the
+    # database): a copy of the database alone cannot even check a token.
+    return hmac.new(pepper, token.encode(), hashlib.sha256).hexdigest()
 
 
-def create_session(s: Session, user_id: int, ttl: dt.timedelta) -> tuple[str, str]:
+def create_session(s: Session, user_id: int, ttl: dt.timedelta, pepper: bytes = b""
+                   ) -> tuple[str, str]:
     """Open a log-in session for ``user_id`` lasting ``ttl``; commit.
+    ``pepper`` keys the stored token hash (the server's secret key).
 
     Returns ``(token, csrf_token)``: the token goes in the cookie (only its
     hash is stored), the CSRF token in pages and request headers.
     """
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(32)
-    s.add(SessionToken(token_hash=_hash_token(token), user_id=user_id, csrf_token=csrf,
+    s.add(SessionToken(token_hash=_hash_token(token, pepper), user_id=user_id, csrf_token=csrf,
                        expires_at=utcnow() + ttl))
     s.commit()
     return token, csrf
 
 
-def session_user(s: Session, token: str) -> tuple[User, str] | None:
+def session_user(s: Session, token: str, pepper: bytes = b"") -> tuple[User, str] | None:
     """Return ``(user, csrf_token)`` of a live session, or ``None`` if the
     token is unknown or expired (an expired session is deleted)."""
-    row = s.get(SessionToken, _hash_token(token))
+    row = s.get(SessionToken, _hash_token(token, pepper))
     if row is None:
         return None
     expires = row.expires_at
@@ -161,9 +166,9 @@ def session_user(s: Session, token: str) -> tuple[User, str] | None:
     return row.user, row.csrf_token
 
 
-def delete_session(s: Session, token: str) -> None:
+def delete_session(s: Session, token: str, pepper: bytes = b"") -> None:
     """End a session (log out) and commit; unknown tokens are ignored."""
-    row = s.get(SessionToken, _hash_token(token))
+    row = s.get(SessionToken, _hash_token(token, pepper))
     if row is not None:
         s.delete(row)
         s.commit()

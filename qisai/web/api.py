@@ -100,7 +100,8 @@ def _set_cookie(response: Response, st: AppState, token: str) -> None:
 
 
 def _open_session(s: Session, st: AppState, response: Response, user: User) -> SessionOut:
-    token, csrf = repo.create_session(s, user.id, dt.timedelta(days=st.settings.session_days))
+    token, csrf = repo.create_session(s, user.id, dt.timedelta(days=st.settings.session_days),
+                                      st.settings.pepper)
     _set_cookie(response, st, token)
     return SessionOut(user=user_out(user), token=token, csrf=csrf)
 
@@ -162,11 +163,11 @@ def guest(request: Request, response: Response, st: StateDep,
 
 
 @router.post("/auth/logout", status_code=204, tags=["accounts"])
-def logout(response: Response, v: ViewerDep, s: SessionDep,
+def logout(response: Response, v: ViewerDep, s: SessionDep, st: StateDep,
            _: UserDep) -> Response:
     """End the session."""
     if v.token:
-        repo.delete_session(s, v.token)
+        repo.delete_session(s, v.token, st.settings.pepper)
     response.delete_cookie(COOKIE, path="/")
     response.status_code = 204
     return response

@@ -71,12 +71,13 @@ def token_from(headers: dict[str, str] | object, cookies: dict[str, str]) -> tup
     return (token, "cookie") if token else (None, None)
 
 
-def viewer(request: Request, s: Annotated[Session, Depends(db_session)]) -> Viewer:
+def viewer(request: Request, s: Annotated[Session, Depends(db_session)],
+           st: Annotated[AppState, Depends(state)]) -> Viewer:
     """Return the :class:`Viewer` of the request (anonymous if no session)."""
     token, via = token_from(request.headers, request.cookies)
     if not token:
         return Viewer(None)
-    found = repo.session_user(s, token)
+    found = repo.session_user(s, token, st.settings.pepper)
     if found is None:
         return Viewer(None)
     return Viewer(found[0], token, via, found[1])

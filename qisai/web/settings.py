@@ -72,6 +72,11 @@ class Settings:
     engines: dict[str, str] = field(default_factory=dict)
     """Configured external engines: name -> command line (``--engine``)."""
 
+    @property
+    def pepper(self) -> bytes:
+        """Return the key for session-token hashes (from the secret key)."""
+        return self.secret_key.encode()
+
     @classmethod
     def from_env(cls, folder: Path | None = None, url: str | None = None) -> Settings:
         """Return settings from the environment (``folder``/``url`` override).

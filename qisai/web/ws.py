@@ -51,7 +51,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if token:
         def lookup() -> User | None:
             with st.db.session() as s:
-                found = repo.session_user(s, token)
+                found = repo.session_user(s, token, st.settings.pepper)
                 return None if found is None else found[0]
         user = await run_in_threadpool(lookup)
     await ws.accept()

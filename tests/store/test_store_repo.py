@@ -60,6 +60,10 @@ def test_sessions_store_only_a_hash_and_expire(db: Database) -> None:
         assert repo.session_user(s, token) is None
         old, _ = repo.create_session(s, u.id, dt.timedelta(seconds=-1))
         assert repo.session_user(s, old) is None
+        keyed, _ = repo.create_session(s, u.id, dt.timedelta(hours=1), pepper=b"k1")
+        assert repo.session_user(s, keyed) is None  # the hash is keyed
+        assert repo.session_user(s, keyed, pepper=b"k2") is None
+        assert repo.session_user(s, keyed, pepper=b"k1") is not None
     with db.engine.connect() as conn:
         from sqlalchemy import text
         stored = [r[0] for r in conn.execute(text("SELECT token_hash FROM sessions"))]
