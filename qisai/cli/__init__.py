@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import typer
 
+from qisai.cli import arena as _arena
+from qisai.cli import engines as _engines
 from qisai.cli import go as _go
 from qisai.cli import judge as _judge
 from qisai.cli import notation as _notation
@@ -22,10 +24,12 @@ app = typer.Typer(
     add_completion=False,
 )
 
+_arena.register(app)
 _xiangqi.register(app)
 _notation.register(app)
 _records.register(app)
 _judge.register(app)
+_engines.register(app)
 app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
 app.add_typer(_tournament.app, name="tournament", help="Competitions (比赛): pairings, results, standings.")
 
