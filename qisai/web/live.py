@@ -404,7 +404,11 @@ class Hub:
                 return
             if live.status != GameStatus.ACTIVE.value:
                 return
-            notices, refusal = await self._apply(live, Event(EventType.START, self.now()), None)
+            try:
+                notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
+                                                     None)
+            except ConflictError:
+                return  # another process started it; our copy has reloaded
             if refusal is not None:  # pragma: no cover - a fresh game always starts
                 raise ActionError(409, f"game {game_id}: {refusal}")
         await self.broadcast(live, notices)

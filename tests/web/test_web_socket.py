@@ -102,3 +102,40 @@ def test_socket_of_unknown_game_and_cross_site_socket(client: TestClient, regist
     with client.websocket_connect(f"/ws/games/{gid}",
                                   headers={"Origin": "http://testserver"}) as ws:
         assert ws.receive_json()["state"]["you"] == "first"  # same-site cookie login works
+
+
+def test_byoyomi_calls_reach_the_sockets(client: TestClient, register: Any, clock: Any) -> None:
+    import time
+
+    red, black = register(client, "red"), register(client, "black")
+    r = client.post("/api/games", json={
+        "kind": "go", "size": 9, "color": "first",
+        "time": {"minutes": 0, "byoyomi": {"kind": "chinese", "periods": 2, "seconds": 60}}},
+        headers=red["headers"])
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    client.post(f"/api/games/{gid}/join", headers=black["headers"])
+    with client.websocket_connect(f"/ws/games/{gid}") as spec:
+        receive_until(spec, "state")
+        clock.advance(31)  # 30 s into Black's first minute: the arbiter calls "30秒"
+        deadline = time.monotonic() + 10
+        calls: list[dict[str, Any]] = []
+        while not calls and time.monotonic() < deadline:
+            upd = receive_until(spec, "update")
+            calls = [n for n in upd["notices"] if n["type"] == "clock_call"]
+        assert calls and calls[0]["side"] == "first"
+        assert any("30" in n["zh"] for n in calls)
+    events = client.get(f"/api/games/{gid}/events").json()
+    assert [e["kind"] for e in events] == ["start"]  # calls are announced, not logged
+
+
+def test_move_submission_is_rate_limited(client: TestClient, register: Any) -> None:
+    red, black, gid = setup_game(client, register)
+    codes = []
+    for _ in range(30):  # 10 a second, burst 20
+        r = client.post(f"/api/games/{gid}/actions", json={"type": "move", "ply": 1,
+                                                           "move": "h2e2"}, headers=red["headers"])
+        codes.append(r.status_code)
+    assert codes[0] == 200 and 429 in codes
+    assert "slow down" in client.post(f"/api/games/{gid}/actions", json={
+        "type": "move", "ply": 1, "move": "h2e2"}, headers=red["headers"]).json()["detail"]
