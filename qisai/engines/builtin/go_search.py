@@ -9,7 +9,8 @@ offers only the moves :meth:`qisai.go.board.Board.legal_points` allows.
 
 Playouts are "light": capture an opponent group left in atari by the last
 move, save an own group put in atari by it when one move does, else a
-random legal move that does not fill an own eye; the end is counted by
+random legal move that neither fills an own eye nor puts a group of more
+than one stone in atari (self-atari); the end is counted by
 area (stones plus one-point eyes) with komi.  Nodes keep both UCT and
 all-moves-as-first (RAVE) statistics, blended as in Gelly and Silver (2007),
 with a small prior that discourages the first line early on.
@@ -230,14 +231,24 @@ def _playout_move(pos: Playout, last: int, rng: random.Random, empties: list[int
     start = rng.randrange(n)
     for k in range(n):
         p = empties[(start + k) % n]
-        if cells[p] == EMPTY and p != pos.ko and not pos.is_eye(p, color):
-            # Cheap suicide test: an empty neighbour means a liberty.
-            for q in pos.neighbours[p]:
-                if cells[q] == EMPTY:
-                    return p
-            trial = pos.copy()
-            if trial.play(p) is not None:
-                return p
+        if cells[p] != EMPTY or p == pos.ko or pos.is_eye(p, color):
+            continue
+        free = 0
+        for q in nb[p]:
+            if cells[q] == EMPTY:
+                free += 1
+        if free >= 2:
+            return p  # two liberties of its own: neither suicide nor self-atari
+        trial = pos.copy()
+        captured = trial.play(p)
+        if captured is None:
+            continue  # suicide
+        if captured:
+            return p
+        stones, libs = trial.group_liberties(p, 2)
+        # Self-atari is almost always bad; a lone stone may be a throw-in.
+        if len(libs) >= 2 or (len(stones) == 1 and rng.random() < 0.25):
+            return p
     return PASS
 
 
@@ -308,8 +319,20 @@ class MctsSearcher:
     def _children(self, pos: Playout, allowed: set[int] | None) -> list[_Node]:
         color = pos.to_move
         size = pos.size
-        stones = sum(1 for p in pos.points if pos.cells[p] != EMPTY)
+        cells = pos.cells
+        stones = sum(1 for p in pos.points if cells[p] != EMPTY)
         early = stones < size * size // 3
+        # Groups in atari: taking the last liberty of an enemy group, or
+        # extending an own group from its last liberty, are tried first.
+        captures: set[int] = set()
+        saves: set[int] = set()
+        seen: set[int] = set()
+        for p in pos.points:
+            if cells[p] in (BLACK, WHITE) and p not in seen:
+                group, libs = pos.group_liberties(p)
+                seen.update(group)
+                if len(libs) == 1:
+                    (captures if cells[p] != color else saves).update(libs)
         out = []
         for p in pos.candidate_moves():
             if allowed is not None and p not in allowed:
@@ -320,8 +343,12 @@ class MctsSearcher:
             if early and size >= 7:
                 rate = 0.2 if line == 0 else (0.4 if line == 1 else 0.55)
             # Prefer moves next to stones once the game is under way.
-            if not early and any(pos.cells[q] in (BLACK, WHITE) for q in pos.neighbours[p]):
+            if not early and any(cells[q] in (BLACK, WHITE) for q in pos.neighbours[p]):
                 rate += 0.05
+            if p in captures:
+                rate = 0.85
+            elif p in saves:
+                rate = max(rate, 0.7)
             out.append(_Node(p, color, self.prior, self.prior * rate))
         return out
 
