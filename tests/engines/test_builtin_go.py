@@ -127,7 +127,7 @@ def test_passes_back_when_ahead_and_agrees_on_dead_stones() -> None:
 def test_builtin_beats_a_random_player_and_its_records_reimport() -> None:
     config = MatchConfig(
         "go",
-        [EngineSpec("qisai", tuple(builtin_command("go")) + ("--seconds", "0.1", "--seed", "1"), "gtp"),
+        [EngineSpec("qisai", tuple(builtin_command("go")) + ("--playouts", "40", "--seed", "1"), "gtp"),
          EngineSpec("random", (sys.executable, str(RANDOM), "7"), "gtp")],
         time=parse_time_control("none"), games=2, concurrency=2, board_size=9,
         adjudication=Adjudication(max_plies=300), startup_timeout=30)
