@@ -79,7 +79,9 @@ class NewGame(BaseModel):
     fen: str | None = Field(default=None, max_length=120)
     rules: dict[str, Any] | None = None
     opponent: Literal["human", "engine"] = "human"
-    """``engine``: qisai's built-in engine takes the other seat (Xiangqi)."""
+    """``engine``: an engine takes the other seat (Xiangqi)."""
+    engine: str = Field(default="builtin", max_length=64)
+    """``builtin`` (qisai's own) or the name of a ``--engine`` of the server."""
 
 
 class RoleChange(BaseModel):
@@ -217,6 +219,12 @@ def _game_summary(g: Any) -> dict[str, Any]:
     }
 
 
+@router.get("/engines", tags=["games"])
+def engines(st: StateDep) -> list[str]:
+    """Return the engines a game can be played against."""
+    return ["builtin", *st.hub.engines]
+
+
 @router.get("/rules", tags=["games"])
 def rules(kind: Literal["xiangqi", "go"] = "xiangqi") -> dict[str, Any]:
     """Return the rule profiles of a game."""
@@ -254,6 +262,9 @@ async def create_game(body: NewGame, request: Request, st: StateDep,
         raise HTTPException(422, "opponent: the built-in engine plays Xiangqi only")
     if body.opponent == "engine" and body.rated:
         raise HTTPException(422, "rated: games against the engine are not rated")
+    if body.opponent == "engine" and body.engine != "builtin" and body.engine not in st.hub.engines:
+        raise HTTPException(422, f"engine: {body.engine!r} is not configured on this server; "
+                                 f"known: builtin{''.join(', ' + n for n in st.hub.engines)}")
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None
@@ -263,7 +274,7 @@ async def create_game(body: NewGame, request: Request, st: StateDep,
             g = repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
                                  first_user_id=first, second_user_id=second,
                                  created_by_id=user.id, rated=body.rated,
-                                 engine="builtin" if body.opponent == "engine" else None)
+                                 engine=body.engine if body.opponent == "engine" else None)
             return g.id
 
     game_id = await run_in_threadpool(make)

@@ -132,7 +132,8 @@ class Hub:
     """
 
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
-                 moves_per_second: int = 10, engine_think: float = 1.0) -> None:
+                 moves_per_second: int = 10, engine_think: float = 1.0,
+                 engines: dict[str, str] | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -141,6 +142,9 @@ class Hub:
         self._ticker: asyncio.Task[None] | None = None
         self._engine_tasks: set[asyncio.Task[None]] = set()
         self.engine_think = engine_think
+        self.engines: dict[str, str] = dict(engines or {})
+        """External Xiangqi engines by name: ``[ucci:]command line``."""
+        self._external: dict[str, Any] = {}  # game id -> running UciEngine
         from qisai.web.security import RateLimiter
 
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
@@ -448,9 +452,13 @@ class Hub:
             if clock is not None:
                 think = min(think, max(0.05, clock / 30))
         try:
-            move = await anyio.to_thread.run_sync(self._think, board, think)
-        except Exception:  # pragma: no cover - an engine bug must not stop the server
-            log.exception("engine failed in game %s", live.id)
+            if live.engine == "builtin":
+                move = await anyio.to_thread.run_sync(self._think, board, think)
+            else:
+                move = await self._external_move(live, board, think)
+        except Exception:  # an engine failure must not stop the server; its clock runs on
+            log.exception("engine %s failed in game %s", live.engine, live.id)
+            await self._close_external(live.id)
             return
         if move is None:
             return
@@ -466,14 +474,48 @@ class Hub:
                 log.error("engine move %s refused in game %s: %s", move, live.id, refusal)
             if notices:
                 await self.broadcast(live, notices)
+            if live.game.is_over:
+                await self._close_external(live.id)
+
+    async def _external_move(self, live: LiveGame, board: Any, think: float) -> str | None:
+        """Ask the configured external engine of ``live`` for a move (one
+        engine process per game, started on first use)."""
+        import shlex
+
+        from qisai.engines.uci import Limit, Protocol, UciEngine
+
+        engine = self._external.get(live.id)
+        if engine is None:
+            spec = self.engines.get(live.engine or "")
+            if spec is None:
+                raise RuntimeError(f"engine {live.engine!r} is not configured (--engine)")
+            protocol = Protocol.UCI
+            if spec.startswith("ucci:"):
+                protocol, spec = Protocol.UCCI, spec[5:]
+            engine = await UciEngine.start(shlex.split(spec), protocol=protocol)
+            await engine.new_game()
+            self._external[live.id] = engine
+        result = await engine.play(board, Limit(movetime=think), timeout=think + 10)
+        if live.game.is_over or result.move is None:
+            await self._close_external(live.id)
+        return None if result.move is None else str(result.move.iccs())
+
+    async def _close_external(self, game_id: str) -> None:
+        engine = self._external.pop(game_id, None)
+        if engine is not None:
+            with contextlib.suppress(Exception):
+                await engine.quit()
 
     async def stop_engines(self) -> None:
-        """Cancel engine searches still waiting to move (shutdown)."""
+        """Cancel engine searches still waiting to move and stop external
+        engine processes (shutdown)."""
         for task in list(self._engine_tasks):
             task.cancel()
         for task in list(self._engine_tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for game_id in list(self._external):
+            await self._close_external(game_id)
 
     # -------------------------------------------------------- subscribers
     async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:

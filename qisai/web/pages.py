@@ -52,7 +52,7 @@ def switch_language(code: str, next: str = "/") -> Response:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, v: ViewerDep, s: SessionDep
+def home(request: Request, v: ViewerDep, s: SessionDep, st: StateDep
          ) -> HTMLResponse:
     """Home: create a game, open seeks, games in play, recent results."""
     from qisai.web.api import _game_summary
@@ -61,7 +61,8 @@ def home(request: Request, v: ViewerDep, s: SessionDep
     active = [_game_summary(g) for g in repo.list_games(s, status=GameStatus.ACTIVE, limit=20)]
     done = [_game_summary(g) for g in repo.list_games(s, status=GameStatus.FINISHED, limit=20)]
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
-                   profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")})
+                   profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
+                   engines=list(st.hub.engines))
 
 
 @router.get("/login", response_class=HTMLResponse)

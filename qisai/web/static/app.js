@@ -60,8 +60,10 @@ document.addEventListener("DOMContentLoaded", () => {
       const err = document.getElementById("new-game-error");
       err.textContent = "";
       const body = {kind: kind.value, ruleset: rules.value, color: form.color.value,
-                    rated: !!(form.rated && form.rated.checked), opponent: form.opponent.value};
-      if (body.opponent === "engine") body.rated = false;
+                    rated: !!(form.rated && form.rated.checked), opponent: "human"};
+      if (form.opponent.value.startsWith("engine:")) {
+        body.opponent = "engine"; body.engine = form.opponent.value.slice(7); body.rated = false;
+      }
       if (form.time.value) {
         const [m, i] = form.time.value.split("+").map(Number);
         body.time = {minutes: m, increment: i};
