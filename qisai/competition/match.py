@@ -197,7 +197,10 @@ def parse_time_control(text: str) -> MatchTime:
 
 @dataclass(frozen=True)
 class Opening:
-    """A start: a Xiangqi FEN plus moves (ICCS), or a Go SGF's moves."""
+    """A start: a Xiangqi FEN plus moves (ICCS), or the moves of a Go SGF
+    written ``"B row,col"`` (row 0 at the bottom).  Xiangqi openings become
+    the game's start position; Go openings are played as the first moves of
+    the refereed game (so its record holds them)."""
 
     fen: str | None = None
     moves: tuple[str, ...] = ()
@@ -636,13 +639,16 @@ def _new_game(config: MatchConfig, profile: XiangqiRules | GoRules,
                 board.push(Move.from_iccs(mv))
             fen = board.fen()
         return XiangqiGame(profile, fen=fen, now=time.monotonic)
-    game = GoGame(profile, now=time.monotonic)
-    if opening is not None:
-        for mv in opening.moves:
-            _, coords = mv.split()
-            row, col = (int(x) for x in coords.split(","))
-            game.board.play((row, col))
-    return game
+    return GoGame(profile, now=time.monotonic)
+
+
+def _go_opening(opening: Opening | None) -> list[tuple[int, int]]:
+    points = []
+    for mv in opening.moves if opening is not None else ():
+        _, coords = mv.split()
+        row, col = (int(x) for x in coords.split(","))
+        points.append((row, col))
+    return points
 
 
 async def run_match(config: MatchConfig,
@@ -728,7 +734,8 @@ async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: 
     else:
         assert not isinstance(first, UciEngine) and not isinstance(second, UciEngine)
         report = await play_go((first, second), game, names=names, movetime=config.time.movetime,
-                               adjudication=config.adjudication)
+                               adjudication=config.adjudication,
+                               opening=_go_opening(job.opening))
     if job.opening is not None:
         report.opening = job.opening.name
     # An engine that failed in this game is restarted for the next one.

@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -396,8 +396,12 @@ async def play_go(
     movetime: float | None = None,
     adjudication: Adjudication = Adjudication(),
     on_move: Callable[[GameReport], None] | None = None,
+    opening: Sequence[tuple[int, int]] = (),
 ) -> GameReport:
     """Play ``game`` (not yet started) between ``engines`` (Black, White).
+
+    ``opening`` points are played first, alternately, as moves of the
+    refereed game (before the engines are set up, which then replay them).
 
     The engines are set up from the game's rules (size, komi, handicap,
     time).  After two passes the engines' dead-stone lists are compared;
@@ -414,6 +418,8 @@ async def play_go(
     if failed:
         _rule_start_failure(report, failed, now)
         return report
+    for point in opening:
+        game.move(game.to_move, gtp_name(point, game.board.size), at=now())
     players: dict[Side, GtpEngine] = {}
     for side, e in zip((Side.FIRST, Side.SECOND), engines, strict=True):
         assert isinstance(e, GtpEngine)

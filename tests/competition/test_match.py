@@ -231,3 +231,22 @@ def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
     _reimports(report)
     assert "fsf-uci vs fsf-ucci" in report.summary()
     assert Board(ENDGAME).legal_moves()
+
+
+def test_go_opening_is_played_in_the_refereed_game(tmp_path: Path) -> None:
+    sgf = tmp_path / "opening.sgf"
+    sgf.write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc])")
+    passer = EngineSpec("passer", (sys.executable, str(FAKES / "gtp_fake.py"), "passer"), "gtp")
+    config = MatchConfig("go", [passer, EngineSpec("passer2", passer.command, "gtp")],
+                         time=parse_time_control("none"), openings=load_openings(sgf, "go"),
+                         board_size=9, komi=0.5)
+    report = asyncio.run(run_match(config))
+    profile = config.profile()
+    assert isinstance(profile, GoRules)
+    for record in report.games:
+        moves = [m.move for m in record.report.game.moves]
+        assert moves == ["E5", "C7", "pass", "pass"]
+        result = record.report.result
+        # One stone each: White wins by the komi.
+        assert result is not None and result.winner is Side.SECOND and result.reason is Reason.SCORE
+        assert go_from_sgf(record.record, rules=profile).result == result
