@@ -24,6 +24,7 @@ from qisai.competition.match import (
     run_match,
 )
 from qisai.engines.play import Adjudication
+from qisai.engines.uci import UciEngine
 from qisai.referee.clock import ByoyomiKind
 from qisai.referee.go_game import GoGame
 from qisai.referee.records import go_from_sgf, xiangqi_from_pgn
@@ -146,7 +147,10 @@ def test_elo_los_and_sprt_numbers() -> None:
     ("illegal", Reason.ILLEGAL_MOVE, "4.1.6"),
     ("exit", Reason.LATE_ARRIVAL, "4.1.5, 21.1"),
 ])
-def test_faults_lose_with_the_right_reason(mode: str, reason: Reason, clause: str) -> None:
+def test_faults_lose_with_the_right_reason(mode: str, reason: Reason, clause: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hung engine gets a short grace to answer "stop" before it is killed.
+    monkeypatch.setattr(UciEngine, "stop_grace", 0.2)
     config = MatchConfig("xiangqi", [fake_spec(mode), fake_spec("good")],
                          time=parse_time_control("movetime=0.05"), games=2, startup_timeout=3)
     report = asyncio.run(run_match(config))

@@ -186,7 +186,7 @@ def test_handicap_and_time_reach_gnugo(gnugo: str) -> None:
         [EngineSpec("passer", (sys.executable, str(Path(__file__).parent / "fakes" / "gtp_fake.py"),
                                "passer"), "gtp"),
          EngineSpec("gnugo", (gnugo, "--mode", "gtp", "--level", "0"), "gtp")],
-        time=parse_time_control("60 byoyomi 3x10"), games=1, board_size=9, handicap=4, concurrency=2,
+        time=parse_time_control("60 byoyomi 3x10"), games=1, board_size=7, handicap=2, concurrency=2,
         adjudication=Adjudication(max_plies=200))
     report = asyncio.run(run_match(config))
     profile = config.profile()
@@ -194,7 +194,7 @@ def test_handicap_and_time_reach_gnugo(gnugo: str) -> None:
     assert len(report.games) == 2  # one game with each colour
     for record in report.games:
         assert not record.report.faults and not record.report.notes, record.report.notes
-        assert "HA[4]" in record.record and record.record.count("AB[") == 1
+        assert "HA[2]" in record.record and record.record.count("AB[") == 1
         result = record.report.result
         assert result is not None and result.reason is Reason.SCORE
         # GNU Go wins with either colour against a player who only passes.
