@@ -3,6 +3,7 @@ the test drives, and helpers to make users."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,17 +105,17 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+@contextlib.contextmanager
+def run_server(folder: Path) -> Iterator[tuple[str, Path]]:
     """Run ``qisai serve`` on a free loopback port with a data folder in
-    ``tmp_path``; yield ``(base URL, data folder)``; kill it afterwards."""
+    ``folder``; yield ``(base URL, data folder)``; kill it afterwards."""
     import subprocess
     import sys
     import time
 
     import httpx
 
-    data = tmp_path / "server-data"
+    data = folder / "server-data"
     port = free_port()
     env = dict(os.environ, QISAI_DATA_DIR=str(data))
     env.pop("QISAI_DATABASE_URL", None)
@@ -137,3 +138,10 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     finally:
         proc.kill()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """One ``qisai serve`` for all the tests of a module (see :func:`run_server`)."""
+    with run_server(tmp_path_factory.mktemp("server")) as server:
+        yield server
