@@ -302,6 +302,8 @@ async def play_xiangqi(
             on_move(report)
         if game.is_over:
             break
+        if adjudication.resign_moves is None and adjudication.draw_from is None:
+            continue
         verdict = watch.update(side, ply, _cp(result))
         if verdict == "resign":
             report.notes.append(f"{names[side.value]} resigned by score adjudication")

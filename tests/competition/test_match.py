@@ -254,3 +254,29 @@ def test_go_opening_is_played_in_the_refereed_game(tmp_path: Path) -> None:
         # One stone each: White wins by the komi.
         assert result is not None and result.winner is Side.SECOND and result.reason is Reason.SCORE
         assert go_from_sgf(record.record, rules=profile).result == result
+
+
+@pytest.mark.engine
+def test_clocks_reach_the_engines(tmp_path: Path) -> None:
+    """With real clocks the engines get wtime/btime (UCI) or time/opptime
+    (UCCI) from the referee's clock and play within them."""
+    fairy = _binary("fairy-stockfish")
+    openings = tmp_path / "endgame.epd"
+    openings.write_text(ENDGAME + "\n")
+    config = MatchConfig(
+        "xiangqi",
+        [EngineSpec.parse(f"name=fsf cmd={fairy} proto=ucci"), EngineSpec.parse("name=qisai cmd=builtin")],
+        time=parse_time_control("6+0.1"), games=2, concurrency=2,
+        openings=load_openings(openings, "xiangqi"), adjudication=Adjudication(max_plies=100),
+        startup_timeout=30)
+    report = asyncio.run(run_match(config))
+    assert not report.faults, report.summary()
+    for record in report.games:
+        game = record.report.game
+        assert game.result is not None and game.result.reason is not Reason.TIME_FORFEIT
+        for m in game.moves:
+            # 6 s plus 0.1 s for every move made, minus the time used.
+            assert m.clock is not None and 0 < m.clock.main <= 6 + 0.1 * m.clock.moves
+            assert m.clock.main == pytest.approx(6 + 0.1 * m.clock.moves - sum(
+                n.elapsed for n in game.moves if n.side is m.side and n.ply <= m.ply), abs=0.01)
+    _reimports(report)
