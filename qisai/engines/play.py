@@ -204,7 +204,7 @@ class _ScoreWatch:
             winning = self.resign_run[side.other] == 0 and cp <= -r.resign_score
             if self.resign_run[side] >= r.resign_moves and winning:
                 return "resign"
-        if r.draw_from is not None and (ply + 1) // 2 >= r.draw_from:
+        if r.draw_from is not None and ply // 2 + 1 >= r.draw_from:
             self.draw_run = self.draw_run + 1 if abs(cp) <= r.draw_score else 0
             if self.draw_run >= 2 * r.draw_moves:
                 return "draw"

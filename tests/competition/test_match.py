@@ -280,3 +280,20 @@ def test_clocks_reach_the_engines(tmp_path: Path) -> None:
             assert m.clock.main == pytest.approx(6 + 0.1 * m.clock.moves - sum(
                 n.elapsed for n in game.moves if n.side is m.side and n.ply <= m.ply), abs=0.01)
     _reimports(report)
+
+
+def test_score_adjudication_rules() -> None:
+    from qisai.engines.play import _ScoreWatch
+
+    watch = _ScoreWatch(Adjudication(resign_moves=2, resign_score=500))
+    assert watch.update(Side.FIRST, 0, -600) is None
+    assert watch.update(Side.SECOND, 1, 600) is None
+    assert watch.update(Side.FIRST, 2, -700) == "resign"
+    watch = _ScoreWatch(Adjudication(resign_moves=2, resign_score=500))
+    watch.update(Side.FIRST, 0, -600)
+    watch.update(Side.SECOND, 1, 600)
+    assert watch.update(Side.FIRST, 2, None) is None  # no score: the run starts again
+    assert watch.update(Side.FIRST, 4, -600) is None
+    draw = _ScoreWatch(Adjudication(draw_from=2, draw_moves=2, draw_score=20))
+    assert [draw.update(Side(p % 2), p, 5) for p in range(6)] == [None, None, None, None, None, "draw"]
+    assert draw.update(Side.SECOND, 7, 300) is None
