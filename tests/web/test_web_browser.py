@@ -180,3 +180,26 @@ def test_organiser_runs_a_round_robin_through_the_pages(live_server: tuple[str, 
     assert sum(points) == 6.0
     assert page.inner_text("#t-status") == "finished"
     page.screenshot(path=str(shots / "round-robin-standings.png"), full_page=True)
+
+
+def test_a_guest_creates_a_game_and_a_friend_joins_by_link(live_server: tuple[str, Path],
+                                                           browser: Any, shots: Path) -> None:
+    base, _ = live_server
+    host = browser.new_context(locale="zh-CN").new_page()
+    host.set_default_timeout(20000)
+    host.goto(f"{base}/")
+    assert "游客试玩" in host.inner_text("#create-game")  # no account: a guest session
+    host.select_option("select[name=color]", "first")
+    host.click("#create-game")
+    host.wait_for_url(f"{base}/games/*")
+    link = host.input_value("#invite-link")
+    friend = browser.new_context(locale="en-US").new_page()
+    friend.set_default_timeout(20000)
+    friend.goto(link)
+    friend.click("#join-button")
+    host.wait_for_selector('#board[data-phase="playing"]')
+    click_square(host, "b2")
+    click_square(host, "e2")
+    friend.wait_for_selector('#board[data-ply="1"]')
+    assert friend.locator("#moves li").all_inner_texts() == ["炮八平五"]
+    host.screenshot(path=str(shots / "guest-game.png"))
