@@ -122,7 +122,8 @@ async def bot(ws_url: str, token: str, stats: Stats, plies: int, think: float, s
                                       "id": mid}))
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+async def run(args: argparse.Namespace, base: str, proc: subprocess.Popen[bytes] | None
+              ) -> Stats:
     stats = Stats()
     rng = random.Random(args.seed)
     limits = httpx.Limits(max_connections=50)
@@ -140,6 +141,7 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
             j.raise_for_status()
             games.append((gid, a, b))
     ws_base = base.replace("http", "ws")
+    stats.cpu_before = cpu_seconds(proc.pid) if proc is not None else None  # type: ignore[attr-defined]
     stop_at = time.monotonic() + args.duration
     t0 = time.perf_counter()
     bots = []
@@ -153,6 +155,15 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
         stats.errors.append("some games did not finish in time")
     stats.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
     return stats
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used, from /proc (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -180,8 +191,11 @@ def main() -> None:
             port = free_port()
             proc = start_server(Path(tmp) / "data", port)
             base = f"http://127.0.0.1:{port}"
+        cpu_before = cpu_after = None
         try:
-            stats = asyncio.run(run(args, base))
+            stats = asyncio.run(run(args, base, proc))
+            cpu_before = getattr(stats, "cpu_before", None)
+            cpu_after = cpu_seconds(proc.pid) if proc is not None else None
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGTERM)
@@ -197,6 +211,10 @@ def main() -> None:
         ms = [r * 1000 for r in rtts]
         print(f"round trip ms: p50 {statistics.median(ms):.1f}  p90 {percentile(ms, .9):.1f}  "
               f"p99 {percentile(ms, .99):.1f}  max {max(ms):.1f}")
+    if cpu_before is not None and cpu_after is not None and rtts:
+        used = cpu_after - cpu_before
+        print(f"server CPU during play: {used:.1f} s = {1000 * used / len(rtts):.2f} ms per move "
+              f"(ceiling about {len(rtts) / used:.0f} moves/s per core)")
     print(f"games finished: {stats.finished // 2}/{args.games}; errors: {len(stats.errors)}")
     for e in sorted(set(stats.errors))[:5]:
         print("  error:", e)
