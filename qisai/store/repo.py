@@ -14,11 +14,13 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import Table, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from qisai.store.errors import ConflictError, NotFoundError
 from qisai.store.models import (
@@ -243,13 +245,22 @@ class NewEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+_GAMES = cast(Table, Game.__table__)
+_EVENTS = cast(Table, GameEvent.__table__)
+_BUMP_MOVE = (update(_GAMES)
+              .where(_GAMES.c.id == bindparam("b_id"),
+                     _GAMES.c.event_count == bindparam("b_expected"))
+              .values(event_count=bindparam("b_count"), move_count=bindparam("b_moves")))
+"""The common case, one statement shape (compiled once): a move."""
+_INSERT_EVENTS = _EVENTS.insert()
+
+
 def append_events(s: Session, game_id: str, expected_count: int, events: Sequence[NewEvent], *,
                   move_count: int | None = None, status: GameStatus | None = None,
                   result: dict[str, Any] | None = None, result_code: str | None = None
-                  ) -> list[GameEvent]:
+                  ) -> list[int]:
     """Append ``events`` to the log of ``game_id`` and commit, in one
-    transaction; returns the stored rows (numbered ``expected_count + 1``
-    onwards).
+    transaction; returns their numbers (``expected_count + 1`` onwards).
 
     ``expected_count`` is the number of events the caller's copy of the game
     has seen: if another writer appended meanwhile, nothing is written and
@@ -258,37 +269,52 @@ def append_events(s: Session, game_id: str, expected_count: int, events: Sequenc
     in the same transaction.  Raises :class:`NotFoundError` for an unknown
     game.
     """
-    values: dict[str, Any] = {"event_count": expected_count + len(events)}
-    if move_count is not None:
-        values["move_count"] = move_count
-    if status is not None:
-        values["status"] = status.value
-        if status in (GameStatus.FINISHED, GameStatus.ABORTED):
-            values["ended_at"] = utcnow()
-    if result is not None:
-        values["result"] = result
-    if result_code is not None:
-        values["result_code"] = result_code
+    new_count = expected_count + len(events)
+    # Core statements on the session's connection: this runs once per move,
+    # and the ORM's unit of work would cost more than the commit itself.
+    conn = s.connection()
     try:
-        res = s.execute(update(Game).where(Game.id == game_id, Game.event_count == expected_count)
-                        .values(**values))
-        if res.rowcount != 1:  # type: ignore[attr-defined]
+        written: dict[str, Any] = {"event_count": new_count}
+        if status is None and result is None and result_code is None and move_count is not None:
+            res = conn.execute(_BUMP_MOVE, {"b_id": game_id, "b_expected": expected_count,
+                                            "b_count": new_count, "b_moves": move_count})
+            written["move_count"] = move_count
+        else:
+            values: dict[str, Any] = {"event_count": new_count}
+            if move_count is not None:
+                values["move_count"] = move_count
+            if status is not None:
+                values["status"] = status.value
+                if status in (GameStatus.FINISHED, GameStatus.ABORTED):
+                    values["ended_at"] = utcnow()
+            if result is not None:
+                values["result"] = result
+            if result_code is not None:
+                values["result_code"] = result_code
+            res = conn.execute(update(_GAMES).where(_GAMES.c.id == game_id,
+                                                    _GAMES.c.event_count == expected_count)
+                               .values(**values))
+            written = values
+        if res.rowcount != 1:
             s.rollback()
             get_game(s, game_id)
             raise ConflictError(f"game {game_id}: the log has moved past event {expected_count}")
-        rows = [GameEvent(game_id=game_id, seq=expected_count + i + 1, kind=e.kind, side=e.side,
-                          ply=e.ply, at_ms=e.at_ms, actor_id=e.actor_id, data=dict(e.data))
-                for i, e in enumerate(events)]
-        if rows:
-            # One bulk INSERT (no unit-of-work bookkeeping): this runs once per move.
-            s.execute(insert(GameEvent), [
-                {"game_id": r.game_id, "seq": r.seq, "kind": r.kind, "side": r.side, "ply": r.ply,
-                 "at_ms": r.at_ms, "actor_id": r.actor_id, "data": r.data} for r in rows])
+        seqs = list(range(expected_count + 1, new_count + 1))
+        if events:
+            conn.execute(_INSERT_EVENTS, [
+                {"game_id": game_id, "seq": seq, "kind": e.kind, "side": e.side, "ply": e.ply,
+                 "at_ms": e.at_ms, "actor_id": e.actor_id, "data": dict(e.data)}
+                for seq, e in zip(seqs, events, strict=True)])
         s.commit()
     except IntegrityError as exc:
         s.rollback()
         raise ConflictError(f"game {game_id}: event {expected_count + 1} already exists") from exc
-    return rows
+    # Keep a Game row this session holds in step with what was written.
+    cached = s.identity_map.get(identity_key(Game, game_id))
+    if cached is not None:
+        for name, value in written.items():
+            set_committed_value(cached, name, value)
+    return seqs
 
 
 def load_events(s: Session, game_id: str, after_seq: int = 0) -> list[GameEvent]:

@@ -91,11 +91,11 @@ def test_event_log_appends_in_order_and_rejects_a_stale_writer(db: Database) -> 
         a = repo.create_user(s, "a", password_hash="x")
         g = repo.create_game(s, kind="xiangqi", ruleset="casual", settings={},
                              first_user_id=a.id, second_user_id=None, created_by_id=a.id)
-        rows = repo.append_events(s, g.id, 0, [
+        seqs = repo.append_events(s, g.id, 0, [
             repo.NewEvent("start", at_ms=1000),
             repo.NewEvent("move", at_ms=2000, side=0, ply=1, actor_id=a.id, data={"move": "h2e2"}),
         ], move_count=1)
-        assert [r.seq for r in rows] == [1, 2]
+        assert seqs == [1, 2]
     # A second writer that has seen only the first event loses the race.
     with db.session() as s2:
         with pytest.raises(ConflictError, match="past event 1"):
