@@ -32,6 +32,7 @@ from typing import NamedTuple
 from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move, Piece, PieceType, square
 from qisai.xiangqi.errors import RecordError, XiangqiError
 from qisai.xiangqi.pgn import Game, GameNode
+from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
 
 __all__ = ["CblError", "iter_cbl", "read_cbf", "read_cbl", "read_cbr"]
 
@@ -119,42 +120,6 @@ def _read_nodes(data: bytes, start: int, where: str) -> tuple[_Node, list[_Node]
     return root, nodes, pos
 
 
-def _build(game: Game, board: Board, nodes: list[_Node], where: str, strict: bool) -> None:
-    """Attach pre-order ``nodes`` to ``game``; illegal moves raise or drop their subtree."""
-    parent: GameNode | None = game
-    depth = 0
-    waiting: list[tuple[GameNode | None, int]] = []
-    for n in nodes:
-        ply = depth + 1
-        child: GameNode | None = None
-        if parent is not None:
-            src, dst = _cbr_square(n.src), _cbr_square(n.dst)
-            if src is None or dst is None:
-                problem = f"square out of the board ({n.src} -> {n.dst})"
-            else:
-                move = Move(src, dst)
-                if board.is_legal(move):
-                    child = parent.add_variation(move, n.comment)
-                    problem = ""
-                else:
-                    problem = f"illegal move {move.iccs()} in position {board.fen()}"
-            if child is None:
-                message = f"{where}: node at byte {n.offset} (ply {ply}): {problem}"
-                if strict:
-                    raise CblError(message)
-                game.errors.append(message + "; variation dropped")
-        if n.has_alt:
-            waiting.append((parent, depth))
-        if n.has_next:
-            if child is not None and child.move is not None:
-                board.push_unchecked(child.move)
-            parent, depth = child, ply
-        elif waiting:
-            parent, depth = waiting.pop()
-            while len(board.move_stack) > depth:
-                board.pop()
-
-
 def _fen_of(grid: dict[int, Piece], turn: Color) -> str:
     rows = []
     for rank in range(9, -1, -1):
@@ -239,7 +204,9 @@ def read_cbr(data: bytes, *, strict: bool = True, where: str = "CBR") -> Game:
     game, board = _setup_game(headers, grid, first, data[_CBR_TURN], bool(nodes), where)
     game.comment = root.comment
     if board is not None:
-        _build(game, board, nodes, where, strict)
+        records = [PreorderMove(_cbr_square(n.src), _cbr_square(n.dst), (n.src, n.dst),
+                                n.has_next, n.has_alt, n.comment, n.offset) for n in nodes]
+        attach_preorder(game, board, records, strict=strict, prefix=f"{where}: node", error=CblError)
     return game
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType, square
+from qisai.xiangqi.board import Board, Color, Piece, PieceType, square
 from qisai.xiangqi.errors import RecordError, XiangqiError
-from qisai.xiangqi.pgn import Game, GameNode
+from qisai.xiangqi.pgn import Game
+from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
 
 __all__ = ["XqfError", "read_xqf"]
 
@@ -237,7 +238,9 @@ def read_xqf(data: bytes, *, strict: bool = True) -> Game:
         raise XqfError(f"XQF header: the set-up position is not valid: {exc}") from None
     if board.board_fen() != Board().board_fen() or turn != "w":
         game.headers["FEN"] = board.fen()
-    _build(game, board, records, strict)
+    moves = [PreorderMove(_xqf_square(r.src), _xqf_square(r.dst), (r.src, r.dst),
+                          r.has_next, r.has_alt, r.comment, r.offset) for r in records]
+    attach_preorder(game, board, moves, strict=strict, prefix="XQF record", error=XqfError)
     return game
 
 
@@ -251,43 +254,3 @@ def _read_tree_records(reader: _Reader, version: int) -> list[_Record]:
         pending += rec.has_next + rec.has_alt
         out.append(rec)
     return out
-
-
-def _build(game: Game, board: Board, records: list[_Record], strict: bool) -> None:
-    """Attach the pre-order ``records`` to ``game``, checking each move.
-
-    With ``strict`` false an illegal move drops its subtree (the records are
-    still consumed) and a note goes to ``game.errors``.
-    """
-    parent: GameNode | None = game  # None: inside a dropped subtree
-    depth = 0  # ply of ``parent``
-    waiting: list[tuple[GameNode | None, int]] = []  # parents of pending alternatives
-    for rec in records:
-        ply = depth + 1
-        node: GameNode | None = None
-        if parent is not None:
-            src, dst = _xqf_square(rec.src), _xqf_square(rec.dst)
-            problem = ""
-            if src is None or dst is None:
-                problem = f"square out of the board ({rec.src} -> {rec.dst})"
-            else:
-                move = Move(src, dst)
-                if board.is_legal(move):
-                    node = parent.add_variation(move, rec.comment)
-                else:
-                    problem = f"illegal move {move.iccs()} in position {board.fen()}"
-            if node is None:
-                message = f"XQF record at byte {rec.offset} (ply {ply}): {problem}"
-                if strict:
-                    raise XqfError(message)
-                game.errors.append(message + "; variation dropped")
-        if rec.has_alt:
-            waiting.append((parent, depth))
-        if rec.has_next:
-            if node is not None and node.move is not None:
-                board.push_unchecked(node.move)
-            parent, depth = node, ply
-        elif waiting:
-            parent, depth = waiting.pop()
-            while len(board.move_stack) > depth:
-                board.pop()
