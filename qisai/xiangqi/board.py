@@ -14,7 +14,7 @@ Pieces are stored as small signed ints: the absolute value is a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -31,6 +31,7 @@ __all__ = [
     "square_file",
     "square_name",
     "square_rank",
+    "placement_fen",
 ]
 
 STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -323,6 +324,27 @@ ZOBRIST_BLACK = _rng.getrandbits(64)
 MAX_PIECES = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PAWN: 5}
 
 
+def placement_fen(pieces: Mapping[int, Piece]) -> str:
+    """The FEN placement field of ``{square: piece}`` (rank 9 first, Red upper case)."""
+    rows = []
+    for rank in range(9, -1, -1):
+        row = ""
+        empty = 0
+        for f in range(9):
+            p = pieces.get(rank * 9 + f)
+            if p is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += p.symbol()
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
 class Board:
     """A Xiangqi position with its move history.
 
@@ -434,24 +456,7 @@ class Board:
 
     def board_fen(self) -> str:
         """The placement field of the FEN."""
-        rows = []
-        for rank in range(9, -1, -1):
-            row = ""
-            empty = 0
-            for f in range(9):
-                v = self._b[rank * 9 + f]
-                if v == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                letter = _FEN_LETTER[abs(v)]
-                row += letter.upper() if v > 0 else letter
-            if empty:
-                row += str(empty)
-            rows.append(row)
-        return "/".join(rows)
+        return placement_fen({s: p for s, p in self.iter_squares()})
 
     def _compute_key(self) -> int:
         k = 0
@@ -740,25 +745,14 @@ class Board:
         attacked = self._attacked_king
         kings = self._kings
         out: list[int] = []
-        if attacked(c):
-            for m in pseudo:
-                f, t = m >> 7, m & 127
-                moved, captured = b[f], b[t]
-                b[t] = moved
-                b[f] = 0
-                if f == k:
-                    kings[c] = t
-                if not attacked(c):
-                    out.append(m)
-                b[f] = moved
-                b[t] = captured
-                kings[c] = k
-            return out
+        # When not in check most moves cannot expose the general; only those
+        # touching its lines or horse-leg points (or in check, all) are tried.
+        in_check = attacked(c)
         danger_from = _DANGER_FROM[k]
         line = _LINE[k]
         for m in pseudo:
             f, t = m >> 7, m & 127
-            if f != k and not danger_from[f] and not line[t]:
+            if not in_check and f != k and not danger_from[f] and not line[t]:
                 out.append(m)
                 continue
             moved, captured = b[f], b[t]

@@ -29,7 +29,16 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move, Piece, PieceType, square
+from qisai.xiangqi.board import (
+    STARTING_FEN,
+    Board,
+    Color,
+    Move,
+    Piece,
+    PieceType,
+    placement_fen,
+    square,
+)
 from qisai.xiangqi.errors import RecordError, XiangqiError
 from qisai.xiangqi.pgn import Game, GameNode
 from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
@@ -120,23 +129,6 @@ def _read_nodes(data: bytes, start: int, where: str) -> tuple[_Node, list[_Node]
     return root, nodes, pos
 
 
-def _fen_of(grid: dict[int, Piece], turn: Color) -> str:
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            p = grid.get(square(f, rank))
-            if p is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += p.symbol()
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if turn is Color.RED else " b") + " - - 0 1"
-
-
 def _setup_game(headers: dict[str, str], grid: dict[int, Piece], first_src: int | None,
                 turn_byte: int, has_moves: bool, where: str) -> tuple[Game, Board | None]:
     """Make the game and its board from a grid; the side to move is the colour of
@@ -144,7 +136,7 @@ def _setup_game(headers: dict[str, str], grid: dict[int, Piece], first_src: int 
     turn = Color.BLACK if turn_byte == 2 else Color.RED
     if first_src is not None and first_src in grid:
         turn = grid[first_src].color
-    fen = _fen_of(grid, turn)
+    fen = placement_fen(grid) + (" w" if turn is Color.RED else " b") + " - - 0 1"
     game = Game(headers)
     try:
         board = Board(fen)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from qisai.xiangqi.board import Board, Color, Piece, PieceType, square
+from qisai.xiangqi.board import Board, Color, Piece, PieceType, placement_fen, square
 from qisai.xiangqi.errors import RecordError, XiangqiError
 from qisai.xiangqi.pgn import Game
 from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
@@ -162,24 +162,6 @@ def _setup(h: bytes, keys: _Keys) -> tuple[list[tuple[int, Piece]], int]:
     return pieces, h[50]
 
 
-def _placement(pieces: list[tuple[int, Piece]]) -> str:
-    grid: dict[int, str] = {sq: p.symbol() for sq, p in pieces}
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            ch = grid.get(square(f, rank))
-            if ch is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += ch
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
-
-
 def read_xqf(data: bytes, *, strict: bool = True) -> Game:
     """Read an XQF file's bytes into a :class:`Game`.
 
@@ -212,7 +194,7 @@ def read_xqf(data: bytes, *, strict: bool = True) -> Game:
         if value:
             headers[tag] = value
     headers["Result"] = _RESULTS.get(h[51], "*")
-    placement = _placement(pieces)
+    placement = placement_fen(dict(pieces))
     reader = _Reader(data, keys)
     root = _read_record(reader, version) if len(data) > HEADER_SIZE else None
     records: list[_Record] = []
