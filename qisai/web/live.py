@@ -534,9 +534,17 @@ class Hub:
     async def tick_all(self) -> None:
         """Let time pass in every running game: flag falls end games (and are
         stored), clock calls (读秒) go out to the sockets."""
+        now = self.now()
         for live in list(self.games.values()):
             game = live.game
             if game.is_over or game.clock is None or game.clock.running is None:
+                continue
+            deadline = game.clock.deadline()
+            running = game.clock.running
+            if (deadline is not None and deadline - now > 5
+                    and game.clock.control.of(running).byoyomi is None):
+                # No overtime, so no calls (读秒); and no flag can fall
+                # before the next tick.
                 continue
             async with live.lock:
                 try:

@@ -43,6 +43,9 @@ __all__ = [
     "same_move",
 ]
 
+_SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
+"""ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
+
 _SCHEMES: dict[str, Callable[[], SideTimeControl]] = {
     "6.1": scheme_6_1, "6.2": scheme_6_2, "6.3": scheme_6_3, "6.4": scheme_6_4,
 }
@@ -224,12 +227,11 @@ def _position(live: LiveGame) -> dict[str, Any]:
     game = live.game
     board: Any = getattr(game, "board", None)
     if live.kind == "xiangqi" and board is not None:
-        from qisai.xiangqi.board import square_name
-
         legal: dict[str, list[str]] = {}
         if not game.is_over:
+            names = _SQUARE_NAMES
             for mv in board.legal_moves():
-                legal.setdefault(square_name(mv.from_square), []).append(square_name(mv.to_square))
+                legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
         last = board.peek()
         return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
                 "last": None if last is None else last.iccs()}
