@@ -326,23 +326,35 @@ MAX_PIECES = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PA
 
 def placement_fen(pieces: Mapping[int, Piece]) -> str:
     """The FEN placement field of ``{square: piece}`` (rank 9 first, Red upper case)."""
+    chars = [""] * 90
+    for sq, p in pieces.items():
+        chars[sq] = p.symbol()
+    return _placement(chars)
+
+
+def _placement(chars: list[str]) -> str:
+    # chars[sq] is the FEN letter on sq, "" for an empty point.
     rows = []
     for rank in range(9, -1, -1):
         row = ""
         empty = 0
-        for f in range(9):
-            p = pieces.get(rank * 9 + f)
-            if p is None:
+        for ch in chars[rank * 9: rank * 9 + 9]:
+            if not ch:
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            row += p.symbol()
+            row += ch
         if empty:
             row += str(empty)
         rows.append(row)
     return "/".join(rows)
+
+
+# FEN letter of each signed piece value (index value + 7), "" for empty.
+_SYMBOL = tuple((_FEN_LETTER[abs(v)].upper() if v > 0 else _FEN_LETTER[-v]) if v else ""
+                for v in range(-7, 8))
 
 
 class Board:
@@ -456,7 +468,8 @@ class Board:
 
     def board_fen(self) -> str:
         """The placement field of the FEN."""
-        return placement_fen({s: p for s, p in self.iter_squares()})
+        symbol = _SYMBOL
+        return _placement([symbol[v + 7] for v in self._b])
 
     def _compute_key(self) -> int:
         k = 0
