@@ -750,7 +750,7 @@ class Board:
                         append(base | s)
         return out
 
-    def _legal_ints(self) -> list[int]:
+    def _legal_ints(self, first_only: bool = False) -> list[int]:
         c = int(self.turn)
         pseudo = self._pseudo(c)
         b = self._b
@@ -767,17 +767,22 @@ class Board:
             f, t = m >> 7, m & 127
             if not in_check and f != k and not danger_from[f] and not line[t]:
                 out.append(m)
+                if first_only:
+                    return out
                 continue
             moved, captured = b[f], b[t]
             b[t] = moved
             b[f] = 0
             if f == k:
                 kings[c] = t
-            if not attacked(c):
-                out.append(m)
+            safe = not attacked(c)
             b[f] = moved
             b[t] = captured
             kings[c] = k
+            if safe:
+                out.append(m)
+                if first_only:
+                    return out
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -789,8 +794,8 @@ class Board:
         return [Move(m >> 7, m & 127) for m in self._pseudo(int(self.turn))]
 
     def has_legal_moves(self) -> bool:
-        """Whether the side to move has any legal move."""
-        return bool(self._legal_ints())
+        """Whether the side to move has any legal move (stops at the first)."""
+        return bool(self._legal_ints(first_only=True))
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` obeys the piece rules for the side to move."""
@@ -824,15 +829,15 @@ class Board:
 
     def is_checkmate(self) -> bool:
         """In check with no legal move: 将死, a loss (3.2, 4.1.1)."""
-        return self.is_check() and not self._legal_ints()
+        return self.is_check() and not self.has_legal_moves()
 
     def is_stalemate(self) -> bool:
         """Not in check but no legal move: 困毙, a loss for the side to move (3.2, 4.1.3)."""
-        return not self.is_check() and not self._legal_ints()
+        return not self.is_check() and not self.has_legal_moves()
 
     def is_game_over(self) -> bool:
         """Whether the side to move has no legal move (mate or stalemate, both lose)."""
-        return not self._legal_ints()
+        return not self.has_legal_moves()
 
     def is_capture(self, move: Move) -> bool:
         """Whether ``move`` captures a piece."""
