@@ -24,3 +24,12 @@ def find_binary(name: str) -> str | None:
 @pytest.fixture(scope="session")
 def testdata() -> Path:
     return TESTDATA
+
+
+# CI machines are shared and slow at times: no per-example deadline and no
+# "too slow" health check, so a property test fails only on a wrong answer.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("qisai", deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("qisai")
