@@ -176,6 +176,15 @@ class Move(NamedTuple):
             raise InvalidMoveError(f"rank out of 1-10 in engine move {text!r}")
         return cls(square(FILES.index(s[0]), r1 - 1), square(FILES.index(s[i]), r2 - 1))
 
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The move of a move code ``from << 7 | to`` (see :meth:`Board.pseudo_codes`)."""
+        return cls(code >> 7, code & 127)
+
+    def code(self) -> int:
+        """The move code ``from << 7 | to``."""
+        return self.from_square << 7 | self.to_square
+
     def iccs(self) -> str:
         """ICCS form, e.g. ``"h2e2"``."""
         return square_name(self.from_square) + square_name(self.to_square)
@@ -458,7 +467,7 @@ class Board:
         self.key = self._compute_key()
         if self._generals_face():
             raise FenError("the generals face each other on an open file (4.1.2)")
-        if self._attacked_king(-turn):
+        if self.general_attacked(-turn):
             raise FenError(f"the side not to move ({Color(-turn).name.lower()}) is in check")
 
     def fen(self) -> str:
@@ -552,8 +561,9 @@ class Board:
         return "\n".join(lines)
 
     # --------------------------------------------------------------- attacks
-    def _attacked_king(self, c: int) -> bool:
-        """Whether the general of colour ``c`` is attacked (incl. facing generals)."""
+    def general_attacked(self, c: int) -> bool:
+        """Whether the general of colour ``c`` (``1`` Red, ``-1`` Black) is attacked,
+        counting facing generals (4.1.2) as an attack."""
         b = self._b
         k = self._kings[c]
         er, ec, ek = -c * ROOK, -c * CANNON, -c * KING
@@ -601,7 +611,7 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check (照将, clause 3.1)."""
-        return self._attacked_king(self.turn)
+        return self.general_attacked(self.turn)
 
     def attackers(self, color: Color, sq: int) -> list[int]:
         """Squares of ``color``'s pieces that attack ``sq`` (could capture there).
@@ -688,15 +698,21 @@ class Board:
         if king_moved:
             self._kings[c] = sq
         try:
-            return not self._attacked_king(c)
+            return not self.general_attacked(c)
         finally:
             b[a], b[sq] = moved, captured
             if king_moved:
                 self._kings[c] = a
 
     # ------------------------------------------------------------ generation
-    def _pseudo(self, c: int) -> list[int]:
-        """Pseudo-legal moves of colour ``c`` as ints ``from << 7 | to``."""
+    def pseudo_codes(self, c: int) -> list[int]:
+        """Pseudo-legal moves of colour ``c`` as move codes (``from << 7 | to``).
+
+        The integer fast path for searches: with :meth:`push_code`,
+        :meth:`pop_code` and :meth:`general_attacked` it avoids building
+        :class:`Move` values.  A code that leaves the mover's general attacked
+        is illegal (test it after :meth:`push_code`).
+        """
         b = self._b
         out: list[int] = []
         append = out.append
@@ -750,12 +766,14 @@ class Board:
                         append(base | s)
         return out
 
-    def _legal_ints(self, first_only: bool = False) -> list[int]:
+    def legal_codes(self, first_only: bool = False) -> list[int]:
+        """Legal moves of the side to move as move codes (``from << 7 | to``);
+        with ``first_only`` at most one (enough to tell mate from play)."""
         c = int(self.turn)
-        pseudo = self._pseudo(c)
+        pseudo = self.pseudo_codes(c)
         b = self._b
         k = self._kings[c]
-        attacked = self._attacked_king
+        attacked = self.general_attacked
         kings = self._kings
         out: list[int] = []
         # When not in check most moves cannot expose the general; only those
@@ -787,15 +805,15 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move (clauses 2, 4.1.2)."""
-        return [Move(m >> 7, m & 127) for m in self._legal_ints()]
+        return [Move(m >> 7, m & 127) for m in self.legal_codes()]
 
     def pseudo_legal_moves(self) -> list[Move]:
         """Moves that obey the piece rules but may leave the general attacked."""
-        return [Move(m >> 7, m & 127) for m in self._pseudo(int(self.turn))]
+        return [Move(m >> 7, m & 127) for m in self.pseudo_codes(int(self.turn))]
 
     def has_legal_moves(self) -> bool:
         """Whether the side to move has any legal move (stops at the first)."""
-        return bool(self._legal_ints(first_only=True))
+        return bool(self.legal_codes(first_only=True))
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` obeys the piece rules for the side to move."""
@@ -809,7 +827,7 @@ class Board:
         saved = self._pieces[c]
         self._pieces[c] = {f}
         try:
-            return set(self._pseudo(c))
+            return set(self.pseudo_codes(c))
         finally:
             self._pieces[c] = saved
 
@@ -852,7 +870,9 @@ class Board:
             self.pop()
 
     # ----------------------------------------------------------- make/unmake
-    def _push_int(self, m: int) -> None:
+    def push_code(self, m: int) -> None:
+        """Make the move with code ``m`` without any check and without adding
+        to :attr:`move_stack` (searches undo it with :meth:`pop_code`)."""
         f, t = m >> 7, m & 127
         b = self._b
         moved = b[f]
@@ -878,7 +898,8 @@ class Board:
             self.fullmove_number += 1
         self.turn = Color.BLACK if c == 1 else Color.RED
 
-    def _pop_int(self) -> int:
+    def pop_code(self) -> int:
+        """Undo the last :meth:`push_code` and return its code."""
         m, captured, clock, key = self._stack.pop()
         f, t = m >> 7, m & 127
         b = self._b
@@ -904,12 +925,12 @@ class Board:
         """Make a legal move.  Raises :class:`IllegalMoveError` if it is not legal."""
         if not self.is_legal(move):
             raise IllegalMoveError(self.illegal_reason(move))
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
         self.move_stack.append(Move(move.from_square, move.to_square))
 
     def push_unchecked(self, move: Move) -> None:
         """Make a move known to be legal, skipping the legality test."""
-        self._push_int(move.from_square << 7 | move.to_square)
+        self.push_code(move.from_square << 7 | move.to_square)
         self.move_stack.append(Move(move.from_square, move.to_square))
 
     def push_iccs(self, text: str) -> Move:
@@ -926,7 +947,7 @@ class Board:
         :class:`IllegalMoveError` if there is no move to take back."""
         if not self._stack:
             raise IllegalMoveError("no move to take back")
-        self._pop_int()
+        self.pop_code()
         return self.move_stack.pop()
 
     def peek(self) -> Move | None:
@@ -965,6 +986,19 @@ class Board:
         return f"{where}: {name} leaves the general in check or facing the other general (4.1.2)"
 
     # ------------------------------------------------------------ repetition
+    def passed(self) -> Board:
+        """A copy without history and with the other side to move (a "pass").
+
+        Xiangqi has no pass; the repetition code asks with it what the side
+        that just moved threatens.  If the side to move is in check, the copy
+        is a position where a general can be captured: callers must not
+        count that as play.
+        """
+        b = self.copy(stack=False)
+        b.turn = b.turn.other
+        b.key ^= ZOBRIST_BLACK  # the key includes the side to move
+        return b
+
     def history_keys(self) -> list[int]:
         """Zobrist keys of every position of the game so far, oldest first.
 
@@ -977,7 +1011,7 @@ class Board:
         """A board at the position before the first move of the history."""
         b = self.copy()
         while b._stack:
-            b._pop_int()
+            b.pop_code()
         b.move_stack = []
         return b
 
@@ -986,11 +1020,11 @@ class Board:
         """Number of leaf nodes of the legal move tree of ``depth`` plies."""
         if depth <= 0:
             return 1
-        moves = self._legal_ints()
+        moves = self.legal_codes()
         if depth == 1:
             return len(moves)
         n = 0
-        push, pop = self._push_int, self._pop_int
+        push, pop = self.push_code, self.pop_code
         for m in moves:
             push(m)
             n += self.perft(depth - 1)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import ZOBRIST_BLACK, Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
 
 __all__ = [
     "EPS",
@@ -107,16 +107,10 @@ def piece_value(piece: Piece | None, sq: int) -> Vec:
 
 
 def null_move(board: Board) -> Board:
-    """Return a copy of ``board`` (no history) with the other side to move.
-
-    Used to ask what the side that just moved threatens if the opponent
-    passed.  If the side to move is in check the copy lets the other side
-    "capture" the general; :func:`scan_threats` never counts that.
-    """
-    b = board.copy(stack=False)
-    b.turn = b.turn.other
-    b.key ^= ZOBRIST_BLACK  # the key includes the side to move
-    return b
+    """Return ``board.passed()``: what the side that just moved threatens is
+    asked with the opponent passing.  :func:`scan_threats` never counts a
+    capture of the general that such a position may allow."""
+    return board.passed()
 
 
 def _near(a: int, b: int) -> bool:

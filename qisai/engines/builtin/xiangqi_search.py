@@ -7,7 +7,7 @@ and can be stopped from another thread.
 
 Moves are generated pseudo-legally and tested for legality only when they
 are searched (most are cut off first): for that the searcher drives the
-board's integer move fast path (``_pseudo``/``_push_int``/``_pop_int``,
+board's public integer fast path (``pseudo_codes``/``push_code``/``pop_code``,
 moves as ``from << 7 | to``), which is several times quicker than building
 :class:`~qisai.xiangqi.board.Move` values.  ``tests/engines`` checks that the
 moves it considers legal are exactly ``Board.legal_moves()``.
@@ -87,15 +87,18 @@ class SearchResult:
 
 
 def legal_ints(board: Board) -> list[int]:
-    """Return the legal moves as ``from << 7 | to`` ints, by the searcher's
-    own test (pseudo-legal generation, then "is my general attacked")."""
+    """Return the legal moves as move codes ``from << 7 | to``, by the
+    searcher's own test: make each pseudo-legal move and keep it if the
+    mover's general is not attacked.  This is the rule itself, without the
+    board's shortcut for moves that cannot expose the general, so the tests
+    hold :meth:`Board.legal_codes` against it."""
     c = int(board.turn)
     out = []
-    for m in board._pseudo(c):
-        board._push_int(m)
-        if not board._attacked_king(c):
+    for m in board.pseudo_codes(c):
+        board.push_code(m)
+        if not board.general_attacked(c):
             out.append(m)
-        board._pop_int()
+        board.pop_code()
     return out
 
 
@@ -151,7 +154,7 @@ class XiangqiSearcher:
         self._path = board.history_keys()[-(board.halfmove_clock + 1):]
         self._eval = self._evaluate_red()
         best = allowed[0]
-        result = SearchResult(_move(best), None, None)
+        result = SearchResult(Move.from_code(best), None, None)
         depth = 0
         max_depth = limits.depth or 64
         while depth < max_depth:
@@ -164,13 +167,13 @@ class XiangqiSearcher:
                 # best move was searched, another move proved better.
                 if self._partial is not None and self._partial[0] != best:
                     best = self._partial[0]
-                    result = SearchResult(_move(best), None, result.info, result.iterations)
+                    result = SearchResult(Move.from_code(best), None, result.info, result.iterations)
                 break
             best = move
             pv = self._pv(best, depth)
             info = SearchInfo(depth, score, self.nodes, time.monotonic() - self._start,
-                              [_move(m) for m in pv])
-            result = SearchResult(_move(best), _move(pv[1]) if len(pv) > 1 else None, info,
+                              [Move.from_code(m) for m in pv])
+            result = SearchResult(Move.from_code(best), Move.from_code(pv[1]) if len(pv) > 1 else None, info,
                                   result.iterations + [info])
             if on_iteration is not None:
                 on_iteration(info)
@@ -193,7 +196,7 @@ class XiangqiSearcher:
         first = True
         for m in ordered:
             self._make(m)
-            if board._attacked_king(c):
+            if board.general_attacked(c):
                 self._unmake(m)
                 continue
             try:
@@ -217,24 +220,24 @@ class XiangqiSearcher:
     def _pv(self, first: int, depth: int) -> list[int]:
         board = self._board
         pv = [first]
-        board._push_int(first)
+        board.push_code(first)
         seen = {board.key}
         for _ in range(depth + 4):
             entry = self.tt.get(board.key)
             if entry is None or not entry[3]:
                 break
             m = entry[3]
-            if m not in board._pseudo(int(board.turn)):
+            if m not in board.pseudo_codes(int(board.turn)):
                 break
             c = int(board.turn)
-            board._push_int(m)
-            if board._attacked_king(c) or board.key in seen:
-                board._pop_int()
+            board.push_code(m)
+            if board.general_attacked(c) or board.key in seen:
+                board.pop_code()
                 break
             seen.add(board.key)
             pv.append(m)
         for _ in pv:
-            board._pop_int()
+            board.pop_code()
         return pv
 
     # ------------------------------------------------------------ helpers
@@ -249,13 +252,13 @@ class XiangqiSearcher:
         q = board.piece_value_at(t)
         row = TABLE[p + 7]
         self._eval += row[t] - row[f] - TABLE[q + 7][t]
-        board._push_int(m)
+        board.push_code(m)
         self._path.append(board.key)
 
     def _unmake(self, m: int) -> None:
         board = self._board
         self._path.pop()
-        board._pop_int()
+        board.pop_code()
         f, t = m >> 7, m & 127
         p = board.piece_value_at(f)
         q = board.piece_value_at(t)
@@ -298,7 +301,7 @@ class XiangqiSearcher:
         if key in path[-(board.halfmove_clock + 1):-1]:
             return 0
         c = int(board.turn)
-        in_check = board._attacked_king(c)
+        in_check = board.general_attacked(c)
         if in_check:
             depth += 1
         if depth <= 0:
@@ -316,7 +319,7 @@ class XiangqiSearcher:
                 if flag == _EXACT or (flag == _LOWER and e_score >= beta) or \
                         (flag == _UPPER and e_score <= alpha):
                     return e_score
-        moves = board._pseudo(c)
+        moves = board.pseudo_codes(c)
         order = self._order_key
         moves.sort(key=lambda m: order(m, tt_move, ply), reverse=True)
         best_score = -_INF
@@ -327,7 +330,7 @@ class XiangqiSearcher:
         for m in moves:
             capture = board.piece_value_at(m & 127) != 0
             self._make(m)
-            if board._attacked_king(c):
+            if board.general_attacked(c):
                 self._unmake(m)
                 continue
             try:
@@ -382,7 +385,7 @@ class XiangqiSearcher:
         if ply > 40:
             return stand
         captures = []
-        for m in board._pseudo(c):
+        for m in board.pseudo_codes(c):
             victim = board.piece_value_at(m & 127)
             if victim:
                 gain = _VICTIM[abs(victim)]
@@ -392,7 +395,7 @@ class XiangqiSearcher:
         captures.sort(reverse=True)
         for _, m in captures:
             self._make(m)
-            if board._attacked_king(c):
+            if board.general_attacked(c):
                 self._unmake(m)
                 continue
             try:
@@ -404,7 +407,3 @@ class XiangqiSearcher:
                 if alpha >= beta:
                     return alpha
         return alpha
-
-
-def _move(m: int) -> Move:
-    return Move(m >> 7, m & 127)
