@@ -943,8 +943,10 @@ class Board:
         return move
 
     def pop(self) -> Move:
-        """Take back the last move and return it.  Raises IndexError-free
-        :class:`IllegalMoveError` if there is no move to take back."""
+        """Take back the last move and return it.
+
+        Raises :class:`IllegalMoveError` if there is no move to take back.
+        """
         if not self._stack:
             raise IllegalMoveError("no move to take back")
         self.pop_code()
