@@ -3,7 +3,10 @@
 Authentication: the ``qisai_session`` cookie (pages) or an
 ``Authorization: Bearer <token>`` header (API clients).  A request that
 changes something and is authenticated by the cookie must carry the
-session's CSRF token in the ``X-CSRF-Token`` header.
+session's CSRF token in the ``X-CSRF-Token`` header.  The forms that open a
+session (log in, register, guest) come before there is one: they carry a
+token bound to the ``qisai_form`` cookie instead (:func:`form_csrf`,
+:func:`check_form_csrf`).
 """
 
 from __future__ import annotations
@@ -18,13 +21,23 @@ from sqlalchemy.orm import Session
 from qisai.store import Database, repo
 from qisai.store.models import Role, User
 from qisai.web.live import Hub
-from qisai.web.security import RateLimiter, constant_time_equal
+from qisai.web.security import (
+    RateLimiter,
+    check_form_token,
+    constant_time_equal,
+    form_token,
+    new_form_nonce,
+)
 from qisai.web.settings import Settings
 
-__all__ = ["COOKIE", "AppState", "Viewer", "db_session", "require_role", "require_user",
-           "state", "viewer"]
+__all__ = ["COOKIE", "FORM_COOKIE", "AppState", "Viewer", "check_form_csrf", "db_session",
+           "form_csrf", "require_role", "require_user", "state", "viewer"]
 
 COOKIE = "qisai_session"
+FORM_COOKIE = "qisai_form"
+"""The pre-session cookie: the nonce the log-in form's CSRF token is bound to."""
+FORM_CSRF_REFUSED = ("the form's security token (CSRF protection) is missing or does not match "
+                     "this browser: reload the page and send the form again")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -92,6 +105,25 @@ def check_csrf(request: Request, v: Viewer) -> None:
     if not v.csrf or not constant_time_equal(sent, v.csrf):
         raise HTTPException(403, "missing or wrong X-CSRF-Token header (CSRF protection): "
                                  "send the token given at log-in")
+
+
+def form_csrf(request: Request, st: AppState) -> tuple[str, str | None]:
+    """Return ``(token, nonce to set)`` for a pre-session form: the token of
+    the browser's ``qisai_form`` nonce, and a new nonce to put in that
+    cookie when the browser has none yet (else ``None``)."""
+    nonce = request.cookies.get(FORM_COOKIE)
+    fresh = None
+    if not nonce or len(nonce) != 64:
+        nonce = fresh = new_form_nonce()
+    return form_token(st.settings.pepper, nonce), fresh
+
+
+def check_form_csrf(request: Request, st: AppState, sent: str | None) -> None:
+    """Raise 403 unless ``sent`` (the form field, else the ``X-CSRF-Token``
+    header) is the token of the browser's ``qisai_form`` nonce."""
+    token = sent or request.headers.get("x-csrf-token")
+    if not check_form_token(st.settings.pepper, request.cookies.get(FORM_COOKIE), token):
+        raise HTTPException(403, FORM_CSRF_REFUSED)
 
 
 def require_user(request: Request, v: Annotated[Viewer, Depends(viewer)]) -> User:

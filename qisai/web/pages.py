@@ -1,24 +1,37 @@
 """Server-rendered pages (Jinja2) in Chinese and English.
 
 Pages carry the session's CSRF token in ``<meta name="csrf">``; their
-scripts call the JSON API and the game socket with it.
+scripts call the JSON API and the game socket with it.  The log-in page's
+forms (log in, register, guest) are plain HTML form posts to ``/login``,
+``/register`` and ``/guest``; as there is no session yet they carry the
+pre-session token of :func:`qisai.web.deps.form_csrf`, and a post without
+it is refused with 403.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlparse
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from qisai.store import NotFoundError, repo
 from qisai.store.models import GameStatus
 from qisai.web import views
-from qisai.web.deps import SessionDep, StateDep, Viewer, ViewerDep
+from qisai.web.deps import (
+    FORM_COOKIE,
+    AppState,
+    SessionDep,
+    StateDep,
+    Viewer,
+    ViewerDep,
+    check_form_csrf,
+    form_csrf,
+)
 from qisai.web.i18n import LANGS, choose_language, translator
 from qisai.web.live import ActionError
 
@@ -40,12 +53,19 @@ def render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
     return response
 
 
+def _local(target: str) -> str:
+    """Return ``target`` if it is a path on this site, else ``/`` (no open
+    redirects)."""
+    ok = target.startswith("/") and not target.startswith("//") and not urlparse(target).netloc
+    return target if ok else "/"
+
+
 @router.get("/lang/{code}")
 def switch_language(code: str, next: str = "/") -> Response:
     """Set the page language (the switch) and go back."""
     if code not in LANGS:
         raise HTTPException(404, f"unknown language {code!r}; use zh or en")
-    target = next if next.startswith("/") and not urlparse(next).netloc else "/"
+    target = _local(next)
     response = RedirectResponse(target, status_code=303)
     response.set_cookie("lang", code, max_age=365 * 86400, samesite="lax", path="/")
     return response
@@ -65,10 +85,83 @@ def home(request: Request, v: ViewerDep, s: SessionDep, st: StateDep
                    engines=list(st.hub.engines))
 
 
+def _login_page(request: Request, v: Viewer, st: AppState, status: int = 200,
+                **ctx: Any) -> HTMLResponse:
+    """The log-in page with the pre-session CSRF token (setting its cookie
+    when the browser has none)."""
+    token, fresh = form_csrf(request, st)
+    page = render(request, v, "login.html", form_token=token, **ctx)
+    page.status_code = status
+    if fresh is not None:
+        page.set_cookie(FORM_COOKIE, fresh, max_age=7 * 86400, httponly=True, samesite="strict",
+                        secure=st.settings.cookie_secure, path="/")
+    return page
+
+
 @router.get("/login", response_class=HTMLResponse)
-def login_page(request: Request, v: ViewerDep) -> HTMLResponse:
+def login_page(request: Request, v: ViewerDep, st: StateDep, next: str = "/") -> HTMLResponse:
     """Log-in and registration forms."""
-    return render(request, v, "login.html")
+    return _login_page(request, v, st, next=_local(next))
+
+
+FormText = Annotated[str, Form()]
+
+
+def _session_form(action: str, request: Request, v: Viewer, st: AppState, s: Any,
+                  username: str, password: str, csrf: str, next_: str) -> Response:
+    """Check the form's CSRF token, then log in, register or open a guest
+    session through the API's own handlers (same checks, limits and
+    cookie); go to ``next_`` (303), or show the form again with the reason
+    and the API's status (403 for a bad token, 401, 409, 422, 429)."""
+    from pydantic import ValidationError
+
+    from qisai.web import api
+
+    target = _local(next_)
+    try:
+        check_form_csrf(request, st, csrf)
+        response = RedirectResponse(target, status_code=303)
+        if action == "guest":
+            api.guest(request, response, st, s)
+        else:
+            try:
+                body = api.Credentials(username=username.strip(), password=password)
+            except ValidationError as exc:
+                raise HTTPException(422, "; ".join(
+                    f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
+                ) from None
+            handler = api.login if action == "login" else api.register
+            handler(body, request, response, st, s)
+        return response
+    except HTTPException as exc:
+        page = _login_page(request, v, st, exc.status_code, error=str(exc.detail),
+                           username=username, next=target)
+        for key, value in (exc.headers or {}).items():
+            page.headers[key] = value
+        return page
+
+
+@router.post("/login", response_class=HTMLResponse)
+def login_form(request: Request, v: ViewerDep, st: StateDep, s: SessionDep,
+               username: FormText = "", password: FormText = "", csrf: FormText = "",
+               next: FormText = "/") -> Response:
+    """Log in from the page's form (CSRF-checked); 303 to ``next``."""
+    return _session_form("login", request, v, st, s, username, password, csrf, next)
+
+
+@router.post("/register", response_class=HTMLResponse)
+def register_form(request: Request, v: ViewerDep, st: StateDep, s: SessionDep,
+                  username: FormText = "", password: FormText = "", csrf: FormText = "",
+                  next: FormText = "/") -> Response:
+    """Register and log in from the page's form (CSRF-checked); 303 to ``next``."""
+    return _session_form("register", request, v, st, s, username, password, csrf, next)
+
+
+@router.post("/guest", response_class=HTMLResponse)
+def guest_form(request: Request, v: ViewerDep, st: StateDep, s: SessionDep,
+               csrf: FormText = "", next: FormText = "/") -> Response:
+    """Start a guest session from the page's form (CSRF-checked); 303 to ``next``."""
+    return _session_form("guest", request, v, st, s, "", "", csrf, next)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")

@@ -3,18 +3,29 @@
 Passwords are hashed with Argon2id (argon2-cffi, its default parameters).
 Rate limits are token buckets kept in memory per process: behind several
 processes each limits on its own, which still bounds guessing.
+
+CSRF: a logged-in session has its own token (kept with the session, sent
+back in ``X-CSRF-Token``).  The forms used *before* there is a session (log
+in, register, guest) get a token bound to a random per-browser nonce kept in
+an HttpOnly cookie: the token is the HMAC of the nonce under the server's
+key, so a page on another site can neither read the nonce nor compute the
+token (the signed double-submit pattern).  Both are compared with
+:func:`constant_time_equal`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import secrets
 import time
 from collections import OrderedDict
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-__all__ = ["RateLimiter", "constant_time_equal", "hash_password", "verify_password"]
+__all__ = ["RateLimiter", "check_form_token", "constant_time_equal", "form_token", "hash_password",
+           "new_form_nonce", "verify_password"]
 
 _hasher = PasswordHasher()
 
@@ -39,6 +50,25 @@ def constant_time_equal(a: str, b: str) -> bool:
     """Return whether two strings are equal, in time independent of where
     they differ."""
     return hmac.compare_digest(a.encode(), b.encode())
+
+
+def new_form_nonce() -> str:
+    """Return a fresh random nonce for the pre-session form cookie (32 bytes, hex)."""
+    return secrets.token_hex(32)
+
+
+def form_token(key: bytes, nonce: str) -> str:
+    """Return the CSRF token of the pre-session forms for cookie ``nonce``:
+    HMAC-SHA256 of the nonce under the server's ``key`` (hex)."""
+    return hmac.new(key, b"qisai-form-csrf:" + nonce.encode(), hashlib.sha256).hexdigest()
+
+
+def check_form_token(key: bytes, nonce: str | None, sent: str | None) -> bool:
+    """Return whether ``sent`` is the form token of cookie ``nonce`` (both
+    present, compared in constant time)."""
+    if not nonce or not sent:
+        return False
+    return constant_time_equal(sent, form_token(key, nonce))
 
 
 class RateLimiter:

@@ -68,3 +68,72 @@ def test_profile_page_and_docs(register: Any, client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/actions" in spec["paths"]
     assert client.get("/docs").status_code == 200
+
+
+def _form_token(page_html: str) -> str:
+    m = re.search(r'name="csrf" value="([0-9a-f]{64})"', page_html)
+    assert m is not None, "the log-in form carries no CSRF token"
+    return m.group(1)
+
+
+def test_login_form_needs_its_csrf_token(register: Any, client: TestClient) -> None:
+    register(client, "alice")  # leaves the cookie jar empty
+    page = client.get("/login")
+    assert page.status_code == 200 and "qisai_form" in page.headers["set-cookie"]
+    assert "httponly" in page.headers["set-cookie"].lower()
+    token = _form_token(page.text)
+    creds = {"username": "alice", "password": "correct horse"}
+    # No token, a wrong token, or the right token without this browser's cookie: 403.
+    for data, keep_cookie in ((creds, True), ({**creds, "csrf": "0" * 64}, True),
+                              ({**creds, "csrf": token}, False)):
+        saved = dict(client.cookies)
+        if not keep_cookie:
+            client.cookies.clear()
+        r = client.post("/login", data=data, follow_redirects=False)
+        assert r.status_code == 403, r.text
+        assert "CSRF" in r.text and "reload the page" in r.text
+        assert "qisai_session" not in r.headers.get("set-cookie", "")
+        client.cookies.clear()
+        client.cookies.update(saved)
+    # With the token: logged in, sent home with the session cookie.
+    r = client.post("/login", data={**creds, "csrf": token, "next": "/tournaments"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/tournaments"
+    assert "qisai_session" in r.headers["set-cookie"]
+    me = client.get("/tournaments")
+    assert 'id="me"' in me.text and "alice" in me.text
+
+
+def test_register_and_guest_forms_check_the_token_and_report_errors(client: TestClient) -> None:
+    token = _form_token(client.get("/login").text)
+    r = client.post("/register", data={"username": "bob", "password": "long enough pw"},
+                    follow_redirects=False)
+    assert r.status_code == 403  # no token: no account is made
+    r = client.post("/login", data={"username": "bob", "password": "long enough pw",
+                                    "csrf": token}, follow_redirects=False)
+    assert r.status_code == 401 and "wrong user name or password" in r.text
+    r = client.post("/register", data={"username": "bob", "password": "short", "csrf": token},
+                    follow_redirects=False)
+    assert r.status_code == 422 and "password" in r.text
+    r = client.post("/register", data={"username": "bob", "password": "long enough pw",
+                                       "csrf": token, "next": "https://evil.example/"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/"  # no open redirect
+    client.cookies.delete("qisai_session")
+    r = client.post("/register", data={"username": "bob", "password": "long enough pw",
+                                       "csrf": token}, follow_redirects=False)
+    assert r.status_code == 409 and "taken" in r.text and 'value="bob"' in r.text
+    assert client.post("/guest", data={}, follow_redirects=False).status_code == 403
+    r = client.post("/guest", data={"csrf": token}, follow_redirects=False)
+    assert r.status_code == 303 and "qisai_session" in r.headers["set-cookie"]
+
+
+def test_json_login_cannot_be_posted_by_a_cross_site_form(register: Any,
+                                                          client: TestClient) -> None:
+    # A form on another site can only send form encodings or text/plain; the
+    # JSON log-in refuses them (a JSON body needs a CORS preflight, which fails).
+    register(client, "carol")
+    body = '{"username": "carol", "password": "correct horse"}'
+    for ctype in ("text/plain", "application/x-www-form-urlencoded"):
+        r = client.post("/api/auth/login", content=body, headers={"Content-Type": ctype})
+        assert r.status_code == 422 and "qisai_session" not in r.headers.get("set-cookie", "")
