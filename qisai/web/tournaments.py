@@ -1,18 +1,36 @@
 """Tournaments: the API and pages, on :mod:`qisai.competition`.
 
-The competition layer's :class:`~qisai.competition.tournament.Tournament`
-is the truth about entries, pairings, results and standings; its JSON form
-(``to_dict``) is kept in the tournament row's settings (``event``), and every
-paired board is mirrored as a :class:`~qisai.store.models.Pairing` row so
-that a server game can point at it.  When such a game ends, its result is
-entered into the event automatically (:func:`record_game_result`).
+Three families of events, by the row's ``format``:
 
-Organisers create events, register players, start, pair rounds and enter
-over-the-board results; arbiters may enter results too.
+* individual (``round_robin``, ``double_round_robin``, ``swiss``): the
+  competition layer's :class:`~qisai.competition.tournament.Tournament`;
+* knock-out (``knockout``, ``double_knockout``):
+  :class:`qisai.web.events.KnockoutEvent` (bracket or card draw, series);
+* team (``team_round_robin``, ``team_swiss``):
+  :class:`qisai.web.events.TeamEvent` (line-ups, board results, 场分).
+
+The event object is the truth about entries, pairings, results and
+standings; its JSON form is kept in the row's settings (``event``).  Every
+game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
+so that a server game can point at it: for individual events the mirror
+round is the event's round and the board its board; for the others
+``settings["mirror"]`` maps each mirror round's boards to their place in
+the event.  When a server game ends its result is entered by itself
+(:func:`record_game_result`).
+
+Roles: the event's organiser creates it, registers entries, starts, pairs,
+publishes and sets line-ups; arbiters (and organisers) enter and correct
+results (a correction needs a reason), decide knock-out matches, forfeit
+team matches and record withdrawals.  Every such act is kept in the event's
+log (``settings["log"]``) with who, when and why.  A round's pairings are
+published at once (``publish: auto``) or when the organiser says so
+(``manual``); server games are created at publication, and until then only
+the organiser and arbiters see the round.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import threading
 from typing import Any, Literal
@@ -23,7 +41,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from qisai.competition import CompetitionError, Player, System, Tournament
+from qisai.competition import CompetitionError, Player, Result, System, Tournament
 from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.referee.errors import RefereeError
 from qisai.store import NotFoundError, repo
@@ -31,12 +49,18 @@ from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web import views
 from qisai.web.deps import ArbiterDep, OrganiserDep, SessionDep, StateDep, ViewerDep
+from qisai.web.events import KnockoutEvent, TeamEvent
 
-__all__ = ["api", "pages", "record_game_result"]
+__all__ = ["api", "pages", "record_game_result", "tournament_view"]
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 pages = APIRouter(include_in_schema=False)
 _lock = threading.Lock()  # read-modify-write of an event's state in this process
+
+INDIVIDUAL = ("round_robin", "double_round_robin", "swiss")
+KNOCKOUT = ("knockout", "double_knockout")
+TEAM = ("team_round_robin", "team_swiss")
+Event = Tournament | KnockoutEvent | TeamEvent
 
 
 class NewTournament(BaseModel):
@@ -44,12 +68,29 @@ class NewTournament(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     kind: Literal["xiangqi", "go"] = "xiangqi"
-    system: Literal["round_robin", "double_round_robin", "swiss"] = "round_robin"
+    system: Literal["round_robin", "double_round_robin", "swiss", "knockout",
+                    "double_knockout", "team_round_robin", "team_swiss"] = "round_robin"
     rounds: int | None = Field(default=None, ge=1, le=50)
+    """Rounds of a Swiss (required) or a round robin (default: the table)."""
     ruleset: str | None = Field(default=None, max_length=32)
     time: dict[str, Any] | None = None
     online: bool = True
     """Create server games for boards whose two players have accounts."""
+    publish: Literal["auto", "manual"] = "auto"
+    """``auto``: pairings are public as soon as made; ``manual``: the
+    organiser publishes each round (and may set team line-ups before)."""
+    series: Literal["single", "two_games", "best_of_three"] = "two_games"
+    """Knock-out: how a match is played out (13.5 two games; 三局两胜)."""
+    draw: Literal["bracket", "cards"] = "bracket"
+    """Knock-out: seeded bracket, or a card draw each round (local rules 9)."""
+    byes: Literal["seeded", "lot"] = "seeded"
+    """Knock-out bracket: byes to the top seeds or by lot."""
+    seeding: Literal["rating", "order", "lot"] = "rating"
+    """Knock-out: seed by rating, as registered, or by lot."""
+    boards: int = Field(default=4, ge=1, le=12)
+    """Team events: boards per match."""
+    lineup_mode: Literal["fixed", "substitutes", "free"] = "substitutes"
+    """Team events: 12.1 分台定人制, 12.2 分台换人制, 12.3 临时定台制."""
 
 
 class NewEntry(BaseModel):
@@ -60,20 +101,78 @@ class NewEntry(BaseModel):
     rating: int = Field(default=0, ge=0, le=4000)
 
 
+class NewTeam(BaseModel):
+    """A team to register: its name and its members in board order (first
+    the boards, then the reserves)."""
+
+    name: str = Field(min_length=1, max_length=200)
+    members: list[NewEntry] = Field(min_length=1, max_length=30)
+
+
 class BoardResult(BaseModel):
     """A result as the competition layer reads it (``1-0``, ``0-1``, ``=``,
-    ``+-``, ``-+``, ``--``)."""
+    ``+-``, ``-+``, ``--``), the fouls of each side (犯规, counted by the
+    tie-breaks) and, for a correction, the reason."""
 
     result: str = Field(min_length=1, max_length=8)
+    reason: str | None = Field(default=None, max_length=500)
+    red_fouls: int = Field(default=0, ge=0, le=99)
+    black_fouls: int = Field(default=0, ge=0, le=99)
 
 
-def _event(row: TournamentRow) -> Tournament:
-    return Tournament.from_dict(row.settings["event"], source=f"tournament {row.id}")
+class Decision(BaseModel):
+    """An arbiter's decision of a knock-out match: the winner's entry number
+    (``None`` takes a decision back) and why."""
+
+    winner: int | None
+    reason: str = Field(min_length=1, max_length=500)
 
 
-def _save(s: Session, row: TournamentRow, t: Tournament, status: str | None = None) -> None:
+class Forfeit(BaseModel):
+    """A team match forfeited (21.4): ``+--``, ``--+`` or ``---``, and why."""
+
+    result: str = Field(min_length=1, max_length=8)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class Lineups(BaseModel):
+    """Both line-ups of a team match, board 1 first."""
+
+    red: list[str] = Field(min_length=1, max_length=12)
+    black: list[str] = Field(min_length=1, max_length=12)
+
+
+class Withdrawal(BaseModel):
+    """An entry (player or team, by name) withdrawing (20.2-20.4), and why."""
+
+    name: str = Field(min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+# ------------------------------------------------------------------ storage
+def family(row: TournamentRow) -> str:
+    """Return ``individual``, ``knockout`` or ``team`` for an event row."""
+    return "knockout" if row.format in KNOCKOUT else "team" if row.format in TEAM \
+        else "individual"
+
+
+def _event(row: TournamentRow) -> Event:
+    data = row.settings["event"]
+    fam = family(row)
+    if fam == "knockout":
+        return KnockoutEvent.from_dict(data)
+    if fam == "team":
+        return TeamEvent.from_dict(data)
+    return Tournament.from_dict(data, source=f"tournament {row.id}")
+
+
+def _save(s: Session, row: TournamentRow, ev: Event, status: str | None = None,
+          **extra: Any) -> None:
     settings = dict(row.settings)
-    settings["event"] = t.to_dict()
+    settings["event"] = ev.to_dict()
+    settings.update(extra)
+    if status is None and ev.started and ev.finished:
+        status = "finished"
     repo.save_tournament(s, row.id, settings=settings, status=status)
 
 
@@ -84,60 +183,352 @@ def _load(s: Session, tournament_id: int) -> TournamentRow:
         raise HTTPException(404, str(exc)) from None
 
 
-def tournament_view(s: Session, row: TournamentRow) -> dict[str, Any]:
-    """Return an event as JSON-ready data: entries, rounds with boards,
-    results and server games, standings and crosstable."""
-    t = _event(row)
+def _log(row: TournamentRow, user: User | None, action: str, what: str,
+         reason: str | None = None) -> list[dict[str, Any]]:
+    entry = {"at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+             "by": None if user is None else user.username, "action": action, "what": what}
+    if reason:
+        entry["reason"] = reason
+    return [*row.settings.get("log", []), entry]
+
+
+def _own(row: TournamentRow, user: User) -> None:
+    """403 unless ``user`` organises this event."""
+    if row.organiser_id != user.id:
+        raise HTTPException(403, f"only the event's organiser (user #{row.organiser_id}) may "
+                                 "do this")
+
+
+def _need(row: TournamentRow, *families: str) -> None:
+    if family(row) not in families:
+        raise HTTPException(409, f"a {row.format} event has no such action "
+                                 f"(it is for {' or '.join(families)} events)")
+
+
+def _hidden(row: TournamentRow) -> set[int]:
+    return set(row.settings.get("hidden", []))
+
+
+def _member_key(team: str, name: str) -> str:
+    return f"{team}/{name}"
+
+
+# --------------------------------------------------------------------- views
+def _staff(user: User | None) -> bool:
+    return user is not None and user.role_enum.allows(Role.ARBITER)
+
+
+def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
+                    ) -> dict[str, Any]:
+    """Return an event as JSON-ready data for ``viewer``: entries, rounds
+    (unpublished ones only for the organiser and arbiters), results, server
+    games, standings or placings, crosstable and the arbiters' log."""
+    ev = _event(row)
+    hidden = _hidden(row)
+    staff = _staff(viewer)
+    base: dict[str, Any] = {
+        "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
+        "family": family(row), "ruleset": row.ruleset, "status": row.status,
+        "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
+        "started": ev.started, "finished": ev.started and ev.finished,
+        "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
+    }
     users: dict[str, int] = row.settings.get("users", {})
-    stored = {r.number: (r, ps) for r, ps in repo.list_rounds(s, row.id)}
+    games = _games_by_key(s, row)
+    if isinstance(ev, Tournament):
+        base.update(_individual_view(ev, users, games))
+    elif isinstance(ev, KnockoutEvent):
+        base.update(_knockout_view(ev, users, games))
+    else:
+        base.update(_team_view(ev, users, games))
+    for r in base["rounds"]:
+        r["published"] = r["number"] not in hidden
+    if not staff:
+        base["rounds"] = [r for r in base["rounds"] if r["published"]]
+    return base
+
+
+def _games_by_key(s: Session, row: TournamentRow) -> dict[tuple[int, ...], str]:
+    """Server games by their place: ``(round, board)`` for individual events,
+    the mirror key for the others."""
+    mirror: dict[str, list[list[int]]] = row.settings.get("mirror", {})
+    out: dict[tuple[int, ...], str] = {}
+    for rnd, pairings in repo.list_rounds(s, row.id):
+        by_pairing = repo.games_of_round(s, rnd.id)
+        keys = mirror.get(str(rnd.number))
+        for p in pairings:
+            gid = by_pairing.get(p.id)
+            if gid is None:
+                continue
+            if keys is None:
+                out[(rnd.number, p.board)] = gid
+            else:
+                out[tuple(keys[p.board - 1])] = gid
+    return out
+
+
+def _individual_view(t: Tournament, users: dict[str, int],
+                     games: dict[tuple[int, ...], str]) -> dict[str, Any]:
     rounds = []
     for rec in t.rounds:
-        mirror = stored.get(rec.number)
-        games = repo.games_of_round(s, mirror[0].id) if mirror else {}
-        by_board = {p.board: p for p in mirror[1]} if mirror else {}
         boards = []
         for p in rec.pairings:
             g = rec.results.get(p.board)
-            row_p = by_board.get(p.board)
             boards.append({
                 "board": p.board, "red": p.red, "black": p.black,
                 "red_name": t.player(p.red).name,
                 "black_name": None if p.black is None else t.player(p.black).name,
                 "result": None if g is None else g.result.value,
-                "game": None if row_p is None else games.get(row_p.id)})
+                "fouls": None if g is None else [g.red_fouls, g.black_fouls],
+                "game": games.get((rec.number, p.board))})
         rounds.append({"number": rec.number, "boards": boards, "complete": rec.complete})
     return {
-        "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
-        "ruleset": row.ruleset, "status": row.status, "organiser": row.organiser_id,
-        "started": t.started, "finished": t.started and t.finished,
         "rounds_planned": t.rounds_planned,
         "players": [{"number": p.id, "name": p.name, "rating": p.rating,
-                     "user": users.get(p.name)} for p in t.players],
+                     "user": users.get(p.name), "withdrawn_after": p.withdrawn_after}
+                    for p in t.players],
         "rounds": rounds,
         "standings": standings_rows(t) if t.started else [],
         "crosstable": crosstable_grid(t) if t.started else [],
     }
 
 
+def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
+                   games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+    names = {p.id: p.name for p in ev.players}
+    rounds = []
+    for r, rnd in enumerate(ev.rounds, start=1):
+        matches = []
+        for m in rnd:
+            series = ev.series(r, m.index)
+            played = [] if series is None else [
+                {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
+                 "red_name": names[g.red], "black_name": names[g.black],
+                 "result": res.value, "server": games.get((r, m.index, g.number))}
+                for g, res in series.games]
+            nxt = None
+            if series is not None and m.winner is None:
+                g = series.next_game()
+                if g is not None:
+                    nxt = {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
+                           "red_name": names[g.red], "black_name": names[g.black],
+                           "server": games.get((r, m.index, g.number))}
+            decision = ev.decisions.get(f"{r}:{m.index}")
+            matches.append({
+                "match": m.index + 1, "red": m.red, "black": m.black,
+                "red_name": names[m.red], "black_name": None if m.black is None
+                else names[m.black], "winner": m.winner,
+                "winner_name": None if m.winner is None else names[m.winner],
+                "note": m.note, "games": played, "next": nxt, "decision": decision,
+                "how": (f"decision: {decision['reason']}" if decision else
+                        series.how if series is not None and series.decided else
+                        "bye" if m.black is None else "")})
+        rounds.append({"number": r, "matches": matches,
+                       "complete": all(m.winner is not None for m in rnd)})
+    places = ev.placements() if ev.started else []
+    return {
+        "series": ev.series_format, "draw": ev.draw, "byes": ev.byes, "double": ev.double,
+        "seeding": ev.seeding,
+        "players": [{"number": p.id, "name": p.name, "rating": p.rating,
+                     "user": users.get(p.name)} for p in ev.players],
+        "rounds": rounds,
+        "alive": [] if ev.ko is None else ev.ko.alive(),
+        "champion": None if ev.ko is None or ev.ko.champion is None else names[ev.ko.champion],
+        "placements": [{"place": pl, "shared": sh, "number": e, "name": names[e]}
+                       for pl, sh, e in places],
+    }
+
+
+def _team_view(ev: TeamEvent, users: dict[str, int],
+               games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+    teams = [{"number": t.id, "name": t.name, "roster": [
+        {"name": n, "user": users.get(_member_key(t.name, n))} for n in t.roster]}
+        for t in ev.teams]
+    rounds = []
+    standings: list[dict[str, Any]] = []
+    crosstable: list[list[str]] = []
+    if ev.tt is not None:
+        tt = ev.tt
+        from qisai.competition.scoring import CLASSIC
+
+        for r, rnd in enumerate(tt.rounds, start=1):
+            matches = []
+            for m in rnd:
+                red_name = tt.team(m.red_team).name
+                if m.black_team is None:
+                    matches.append({"match": m.board, "red_team": red_name, "black_team": None,
+                                    "boards": [], "complete": True, "bye": True})
+                    continue
+                state = ev.matches[f"{r}:{m.board}"]
+                boards = [{"board": b, "red": red, "black": black,
+                           "result": state["results"].get(str(b)),
+                           "fouls": state["fouls"].get(str(b)),
+                           "game": games.get((r, m.board, b))}
+                          for b, red, black in ev.board_players(r, m.board)]
+                complete = bool(m.results) or m.forfeit is not None
+                score = list(m.board_points(CLASSIC)) if m.results else None
+                mp = None
+                if score is not None:
+                    mp = [tt.match_points.of(score[0], score[1]),
+                          tt.match_points.of(score[1], score[0])]
+                matches.append({
+                    "match": m.board, "red_team": red_name,
+                    "black_team": tt.team(m.black_team).name,
+                    "lineups": state["lineups"], "boards": boards, "complete": complete,
+                    "forfeit": None if m.forfeit is None else m.forfeit.value,
+                    "board_points": score, "match_points": mp, "bye": False})
+            rounds.append({"number": r, "matches": matches,
+                           "complete": all(x["complete"] for x in matches)})
+        for st in ev.standings():
+            row: dict[str, Any] = {"place": st.rank, "shared": st.shared, "number": st.entry,
+                                   "name": tt.team(st.entry).name, "points": st.points}
+            for c in tt.tiebreaks:
+                v = st.values.get(c)
+                row[c.value] = list(v) if isinstance(v, tuple) else v
+            standings.append(row)
+        crosstable = ev.crosstable()
+    return {"boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
+            "rounds_planned": ev.rounds_planned, "teams": teams, "players": [],
+            "rounds": rounds, "standings": standings, "crosstable": crosstable,
+            "tiebreaks": [] if ev.tt is None else [
+                {"key": c.value, "name": c.chinese} for c in ev.tt.tiebreaks]}
+
+
+# -------------------------------------------------------------- server games
+def _server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
+                 black_uid: int | None, by: int | None) -> str | None:
+    """Create the server game of a board when both players have accounts and
+    the event plays online; return its id."""
+    if not row.settings.get("online", True) or red_uid is None or black_uid is None:
+        return None
+    game_settings = {k: v for k, v in row.settings.items() if k == "time"}
+    g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
+                         first_user_id=red_uid, second_user_id=black_uid, created_by_id=by,
+                         rated=True, pairing_id=pairing_id)
+    return g.id
+
+
+def _open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
+                 by: int | None) -> list[str]:
+    """Make the mirror boards and server games of a published round that do
+    not exist yet (for a knock-out: the series games now due); return the
+    new server games.  Saves the mirror map in the row."""
+    users: dict[str, int] = row.settings.get("users", {})
+    created: list[str] = []
+    if round_no in _hidden(row):
+        return created
+    if isinstance(ev, Tournament):
+        rec = ev.rounds[round_no - 1]
+        mirror = {p.board: p for r, ps in repo.list_rounds(s, row.id) if r.number == round_no
+                  for p in ps}
+        have = set(_games_by_key(s, row))
+        for p in rec.pairings:
+            if p.black is None or p.board in rec.results or (round_no, p.board) in have:
+                continue
+            gid = _server_game(s, row, mirror[p.board].id, users.get(ev.player(p.red).name),
+                               users.get(ev.player(p.black).name), by)
+            if gid:
+                created.append(gid)
+        return created
+    mirror_map: dict[str, list[list[int]]] = dict(row.settings.get("mirror", {}))
+    known = {tuple(k) for keys in mirror_map.values() for k in keys}
+    if isinstance(ev, KnockoutEvent):
+        for slot in ev.next_games(round_no):
+            if slot.key in known:
+                continue
+            number = max((int(k) for k in mirror_map), default=0) + 1
+            repo.create_round(s, row.id, number, [(slot.red, slot.black)])
+            mirror_map[str(number)] = [list(slot.key)]
+            known.add(slot.key)
+            pairing = repo.find_pairing(s, row.id, number, 1)
+            gid = _server_game(s, row, pairing.id, users.get(ev.player(slot.red).name),
+                               users.get(ev.player(slot.black).name), by)
+            if gid:
+                created.append(gid)
+    else:
+        if str(round_no) in mirror_map:
+            return created
+        numbers = ev.member_numbers()
+        tt = ev.tt
+        assert tt is not None
+        keys: list[list[int]] = []
+        boards: list[tuple[int, int | None]] = []
+        owners: list[tuple[str, str]] = []
+        for m in tt.rounds[round_no - 1]:
+            if m.black_team is None:
+                continue
+            red_team, black_team = tt.team(m.red_team), tt.team(m.black_team)
+            for b, red, black in ev.board_players(round_no, m.board):
+                # the first-listed team has Red on odd boards (13.2)
+                rt, bt = (red_team, black_team) if b % 2 == 1 else (black_team, red_team)
+                boards.append((numbers[(rt.id, red)], numbers[(bt.id, black)]))
+                keys.append([round_no, m.board, b])
+                owners.append((_member_key(rt.name, red), _member_key(bt.name, black)))
+        repo.create_round(s, row.id, round_no, boards)
+        mirror_map[str(round_no)] = keys
+        for k, (key, (red_key, black_key)) in enumerate(zip(keys, owners, strict=True),
+                                                        start=1):
+            if ev.matches[f"{key[0]}:{key[1]}"]["results"].get(str(key[2])):
+                continue
+            pairing = repo.find_pairing(s, row.id, round_no, k)
+            gid = _server_game(s, row, pairing.id, users.get(red_key), users.get(black_key), by)
+            if gid:
+                created.append(gid)
+    settings = dict(row.settings)
+    settings["mirror"] = mirror_map
+    repo.save_tournament(s, row.id, settings=settings)
+    return created
+
+
+def _mirror_result(s: Session, row: TournamentRow, key: tuple[int, ...], value: str,
+                   source: str) -> None:
+    """Copy a result to the board's mirror row, if it has one."""
+    if family(row) == "individual":
+        try:
+            p = repo.find_pairing(s, row.id, key[0], key[1])
+        except NotFoundError:
+            return
+        repo.set_pairing_result(s, p.id, value, source)
+        return
+    for number, keys in row.settings.get("mirror", {}).items():
+        for board, k in enumerate(keys, start=1):
+            if tuple(k) == key:
+                p = repo.find_pairing(s, row.id, int(number), board)
+                repo.set_pairing_result(s, p.id, value, source)
+                return
+
+
+# ---------------------------------------------------------------------- API
 @api.post("", status_code=201)
 def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
     """Create an event (organisers only).  422 for a bad system, rounds,
-    rule profile or time control."""
+    rule profile, time control or format option."""
     ruleset = body.ruleset or ("cxa" if body.kind == "xiangqi" else "chinese")
-    settings: dict[str, Any] = {"online": body.online}
+    settings: dict[str, Any] = {"online": body.online, "publish": body.publish}
     if body.time is not None:
         settings["time"] = body.time
+    seed = secrets.randbelow(2**31)
+    ev: Event
     try:
         views.make_rules(body.kind, ruleset, settings)
-        t = Tournament(body.name, System(body.system), rounds=body.rounds,
-                       seed=secrets.randbelow(2**31))
+        if body.system in KNOCKOUT:
+            ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
+                               double=body.system == "double_knockout", seeding=body.seeding,
+                               seed=seed)
+        elif body.system in TEAM:
+            ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
+                           rounds=body.rounds, boards=body.boards,
+                           lineup_mode=body.lineup_mode, seed=seed)
+        else:
+            ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed)
     except (RefereeError, CompetitionError) as exc:
         raise HTTPException(422, f"tournament: {exc}") from None
-    settings["event"] = t.to_dict()
+    settings["event"] = ev.to_dict()
     settings["users"] = {}
+    settings["log"] = []
     row = repo.create_tournament(s, name=body.name, kind=body.kind, format=body.system,
                                  ruleset=ruleset, organiser_id=user.id, settings=settings)
-    return tournament_view(s, row)
+    return tournament_view(s, row, user)
 
 
 @api.get("")
@@ -148,66 +539,107 @@ def list_all(s: SessionDep) -> list[dict[str, Any]]:
 
 
 @api.get("/{tournament_id}")
-def show(tournament_id: int, s: SessionDep) -> dict[str, Any]:
-    """Return an event: entries, rounds, results, standings, crosstable."""
-    return tournament_view(s, _load(s, tournament_id))
+def show(tournament_id: int, s: SessionDep, v: ViewerDep) -> dict[str, Any]:
+    """Return an event: entries, published rounds (all of them for the
+    organiser and arbiters), results, standings, crosstable, log."""
+    return tournament_view(s, _load(s, tournament_id), v.user)
+
+
+def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
+    account: User | None = None
+    if entry.username:
+        account = repo.find_user(s, entry.username)
+        if account is None:
+            raise HTTPException(404, f"username: no user {entry.username!r}")
+    name = entry.name or (account.display_name if account else None)
+    if not name:
+        raise HTTPException(422, "name: give a name or a username")
+    return name.strip(), account
 
 
 @api.post("/{tournament_id}/entries", status_code=201)
-def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, _: OrganiserDep
+def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: OrganiserDep
               ) -> dict[str, Any]:
-    """Register a player by name or by account.  409 after the start or for
-    a duplicate; 404 for an unknown account."""
+    """Register a player by name or by account (individual and knock-out
+    events).  409 after the start, for a duplicate or in a team event; 404
+    for an unknown account."""
     with _lock:
         row = _load(s, tournament_id)
-        account: User | None = None
-        if body.username:
-            account = repo.find_user(s, body.username)
-            if account is None:
-                raise HTTPException(404, f"username: no user {body.username!r}")
-        name = body.name or (account.display_name if account else None)
-        if not name:
-            raise HTTPException(422, "name: give a name or a username")
+        _own(row, user)
+        _need(row, "individual", "knockout")
+        name, account = _account(s, body)
         rating = body.rating or (int(account.rating) if account else 0)
-        t = _event(row)
+        ev = _event(row)
+        assert not isinstance(ev, TeamEvent)
         try:
-            t.add_player(Player(name, rating))
+            ev.add_player(Player(name, rating))
         except CompetitionError as exc:
             raise HTTPException(409, f"entries: {exc}") from None
-        settings = dict(row.settings)
-        users = dict(settings.get("users", {}))
+        users = dict(row.settings.get("users", {}))
         if account is not None:
             users[name] = account.id
-        settings["users"] = users
-        settings["event"] = t.to_dict()
-        repo.save_tournament(s, row.id, settings=settings)
-        return tournament_view(s, row)
+        _save(s, row, ev, users=users)
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/teams", status_code=201)
+def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDep
+             ) -> dict[str, Any]:
+    """Register a team with its members in board order (team events).  409
+    after the start or for a duplicate; 422 for too few members."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _own(row, user)
+        _need(row, "team")
+        ev = _event(row)
+        assert isinstance(ev, TeamEvent)
+        members = [_account(s, m) for m in body.members]
+        try:
+            ev.add_team(body.name.strip(), [n for n, _ in members])
+        except CompetitionError as exc:
+            status = 409 if "duplicate" in str(exc) or "closed" in str(exc) else 422
+            raise HTTPException(status, f"teams: {exc}") from None
+        users = dict(row.settings.get("users", {}))
+        for n, account in members:
+            if account is not None:
+                users[_member_key(body.name.strip(), n)] = account.id
+        _save(s, row, ev, users=users)
+        return tournament_view(s, row, user)
 
 
 @api.post("/{tournament_id}/start")
-def start(tournament_id: int, s: SessionDep, _: OrganiserDep) -> dict[str, Any]:
-    """Close entries and draw the pairing numbers.  409 if already started
-    or with fewer than two entries."""
+def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+    """Close entries: draw the pairing numbers (or seed the knock-out).
+    409 if already started or with fewer than two entries."""
     with _lock:
         row = _load(s, tournament_id)
-        t = _event(row)
+        _own(row, user)
+        ev = _event(row)
         try:
-            t.start()
+            ev.start()
         except CompetitionError as exc:
             raise HTTPException(409, f"start: {exc}") from None
         users = row.settings.get("users", {})
-        for p in t.players:
-            repo.add_entry(s, row.id, p.name, user_id=users.get(p.name), rating=p.rating,
-                           number=p.id)
-        _save(s, row, t, status="running")
-        return tournament_view(s, row)
+        if isinstance(ev, TeamEvent):
+            for (tid, name), number in ev.member_numbers().items():
+                team = ev.teams[tid - 1].name
+                repo.add_entry(s, row.id, name, user_id=users.get(_member_key(team, name)),
+                               team=team, number=number)
+        else:
+            for p in ev.players:
+                repo.add_entry(s, row.id, p.name, user_id=users.get(p.name), rating=p.rating,
+                               number=p.id)
+        _save(s, row, ev, status="running",
+              log=_log(row, user, "start", "entries closed, numbers drawn"))
+        return tournament_view(s, row, user)
 
 
 @api.post("/{tournament_id}/rounds")
 async def pair_round(tournament_id: int, st: StateDep, user: OrganiserDep) -> dict[str, Any]:
-    """Pair the next round (Berger table or 积分编排制) and create and start
-    the server games of boards between two account holders.  409 if the
-    event is not started, finished or the previous round lacks results."""
+    """Pair the next round (Berger table, 积分编排制, knock-out bracket or
+    card draw, team pairing).  With automatic publication the server games
+    of boards between account holders are created and started.  409 if the
+    event is not started, finished, or the previous round is undecided."""
     created, view = await run_in_threadpool(_pair_round, st, tournament_id, user)
     for game_id in created:
         await st.hub.start_if_ready(game_id)
@@ -215,69 +647,337 @@ async def pair_round(tournament_id: int, st: StateDep, user: OrganiserDep) -> di
 
 
 def _pair_round(st: Any, tournament_id: int, user: User) -> tuple[list[str], dict[str, Any]]:
-    created: list[str] = []
     with _lock, st.db.session() as s:
         row = _load(s, tournament_id)
-        t = _event(row)
+        _own(row, user)
+        ev = _event(row)
         try:
-            rec = t.pair_next_round()
+            if isinstance(ev, Tournament):
+                rec = ev.pair_next_round()
+                number = rec.number
+            elif isinstance(ev, KnockoutEvent):
+                ev.pair_next_round()
+                number = len(ev.rounds)
+            else:
+                number = ev.pair_next_round()
         except CompetitionError as exc:
             raise HTTPException(409, f"pairing: {exc}") from None
-        _save(s, row, t)
-        mirror = repo.create_round(s, row.id, rec.number,
-                                   [(p.red, p.black) for p in sorted(rec.pairings,
-                                                                     key=lambda p: p.board)])
-        users: dict[str, int] = row.settings.get("users", {})
-        if row.settings.get("online", True):
-            boards = {p.board: p for r, ps in repo.list_rounds(s, row.id)
-                      if r.id == mirror.id for p in ps}
-            for p in rec.pairings:
-                if p.black is None or p.board in rec.results:
-                    continue
-                red_uid = users.get(t.player(p.red).name)
-                black_uid = users.get(t.player(p.black).name)
-                if red_uid is None or black_uid is None:
-                    continue
-                game_settings = {k: v for k, v in row.settings.items() if k == "time"}
-                g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset,
-                                     settings=game_settings, first_user_id=red_uid,
-                                     second_user_id=black_uid, created_by_id=user.id, rated=True,
-                                     pairing_id=boards[p.board].id)
-                created.append(g.id)
-        return created, tournament_view(s, row)
+        hidden = _hidden(row)
+        if row.settings.get("publish", "auto") == "manual":
+            hidden.add(number)
+        _save(s, row, ev, hidden=sorted(hidden),
+              log=_log(row, user, "pair", f"round {number} paired"))
+        if isinstance(ev, Tournament):
+            repo.create_round(s, row.id, number,
+                              [(p.red, p.black) for p in sorted(ev.rounds[-1].pairings,
+                                                                key=lambda p: p.board)])
+        created = _open_boards(s, row, ev, number, user.id)
+        return created, tournament_view(s, row, user)
 
 
-def _enter(s: Session, row: TournamentRow, round_no: int, board: int, result: str,
-           source: str, overwrite: bool) -> None:
-    t = _event(row)
-    t.record_result(round_no, board, result, overwrite=overwrite)
-    _save(s, row, t, status="finished" if t.finished else None)
-    pairing = repo.find_pairing(s, row.id, round_no, board)
-    repo.set_pairing_result(s, pairing.id, t.rounds[round_no - 1].results[board].result.value,
-                            source)
+@api.post("/{tournament_id}/rounds/{round_no}/publish")
+async def publish(tournament_id: int, round_no: int, st: StateDep, user: OrganiserDep
+                  ) -> dict[str, Any]:
+    """Publish a round's pairings: everyone sees them and the server games
+    are created and started.  404 for a round not paired."""
+    created, view = await run_in_threadpool(_publish, st, tournament_id, round_no, user, True)
+    for game_id in created:
+        await st.hub.start_if_ready(game_id)
+    return view
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/unpublish")
+async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: OrganiserDep
+                    ) -> dict[str, Any]:
+    """Withdraw a round's pairings from view (to correct them before play).
+    409 once the round has a result or a server game."""
+    _, view = await run_in_threadpool(_publish, st, tournament_id, round_no, user, False)
+    return view
+
+
+def _paired_rounds(ev: Event) -> int:
+    if isinstance(ev, Tournament):
+        return len(ev.rounds)
+    if isinstance(ev, KnockoutEvent):
+        return len(ev.rounds)
+    return 0 if ev.tt is None else len(ev.tt.rounds)
+
+
+def _round_has_results(ev: Event, round_no: int) -> bool:
+    if isinstance(ev, Tournament):
+        rec = ev.rounds[round_no - 1]
+        return any(g.result is not Result.BYE for g in rec.results.values())
+    if isinstance(ev, KnockoutEvent):
+        return any(ev.games.get(f"{round_no}:{m.index}") or ev.decisions.get(
+            f"{round_no}:{m.index}") for m in ev.rounds[round_no - 1])
+    assert ev.tt is not None
+    return any(m.results or m.forfeit is not None or
+               (m.black_team is not None and ev.matches[f"{round_no}:{m.board}"]["results"])
+               for m in ev.tt.rounds[round_no - 1])
+
+
+def _publish(st: Any, tournament_id: int, round_no: int, user: User, on: bool
+             ) -> tuple[list[str], dict[str, Any]]:
+    with _lock, st.db.session() as s:
+        row = _load(s, tournament_id)
+        _own(row, user)
+        ev = _event(row)
+        if not 1 <= round_no <= _paired_rounds(ev):
+            raise HTTPException(404, f"round {round_no} has not been paired")
+        hidden = _hidden(row)
+        created: list[str] = []
+        if on:
+            hidden.discard(round_no)
+            _save(s, row, ev, hidden=sorted(hidden),
+                  log=_log(row, user, "publish", f"round {round_no} published"))
+            created = _open_boards(s, row, ev, round_no, user.id)
+        else:
+            if round_no in hidden:
+                raise HTTPException(409, f"round {round_no} is not published")
+            in_play = [k for k in _games_by_key(s, row) if k[0] == round_no]
+            if _round_has_results(ev, round_no) or in_play:
+                raise HTTPException(409, f"round {round_no} has results or server games: it "
+                                         "can no longer be unpublished")
+            hidden.add(round_no)
+            _save(s, row, ev, hidden=sorted(hidden),
+                  log=_log(row, user, "unpublish", f"round {round_no} withdrawn from view"))
+        return created, tournament_view(s, row, user)
+
+
+def _source(user: User) -> str:
+    return "arbiter" if user.role == Role.ARBITER.value else "otb"
+
+
+def _check_open(row: TournamentRow, round_no: int) -> None:
+    if round_no in _hidden(row):
+        raise HTTPException(409, f"round {round_no} is not published yet: publish it first")
+
+
+def _correction(old: str | None, new: str, reason: str | None, where: str) -> str:
+    """The log's action for a result entry; 422 for a correction without a reason."""
+    if old is None:
+        return "result"
+    if old != new and not (reason and reason.strip()):
+        raise HTTPException(422, f"reason: {where} already has the result {old}; say why it "
+                                 "is corrected")
+    return "correction"
 
 
 @api.put("/{tournament_id}/rounds/{round_no}/boards/{board}")
 def enter_result(tournament_id: int, round_no: int, board: int, body: BoardResult,
                  s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
-    """Enter or correct an over-the-board result (arbiters and organisers).
-    422 for an unreadable result, 404 for an unknown board."""
+    """Enter or correct an over-the-board result of an individual event
+    (arbiters and organisers), with the fouls of each side.  A correction
+    needs a ``reason``.  422 for an unreadable result, 404 for an unknown
+    board, 409 for an unpublished round."""
     with _lock:
         row = _load(s, tournament_id)
+        _need(row, "individual")
+        _check_open(row, round_no)
+        t = _event(row)
+        assert isinstance(t, Tournament)
+        where = f"round {round_no} board {board}"
         try:
-            _enter(s, row, round_no, board, body.result,
-                   "arbiter" if user.role == Role.ARBITER.value else "otb", overwrite=True)
+            res = Result.parse(body.result)
+            old = t.rounds[round_no - 1].results.get(board) if 1 <= round_no <= len(
+                t.rounds) else None
+            action = _correction(None if old is None else old.result.value, res.value,
+                                 body.reason, where)
+            t.record_result(round_no, board, res, red_fouls=body.red_fouls,
+                            black_fouls=body.black_fouls, overwrite=True)
+            repo.find_pairing(s, row.id, round_no, board)
         except NotFoundError as exc:
             raise HTTPException(404, str(exc)) from None
         except CompetitionError as exc:
-            raise HTTPException(422, f"round {round_no} board {board}: {exc}") from None
-        return tournament_view(s, row)
+            raise HTTPException(422, f"{where}: {exc}") from None
+        _save(s, row, t, log=_log(row, user, action, f"{where}: {res.value}", body.reason))
+        _mirror_result(s, row, (round_no, board), res.value, _source(user))
+        return tournament_view(s, row, user)
 
 
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/games/{game}")
+async def enter_series_game(tournament_id: int, round_no: int, match: int, game: int,
+                            body: BoardResult, st: StateDep, user: ArbiterDep
+                            ) -> dict[str, Any]:
+    """Enter or correct the result of game ``game`` of knock-out match
+    ``match`` (1-based) of round ``round_no``; the next game of the series,
+    if due, is created on the server.  A correction needs a reason.  422 for
+    an unreadable result or a game out of turn, 409 for a closed round."""
+    created, view = await run_in_threadpool(_series_game, st, tournament_id, round_no, match,
+                                            game, body, user)
+    for game_id in created:
+        await st.hub.start_if_ready(game_id)
+    return view
+
+
+def _series_game(st: Any, tournament_id: int, round_no: int, match: int, game: int,
+                 body: BoardResult, user: User) -> tuple[list[str], dict[str, Any]]:
+    with _lock, st.db.session() as s:
+        row = _load(s, tournament_id)
+        _need(row, "knockout")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, KnockoutEvent)
+        where = f"round {round_no} match {match} game {game}"
+        try:
+            res = Result.parse(body.result)
+            ev.match(round_no, match - 1)
+            played = ev.games.get(f"{round_no}:{match - 1}", [])
+            old = played[game - 1] if 1 <= game <= len(played) else None
+            action = _correction(old, res.value, body.reason, where)
+            ev.record_game(round_no, match - 1, game, res, overwrite=True)
+        except CompetitionError as exc:
+            status = 409 if "closed" in str(exc) else 422
+            raise HTTPException(status, f"{where}: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, action, f"{where}: {res.value}", body.reason))
+        _mirror_result(s, row, (round_no, match - 1, game), res.value, _source(user))
+        created = _open_boards(s, row, ev, round_no, user.id)
+        return created, tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/decision")
+def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: SessionDep,
+           user: ArbiterDep) -> dict[str, Any]:
+    """The arbiter decides knock-out match ``match`` (e.g. after a drawn
+    single game: an armageddon or a lot played over the board), or takes a
+    decision back (``winner: null``).  422 for a winner not in the match,
+    409 for a closed round."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _need(row, "knockout")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, KnockoutEvent)
+        try:
+            ev.decide(round_no, match - 1, body.winner, body.reason)
+        except CompetitionError as exc:
+            status = 409 if "closed" in str(exc) else 422
+            raise HTTPException(status, f"round {round_no} match {match}: {exc}") from None
+        who = "taken back" if body.winner is None else f"won by #{body.winner}"
+        _save(s, row, ev, log=_log(row, user, "decision",
+                                   f"round {round_no} match {match} {who}", body.reason))
+        return tournament_view(s, row, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}")
+def enter_team_board(tournament_id: int, round_no: int, match: int, board: int,
+                     body: BoardResult, s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+    """Enter or correct a board result of team match ``match`` (from the
+    board's Red side); the match counts once all boards are in.  A
+    correction needs a reason.  422 for an unknown board or an unreadable
+    result, 409 for an unpublished round."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _need(row, "team")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, TeamEvent)
+        where = f"round {round_no} match {match} board {board}"
+        try:
+            res = Result.parse(body.result)
+            old = ev.matches.get(f"{round_no}:{match}", {}).get("results", {}).get(str(board))
+            action = _correction(old, res.value, body.reason, where)
+            ev.record_board(round_no, match, board, res, red_fouls=body.red_fouls,
+                            black_fouls=body.black_fouls, overwrite=True)
+        except CompetitionError as exc:
+            raise HTTPException(422, f"{where}: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, action, f"{where}: {res.value}", body.reason))
+        _mirror_result(s, row, (round_no, match, board), res.value, _source(user))
+        return tournament_view(s, row, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")
+def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
+                  s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+    """Record a whole team match as forfeited (21.4: the present team gets
+    the match points of a win).  422 for a result that is not a forfeit."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _need(row, "team")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, TeamEvent)
+        try:
+            ev.record_forfeit(round_no, match, Result.parse(body.result))
+        except CompetitionError as exc:
+            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, "forfeit",
+                                   f"round {round_no} match {match}: {body.result}",
+                                   body.reason))
+        return tournament_view(s, row, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/lineups")
+def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
+                s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+    """Set both line-ups of a team match (board 1 first) while its round is
+    unpublished.  422 for a line-up the event's mode forbids (12.1-12.3),
+    409 once the round is published."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _own(row, user)
+        _need(row, "team")
+        if round_no not in _hidden(row):
+            raise HTTPException(409, f"round {round_no} is published: its line-ups are fixed")
+        ev = _event(row)
+        assert isinstance(ev, TeamEvent)
+        try:
+            ev.set_lineups(round_no, match, body.red, body.black)
+        except CompetitionError as exc:
+            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, "lineups", f"round {round_no} match {match}: "
+                                   f"{', '.join(body.red)} v {', '.join(body.black)}"))
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/withdrawals")
+def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterDep
+             ) -> dict[str, Any]:
+    """Record a withdrawal.  Before the start the entry is struck off and
+    the numbers are drawn afresh at the start (20.2).  After it: in an
+    individual event its unplayed games become forfeits and later rounds
+    pair it no more, and a round robin strikes out its results if it met
+    fewer than half its opponents (20.3, 20.4); in a knock-out its
+    undecided match goes to the opponent.  404 for an unknown entry, 409
+    where the format cannot (a started team event: forfeit its matches)."""
+    with _lock:
+        row = _load(s, tournament_id)
+        ev = _event(row)
+        name = body.name.strip()
+        try:
+            if not ev.started:
+                if isinstance(ev, TeamEvent):
+                    ev.remove_team(name)
+                else:
+                    ev.remove_player(name)
+                what = f"{name} struck off before the start (20.2)"
+            elif isinstance(ev, TeamEvent):
+                raise HTTPException(409, "a started team event cannot drop a team: record its "
+                                         "matches as forfeits (21.4)")
+            else:
+                found = [p for p in ev.players if p.name == name]
+                if not found:
+                    raise HTTPException(404, f"no entry named {name!r}")
+                if isinstance(ev, Tournament):
+                    ev.withdraw(found[0].id)
+                    what = f"{name} withdrew after round {ev.current_round} (20.3, 20.4)"
+                else:
+                    ev.withdraw(found[0].id, body.reason)
+                    what = f"{name} withdrew; the current match goes to the opponent (20.4)"
+        except CompetitionError as exc:
+            status = 404 if "no entry" in str(exc) or "no team" in str(exc) else 409
+            raise HTTPException(status, f"withdrawal: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, "withdrawal", what, body.reason))
+        return tournament_view(s, row, user)
+
+
+# ------------------------------------------------------------ server results
 def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
     """Enter the result of a finished server game into its event (called by
     the hub in the transaction's thread).  Does nothing if the board already
-    has a result (an arbiter's entry wins)."""
+    has a result (an arbiter's entry wins) or the game no longer counts (the
+    match was decided otherwise).  For a knock-out the series' next game is
+    created; it starts when first opened."""
     try:
         pairing, rnd = repo.get_pairing(s, pairing_id)
     except NotFoundError:
@@ -287,10 +987,40 @@ def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
         return
     with _lock:
         row = repo.get_tournament(s, rnd.tournament_id)
-        t = _event(row)
-        if pairing.board in t.rounds[rnd.number - 1].results:
+        ev = _event(row)
+        if isinstance(ev, Tournament):
+            if pairing.board in ev.rounds[rnd.number - 1].results:
+                return
+            ev.record_result(rnd.number, pairing.board, code)
+            _save(s, row, ev, log=_log(row, None, "server",
+                                       f"round {rnd.number} board {pairing.board}: {code}"))
+            value = ev.rounds[rnd.number - 1].results[pairing.board].result.value
+            _mirror_result(s, row, (rnd.number, pairing.board), value, "server")
             return
-        _enter(s, row, rnd.number, pairing.board, code, "server", overwrite=False)
+        keys = row.settings.get("mirror", {}).get(str(rnd.number))
+        if keys is None:
+            return
+        key = tuple(keys[pairing.board - 1])
+        try:
+            if isinstance(ev, KnockoutEvent):
+                r, index, game = key
+                if ev.match(r, index).winner is not None or len(
+                        ev.games.get(f"{r}:{index}", [])) != game - 1:
+                    return
+                ev.record_game(r, index, game, code)
+                what = f"round {r} match {index + 1} game {game}: {code}"
+            else:
+                r, match, board = key
+                if str(board) in ev.matches[f"{r}:{match}"]["results"]:
+                    return
+                ev.record_board(r, match, board, code)
+                what = f"round {r} match {match} board {board}: {code}"
+        except CompetitionError:
+            return  # the round closed or the match was forfeited meanwhile
+        _save(s, row, ev, log=_log(row, None, "server", what))
+        _mirror_result(s, row, key, Result.parse(code).value, "server")
+        if isinstance(ev, KnockoutEvent):
+            _open_boards(s, row, ev, key[0], None)
 
 
 # --------------------------------------------------------------------- pages
@@ -309,14 +1039,19 @@ def list_page(request: Request, v: ViewerDep, s: SessionDep) -> HTMLResponse:
 @pages.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: StateDep
                      ) -> HTMLResponse:
-    """One event: players, rounds, results, standings, crosstable."""
+    """One event: entries, rounds (a knock-out's bracket, a team event's
+    matches), results, standings or placings, crosstable, the log."""
     from qisai.web.pages import render
 
     def load() -> dict[str, Any]:
         with st.db.session() as s:
-            return tournament_view(s, _load(s, tournament_id))
+            return tournament_view(s, _load(s, tournament_id), v.user)
 
     data = await run_in_threadpool(load)
     role = v.user.role_enum if v.user else Role.GUEST
-    return render(request, v, "tournament.html", ev=data,
-                  organiser=role.allows(Role.ORGANISER), arbiter=role.allows(Role.ARBITER))
+    organiser = role.allows(Role.ORGANISER) and v.user is not None \
+        and v.user.id == data["organiser"]
+    template = {"knockout": "tournament_knockout.html",
+                "team": "tournament_team.html"}.get(data["family"], "tournament.html")
+    return render(request, v, template, ev=data, organiser=organiser,
+                  arbiter=role.allows(Role.ARBITER))
