@@ -241,8 +241,11 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         base.update(_knockout_view(ev, users, games))
     else:
         base.update(_team_view(ev, users, games))
+    in_play = {k[0] for k in games}
     for r in base["rounds"]:
         r["published"] = r["number"] not in hidden
+        # once a result or a server game exists the pairings stand
+        r["locked"] = r["number"] in in_play or _round_has_results(ev, r["number"])
     if not staff:
         base["rounds"] = [r for r in base["rounds"] if r["published"]]
     return base

@@ -152,6 +152,7 @@ def test_team_event_lineups_publication_boards_forfeit_and_standings(register: A
     client.post(f"{base}/start", headers=h)
     ev = client.post(f"{base}/rounds", headers=h).json()
     assert ev["rounds"][0]["published"] is False
+    assert 'class="lineup-form' in client.get(f"/tournaments/{ev['id']}", headers=h).text
     assert client.get(base).json()["rounds"] == []  # the public sees nothing yet
     m1, m2 = ev["rounds"][0]["matches"]
     board = f"{base}/rounds/1/matches/{m1['match']}/boards/1"
@@ -260,12 +261,18 @@ def test_individual_publication_withdrawal_and_fouls(register: Any, client: Test
     ev = client.post(f"{base}/rounds", headers=h).json()
     assert client.put(f"{base}/rounds/1/boards/1", json={"result": "1-0"},
                       headers=h).status_code == 409  # not published yet
+    page = f"/tournaments/{ev['id']}"
+    assert 'id="publish-1"' in client.get(page, headers=h).text
+    assert 'data-round="1"' not in client.get(page).text  # hidden from the public
     assert client.post(f"{base}/rounds/1/publish", headers=player["headers"]).status_code == 403
     client.post(f"{base}/rounds/1/publish", headers=h)
     ev = client.put(f"{base}/rounds/1/boards/1", json={"result": "1-0", "black_fouls": 2},
                     headers=h).json()
     assert ev["rounds"][0]["boards"][0]["fouls"] == [0, 2]
     client.put(f"{base}/rounds/1/boards/2", json={"result": "="}, headers=h)
+    html = client.get(page, headers=h).text
+    assert 'class="result-select" data-url="/api/tournaments/' in html
+    assert 'data-round="1" data-board="2"' in html and 'id="unpublish-1"' not in html
     loser = ev["rounds"][0]["boards"][0]["black_name"]
     # 20.3/20.4: withdrawn after round 1, having met 1 of 3 opponents: results struck out
     ev = client.post(f"{base}/withdrawals", json={"name": loser, "reason": "left"},
