@@ -285,3 +285,63 @@ def test_individual_publication_withdrawal_and_fouls(register: Any, client: Test
     assert len(forfeited) == 1 and forfeited[0]["result"] in ("+--", "--+")
     assert client.post(f"{base}/withdrawals", json={"name": "Nobody", "reason": "?"},
                        headers=h).status_code == 404
+
+
+def _play_out(client: TestClient, base: str, h: dict[str, str]) -> dict[str, Any]:
+    """Play the open round and pair and play every later one (the series
+    game's Red wins) to the end."""
+    ev = client.get(base, headers=h).json()
+    for _ in range(12):
+        while ev["rounds"] and not ev["rounds"][-1]["complete"]:
+            rnd = ev["rounds"][-1]
+            for m in rnd["matches"]:
+                if m["next"] is not None:
+                    client.put(f"{base}/rounds/{rnd['number']}/matches/{m['match']}/games/"
+                               f"{m['next']['game']}", json={"result": "1-0"}, headers=h)
+            ev = client.get(base, headers=h).json()
+        if ev["finished"]:
+            return ev
+        r = client.post(f"{base}/rounds", headers=h)
+        assert r.status_code == 200, r.text
+        ev = r.json()
+    raise AssertionError("the knock-out did not end")
+
+
+def test_double_elimination_and_card_draw(register: Any, client: TestClient) -> None:
+    org = organiser(client, register)
+    h = org["headers"]
+    ev = client.post("/api/tournaments", json={"name": "Double", "system": "double_knockout",
+                                               "series": "single"}, headers=h).json()
+    base = f"/api/tournaments/{ev['id']}"
+    for name in ("A", "B", "C", "D"):
+        client.post(f"{base}/entries", json={"name": name}, headers=h)
+    client.post(f"{base}/start", headers=h)
+    ev = _play_out(client, base, h)
+    losses: dict[int, int] = {}
+    for rnd in ev["rounds"]:
+        for m in rnd["matches"]:
+            if m["black"] is not None:
+                loser = m["black"] if m["winner"] == m["red"] else m["red"]
+                losses[loser] = losses.get(loser, 0) + 1
+    champion = next(p["number"] for p in ev["players"] if p["name"] == ev["champion"])
+    assert losses.get(champion, 0) < 2  # out only after a second loss
+    assert sorted(n for n, k in losses.items() if k >= 2) == sorted(
+        p["number"] for p in ev["players"] if p["number"] != champion)
+    assert [p["place"] for p in ev["placements"]][:2] == [1, 2]
+    assert len(ev["placements"]) == 4
+    # the card draw (local rules 9): drawn afresh each round; with 5 the K holder has the bye
+    ev = client.post("/api/tournaments", json={"name": "Cards", "system": "knockout",
+                                               "series": "single", "draw": "cards"},
+                     headers=h).json()
+    base = f"/api/tournaments/{ev['id']}"
+    for name in ("A", "B", "C", "D", "E"):
+        client.post(f"{base}/entries", json={"name": name}, headers=h)
+    client.post(f"{base}/start", headers=h)
+    ev = client.post(f"{base}/rounds", headers=h).json()
+    notes = [m["note"] for m in ev["rounds"][0]["matches"]]
+    assert sum("K" in n for n in notes) == 1 and sum(n.startswith("cards") for n in notes) == 2
+    ev = _play_out(client, base, h)
+    assert ev["champion"] and len(ev["placements"]) == 5
+    bad = client.post("/api/tournaments", json={"name": "X", "system": "double_knockout",
+                                                "draw": "cards"}, headers=h)
+    assert bad.status_code == 422 and "bracket" in bad.json()["detail"]
