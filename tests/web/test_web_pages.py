@@ -102,6 +102,10 @@ def test_login_form_needs_its_csrf_token(register: Any, client: TestClient) -> N
     assert "qisai_session" in r.headers["set-cookie"]
     me = client.get("/tournaments")
     assert 'id="me"' in me.text and "alice" in me.text
+    client.cookies.delete("qisai_session")
+    link = client.get("/tournaments").text
+    assert 'href="/login?next=/tournaments" id="login-link"' in link
+    assert 'name="next" value="/tournaments"' in client.get("/login?next=/tournaments").text
 
 
 def test_register_and_guest_forms_check_the_token_and_report_errors(client: TestClient) -> None:
