@@ -20,6 +20,7 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -76,8 +77,10 @@ class RateLimiter:
     ``burst`` saved up.  Keeps at most ``max_keys`` keys (oldest dropped)."""
 
     def __init__(self, rate: float, per: float, burst: float | None = None,
-                 max_keys: int = 100_000) -> None:
+                 max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate / per
+        self.clock = clock
+        """Seconds from any origin; tests pass a clock they drive."""
         self.burst = burst if burst is not None else rate
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -85,7 +88,7 @@ class RateLimiter:
     def hit(self, key: str, now: float | None = None) -> float:
         """Take one token for ``key``.  Returns 0 if allowed, else the
         seconds to wait before the next token."""
-        t = time.monotonic() if now is None else now
+        t = self.clock() if now is None else now
         tokens, last = self._buckets.pop(key, (self.burst, t))
         tokens = min(self.burst, tokens + (t - last) * self.rate)
         if tokens >= 1:
