@@ -191,6 +191,7 @@ class Hub:
         self._seats: dict[str, Seat] = {}  # game id -> its engine
         self._engine_running: dict[str, asyncio.Task[None]] = {}
         self._engine_wake: dict[str, int] = {}
+        self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
         from qisai.web.security import RateLimiter
 
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
@@ -494,10 +495,23 @@ class Hub:
         return phase == "scoring"
 
     def engine_turn(self, live: LiveGame) -> None:
-        """Let the engine of ``live`` act if it is due (in the background)."""
+        """Let the engine of ``live`` act if it is due (in the background);
+        stop its process once the game is over."""
+        running = self._engine_running.get(live.id)
+        if live.game.is_over:
+            # Ended while the engine thought or waited (a resignation, a
+            # flag, the arbiter): its answer is not wanted and its process
+            # is no longer needed (the task closes it as it stops).
+            thinking = self._engine_thinking.get(live.id)
+            if thinking is not None:
+                thinking.cancel()  # the task then stops and closes the seat
+            elif running is None and live.id in self._seats:
+                task = asyncio.get_running_loop().create_task(self._close_seat(live.id))
+                self._engine_tasks.add(task)
+                task.add_done_callback(self._engine_tasks.discard)
+            return
         if not self._engine_due(live):
             return
-        running = self._engine_running.get(live.id)
         if running is not None and not running.done():
             # It is busy: make it look again before it stops.
             self._engine_wake[live.id] = self._engine_wake.get(live.id, 0) + 1
@@ -589,17 +603,29 @@ class Hub:
             return False
         own: frozenset[Any] = frozenset()
         answer = ""
+        if scoring:
+            assert isinstance(request, GoRequest)
+            asked: asyncio.Future[Any] = asyncio.ensure_future(seat.dead_stones(request))
+        else:
+            asked = asyncio.ensure_future(seat.move(request))
+        # Held apart from this task, so that the end of the game can stop the
+        # wait (and nothing else: never a write in progress).
+        self._engine_thinking[live.id] = asked
         try:
             if scoring:
-                assert isinstance(request, GoRequest)
-                own = await seat.dead_stones(request)
+                own = await asked
             else:
-                answer = await seat.move(request)
+                answer = await asked
         except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if asked.cancelled() and task is not None and not task.cancelling():
+                return False  # the game ended while the engine thought
             raise
         except Exception as exc:  # any failure of the engine is ruled, never raised
             await self._engine_failed(live, side, exc)
             return False
+        finally:
+            self._engine_thinking.pop(live.id, None)
         async with live.lock:
             game = live.game
             now = (live.event_count, len(game.moves), game.phase)
@@ -715,6 +741,7 @@ class Hub:
                     continue
             if notices:
                 await self.broadcast(live, notices)
+                self.engine_turn(live)
 
     async def _tick_forever(self, period: float) -> None:
         while True:

@@ -212,3 +212,32 @@ def test_gnu_go_plays_passes_and_agrees_on_the_dead_stones(register: Any,
             ref.play(color, parse_gtp(mv["move"], 5))
         dead = sorted(gtp_name(p, 5) for p in ref.final_status_list("dead"))
     assert st["position"]["dead"] == dead
+
+
+def test_resigning_while_the_engine_thinks_stops_it(register: Any,
+                                                    engine_client: TestClient) -> None:
+    hub = engine_client.app.state.qisai.hub  # type: ignore[attr-defined]
+    me = register(engine_client, "quitter")
+    gid = go_against(engine_client, me, "fake-hang")
+    deadline = time.monotonic() + 20
+    while getattr(hub._seats.get(gid), "_engine", None) is None:  # the engine runs
+        assert time.monotonic() < deadline, "the engine was not started"
+        time.sleep(0.02)
+    pid = hub._seats[gid]._engine.pid
+    time.sleep(0.2)  # and is asked for its move
+    r = engine_client.post(f"/api/games/{gid}/actions", json={"type": "resign"},
+                           headers=me["headers"])
+    assert r.status_code == 200
+    while gid in hub._seats and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gid not in hub._seats  # its process was stopped, not left waiting
+    import os
+
+    with pytest.raises(ProcessLookupError):
+        for _ in range(100):
+            os.kill(pid, 0)
+            time.sleep(0.02)
+    st = engine_client.get(f"/api/games/{gid}").json()
+    assert st["result"]["reason"] == "resignation" and st["result"]["winner"] == "second"
+    events = engine_client.get(f"/api/games/{gid}/events").json()
+    assert events[-1]["kind"] == "resign"  # and no ruling against the silent engine after it
