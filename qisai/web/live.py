@@ -690,9 +690,14 @@ class Hub:
             await self.broadcast(live, notices)
 
     async def _close_seat(self, game_id: str) -> None:
-        seat = self._seats.pop(game_id, None)
-        if seat is not None:
-            await seat.close()
+        seat = self._seats.get(game_id)
+        if seat is None:
+            return
+        await seat.close()
+        # Forgotten only once closed: a close cut short (shutdown) is done
+        # again by stop_engines.
+        if self._seats.get(game_id) is seat:
+            del self._seats[game_id]
 
     async def stop_engines(self) -> None:
         """Cancel engine searches still waiting to move and stop external

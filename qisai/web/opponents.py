@@ -333,13 +333,15 @@ class UciXiangqiSeat(Seat):
         return str(result.move.iccs())
 
     async def close(self) -> None:
-        """Quit the engine process.  Never raises."""
-        engine, self._engine = self._engine, None
+        """Quit the engine process.  Never raises (but may be cancelled:
+        closing again finishes the job)."""
+        engine = self._engine
         if engine is not None:
             try:
                 await engine.quit()
             except Exception:  # noqa: BLE001 - closing must not fail the game
                 pass
+            self._engine = None
 
 
 def playout_of(board: GoBoard) -> Any:
@@ -537,10 +539,12 @@ class GtpGoSeat(Seat):
         return dead
 
     async def close(self) -> None:
-        """Quit the engine process.  Never raises."""
-        engine, self._engine = self._engine, None
+        """Quit the engine process.  Never raises (but may be cancelled:
+        closing again finishes the job)."""
+        engine = self._engine
         if engine is not None:
             try:
                 await engine.quit()
             except Exception:  # noqa: BLE001 - closing must not fail the game
                 pass
+            self._engine = None

@@ -241,3 +241,22 @@ def test_resigning_while_the_engine_thinks_stops_it(register: Any,
     assert st["result"]["reason"] == "resignation" and st["result"]["winner"] == "second"
     events = engine_client.get(f"/api/games/{gid}/events").json()
     assert events[-1]["kind"] == "resign"  # and no ruling against the silent engine after it
+
+
+def test_an_engine_playing_on_an_occupied_point_is_judged_by_the_profile(
+        register: Any, engine_client: TestClient) -> None:
+    # Chinese rules: the move is void, counts as a pass and earns a warning
+    # (10, 11(1)); the engine's board is rebuilt from the referee's; the
+    # second warning loses the game (12(2)).
+    me = register(engine_client, "steady")
+    gid = go_against(engine_client, me, "fake-occupied", ruleset="chinese")
+    st = wait_for(engine_client, gid, lambda s: s["ply"] >= 2, "the void move")
+    assert st["warnings"]["second"] == 1 and st["position"]["last"] == "pass"
+    assert st["rulings"][0]["kind"] == "warning" and "11(1)" in st["rulings"][0]["clause"] or \
+        "12(1)" in st["rulings"][0]["clause"]
+    r = engine_client.post(f"/api/games/{gid}/actions",
+                           json={"type": "move", "ply": 3, "move": "D4"}, headers=me["headers"])
+    assert r.status_code == 200, r.text
+    st = wait_result(engine_client, gid)
+    assert st["result"]["reason"] == "two_warnings" and st["result"]["winner"] == "first"
+    assert st["ply"] == 4 and st["moves"][3]["move"] == "C3"
