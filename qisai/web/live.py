@@ -674,20 +674,20 @@ class Hub:
         unless it has ended already (a flag fall while it was silent)."""
         log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
                     type(exc).__name__, exc)
-        await self._close_seat(live.id)
+        notices: list[Notice] = []
         async with live.lock:
             game = live.game
-            if game.is_over or live.engine_side is not side:
-                return
-            try:
-                notices, refusal = await self._apply(live, fault_verdict(game, side, exc,
-                                                                         self.now()), None)
-            except ConflictError:
-                return
-            if refusal is not None and not game.is_over:  # pragma: no cover - always applies
-                log.error("engine failure ruling refused in game %s: %s", live.id, refusal)
+            if not game.is_over and live.engine_side is side:
+                try:
+                    notices, refusal = await self._apply(
+                        live, fault_verdict(game, side, exc, self.now()), None)
+                except ConflictError:  # another process wrote first; it rules
+                    refusal = None
+                if refusal is not None and not game.is_over:  # pragma: no cover
+                    log.error("engine failure ruling refused in game %s: %s", live.id, refusal)
         if notices:
             await self.broadcast(live, notices)
+        await self._close_seat(live.id)
 
     async def _close_seat(self, game_id: str) -> None:
         seat = self._seats.get(game_id)
