@@ -259,3 +259,25 @@ def test_an_engine_playing_on_an_occupied_point_is_judged_by_the_profile(
     st = wait_result(engine_client, gid)
     assert st["result"]["reason"] == "two_warnings" and st["result"]["winner"] == "first"
     assert st["ply"] == 4 and st["moves"][3]["move"] == "C3"
+
+
+def test_engine_specs_name_their_game() -> None:
+    from typer.testing import CliRunner
+
+    from qisai.web.opponents import engine_kinds, parse_spec
+
+    assert parse_spec("gtp:gnugo --mode gtp").argv == ("gnugo", "--mode", "gtp")
+    assert parse_spec("gtp:gnugo --mode gtp").kind == "go"
+    assert parse_spec("ucci:eleeye").protocol == "ucci"
+    assert parse_spec("/usr/games/fairy-stockfish").protocol == "uci"
+    assert parse_spec("C:/engines/x.exe").argv == ("C:/engines/x.exe",)  # not a protocol
+    engines = {"g": "gtp:gnugo", "x": "ucci:eleeye", "bad": "gtp:"}
+    assert engine_kinds("builtin", engines) == ("xiangqi", "go")
+    assert engine_kinds("g", engines) == ("go",) and engine_kinds("x", engines) == ("xiangqi",)
+    assert engine_kinds("bad", engines) == () and engine_kinds("nope", engines) == ()
+    with pytest.raises(ValueError, match="empty"):
+        parse_spec("gtp:  ")
+    from .test_web_cli import make_app
+
+    r = CliRunner().invoke(make_app(), ["serve", "--engine", "g=gtp:"])
+    assert r.exit_code == 2 and "empty" in r.output
