@@ -30,7 +30,9 @@ def serve(
         help="SQLAlchemy URL, e.g. postgresql+psycopg://u:p@host/db (default $QISAI_DATABASE_URL "
              "or an SQLite file in the data folder)."),
     engine: list[str] = typer.Option(  # noqa: B008 - typer's idiom
-        [], "--engine", help="An external engine players may choose: NAME=COMMAND (repeatable)."),
+        [], "--engine",
+        help="An external engine players may choose (repeatable): NAME=gtp:COMMAND for a Go "
+             "engine (GTP), NAME=[ucci:]COMMAND for a Xiangqi engine (UCI, or UCCI)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Start the web arena: play, watch and run events at http://HOST:PORT/."""
@@ -47,6 +49,13 @@ def serve(
         if not sep or not name.strip() or not command.strip():
             _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND")
             raise typer.Exit(2)
+        from qisai.web.opponents import parse_spec
+
+        try:
+            parse_spec(command.strip())
+        except ValueError as exc:
+            _err.print(f"[red]error:[/red] --engine {spec!r}: {exc}")
+            raise typer.Exit(2) from None
         engines[name.strip()] = command.strip()
     try:
         folder = data_dir.expanduser() if data_dir is not None else None

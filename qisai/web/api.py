@@ -31,6 +31,7 @@ from qisai.web.deps import (
     ViewerDep,
 )
 from qisai.web.live import ActionError, LiveGame
+from qisai.web.opponents import BUILTIN, engine_kinds
 
 __all__ = ["router"]
 
@@ -79,7 +80,7 @@ class NewGame(BaseModel):
     fen: str | None = Field(default=None, max_length=120)
     rules: dict[str, Any] | None = None
     opponent: Literal["human", "engine"] = "human"
-    """``engine``: an engine takes the other seat (Xiangqi)."""
+    """``engine``: an engine takes the other seat (see ``GET /api/engines``)."""
     engine: str = Field(default="builtin", max_length=64)
     """``builtin`` (qisai's own) or the name of a ``--engine`` of the server."""
 
@@ -220,9 +221,16 @@ def _game_summary(g: Any) -> dict[str, Any]:
 
 
 @router.get("/engines", tags=["games"])
-def engines(st: StateDep) -> list[str]:
-    """Return the engines a game can be played against."""
-    return ["builtin", *st.hub.engines]
+def engines(st: StateDep, kind: Literal["xiangqi", "go"] | None = None) -> list[dict[str, Any]]:
+    """Return the engines a game can be played against, each with the games
+    it plays (``{"name": "builtin", "kinds": ["xiangqi", "go"]}``); with
+    ``kind``, only those that play it."""
+    out = []
+    for name in [BUILTIN, *st.hub.engines]:
+        kinds = list(engine_kinds(name, st.hub.engines))
+        if kinds and (kind is None or kind in kinds):
+            out.append({"name": name, "kinds": kinds})
+    return out
 
 
 @router.get("/rules", tags=["games"])
@@ -258,13 +266,17 @@ async def create_game(body: NewGame, request: Request, st: StateDep,
         raise HTTPException(422, f"game settings: {exc}") from None
     if body.rated and user.role == Role.GUEST.value:
         raise HTTPException(422, "rated: guests play casual games only; register to play rated")
-    if body.opponent == "engine" and body.kind != "xiangqi":
-        raise HTTPException(422, "opponent: the built-in engine plays Xiangqi only")
     if body.opponent == "engine" and body.rated:
         raise HTTPException(422, "rated: games against the engine are not rated")
-    if body.opponent == "engine" and body.engine != "builtin" and body.engine not in st.hub.engines:
-        raise HTTPException(422, f"engine: {body.engine!r} is not configured on this server; "
-                                 f"known: builtin{''.join(', ' + n for n in st.hub.engines)}")
+    if body.opponent == "engine":
+        if body.engine != BUILTIN and body.engine not in st.hub.engines:
+            raise HTTPException(422, f"engine: {body.engine!r} is not configured on this server; "
+                                     f"known: builtin{''.join(', ' + n for n in st.hub.engines)}")
+        if body.kind not in engine_kinds(body.engine, st.hub.engines):
+            able = [n for n in [BUILTIN, *st.hub.engines]
+                    if body.kind in engine_kinds(n, st.hub.engines)]
+            raise HTTPException(422, f"engine: {body.engine!r} does not play {body.kind}; "
+                                     f"engines for {body.kind}: {', '.join(able)}")
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None

@@ -30,19 +30,36 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
 
+from qisai.engines.errors import EngineMoveError
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
-from qisai.referee.verdict import Side
+from qisai.referee.rulesets import GoRules
+from qisai.referee.verdict import Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
 from qisai.web import views
+from qisai.web.opponents import (
+    BUILTIN,
+    BuiltinGoSeat,
+    BuiltinXiangqiSeat,
+    GoRequest,
+    GtpGoSeat,
+    Seat,
+    UciXiangqiSeat,
+    XiangqiRequest,
+    agreement_actions,
+    agreement_due,
+    fault_verdict,
+    go_time_left,
+    parse_spec,
+)
 
 __all__ = ["ActionError", "Hub", "LiveGame", "PLAYER_ACTIONS", "ARBITER_ACTIONS"]
 
@@ -115,9 +132,32 @@ class LiveGame:
         return None
 
     def snapshot(self, viewer: int | None = None, *, moves: bool = True) -> dict[str, Any]:
-        """Return the game state as JSON-ready data for ``viewer``."""
+        """Return the game state as JSON-ready data for ``viewer``, with the
+        actions the rule profile gives a player (``actions``) and the
+        arbiter's rulings so far (``rulings``: warnings and fouls with their
+        clauses)."""
         side = self.side_of(viewer) if viewer is not None else None
-        return views.game_state(self, side, with_moves=moves)
+        state = views.game_state(self, side, with_moves=moves)
+        state["actions"] = self.player_actions()
+        state["rulings"] = [
+            {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
+             "at": i.at}
+            for i in self.game.infractions]
+        return state
+
+    def player_actions(self) -> list[str]:
+        """Return the actions a player of this game may take under its rule
+        profile, in the order the page shows them: no draw offers where the
+        profile has none (the Go rules: 竞赛规定 has no draw by agreement)
+        or against an engine (it answers offers only by moving, 23.1)."""
+        actions = ["move", "resign"]
+        if self.kind == "go":
+            actions += ["pass", "mark_dead", "confirm_dead", "dispute_dead"]
+        else:
+            actions.append("claim")
+        if self.game.rules.draw_offers and self.engine is None:
+            actions += ["offer_draw", "accept_draw", "decline_draw"]
+        return actions
 
 
 def _now() -> float:
@@ -133,7 +173,7 @@ class Hub:
 
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
                  moves_per_second: int = 10, engine_think: float = 1.0,
-                 engines: dict[str, str] | None = None) -> None:
+                 engines: dict[str, str] | None = None, engine_timeout: float = 60.0) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -143,8 +183,15 @@ class Hub:
         self._engine_tasks: set[asyncio.Task[None]] = set()
         self.engine_think = engine_think
         self.engines: dict[str, str] = dict(engines or {})
-        """External Xiangqi engines by name: ``[ucci:]command line``."""
-        self._external: dict[str, Any] = {}  # game id -> running UciEngine
+        """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
+        (Xiangqi); see :mod:`qisai.web.opponents`."""
+        self.engine_timeout = engine_timeout
+        """Seconds an engine may think in a game without clocks before it
+        has failed (with clocks: until its flag falls)."""
+        self._seats: dict[str, Seat] = {}  # game id -> its engine
+        self._engine_running: dict[str, asyncio.Task[None]] = {}
+        self._engine_wake: dict[str, int] = {}
+        self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
         from qisai.web.security import RateLimiter
 
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
@@ -345,6 +392,10 @@ class Hub:
         if kind in ARBITER_ACTIONS:
             if not user.role_enum.allows(Role.ARBITER):
                 raise ActionError(403, f"{where}: {kind} needs the arbiter role")
+            if user.id in (live.first_user_id, live.second_user_id):
+                # An arbiter does not rule on a game he plays in.
+                raise ActionError(403, f"{where}: you play in this game; another arbiter "
+                                       f"must rule on it")
             data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
             side: Side | None = None
         else:
@@ -419,92 +470,234 @@ class Hub:
         self.engine_turn(live)
 
     # ------------------------------------------------------------- engine
+    # The engine of a game is driven by one task at a time (a GTP or UCI
+    # process answers one command at a time).  The task takes steps while
+    # the engine has something to do: a move in its turn, or its part of
+    # the dead-stone agreement (Go 4(4)).  It thinks outside the game's lock,
+    # then applies its answer only if the game is still where it was.
+
+    ENGINE_STEPS = 20
+    """Steps one engine task may take before it yields (it never spins)."""
+    ENGINE_GRACE = 2.0
+    """Seconds past its flag time a silent engine gets before it has failed
+    (the ticker rules the flag fall itself)."""
+
     def _engine_due(self, live: LiveGame) -> bool:
         game = live.game
         side = live.engine_side
-        return (side is not None and not game.is_over and game.phase.value == "playing"
-                and game.to_move is side)
+        if side is None or game.is_over:
+            return False
+        phase = game.phase.value
+        if phase == "playing":
+            return game.to_move is side
+        # Go 4(4): in the dead-stone phase the engine marks and confirms;
+        # the agreement step says whether it has anything to do now.
+        return phase == "scoring"
 
     def engine_turn(self, live: LiveGame) -> None:
-        """Let the engine move in ``live`` if it is its turn (in the background)."""
-        if self._engine_due(live):
-            task = asyncio.get_running_loop().create_task(self._engine_move(live))
-            self._engine_tasks.add(task)
-            task.add_done_callback(self._engine_tasks.discard)
+        """Let the engine of ``live`` act if it is due (in the background);
+        stop its process once the game is over."""
+        running = self._engine_running.get(live.id)
+        if live.game.is_over:
+            # Ended while the engine thought or waited (a resignation, a
+            # flag, the arbiter): its answer is not wanted and its process
+            # is no longer needed (the task closes it as it stops).
+            thinking = self._engine_thinking.get(live.id)
+            if thinking is not None:
+                thinking.cancel()  # the task then stops and closes the seat
+            elif running is None and live.id in self._seats:
+                task = asyncio.get_running_loop().create_task(self._close_seat(live.id))
+                self._engine_tasks.add(task)
+                task.add_done_callback(self._engine_tasks.discard)
+            return
+        if not self._engine_due(live):
+            return
+        if running is not None and not running.done():
+            # It is busy: make it look again before it stops.
+            self._engine_wake[live.id] = self._engine_wake.get(live.id, 0) + 1
+            return
+        task = asyncio.get_running_loop().create_task(self._engine_loop(live))
+        self._engine_running[live.id] = task
+        self._engine_tasks.add(task)
+        task.add_done_callback(self._engine_tasks.discard)
 
-    def _think(self, board: Any, seconds: float) -> str | None:
-        from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
-
-        start = time.monotonic()
-        limits = SearchLimits(soft_deadline=start + seconds * 0.5, hard_deadline=start + seconds)
-        result = XiangqiSearcher(hash_entries=1 << 16).search(board, limits)
-        return None if result.move is None else result.move.iccs()
-
-    async def _engine_move(self, live: LiveGame) -> None:
-        async with live.lock:
-            if not self._engine_due(live) or live.kind != "xiangqi":
-                return
-            board = getattr(live.game, "board").copy()  # noqa: B009 - XiangqiGame's board
-            ply = len(live.game.moves)
-            side = live.engine_side
-            think = self.engine_think
-            clock = live.game.clock_reading(side) if side is not None else None
-            if clock is not None:
-                think = min(think, max(0.05, clock / 30))
+    async def _engine_loop(self, live: LiveGame) -> None:
         try:
-            if live.engine == "builtin":
-                move = await anyio.to_thread.run_sync(self._think, board, think)
-            else:
-                move = await self._external_move(live, board, think)
-        except Exception:  # an engine failure must not stop the server; its clock runs on
-            log.exception("engine %s failed in game %s", live.engine, live.id)
-            await self._close_external(live.id)
-            return
-        if move is None:
-            return
-        async with live.lock:
-            if len(live.game.moves) != ply or not self._engine_due(live) or side is None:
-                return
-            event = Event(EventType.MOVE, self.now(), side, move=move)
+            for _ in range(self.ENGINE_STEPS):
+                wake = self._engine_wake.get(live.id, 0)
+                acted = await self._engine_step(live)
+                if not acted and self._engine_wake.get(live.id, 0) == wake:
+                    break
+        finally:
+            self._engine_running.pop(live.id, None)
+            self._engine_wake.pop(live.id, None)
+            if live.game.is_over:
+                await self._close_seat(live.id)
+
+    def _seat(self, live: LiveGame) -> Seat:
+        """Return the engine seat of ``live`` (made on first use).  Raises
+        :class:`RuntimeError` for an engine this server does not know."""
+        seat = self._seats.get(live.id)
+        if seat is not None:
+            return seat
+        name = live.engine or BUILTIN
+        if name == BUILTIN:
+            seat = BuiltinGoSeat() if live.kind == "go" else BuiltinXiangqiSeat()
+        else:
+            raw = self.engines.get(name)
+            if raw is None:
+                raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
+            spec = parse_spec(raw)
+            if spec.kind != live.kind:
+                raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
+            seat = GtpGoSeat(spec, name) if spec.protocol == "gtp" else UciXiangqiSeat(spec, name)
+        self._seats[live.id] = seat
+        return seat
+
+    def _request(self, live: LiveGame, side: Side) -> GoRequest | XiangqiRequest:
+        """What the engine needs to move, copied under the game's lock."""
+        game = live.game
+        now = self.now()
+        think = self.engine_think
+        clock = game.clock_reading(side)
+        if clock is not None:
+            think = min(think, max(0.05, clock / 30))
+        deadline = game.clock.deadline() if game.clock is not None else None
+        if deadline is not None:
+            timeout = max(0.0, deadline - now) + self.ENGINE_GRACE
+        else:
+            timeout = max(self.engine_timeout, think * 3)
+        board: Any = getattr(game, "board")  # noqa: B009 - both games have one
+        if live.kind == "go":
+            rules = game.rules
+            assert isinstance(rules, GoRules)
             try:
-                notices, refusal = await self._apply(live, event, None)
-            except ConflictError:
-                return
-            if refusal is not None:  # pragma: no cover - the searcher plays legal moves
-                log.error("engine move %s refused in game %s: %s", move, live.id, refusal)
+                left = go_time_left(game, side, now)
+            except RefereeError:  # a clock read at an instant it has passed
+                left = None
+            return GoRequest(board.copy(), rules, side, think, timeout, left)
+        return XiangqiRequest(board.copy(), think, timeout)
+
+    async def _engine_step(self, live: LiveGame) -> bool:
+        """Let the engine take one action; return whether it acted (or the
+        game moved on while it thought, so it must look again)."""
+        async with live.lock:
+            if not self._engine_due(live):
+                return False
+            side = live.engine_side
+            assert side is not None
+            game = live.game
+            scoring = game.phase.value == "scoring"
+            if scoring and not agreement_due(game, side):
+                # It has confirmed, or the opponent is marking and confirms
+                # first (4(4)): nothing to do until he does.
+                return False
+            where = (live.event_count, len(game.moves), game.phase)
+            try:
+                seat = self._seat(live)
+            except (RuntimeError, ValueError) as exc:
+                seat, failure = None, exc
+            request = self._request(live, side)
+        if seat is None:
+            await self._engine_failed(live, side, failure)
+            return False
+        own: frozenset[Any] = frozenset()
+        answer = ""
+        if scoring:
+            assert isinstance(request, GoRequest)
+            asked: asyncio.Future[Any] = asyncio.ensure_future(seat.dead_stones(request))
+        else:
+            asked = asyncio.ensure_future(seat.move(request))
+        # Held apart from this task, so that the end of the game can stop the
+        # wait (and nothing else: never a write in progress).
+        self._engine_thinking[live.id] = asked
+        try:
+            if scoring:
+                own = await asked
+            else:
+                answer = await asked
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if asked.cancelled() and task is not None and not task.cancelling():
+                return False  # the game ended while the engine thought
+            raise
+        except Exception as exc:  # any failure of the engine is ruled, never raised
+            await self._engine_failed(live, side, exc)
+            return False
+        finally:
+            self._engine_thinking.pop(live.id, None)
+        async with live.lock:
+            game = live.game
+            now = (live.event_count, len(game.moves), game.phase)
+            if now != where or not self._engine_due(live):
+                return True  # the game moved on meanwhile: look again
+            if scoring:
+                events = agreement_actions(game, side, own)
+            elif answer == "resign":
+                events = [Event(EventType.RESIGN, 0.0, side)]
+            elif answer == "pass" and live.kind == "go":
+                events = [Event(EventType.PASS, 0.0, side)]
+            else:
+                events = [Event(EventType.MOVE, 0.0, side, move=answer)]
+            notices: list[Notice] = []
+            for template in events:
+                event = replace(template, at=self.now())
+                try:
+                    new, refusal = await self._apply(live, event, None)
+                except ConflictError:
+                    return True  # another process wrote first; reloaded
+                notices += new
+                if refusal is not None:
+                    if not game.is_over and not scoring:
+                        # The referee refused the engine's move (casual
+                        # rules reject illegal moves): it loses for it
+                        # (4.1.6; Go 12(1)).
+                        ruling = fault_verdict(game, side, EngineMoveError(
+                            f"illegal move {answer}: {refusal}", answer), self.now())
+                        ruling = replace(ruling, reason=Reason.ILLEGAL_MOVE)
+                        try:
+                            new, _ = await self._apply(live, ruling, None)
+                        except ConflictError:
+                            return True
+                        notices += new
+                    elif not game.is_over:
+                        log.error("engine %s: %s refused in game %s: %s", live.engine,
+                                  event.type.value, live.id, refusal)
+                    break
             if notices:
                 await self.broadcast(live, notices)
-            if live.game.is_over:
-                await self._close_external(live.id)
+            return bool(events)
 
-    async def _external_move(self, live: LiveGame, board: Any, think: float) -> str | None:
-        """Ask the configured external engine of ``live`` for a move (one
-        engine process per game, started on first use)."""
-        import shlex
+    async def _engine_failed(self, live: LiveGame, side: Side, exc: BaseException) -> None:
+        """Rule the failure ``exc`` of the engine playing ``side``: the game
+        is lost for it (see :func:`~qisai.web.opponents.fault_verdict`),
+        unless it has ended already (a flag fall while it was silent)."""
+        log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
+                    type(exc).__name__, exc)
+        notices: list[Notice] = []
+        async with live.lock:
+            game = live.game
+            if not game.is_over and live.engine_side is side:
+                try:
+                    notices, refusal = await self._apply(
+                        live, fault_verdict(game, side, exc, self.now()), None)
+                except ConflictError:  # another process wrote first; it rules
+                    refusal = None
+                if refusal is not None and not game.is_over:  # pragma: no cover
+                    log.error("engine failure ruling refused in game %s: %s", live.id, refusal)
+        if notices:
+            await self.broadcast(live, notices)
+        await self._close_seat(live.id)
 
-        from qisai.engines.uci import Limit, Protocol, UciEngine
-
-        engine = self._external.get(live.id)
-        if engine is None:
-            spec = self.engines.get(live.engine or "")
-            if spec is None:
-                raise RuntimeError(f"engine {live.engine!r} is not configured (--engine)")
-            protocol = Protocol.UCI
-            if spec.startswith("ucci:"):
-                protocol, spec = Protocol.UCCI, spec[5:]
-            engine = await UciEngine.start(shlex.split(spec), protocol=protocol)
-            await engine.new_game()
-            self._external[live.id] = engine
-        result = await engine.play(board, Limit(movetime=think), timeout=think + 10)
-        if live.game.is_over or result.move is None:
-            await self._close_external(live.id)
-        return None if result.move is None else str(result.move.iccs())
-
-    async def _close_external(self, game_id: str) -> None:
-        engine = self._external.pop(game_id, None)
-        if engine is not None:
-            with contextlib.suppress(Exception):
-                await engine.quit()
+    async def _close_seat(self, game_id: str) -> None:
+        seat = self._seats.get(game_id)
+        if seat is None:
+            return
+        await seat.close()
+        # Forgotten only once closed: a close cut short (shutdown) is done
+        # again by stop_engines.
+        if self._seats.get(game_id) is seat:
+            del self._seats[game_id]
 
     async def stop_engines(self) -> None:
         """Cancel engine searches still waiting to move and stop external
@@ -514,8 +707,8 @@ class Hub:
         for task in list(self._engine_tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for game_id in list(self._external):
-            await self._close_external(game_id)
+        for game_id in list(self._seats):
+            await self._close_seat(game_id)
 
     # -------------------------------------------------------- subscribers
     async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:
@@ -553,6 +746,7 @@ class Hub:
                     continue
             if notices:
                 await self.broadcast(live, notices)
+                self.engine_turn(live)
 
     async def _tick_forever(self, period: float) -> None:
         while True:

@@ -232,8 +232,9 @@ def test_playing_the_built_in_engine(register: Any, client: TestClient) -> None:
     import time
 
     me = register(client, "human")
-    r = client.post("/api/games", json={"kind": "go", "opponent": "engine"}, headers=me["headers"])
-    assert r.status_code == 422 and "Xiangqi only" in r.json()["detail"]
+    r = client.post("/api/games", json={"kind": "xiangqi", "opponent": "engine", "rated": True},
+                    headers=me["headers"])
+    assert r.status_code == 422 and "not rated" in r.json()["detail"]
     g = new_game(client, me, kind="xiangqi", opponent="engine", color="second")
     assert g["players"]["first"]["engine"] is True and g["you"] == "second"
     gid = g["id"]

@@ -49,12 +49,30 @@ document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("new-game");
   if (form) {
     const kind = document.getElementById("kind"), rules = document.getElementById("ruleset");
+    const opponent = document.getElementById("opponent");
+    // The engine opponents: only those that play the chosen game.
+    const listEngines = async () => {
+      let list;
+      try { list = await qisai.api("GET", `/api/engines?kind=${encodeURIComponent(kind.value)}`); }
+      catch (e) { return; }  // keep the options the page came with
+      const chosen = opponent.value;
+      opponent.querySelectorAll('option[value^="engine:"]').forEach(o => o.remove());
+      for (const e of list) {
+        const o = document.createElement("option");
+        o.value = "engine:" + e.name;
+        o.textContent = e.name === "builtin" ? opponent.dataset.builtin : e.name;
+        opponent.appendChild(o);
+      }
+      opponent.value = [...opponent.options].some(o => o.value === chosen) ? chosen : "human";
+    };
     kind.addEventListener("change", () => {
       const names = rules.dataset[kind.value].split(",");
       const preferred = kind.value === "go" ? "go-casual" : "casual";
       rules.innerHTML = names.map(n => `<option value="${n}"${n === preferred ? " selected" : ""}>${n}</option>`).join("");
       document.getElementById("size-label").hidden = kind.value !== "go";
+      listEngines();
     });
+    listEngines();
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const err = document.getElementById("new-game-error");

@@ -185,11 +185,20 @@
     const playing = !!state.you && !r && state.status === "active";
     const offerFromThem = state.offer && state.offer !== state.you;
     document.querySelectorAll("#actions [data-act]").forEach(b => { b.disabled = !playing; });
-    $("accept-draw").hidden = !offerFromThem; $("decline-draw").hidden = !offerFromThem;
-    $("offer-draw").hidden = !!offerFromThem;
+    // The page has only the buttons of the rule profile (state.actions).
+    if ($("offer-draw")) {
+      $("accept-draw").hidden = !offerFromThem; $("decline-draw").hidden = !offerFromThem;
+      $("offer-draw").hidden = !!offerFromThem;
+    }
     if ($("confirm-dead")) {
       const sc = state.phase === "scoring";
-      $("confirm-dead").hidden = !sc; $("dispute-dead").hidden = !sc; $("pass").hidden = sc;
+      $("confirm-dead").hidden = !sc; $("dispute-dead").hidden = !sc;
+      if ($("pass")) $("pass").hidden = sc;
+    }
+    renderRulings();
+    if ($("arbiter")) {
+      const open = !r && state.status === "active";
+      $("arbiter").querySelectorAll("button").forEach(b => { b.disabled = !open; });
     }
     const key = $("notation") ? $("notation").value : "move";
     const list = $("moves"); list.replaceChildren();
@@ -203,6 +212,22 @@
       list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;
+  }
+  // Warnings and fouls the arbiter (or the referee) recorded, each with its clause.
+  function renderRulings() {
+    const list = state.rulings || [];
+    $("rulings-box").hidden = !list.length;
+    $("rulings").replaceChildren(...list.map(x => {
+      const li = document.createElement("li");
+      li.dataset.kind = x.kind; li.dataset.side = x.side;
+      const what = document.createElement("strong");
+      what.textContent = `${T[x.kind] || x.kind} · ${sideName(x.side)}`;
+      const clause = document.createElement("span");
+      clause.className = "clause"; clause.textContent = x.clause;
+      li.append(what, " ", clause);
+      if (x.note) li.append(" · " + x.note);
+      return li;
+    }));
   }
   function applyState(s, full) {
     if (full) moves = s.moves || [];
@@ -263,6 +288,24 @@
     if (b.dataset.claim) msg.claim = b.dataset.claim;
     send(msg);
   }));
+  if ($("arbiter")) {
+    const field = (id) => $(id).value.trim();
+    $("arbiter").querySelectorAll("[data-arb]").forEach(b => b.addEventListener("click", () => {
+      const msg = {type: b.dataset.arb, side: field("arb-side")};
+      if (field("arb-clause")) msg.clause = field("arb-clause");
+      if (field("arb-note")) msg.note = field("arb-note");
+      send(msg);
+    }));
+    $("arb-decide").addEventListener("click", () => {
+      // A decision must say what it rests on (the referee refuses it without a clause).
+      if (!field("arb-clause")) { $("notice").textContent = T.clause_needed; $("arb-clause").focus(); return; }
+      const [outcome, winner] = field("arb-outcome").split(":");
+      const msg = {type: "adjudicate", outcome, reason: field("arb-reason"), clause: field("arb-clause")};
+      if (winner) msg.winner = winner;
+      if (field("arb-note")) msg.note = field("arb-note");
+      send(msg);
+    });
+  }
   $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
   if ($("notation")) $("notation").addEventListener("change", render);
   $("join-button").addEventListener("click", async () => {
