@@ -30,22 +30,6 @@ document.addEventListener("DOMContentLoaded", () => {
     await qisai.api("POST", "/api/auth/logout"); location.href = "/";
   });
 
-  const auth = document.getElementById("auth-form");
-  if (auth) {
-    const err = document.getElementById("auth-error");
-    const creds = () => ({username: auth.username.value.trim(), password: auth.password.value});
-    const go = async (path, body) => {
-      err.textContent = "";
-      try { await qisai.api("POST", path, body); location.href = "/"; }
-      catch (e) { err.textContent = e.message; }
-    };
-    auth.addEventListener("submit", (ev) => { ev.preventDefault(); go("/api/auth/login", creds()); });
-    document.getElementById("register-button").addEventListener("click", () => {
-      if (auth.reportValidity()) go("/api/auth/register", creds());
-    });
-    document.getElementById("guest-button").addEventListener("click", () => go("/api/auth/guest"));
-  }
-
   const form = document.getElementById("new-game");
   if (form) {
     const kind = document.getElementById("kind"), rules = document.getElementById("ruleset");
