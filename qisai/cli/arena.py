@@ -33,6 +33,9 @@ def serve(
         [], "--engine",
         help="An external engine players may choose (repeatable): NAME=gtp:COMMAND for a Go "
              "engine (GTP), NAME=[ucci:]COMMAND for a Xiangqi engine (UCI, or UCCI)."),
+    engine_think: float | None = typer.Option(
+        None, "--engine-think", min=0.01, max=600.0,
+        help="Seconds an engine opponent thinks a move (default $QISAI_ENGINE_THINK or 1)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Start the web arena: play, watch and run events at http://HOST:PORT/."""
@@ -66,6 +69,8 @@ def serve(
         _err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
     settings.engines = engines
+    if engine_think is not None:
+        settings.engine_think = engine_think
     shown = settings.database_url.split("@")[-1]  # never print a password
     _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
     try:

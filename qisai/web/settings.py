@@ -44,6 +44,19 @@ def load_secret_key(folder: Path) -> str:
     return key
 
 
+def _float_env(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={raw!r} is not a number") from None
+    if not 0 < value <= 600:
+        raise ValueError(f"environment variable {name}={raw!r} must be in (0, 600] seconds")
+    return value
+
+
 def _int_env(name: str, default: int) -> int:
     raw = os.environ.get(name)
     if raw is None or raw == "":
@@ -71,6 +84,9 @@ class Settings:
     session_days: int = 30
     engines: dict[str, str] = field(default_factory=dict)
     """Configured external engines: name -> command line (``--engine``)."""
+    engine_think: float = 1.0
+    """Seconds an engine opponent thinks a move when its clock allows
+    (``QISAI_ENGINE_THINK``, ``--engine-think``)."""
 
     @property
     def pepper(self) -> bytes:
@@ -94,4 +110,5 @@ class Settings:
             login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
+            engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
         )

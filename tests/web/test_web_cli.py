@@ -43,3 +43,22 @@ def test_play_rejects_illegal_input_and_engine_answers() -> None:
     assert "黑方 Black:" in r.output  # the built-in engine replied
     r = CliRunner().invoke(make_app(), ["play", "--color", "green"])
     assert r.exit_code == 2 and "red or black" in r.output
+
+def test_engine_think_comes_from_the_environment(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from qisai.web import Settings, create_app
+
+    monkeypatch.setenv("QISAI_ENGINE_THINK", "0.25")
+    s = Settings.from_env(tmp_path / "data", url=f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    assert s.engine_think == 0.25
+    assert create_app(s).state.qisai.hub.engine_think == 0.25
+    for bad in ("abc", "0", "-1", "601"):
+        monkeypatch.setenv("QISAI_ENGINE_THINK", bad)
+        try:
+            Settings.from_env(tmp_path / "data", url=f"sqlite:///{tmp_path / 'a.sqlite3'}")
+        except ValueError as exc:
+            assert "QISAI_ENGINE_THINK" in str(exc)
+        else:
+            raise AssertionError(f"{bad!r} accepted")
+    monkeypatch.setenv("QISAI_ENGINE_THINK", "abc")
+    r = CliRunner().invoke(make_app(), ["serve", "--data-dir", str(tmp_path / "d2")])
+    assert r.exit_code == 2 and "QISAI_ENGINE_THINK" in r.output
