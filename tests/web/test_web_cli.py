@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -44,7 +47,8 @@ def test_play_rejects_illegal_input_and_engine_answers() -> None:
     r = CliRunner().invoke(make_app(), ["play", "--color", "green"])
     assert r.exit_code == 2 and "red or black" in r.output
 
-def test_engine_think_comes_from_the_environment(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_engine_think_comes_from_the_environment(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from qisai.web import Settings, create_app
 
     monkeypatch.setenv("QISAI_ENGINE_THINK", "0.25")
