@@ -911,20 +911,17 @@ class GroupEvent:
     def start(self) -> None:
         """Draw the groups and start their round robins.  Raises
         :class:`CompetitionError` if started, with too few entries for the
-        groups, or when a group would be smaller than ``advance`` + 1 (the
-        final would take a whole group) or the final would have fewer than
-        two entries."""
+        groups, or, with a final, when a group would be smaller than
+        ``advance`` + 1 (the final would take a whole group)."""
         if self.started:
             raise EventStateError(f"{self.name}: already started")
         n, g = len(self.players), self.group_count
         if n < 2 * g:
             raise EventStateError(f"{self.name}: {n} entries cannot fill {g} groups of at "
                                   "least two")
-        if n // g <= self.advance:
+        if self.final_stage == "round_robin" and n // g <= self.advance:
             raise CompetitionError(f"{self.name}: groups of {n // g} cannot send {self.advance} "
                                    "each on")
-        if self.final_stage == "round_robin" and self.advance * g < 2:
-            raise CompetitionError(f"{self.name}: a final needs at least two entries")
         if self.grouping == "snake":
             # 11.3 排定种子: by rating, snaked so that the groups are even
             stage = GroupStage.create(self.name, self.players, g, seed=self.seed)

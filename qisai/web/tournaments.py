@@ -498,7 +498,10 @@ def _group_view(ev: GroupEvent, users: dict[str, int],
     if ev.final is not None:
         qualifiers = [p.name for p in ev.final.players]
     elif ev.groups_finished and ev.final_stage == "round_robin":
-        qualifiers = [p.name for p in ev.qualifiers()]
+        try:
+            qualifiers = [p.name for p in ev.qualifiers()]
+        except CompetitionError:
+            qualifiers = []  # withdrawals left a group short: pairing the final says so
     return {
         "groups_count": ev.group_count, "grouping": ev.grouping, "advance": ev.advance,
         "final_stage": ev.final_stage, "group_rounds": ev.group_rounds,

@@ -14,6 +14,7 @@ from qisai.competition import Player, System, Tournament, snake_groups
 from qisai.competition.output import standings_rows
 from qisai.store import repo
 from qisai.store.models import Role
+from qisai.web.events import McMahonTournament, rank_of_rating
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:
@@ -279,6 +280,9 @@ def test_league_2021_knockout_colour_choice(register: Any, client: TestClient) -
     assert client.post(colour, json={"red": rapid["black"]},
                        headers=other["headers"]).status_code == 403
     assert client.post(colour, json={"red": 99}, headers=chooser).status_code == 422
+    page = f"/tournaments/{ev['id']}"
+    assert 'matches/1/colour"' in client.get(page, headers=chooser).text
+    assert 'matches/1/colour"' not in client.get(page, headers=rival).text
     ev = client.post(colour, json={"red": rapid["red"]}, headers=chooser).json()
     (m,) = ev["rounds"][0]["matches"]
     decider = m["next"]
@@ -325,6 +329,50 @@ def test_league_2021_arbiter_chooses_for_a_player_over_the_board(register: Any,
                     json={"result": "1-0", "reason": "score sheet"}, headers=h).json()
     (m,) = ev["rounds"][0]["matches"]
     assert m["winner"] is not None and m["chosen_red"] is None and m["how"] == "rapid game"
+
+
+def test_group_boards_between_accounts_are_played_on_the_server(register: Any,
+                                                                client: TestClient) -> None:
+    org = organiser(client, register)
+    accounts = {n: register(client, n) for n in ("ma", "niu", "yang", "lu")}
+    by_id = {a["user"]["id"]: a["headers"] for a in accounts.values()}
+    h = org["headers"]
+    ev = client.post("/api/tournaments", json={"name": "Online groups",
+                                               "system": "group_round_robin", "groups": 2,
+                                               "advance": 1}, headers=h).json()
+    base = f"/api/tournaments/{ev['id']}"
+    for n in accounts:
+        client.post(f"{base}/entries", json={"username": n}, headers=h)
+    client.post(f"{base}/start", headers=h)
+    for rnd in (1, 2):  # the two groups of two, then the final of the two winners
+        ev = client.post(f"{base}/rounds", headers=h).json()
+        boards = ev["rounds"][rnd - 1]["boards"]
+        assert len(boards) == (2 if rnd == 1 else 1)
+        for b in boards:
+            assert b["game"], "both players have accounts: a server game"
+            g = client.get(f"/api/games/{b['game']}").json()
+            assert g["players"]["first"]["name"] == b["red_name"]
+            client.post(f"/api/games/{b['game']}/actions", json={"type": "resign"},
+                        headers=by_id[g["players"]["second"]["id"]])
+    ev = client.get(base).json()
+    assert [b["result"] for r in ev["rounds"] for b in r["boards"]] == ["1-0"] * 3
+    assert ev["finished"] and [e["action"] for e in ev["log"]].count("server") == 3
+    assert ev["placements"][0]["name"] == ev["rounds"][1]["boards"][0]["red_name"]
+
+
+def test_mcmahon_starting_scores_from_ratings() -> None:
+    assert [rank_of_rating(r) for r in (2100, 2099, 2000, 1999, 2450, 3500, 100, 1)] == [
+        "1d", "1k", "1k", "2k", "4d", "9d", "20k", "21k"]
+    t = McMahonTournament("by rating", rounds=2, bar="2d", floor="5k", start_by="rating",
+                          seed=1)
+    for name, rating in (("A", 2350), ("B", 2150), ("C", 1850), ("D", 0)):
+        t.add_player(Player(name, rating))
+    t.start()
+    # floor 5k = 0: 3d is above the bar (2d: 6); 1d is 5; 3k is 2; the unrated: 0
+    assert t.start_scores == {"A": 6, "B": 5, "C": 2, "D": 0}
+    assert [p.name for p in t.players] == ["A", "B", "C", "D"]
+    again = McMahonTournament.from_dict(t.to_dict())
+    assert again.start_scores == t.start_scores and again.start_by == "rating"
 
 
 def _team_event(client: TestClient, h: dict[str, str], system: str, teams: int,
