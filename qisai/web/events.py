@@ -80,14 +80,16 @@ def _forfeit_against(red_gone: bool, black_gone: bool) -> Result:
 
 @dataclass(frozen=True, slots=True)
 class BoardSlot:
-    """A game to be played: who has Red and Black (entry numbers, or team
-    members' names for team events) and where it belongs in the event
-    (``key``: ``[round, match, game]`` for knock-outs, ``[round, match,
-    board]`` for team events)."""
+    """A game to be played: who has Red and Black (entry numbers) and where
+    it belongs in the event (``key``: ``[round, match, game]`` for
+    knock-outs, ``[round, group, board]`` for group events); ``kind`` is a
+    series game's kind (``game``, ``extra``, ``slow``, ``rapid``,
+    ``decider``)."""
 
     key: tuple[int, int, int]
     red: int
     black: int
+    kind: str = "game"
 
 
 # ---------------------------------------------------------------- knock-out
@@ -287,7 +289,7 @@ class KnockoutEvent:
             assert s is not None
             g = s.next_game(chosen_red=self.choices.get(_key(r, m.index)))
             if g is not None:
-                out.append(BoardSlot((r, m.index, g.number), g.red, g.black))
+                out.append(BoardSlot((r, m.index, g.number), g.red, g.black, g.kind))
         return out
 
     def next_game(self, round_no: int, index: int) -> SeriesGame | None:

@@ -89,6 +89,11 @@ class NewTournament(BaseModel):
     the table)."""
     ruleset: str | None = Field(default=None, max_length=32)
     time: dict[str, Any] | None = None
+    times: dict[Literal["game", "extra", "slow", "rapid", "decider"], dict[str, Any]] | None \
+        = None
+    """Knock-out: a time control per kind of series game, instead of
+    ``time`` for those games (the 2021 league's slow, rapid and deciding
+    games; a best-of-three's extra game)."""
     online: bool = True
     """Create server games for boards whose two players have accounts."""
     publish: Literal["auto", "manual"] = "auto"
@@ -520,12 +525,17 @@ def _group_view(ev: GroupEvent, users: dict[str, int],
 
 # -------------------------------------------------------------- server games
 def _server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
-                 black_uid: int | None, by: int | None) -> str | None:
+                 black_uid: int | None, by: int | None, game_kind: str | None = None
+                 ) -> str | None:
     """Create the server game of a board when both players have accounts and
-    the event plays online; return its id."""
+    the event plays online (with the time control of its kind of series
+    game, if the event sets one); return its id."""
     if not row.settings.get("online", True) or red_uid is None or black_uid is None:
         return None
     game_settings = {k: v for k, v in row.settings.items() if k == "time"}
+    per_kind = row.settings.get("times", {})
+    if game_kind in per_kind:
+        game_settings["time"] = per_kind[game_kind]
     g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
                          first_user_id=red_uid, second_user_id=black_uid, created_by_id=by,
                          rated=True, pairing_id=pairing_id)
@@ -566,7 +576,7 @@ def _open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
             known.add(slot.key)
             pairing = repo.find_pairing(s, row.id, number, 1)
             gid = _server_game(s, row, pairing.id, users.get(ev.player(slot.red).name),
-                               users.get(ev.player(slot.black).name), by)
+                               users.get(ev.player(slot.black).name), by, slot.kind)
             if gid:
                 created.append(gid)
     elif isinstance(ev, GroupEvent):
@@ -651,6 +661,16 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
     ev: Event
     try:
         views.make_rules(body.kind, ruleset, settings)
+        if body.times:
+            if body.system not in KNOCKOUT:
+                raise CompetitionError("times: a time control per series game is for "
+                                       "knock-out events")
+            for game_kind, tc in body.times.items():
+                try:
+                    views.make_rules(body.kind, ruleset, {"time": tc})
+                except RefereeError as exc:
+                    raise CompetitionError(f"times.{game_kind}: {exc}") from None
+            settings["times"] = dict(body.times)
         if body.system in KNOCKOUT:
             ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
                                double=body.system == "double_knockout", seeding=body.seeding,

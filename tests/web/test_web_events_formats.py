@@ -248,8 +248,16 @@ def test_league_2021_knockout_colour_choice(register: Any, client: TestClient) -
     other = register(client, "zhao")
     heads = {wang["user"]["id"]: wang["headers"], li["user"]["id"]: li["headers"]}
     h = org["headers"]
-    ev = client.post("/api/tournaments", json={"name": "League", "system": "knockout",
-                                               "series": "league_2021"}, headers=h).json()
+    body = {"name": "League", "system": "knockout", "series": "league_2021",
+            "time": {"minutes": 20, "increment": 10},
+            "times": {"rapid": {"minutes": 5, "increment": 3},
+                      "decider": {"minutes": 3, "increment": 2}}}
+    bad = client.post("/api/tournaments", json=dict(body, times={"rapid": {"minutes": -1}}),
+                      headers=h)
+    assert bad.status_code == 422 and "times.rapid" in bad.json()["detail"]
+    assert client.post("/api/tournaments", json=dict(body, system="swiss", rounds=3),
+                       headers=h).status_code == 422  # per-game times are for series
+    ev = client.post("/api/tournaments", json=body, headers=h).json()
     assert ev["series"] == "league_2021"
     base = f"/api/tournaments/{ev['id']}"
     for u in ("wang", "li"):
@@ -288,6 +296,11 @@ def test_league_2021_knockout_colour_choice(register: Any, client: TestClient) -
     decider = m["next"]
     assert decider["kind"] == "decider" and decider["red"] == rapid["red"]
     assert decider["server"] and m["chosen_red"] == rapid["red"]
+    # each kind of game was created with its own time control
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        times = [repo.get_game(s, g["server"]).settings.get("time")
+                 for g in (slow, rapid, decider)]
+    assert times == [body["time"], body["times"]["rapid"], body["times"]["decider"]]
     assert "chose" in ev["log"][-1]["what"] and ev["log"][-1]["by"] == (
         "wang" if uid[rapid["black"]] == wang["user"]["id"] else "li")
     r = client.post(colour, json={"red": rapid["black"]}, headers=h)
