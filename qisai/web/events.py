@@ -24,41 +24,72 @@ from typing import Any
 from qisai.competition import (
     CompetitionError,
     EventStateError,
+    GroupStage,
     Knockout,
     LineupMode,
     Player,
     Result,
     ResultError,
+    RoundRecord,
     Series,
     SeriesFormat,
+    System,
     Team,
     TeamTournament,
+    Tournament,
+    initial_scores,
+    pair_mcmahon_round,
+    snake_groups,
 )
+from qisai.competition.model import Game, Outcome
 from qisai.competition.pairing.knockout import KnockoutMatch
+from qisai.competition.pairing.mcmahon import rank_value
+from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.series import SeriesGame
 from qisai.competition.teams import TeamMatch, board_colour, validate_lineup
-from qisai.competition.tiebreaks import Standing
+from qisai.competition.tiebreaks import (
+    ByePolicy,
+    Criterion,
+    Encounter,
+    Record,
+    Standing,
+    TiebreakPolicy,
+    rank,
+)
 
-__all__ = ["KNOCKOUT_SERIES", "KnockoutEvent", "TeamEvent", "BoardSlot"]
+__all__ = ["KNOCKOUT_SERIES", "MCMAHON_TIEBREAKS", "BoardSlot", "GroupEvent", "KnockoutEvent",
+           "McMahonTournament", "TeamEvent", "rank_of_rating"]
 
-KNOCKOUT_SERIES = ("single", "two_games", "best_of_three")
-"""How a knock-out match is played out (see :class:`SeriesFormat`); the 2021
-league format needs a colour choice the pages do not ask for yet."""
+KNOCKOUT_SERIES = ("single", "two_games", "best_of_three", "league_2021")
+"""How a knock-out match is played out (see :class:`SeriesFormat`).  In the
+2021 league format the deciding game waits for the colour choice of the
+rapid game's Black (:meth:`KnockoutEvent.choose_colour`)."""
 
 
 def _key(round_no: int, index: int) -> str:
     return f"{round_no}:{index}"
 
 
+def _forfeit_against(red_gone: bool, black_gone: bool) -> Result:
+    """The forfeit result of a match or game one or both of whose sides are
+    absent (21.4 ``+--`` / ``--+``, 21.3 ``---``)."""
+    if red_gone and black_gone:
+        return Result.DOUBLE_FORFEIT
+    return Result.BLACK_FORFEIT_WIN if red_gone else Result.RED_FORFEIT_WIN
+
+
 @dataclass(frozen=True, slots=True)
 class BoardSlot:
-    """A game to be played: who has Red and Black (entry numbers, or team
-    members' names for team events) and where it belongs in the event
-    (``key``: ``[round, match, game]`` for knock-outs, ``[round, match,
-    board]`` for team events)."""
+    """A game to be played: who has Red and Black (entry numbers) and where
+    it belongs in the event (``key``: ``[round, match, game]`` for
+    knock-outs, ``[round, group, board]`` for group events); ``kind`` is a
+    series game's kind (``game``, ``extra``, ``slow``, ``rapid``,
+    ``decider``)."""
 
     key: tuple[int, int, int]
     red: int
     black: int
+    kind: str = "game"
 
 
 # ---------------------------------------------------------------- knock-out
@@ -98,6 +129,9 @@ class KnockoutEvent:
         """Results (``Result`` values) of each match's series games, in order."""
         self.decisions: dict[str, dict[str, Any]] = {}
         """The arbiter's decision of a match: ``winner`` and ``reason``."""
+        self.choices: dict[str, int] = {}
+        """2021 league: the entry that has Red in a match's deciding game, as
+        chosen by the rapid game's Black."""
 
     # -- entries
     @property
@@ -184,12 +218,59 @@ class KnockoutEvent:
         m = self.match(round_no, index)
         if m.black is None:
             return None
+        s, _ = self._replay(round_no, index, self.games.get(_key(round_no, index), []))
+        return s
+
+    def _replay(self, round_no: int, index: int, games: Sequence[str]
+                ) -> tuple[Series, list[str]]:
+        """Replay ``games`` on a fresh series of the match; return it and the
+        games it used (those after the series was decided are dropped)."""
+        m = self.match(round_no, index)
+        assert m.black is not None
         s = Series(m.red, m.black, SeriesFormat(self.series_format),
                    seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True)
-        for value in self.games.get(_key(round_no, index), []):
-            s.next_game()
+        choice = self.choices.get(_key(round_no, index))
+        kept: list[str] = []
+        for value in games:
+            if s.decided:
+                break
+            if len(kept) == 2 and s.format is SeriesFormat.LEAGUE_2021 and choice is None:
+                break  # a decider result without a colour choice cannot stand
+            s.next_game(chosen_red=choice if len(kept) == 2 else None)
             s.record(Result(value))
-        return s
+            kept.append(value)
+        return s, kept
+
+    def awaiting_choice(self, round_no: int, index: int) -> int | None:
+        """Return the entry that must choose the colours of the match's
+        deciding game (2021 league: Black of the drawn rapid game), or None
+        when no choice is due."""
+        if self.series_format != "league_2021":
+            return None
+        m = self.match(round_no, index)
+        if m.black is None or m.winner is not None or _key(round_no, index) in self.choices:
+            return None
+        s = self.series(round_no, index)
+        assert s is not None
+        if s.decided or len(s.games) != 2:
+            return None
+        return s.games[1][0].black
+
+    def choose_colour(self, round_no: int, index: int, red: int) -> None:
+        """Record the colour choice for a 2021-league deciding game: ``red``
+        (one of the two entries) has Red.  Raises :class:`CompetitionError`
+        when no choice is due (another format, the series is not at its
+        decider, or the choice was made) or ``red`` is not in the match."""
+        self._open(round_no)
+        chooser = self.awaiting_choice(round_no, index)
+        if chooser is None:
+            raise EventStateError(f"round {round_no} match {index + 1}: no colour choice is "
+                                  "due")
+        m = self.match(round_no, index)
+        if red not in (m.red, m.black):
+            raise ResultError(f"round {round_no} match {index + 1}: {red} does not play "
+                              f"({m.red} v {m.black})")
+        self.choices[_key(round_no, index)] = red
 
     def next_games(self, round_no: int | None = None) -> list[BoardSlot]:
         """Return the games now due in round ``round_no`` (default the last
@@ -202,12 +283,25 @@ class KnockoutEvent:
         for m in rounds[r - 1]:
             if m.black is None or m.winner is not None:
                 continue
+            if self.awaiting_choice(r, m.index) is not None:
+                continue  # the decider's colours are not chosen yet
             s = self.series(r, m.index)
             assert s is not None
-            g = s.next_game()
+            g = s.next_game(chosen_red=self.choices.get(_key(r, m.index)))
             if g is not None:
-                out.append(BoardSlot((r, m.index, g.number), g.red, g.black))
+                out.append(BoardSlot((r, m.index, g.number), g.red, g.black, g.kind))
         return out
+
+    def next_game(self, round_no: int, index: int) -> SeriesGame | None:
+        """Return the match's next game, or None (decided, a bye, or the
+        decider's colours still to be chosen)."""
+        m = self.match(round_no, index)
+        if m.black is None or m.winner is not None or self.awaiting_choice(
+                round_no, index) is not None:
+            return None
+        s = self.series(round_no, index)
+        assert s is not None
+        return s.next_game(chosen_red=self.choices.get(_key(round_no, index)))
 
     def pair_next_round(self) -> list[KnockoutMatch]:
         """Pair the next round.  Raises :class:`CompetitionError` while the
@@ -243,6 +337,10 @@ class KnockoutEvent:
             if s.decided:
                 raise ResultError(f"round {round_no} match {index} is decided "
                                   f"({s.how}): no game {game}")
+            chooser = self.awaiting_choice(round_no, index)
+            if chooser is not None:
+                raise EventStateError(f"round {round_no} match {index + 1}: the deciding "
+                                      f"game waits for entry {chooser}'s colour choice")
             games.append(res.value)
         elif 1 <= game <= len(games):
             if not overwrite:
@@ -253,16 +351,14 @@ class KnockoutEvent:
             raise ResultError(f"round {round_no} match {index}: game {game} is not due "
                               f"(next is game {len(games) + 1})")
         # replay: drop games a corrected result makes unnecessary
-        s = Series(m.red, m.black, SeriesFormat(self.series_format),
-                   seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True)
-        kept = []
-        for value in games:
-            if s.decided:
-                break
-            s.next_game()
-            s.record(Result(value))
-            kept.append(value)
+        _, kept = self._replay(round_no, index, games)
         self.games[_key(round_no, index)] = kept
+        if len(kept) < 3:
+            # a correction that settles the match before its decider voids the
+            # colour choice made for it
+            s, _ = self._replay(round_no, index, kept)
+            if s.decided:
+                self.choices.pop(_key(round_no, index), None)
         self._settle(round_no, index)
 
     def decide(self, round_no: int, index: int, winner: int | None, reason: str) -> None:
@@ -349,7 +445,7 @@ class KnockoutEvent:
                 "double": self.double, "seeding": self.seeding, "seed": self.seed,
                 "players": [p.to_dict() for p in self.players],
                 "knockout": None if self.ko is None else self.ko.to_dict(),
-                "games": self.games, "decisions": self.decisions}
+                "games": self.games, "decisions": self.decisions, "choices": self.choices}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> KnockoutEvent:
@@ -363,6 +459,7 @@ class KnockoutEvent:
                 ev.ko = Knockout.from_dict(dict(data["knockout"]))
             ev.games = {str(k): [str(x) for x in v] for k, v in data.get("games", {}).items()}
             ev.decisions = {str(k): dict(v) for k, v in data.get("decisions", {}).items()}
+            ev.choices = {str(k): int(v) for k, v in data.get("choices", {}).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise CompetitionError(f"bad knock-out event data ({exc!r})") from None
         return ev
@@ -401,6 +498,9 @@ class TeamEvent:
         self.matches: dict[str, dict[str, Any]] = {}
         """Per match ``round:board``: ``lineups`` (red, black) and board
         ``results`` / ``fouls`` keyed by board number as text."""
+        self.withdrawn: dict[int, int] = {}
+        """Teams withdrawn after the start: team number -> the last round it
+        took part in (20.3/20.4)."""
 
     @property
     def started(self) -> bool:
@@ -467,10 +567,16 @@ class TeamEvent:
 
     def pair_next_round(self) -> int:
         """Pair the next round with default line-ups; return its number.
+
+        A withdrawn team is no longer paired in a Swiss (20.4); in a round
+        robin its matches are kept in the table and forfeited at once, the
+        opponent winning (20.3: "其余未赛对局均作弃权，对方获胜").
         Raises :class:`CompetitionError` (previous round incomplete, all
         rounds paired, no Swiss pairing)."""
         tt = self._tt()
-        matches = tt.pair_next_round()
+        gone = set(self.withdrawn)
+        matches = self._pair_swiss_without(gone) if gone and self.system == "swiss" \
+            else tt.pair_next_round()
         number = len(tt.rounds)
         for m in matches:
             if m.black_team is None:
@@ -479,7 +585,110 @@ class TeamEvent:
                 "lineups": [tt.team(m.red_team).roster[: self.boards],
                             tt.team(m.black_team).roster[: self.boards]],
                 "results": {}, "fouls": {}}
+            if m.red_team in gone or m.black_team in gone:
+                tt.record_forfeit(number, m.board, _forfeit_against(
+                    m.red_team in gone, m.black_team in gone))
         return number
+
+    def _pair_swiss_without(self, gone: set[int]) -> list[TeamMatch]:
+        """Pair the next team-Swiss round among the teams still in, the way
+        :meth:`TeamTournament.pair_next_round` pairs all of them (score
+        groups of 场分, no rematch, colour balance)."""
+        tt = self._tt()
+        if len(tt.rounds) >= tt.rounds_planned:
+            raise EventStateError(f"{self.name}: all rounds are paired")
+        if tt.rounds and any(not m.results and m.forfeit is None and m.black_team is not None
+                             for m in tt.rounds[-1]):
+            raise EventStateError(f"{self.name}: round {len(tt.rounds)} is not complete")
+        number = len(tt.rounds) + 1
+        recs = tt.records()
+        states = []
+        for t in tt.teams:
+            if t.id in gone:
+                continue
+            rec = recs[t.id]
+            states.append(SwissPlayer(
+                t.id, rec.points, t.id,
+                frozenset(e.opponent for e in rec.encounters if e.opponent is not None),
+                tuple(e.colour for e in rec.encounters if e.colour is not None),
+                sum(1 for e in rec.encounters if e.outcome is Outcome.BYE)))
+        if len(states) < 2:
+            raise EventStateError(f"{self.name}: fewer than two teams are left to pair")
+        res = pair_swiss_round(states, number, SwissOptions(),
+                               random.Random(f"{self.seed}:team:{number}"))
+        matches = [TeamMatch(number, p.board, p.red, p.black) for p in res.pairings]
+        tt.rounds.append(matches)
+        return matches
+
+    def withdraw(self, name: str) -> str:
+        """Withdraw team ``name`` after the start; return what was done.
+
+        The competition layer has no team withdrawal, so the rule book's
+        treatment of an entry is applied to the team: its match of the
+        current round, if not complete, is forfeited to the opponent (board
+        results entered so far are dropped) and it counts as having taken
+        part up to the round before; later matches are forfeits (round
+        robin) or not paired (Swiss).  In a round robin, a team that met
+        fewer than half its opponents over the board has all its results
+        struck out (20.3, see :meth:`annulled_teams`); in a Swiss its
+        results stand (20.4).
+        Raises :class:`CompetitionError` for an unknown or already
+        withdrawn team.
+        """
+        tt = self._tt()
+        team = next((t for t in tt.teams if t.name == name), None)
+        if team is None:
+            raise CompetitionError(f"{self.name}: no team named {name!r}")
+        if team.id in self.withdrawn:
+            raise EventStateError(f"{self.name}: {name} withdrew already (after round "
+                                  f"{self.withdrawn[team.id]})")
+        last = len(tt.rounds)
+        forfeited = ""
+        for m in tt.rounds[-1] if tt.rounds else []:
+            if team.id not in (m.red_team, m.black_team) or m.black_team is None:
+                continue
+            if not m.results and m.forfeit is None:
+                other = m.black_team if m.red_team == team.id else m.red_team
+                res = _forfeit_against(m.red_team == team.id or m.red_team in self.withdrawn,
+                                       m.black_team == team.id
+                                       or m.black_team in self.withdrawn)
+                self.record_forfeit(last, m.board, res)
+                forfeited = f"; round {last} match {m.board} forfeited to " \
+                            f"{tt.team(other).name} ({res.value})"
+                last -= 1
+        self.withdrawn[team.id] = last
+        rule = "20.3" if self.system == "round_robin" else "20.4"
+        struck = " — fewer than half its opponents met: its results are struck out " \
+                 "(20.3)" if team.id in self.annulled_teams() else ""
+        return f"{name} withdrew after round {last} ({rule}){forfeited}{struck}"
+
+    def annulled_teams(self) -> set[int]:
+        """Teams whose results 20.3 strikes out: withdrawn from a round robin
+        having played (not forfeited) matches against fewer than half of
+        their opponents; exactly half keeps them."""
+        tt = self._tt()
+        if self.system != "round_robin":
+            return set()
+        opponents = len(tt.teams) - 1
+        out = set()
+        for tid in self.withdrawn:
+            played = sum(1 for rnd in tt.rounds for m in rnd
+                         if tid in (m.red_team, m.black_team) and m.results)
+            if 2 * played < opponents:
+                out.add(tid)
+        return out
+
+    def records(self) -> dict[int, Record]:
+        """Return the per-team records the ranking works on: the competition
+        layer's, less the teams struck out by 20.3 and every match against
+        them."""
+        recs = self._tt().records()
+        struck = self.annulled_teams()
+        if not struck:
+            return recs
+        return {tid: Record(rec.entry, [e for e in rec.encounters if e.opponent not in struck],
+                            rec.penalty)
+                for tid, rec in recs.items() if tid not in struck}
 
     def match(self, round_no: int, match: int) -> TeamMatch:
         """Return team match ``match`` (its board number in the round) of
@@ -575,8 +784,10 @@ class TeamEvent:
         state["results"], state["fouls"] = {}, {}
 
     def standings(self) -> list[Standing]:
-        """Rank the teams by 场分 then the event's team tie-breaks (15.3/15.4)."""
-        return self._tt().standings()
+        """Rank the teams by 场分 then the event's team tie-breaks (15.3/15.4);
+        teams struck out by 20.3 are not ranked."""
+        tt = self._tt()
+        return rank(self.records(), tt.tiebreaks, tt.policy)
 
     def crosstable(self) -> list[list[str]]:
         """Return the team crosstable: a header row, then per team its
@@ -586,7 +797,7 @@ class TeamEvent:
         n = len(tt.teams)
         cells: dict[int, dict[int, list[str]]] = {t.id: {} for t in tt.teams}
         totals = {t.id: 0.0 for t in tt.teams}
-        for rec in tt.records().values():
+        for rec in self.records().values():
             totals[rec.entry] = rec.points
             for e in rec.encounters:
                 if e.opponent is None:
@@ -613,7 +824,8 @@ class TeamEvent:
                 "lineup_mode": self.lineup_mode.value, "seed": self.seed,
                 "teams": [{"name": t.name, "roster": list(t.roster)} for t in self.teams],
                 "competition": None if self.tt is None else self.tt.to_dict(),
-                "matches": self.matches}
+                "matches": self.matches,
+                "withdrawn": {str(k): v for k, v in self.withdrawn.items()}}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TeamEvent:
@@ -627,6 +839,512 @@ class TeamEvent:
                 ev.tt = TeamTournament.from_dict(dict(data["competition"]))
                 ev.teams = ev.tt.teams
             ev.matches = {str(k): dict(v) for k, v in data.get("matches", {}).items()}
+            ev.withdrawn = {int(k): int(v) for k, v in data.get("withdrawn", {}).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise CompetitionError(f"bad team event data ({exc!r})") from None
         return ev
+
+
+# -------------------------------------------------------------------- groups
+GROUPINGS = ("snake", "lot")
+FINAL_STAGES = ("round_robin", "none")
+
+
+class GroupEvent:
+    """A group round robin (分组循环制, 11.3).
+
+    At :meth:`start` the entries are split into ``groups`` groups: seeded by
+    rating and snaked (:meth:`GroupStage.create`), or snaked in an order
+    drawn by lot.  Every group is a round robin (Berger tables, numbers by
+    lot, 15.1 tie-breaks) and the groups play their round ``r`` in the
+    event's round ``r``.  Once every group is over, the top ``advance`` of
+    each go on to a final round robin (``final="round_robin"``, "从各组选出一定
+    人数进行决赛"), whose rounds follow the group rounds; with ``final="none"``
+    the group standings are the result.
+
+    Entry numbers of the event (``Player.id`` in :attr:`players`) run 1..n
+    group after group, each group in its own pairing-number order; inside a
+    group or the final an entry has that round robin's number.
+    """
+
+    def __init__(self, name: str, *, groups: int = 2, grouping: str = "snake",
+                 advance: int = 2, final: str = "round_robin", seed: int = 0) -> None:
+        """Raises :class:`CompetitionError` for a bad option."""
+        if not 2 <= groups <= 32:
+            raise CompetitionError(f"groups must be 2..32, not {groups}")
+        if grouping not in GROUPINGS:
+            raise CompetitionError(f"grouping must be snake or lot, not {grouping!r}")
+        if final not in FINAL_STAGES:
+            raise CompetitionError(f"final must be round_robin or none, not {final!r}")
+        if advance < 1:
+            raise CompetitionError(f"advance must be at least 1, not {advance}")
+        self.name, self.group_count, self.grouping = name, groups, grouping
+        self.advance, self.final_stage, self.seed = advance, final, seed
+        self.players: list[Player] = []
+        self.stage: GroupStage | None = None
+        self.final: Tournament | None = None
+
+    # -- entries
+    @property
+    def started(self) -> bool:
+        """True once the groups are drawn."""
+        return self.stage is not None
+
+    def add_player(self, player: Player) -> Player:
+        """Register ``player``.  Raises :class:`CompetitionError` after the
+        start or for a duplicate name."""
+        if self.started:
+            raise EventStateError(f"{self.name}: entries are closed once the event started")
+        if any(p.name == player.name for p in self.players):
+            raise CompetitionError(f"{self.name}: duplicate entry {player.name!r}")
+        self.players.append(player)
+        return player
+
+    def remove_player(self, name: str) -> None:
+        """Withdraw before the start (20.2: the groups and numbers are drawn
+        at the start).  Raises :class:`CompetitionError`."""
+        if self.started:
+            raise EventStateError(f"{self.name}: the event has started; withdraw instead")
+        before = len(self.players)
+        self.players = [p for p in self.players if p.name != name]
+        if len(self.players) == before:
+            raise CompetitionError(f"{self.name}: no entry named {name!r}")
+
+    def start(self) -> None:
+        """Draw the groups and start their round robins.  Raises
+        :class:`CompetitionError` if started, with too few entries for the
+        groups, or, with a final, when a group would be smaller than
+        ``advance`` + 1 (the final would take a whole group)."""
+        if self.started:
+            raise EventStateError(f"{self.name}: already started")
+        n, g = len(self.players), self.group_count
+        if n < 2 * g:
+            raise EventStateError(f"{self.name}: {n} entries cannot fill {g} groups of at "
+                                  "least two")
+        if self.final_stage == "round_robin" and n // g <= self.advance:
+            raise CompetitionError(f"{self.name}: groups of {n // g} cannot send {self.advance} "
+                                   "each on")
+        if self.grouping == "snake":
+            # 11.3 排定种子: by rating, snaked so that the groups are even
+            stage = GroupStage.create(self.name, self.players, g, seed=self.seed)
+        else:
+            order = list(self.players)
+            random.Random(f"{self.seed}:groups").shuffle(order)
+            stage = GroupStage(self.name)
+            for k, members in enumerate(snake_groups(order, g), start=1):
+                t = Tournament(f"{self.name} group {k}", System.ROUND_ROBIN,
+                               seed=self.seed * 1000 + k)
+                for p in members:
+                    t.add_player(Player(p.name, p.rating, p.title, p.club, p.team,
+                                        p.federation))
+                t.start()
+                stage.groups.append(t)
+        self.stage = stage
+        numbered: list[Player] = []
+        for t in stage.groups:
+            for p in t.players:
+                numbered.append(Player(p.name, p.rating, p.title, p.club, p.team,
+                                       p.federation, id=len(numbered) + 1))
+        self.players = numbered
+
+    # -- structure
+    def _stage(self) -> GroupStage:
+        if self.stage is None:
+            raise EventStateError(f"{self.name}: start the event first")
+        return self.stage
+
+    @property
+    def groups(self) -> list[Tournament]:
+        """The groups' round robins (empty before the start)."""
+        return [] if self.stage is None else self.stage.groups
+
+    @property
+    def group_rounds(self) -> int:
+        """Rounds of the group stage (of its largest group)."""
+        return max((t.rounds_planned or 0 for t in self.groups), default=0)
+
+    @property
+    def groups_finished(self) -> bool:
+        """True when every group has played all its rounds."""
+        return self.started and all(t.finished for t in self.groups)
+
+    @property
+    def finished(self) -> bool:
+        """True when the group stage and the final (if any) are over."""
+        if not self.groups_finished:
+            return False
+        return self.final_stage == "none" or (self.final is not None and self.final.finished)
+
+    @property
+    def paired_rounds(self) -> int:
+        """Event rounds paired so far (group rounds, then final rounds)."""
+        if self.final is not None and self.final.rounds:
+            return self.group_rounds + len(self.final.rounds)
+        return max((len(t.rounds) for t in self.groups), default=0)
+
+    def number(self, name: str) -> int:
+        """Return the event's entry number of ``name``.  Raises
+        :class:`CompetitionError`."""
+        for p in self.players:
+            if p.name == name:
+                return p.id
+        raise CompetitionError(f"{self.name}: no entry named {name!r}")
+
+    def tournament(self, group: int) -> Tournament:
+        """Return group ``group``'s round robin (1-based), or the final for
+        0.  Raises :class:`ResultError` if there is none."""
+        if group == 0:
+            if self.final is None:
+                raise ResultError(f"{self.name}: the final is not paired yet")
+            return self.final
+        if not 1 <= group <= len(self.groups):
+            raise ResultError(f"{self.name}: no group {group}")
+        return self.groups[group - 1]
+
+    def round_parts(self, round_no: int) -> list[tuple[int, Tournament, int]]:
+        """Return what event round ``round_no`` holds: ``(group, round robin,
+        its round number)`` for every group that plays it (group 0: the
+        final)."""
+        if round_no <= self.group_rounds:
+            return [(k, t, round_no) for k, t in enumerate(self.groups, start=1)
+                    if round_no <= len(t.rounds)]
+        local = round_no - self.group_rounds
+        if self.final is not None and 1 <= local <= len(self.final.rounds):
+            return [(0, self.final, local)]
+        return []
+
+    def boards(self, round_no: int) -> list[BoardSlot]:
+        """Return every board of event round ``round_no`` with the event's
+        entry numbers (a bye has ``black`` 0); ``key`` is ``[round, group,
+        board]``."""
+        out = []
+        for g, t, local in self.round_parts(round_no):
+            for p in t.rounds[local - 1].pairings:
+                black = 0 if p.black is None else self.number(t.player(p.black).name)
+                out.append(BoardSlot((round_no, g, p.board), self.number(t.player(p.red).name),
+                                     black))
+        return out
+
+    # -- rounds and results
+    def pair_next_round(self) -> int:
+        """Pair the next round: the next round of every group with rounds
+        left, or, once the groups are over, the next round of the final
+        (made from the qualifiers at its first round).  Returns the event
+        round's number.  Raises :class:`CompetitionError` while a board of
+        the last round lacks a result, once everything is paired, or when
+        the event has no final."""
+        stage = self._stage()
+        if not self.groups_finished:
+            behind = [t.name for t in stage.groups if t.rounds and not t.rounds[-1].complete]
+            if behind:
+                raise EventStateError(f"{self.name}: round {self.paired_rounds} lacks results "
+                                      f"in {', '.join(behind)}")
+            for t in stage.groups:
+                if len(t.rounds) < (t.rounds_planned or 0):
+                    t.pair_next_round()
+            return self.paired_rounds
+        if self.final_stage == "none":
+            raise EventStateError(f"{self.name}: the group stage is over and the event has no "
+                                  "final stage")
+        if self.final is None:
+            final = Tournament(f"{self.name} final", System.ROUND_ROBIN, seed=self.seed * 1000)
+            for p in self.qualifiers():
+                final.add_player(Player(p.name, p.rating, p.title, p.club, p.team,
+                                        p.federation))
+            final.start()
+            self.final = final
+        self.final.pair_next_round()
+        return self.paired_rounds
+
+    def qualifiers(self) -> list[Player]:
+        """Return the entries that go on to the final: the top ``advance`` of
+        each group, all group winners first, then the runners-up, ... (as
+        :meth:`GroupStage.qualifiers`), except that an entry that withdrew
+        does not go on and the next one in its group takes its place.
+        Raises :class:`CompetitionError` while a group is unfinished or when
+        a group has too few entries left."""
+        table: list[list[Player]] = []
+        for t in self._stage().groups:
+            if not t.finished:
+                raise EventStateError(f"{t.name} is not finished")
+            ranked = [t.player(s.entry) for s in t.standings()
+                      if t.player(s.entry).withdrawn_after is None]
+            if len(ranked) < self.advance:
+                raise CompetitionError(f"{t.name} has only {len(ranked)} entries to go on")
+            table.append(ranked[: self.advance])
+        return [table[g][k] for k in range(self.advance) for g in range(len(table))]
+
+    def cut_ties(self) -> list[str]:
+        """Return the groups whose qualifying cut falls inside a shared place
+        (15.6: a play-off or the event's own rule must settle it; the
+        standings' order, by entry number, is used otherwise)."""
+        out = []
+        for t in self.groups:
+            if not t.started or not t.rounds:
+                continue
+            st = t.standings()
+            if len(st) > self.advance and st[self.advance - 1].rank == st[self.advance].rank:
+                out.append(t.name)
+        return out
+
+    def _local(self, round_no: int, group: int) -> tuple[Tournament, int]:
+        for g, t, local in self.round_parts(round_no):
+            if g == group:
+                return t, local
+        raise ResultError(f"{self.name}: group {group} has no round {round_no}")
+
+    def record_result(self, round_no: int, group: int, board: int, result: str | Result, *,
+                      red_fouls: int = 0, black_fouls: int = 0, overwrite: bool = False) -> None:
+        """Enter (or, with ``overwrite``, correct) a board of a group or of
+        the final (group 0).  Group results are fixed once the final is
+        made: they chose its entries.  Raises :class:`CompetitionError`."""
+        t, local = self._local(round_no, group)
+        if group != 0 and self.final is not None:
+            raise EventStateError(f"{self.name}: the final is paired; the group results that "
+                                  "chose its entries stand")
+        t.record_result(local, board, result, red_fouls=red_fouls, black_fouls=black_fouls,
+                        overwrite=overwrite)
+
+    def result_of(self, round_no: int, group: int, board: int) -> str | None:
+        """Return a board's result (None while there is none)."""
+        t, local = self._local(round_no, group)
+        g = t.rounds[local - 1].results.get(board)
+        return None if g is None else g.result.value
+
+    def withdraw(self, name: str) -> str:
+        """Withdraw ``name`` after the start (20.3 within its round robin:
+        fewer than half of its opponents met strikes out its results, else
+        its remaining games are forfeits).  During the final it withdraws
+        from the final.  Returns what was done.  Raises
+        :class:`CompetitionError` for an unknown entry, or one that is out
+        of the event already (not in the final once the groups are over)."""
+        self.number(name)
+        if self.groups_finished:
+            if self.final is None or all(p.name != name for p in self.final.players):
+                raise EventStateError(f"{self.name}: {name} is not in the final; the group "
+                                      "stage is over")
+            t, where = self.final, "the final"
+        else:
+            t = next(t for t in self.groups if any(p.name == name for p in t.players))
+            where = t.name
+        pid = next(p.id for p in t.players if p.name == name)
+        if t.player(pid).withdrawn_after is not None:
+            raise EventStateError(f"{self.name}: {name} withdrew already")
+        t.withdraw(pid)
+        struck = " — results struck out (20.3)" if pid in t.annulled_entries() else ""
+        return f"{name} withdrew from {where} after its round {t.current_round} " \
+               f"(20.3){struck}"
+
+    def placements(self) -> list[tuple[int, bool, int]]:
+        """Return ``(place, shared, entry)``, best first, once there is
+        something to place: the final's standings (when it is over), then
+        the entries that did not go on, by their place in their group (the
+        third-placed of all groups share the next places, and so on).  With
+        no final the group winners share first place.  Entries whose results
+        20.3 struck out are not placed."""
+        if not self.groups_finished:
+            return []
+        out: list[tuple[int, bool, int]] = []
+        placed: set[str] = set()
+        if self.final_stage == "round_robin":
+            if self.final is None or not self.final.finished:
+                return []
+            for s in self.final.standings():
+                name = self.final.player(s.entry).name
+                out.append((s.rank, s.shared, self.number(name)))
+                placed.add(name)
+            for p in self.final.players:
+                placed.add(p.name)  # struck out of the final: not placed lower either
+        by_rank: dict[int, list[int]] = {}
+        for t in self.groups:
+            for s in t.standings():
+                name = t.player(s.entry).name
+                if name not in placed:
+                    by_rank.setdefault(s.rank, []).append(self.number(name))
+        place = len(out) + 1
+        for r in sorted(by_rank):
+            block = sorted(by_rank[r])
+            out.extend((place, len(block) > 1, e) for e in block)
+            place += len(block)
+        return out
+
+    # -- persistence
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        return {"format": "qisai-web-groups", "name": self.name, "groups": self.group_count,
+                "grouping": self.grouping, "advance": self.advance, "final": self.final_stage,
+                "seed": self.seed, "players": [p.to_dict() for p in self.players],
+                "stage": None if self.stage is None else [t.to_dict() for t in self.groups],
+                "final_event": None if self.final is None else self.final.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GroupEvent:
+        """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
+        try:
+            ev = cls(str(data["name"]), groups=int(data["groups"]), grouping=data["grouping"],
+                     advance=int(data["advance"]), final=data["final"], seed=int(data["seed"]))
+            ev.players = [Player.from_dict(p) for p in data["players"]]
+            if data.get("stage") is not None:
+                ev.stage = GroupStage(ev.name, [
+                    Tournament.from_dict(t, source=f"{ev.name} group {k}")
+                    for k, t in enumerate(data["stage"], start=1)])
+            if data.get("final_event") is not None:
+                ev.final = Tournament.from_dict(data["final_event"], source=f"{ev.name} final")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CompetitionError(f"bad group event data ({exc!r})") from None
+        return ev
+
+
+# ------------------------------------------------------------------ McMahon
+MCMAHON_TIEBREAKS = (Criterion.BUCHHOLZ, Criterion.SONNEBORN_BERGER,
+                     Criterion.DIRECT_ENCOUNTER)
+"""The default tie-breaks after the McMahon score: SOS (对手分 on McMahon
+scores), SODOS (小分 on McMahon scores), then the direct encounter."""
+
+
+def rank_of_rating(rating: int) -> str:
+    """Return the Go rank a rating stands for on the EGF scale (GoR 2100 is
+    1 dan, 100 points a grade: 2000-2099 is 1k, 2400-2499 is 4d), from 30k
+    to 9d."""
+    step = max(-30, min(8, (rating - 2100) // 100))
+    return f"{step + 1}d" if step >= 0 else f"{-step}k"
+
+
+class McMahonTournament(Tournament):
+    """A Go event paired by McMahon (:func:`pair_mcmahon_round`): an
+    individual Swiss whose entries start with a McMahon score from their
+    rank (``start_by="rank"``: the Go rank given at registration, or
+    ``"rating"``: the rank a rating stands for, :func:`rank_of_rating`),
+    ranks at or above the ``bar`` all equal, at or below the ``floor`` all
+    0.  An entry without a rank, or unrated, starts at the floor.
+
+    Everything else is the individual :class:`Tournament`: results,
+    withdrawals (20.4: played results stand, the rest are forfeits), the
+    crosstable.  The standings rank by McMahon score (start + points, the
+    start entering the records as a round-0 line without opponent, so that
+    对手分/小分 add up the opponents' McMahon scores: SOS and SODOS), then
+    :data:`MCMAHON_TIEBREAKS`; a bye adds nothing to SOS (Go: 不计对手分).
+    """
+
+    def __init__(self, name: str, system: System | str = System.SWISS, *,
+                 bar: str = "3d", floor: str = "20k", start_by: str = "rank",
+                 ranks: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        """Raises :class:`CompetitionError` for a bad option (the bar below
+        the floor, an unreadable rank, a system other than Swiss)."""
+        kwargs.setdefault("tiebreaks", MCMAHON_TIEBREAKS)
+        kwargs.setdefault("policy", TiebreakPolicy(bye=ByePolicy.NONE))
+        kwargs["draw_numbers"] = False  # numbered by McMahon score at start()
+        super().__init__(name, system, **kwargs)
+        if self.system is not System.SWISS:
+            raise CompetitionError("McMahon pairs like 积分编排制: its system is swiss")
+        if start_by not in ("rank", "rating"):
+            raise CompetitionError(f"start_by must be rank or rating, not {start_by!r}")
+        initial_scores({}, bar, floor)  # the bar above the floor, both readable
+        self.bar, self.floor, self.start_by = bar, floor, start_by
+        self.ranks: dict[str, str] = {}
+        for who, r in (ranks or {}).items():
+            self.set_rank(who, r)
+        self.start_scores: dict[str, int] = {}
+        """McMahon starting score by entry name, fixed at :meth:`start`."""
+
+    def set_rank(self, name: str, rank_text: str) -> None:
+        """Record ``name``'s Go rank (``3d``, ``5k``, ``2段``, ``10级``).
+        Raises :class:`CompetitionError` for an unreadable rank."""
+        rank_value(rank_text)
+        self.ranks[name] = rank_text.strip()
+
+    def rank_for(self, player: Player) -> str:
+        """Return the rank ``player`` starts from (see the class)."""
+        if self.start_by == "rating":
+            return rank_of_rating(player.rating) if player.rating > 0 else self.floor
+        return self.ranks.get(player.name, self.floor)
+
+    def remove_player(self, name: str) -> None:
+        """Withdraw before the start (20.2).  Raises :class:`CompetitionError`."""
+        super().remove_player(name)
+        self.ranks.pop(name, None)
+
+    def start(self) -> None:
+        """Fix the starting scores and number the entries by them (then by
+        rating, then by lot).  Raises :class:`CompetitionError` as
+        :meth:`Tournament.start`."""
+        if self.started:
+            raise EventStateError(f"{self.name}: already started")
+        scores = initial_scores({k: self.rank_for(p) for k, p in enumerate(self.players)},
+                                self.bar, self.floor)
+        rng = random.Random(f"{self.seed}:mcmahon")
+        lots = [rng.random() for _ in self.players]
+        order = sorted(range(len(self.players)),
+                       key=lambda k: (-scores[k], -self.players[k].rating, lots[k]))
+        self.players = [self.players[k] for k in order]
+        super().start()
+        self.start_scores = {self.players[n].name: scores[k] for n, k in enumerate(order)}
+
+    def start_score(self, pid: int) -> int:
+        """Return entry ``pid``'s McMahon starting score."""
+        return self.start_scores.get(self.player(pid).name, 0)
+
+    def pair_next_round(self) -> RoundRecord:
+        """Pair the next round on McMahon scores (:func:`pair_mcmahon_round`;
+        round 1 too, by score groups).  Raises :class:`CompetitionError` as
+        :meth:`Tournament.pair_next_round`."""
+        if not self.started:
+            raise EventStateError(f"{self.name}: start the event before pairing")
+        assert self.rounds_planned is not None
+        if len(self.rounds) >= self.rounds_planned:
+            raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
+        if self.rounds and not self.rounds[-1].complete:
+            raise EventStateError(f"{self.name}: round {len(self.rounds)} still lacks results")
+        number = len(self.rounds) + 1
+        games = self.games(annul=False)
+        states = []
+        for p in self.active(number):
+            mine = [g for g in games if p.id in (g.red, g.black)]
+            colours = tuple(g.colour_of(p.id) for g in mine if g.result.played)
+            states.append(SwissPlayer(
+                p.id, sum(self.scoring.game_points(g, p.id) for g in mine), p.id,
+                frozenset(o for g in mine if (o := g.opponent_of(p.id)) is not None), colours,
+                sum(1 for g in mine if g.result is Result.BYE),
+                (p.team or p.club or p.federation) or None, (number - 1) - len(colours)))
+        res = pair_mcmahon_round(states, {p.id: self.start_score(p.id) for p in self.players},
+                                 number, self.swiss, random.Random(f"{self.seed}:round:{number}"))
+        rec = RoundRecord(number, res.pairings, explanation=[
+            f"McMahon (bar {self.bar}, floor {self.floor}): paired on start + points"]
+            + res.explanation)
+        self.rounds.append(rec)
+        for pairing in rec.pairings:
+            if pairing.is_bye:
+                rec.results[pairing.board] = Game(number, pairing.red, None, Result.BYE)
+        return rec
+
+    def records(self) -> dict[int, Record]:
+        """Return the records with each entry's starting score as a round-0
+        line without opponent (so its points are its McMahon score)."""
+        recs = super().records()
+        for pid, rec in recs.items():
+            rec.encounters.insert(0, Encounter(0, None, Outcome.ABSENT,
+                                               float(self.start_score(pid))))
+        return recs
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data (the individual event's, with
+        a ``mcmahon`` part)."""
+        data = super().to_dict()
+        data["mcmahon"] = {"bar": self.bar, "floor": self.floor, "start_by": self.start_by,
+                           "ranks": self.ranks, "start_scores": self.start_scores}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<event>") -> McMahonTournament:
+        """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
+        t = super().from_dict(data, source)
+        assert isinstance(t, McMahonTournament)
+        try:
+            mm = data["mcmahon"]
+            initial_scores({}, mm["bar"], mm["floor"])
+            t.bar, t.floor, t.start_by = str(mm["bar"]), str(mm["floor"]), str(mm["start_by"])
+            t.ranks = {str(k): str(v) for k, v in mm.get("ranks", {}).items()}
+            t.start_scores = {str(k): int(v) for k, v in mm.get("start_scores", {}).items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CompetitionError(f"{source}: bad McMahon data ({exc!r})") from None
+        return t

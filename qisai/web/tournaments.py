@@ -1,13 +1,17 @@
 """Tournaments: the API and pages, on :mod:`qisai.competition`.
 
-Three families of events, by the row's ``format``:
+Four families of events, by the row's ``format``:
 
 * individual (``round_robin``, ``double_round_robin``, ``swiss``): the
   competition layer's :class:`~qisai.competition.tournament.Tournament`;
+  ``mcmahon`` (Go) is one too, :class:`qisai.web.events.McMahonTournament`;
 * knock-out (``knockout``, ``double_knockout``):
-  :class:`qisai.web.events.KnockoutEvent` (bracket or card draw, series);
+  :class:`qisai.web.events.KnockoutEvent` (bracket or card draw, series,
+  the 2021 league format with its colour choice);
 * team (``team_round_robin``, ``team_swiss``):
-  :class:`qisai.web.events.TeamEvent` (line-ups, board results, 场分).
+  :class:`qisai.web.events.TeamEvent` (line-ups, board results, 场分);
+* group (``group_round_robin``): :class:`qisai.web.events.GroupEvent`
+  (groups drawn by seeding or lot, then a final round robin).
 
 The event object is the truth about entries, pairings, results and
 standings; its JSON form is kept in the row's settings (``event``).  Every
@@ -21,7 +25,8 @@ the event.  When a server game ends its result is entered by itself
 Roles: the event's organiser creates it, registers entries, starts, pairs,
 publishes and sets line-ups; arbiters (and organisers) enter and correct
 results (a correction needs a reason), decide knock-out matches, forfeit
-team matches and record withdrawals.  Every such act is kept in the event's
+team matches and record withdrawals; the colours of a 2021-league deciding
+game are chosen by the player entitled to (or by an arbiter for them).  Every such act is kept in the event's
 log (``settings["log"]``) with who, when and why.  A round's pairings are
 published at once (``publish: auto``) or when the organiser says so
 (``manual``); server games are created at publication, and until then only
@@ -41,15 +46,22 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from qisai.competition import CompetitionError, Player, Result, System, Tournament
+from qisai.competition import (
+    CompetitionError,
+    EventStateError,
+    Player,
+    Result,
+    System,
+    Tournament,
+)
 from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.referee.errors import RefereeError
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web import views
-from qisai.web.deps import ArbiterDep, OrganiserDep, SessionDep, StateDep, ViewerDep
-from qisai.web.events import KnockoutEvent, TeamEvent
+from qisai.web.deps import ArbiterDep, OrganiserDep, SessionDep, StateDep, UserDep, ViewerDep
+from qisai.web.events import GroupEvent, KnockoutEvent, McMahonTournament, TeamEvent
 
 __all__ = ["api", "pages", "record_game_result", "tournament_view"]
 
@@ -60,7 +72,8 @@ _lock = threading.Lock()  # read-modify-write of an event's state in this proces
 INDIVIDUAL = ("round_robin", "double_round_robin", "swiss")
 KNOCKOUT = ("knockout", "double_knockout")
 TEAM = ("team_round_robin", "team_swiss")
-Event = Tournament | KnockoutEvent | TeamEvent
+GROUP = ("group_round_robin",)
+Event = Tournament | KnockoutEvent | TeamEvent | GroupEvent
 
 
 class NewTournament(BaseModel):
@@ -68,19 +81,28 @@ class NewTournament(BaseModel):
 
     name: str = Field(min_length=1, max_length=200)
     kind: Literal["xiangqi", "go"] = "xiangqi"
-    system: Literal["round_robin", "double_round_robin", "swiss", "knockout",
-                    "double_knockout", "team_round_robin", "team_swiss"] = "round_robin"
+    system: Literal["round_robin", "double_round_robin", "swiss", "mcmahon", "knockout",
+                    "double_knockout", "team_round_robin", "team_swiss",
+                    "group_round_robin"] = "round_robin"
     rounds: int | None = Field(default=None, ge=1, le=50)
-    """Rounds of a Swiss (required) or a round robin (default: the table)."""
+    """Rounds of a Swiss or McMahon (required) or a round robin (default:
+    the table)."""
     ruleset: str | None = Field(default=None, max_length=32)
     time: dict[str, Any] | None = None
+    times: dict[Literal["game", "extra", "slow", "rapid", "decider"], dict[str, Any]] | None \
+        = None
+    """Knock-out: a time control per kind of series game, instead of
+    ``time`` for those games (the 2021 league's slow, rapid and deciding
+    games; a best-of-three's extra game)."""
     online: bool = True
     """Create server games for boards whose two players have accounts."""
     publish: Literal["auto", "manual"] = "auto"
     """``auto``: pairings are public as soon as made; ``manual``: the
     organiser publishes each round (and may set team line-ups before)."""
-    series: Literal["single", "two_games", "best_of_three"] = "two_games"
-    """Knock-out: how a match is played out (13.5 two games; 三局两胜)."""
+    series: Literal["single", "two_games", "best_of_three", "league_2021"] = "two_games"
+    """Knock-out: how a match is played out (13.5 two games; 三局两胜; the
+    2021 league: slow, rapid with colours swapped, a decider whose colours
+    the rapid game's Black chooses)."""
     draw: Literal["bracket", "cards"] = "bracket"
     """Knock-out: seeded bracket, or a card draw each round (local rules 9)."""
     byes: Literal["seeded", "lot"] = "seeded"
@@ -91,6 +113,21 @@ class NewTournament(BaseModel):
     """Team events: boards per match."""
     lineup_mode: Literal["fixed", "substitutes", "free"] = "substitutes"
     """Team events: 12.1 分台定人制, 12.2 分台换人制, 12.3 临时定台制."""
+    groups: int = Field(default=2, ge=2, le=32)
+    """Group round robin: the number of groups (11.3)."""
+    grouping: Literal["snake", "lot"] = "snake"
+    """Group round robin: seeded by rating and snaked, or snaked by lot."""
+    advance: int = Field(default=2, ge=1, le=16)
+    """Group round robin: entries of each group that go on to the final."""
+    final: Literal["round_robin", "none"] = "round_robin"
+    """Group round robin: a final round robin of the qualifiers, or none."""
+    bar: str = Field(default="3d", max_length=8)
+    """McMahon: the bar (ranks at or above it start equal)."""
+    floor: str = Field(default="20k", max_length=8)
+    """McMahon: the floor (ranks at or below it start at 0)."""
+    start_by: Literal["rank", "rating"] = "rank"
+    """McMahon: starting scores from the registered Go rank or from the
+    rating (the EGF scale: 2100 is 1 dan, 100 points a grade)."""
 
 
 class NewEntry(BaseModel):
@@ -99,6 +136,8 @@ class NewEntry(BaseModel):
     name: str | None = Field(default=None, min_length=1, max_length=200)
     username: str | None = Field(default=None, max_length=40)
     rating: int = Field(default=0, ge=0, le=4000)
+    rank: str | None = Field(default=None, max_length=8)
+    """McMahon events: the Go rank (``3d``, ``5k``, ``2段``, ``10级``)."""
 
 
 class NewTeam(BaseModel):
@@ -142,6 +181,13 @@ class Lineups(BaseModel):
     black: list[str] = Field(min_length=1, max_length=12)
 
 
+class ColourChoice(BaseModel):
+    """The colour choice of a 2021-league deciding game: the entry number
+    that will have Red."""
+
+    red: int
+
+
 class Withdrawal(BaseModel):
     """An entry (player or team, by name) withdrawing (20.2-20.4), and why."""
 
@@ -151,9 +197,10 @@ class Withdrawal(BaseModel):
 
 # ------------------------------------------------------------------ storage
 def family(row: TournamentRow) -> str:
-    """Return ``individual``, ``knockout`` or ``team`` for an event row."""
+    """Return ``individual``, ``knockout``, ``team`` or ``group`` for an
+    event row."""
     return "knockout" if row.format in KNOCKOUT else "team" if row.format in TEAM \
-        else "individual"
+        else "group" if row.format in GROUP else "individual"
 
 
 def _event(row: TournamentRow) -> Event:
@@ -163,6 +210,10 @@ def _event(row: TournamentRow) -> Event:
         return KnockoutEvent.from_dict(data)
     if fam == "team":
         return TeamEvent.from_dict(data)
+    if fam == "group":
+        return GroupEvent.from_dict(data)
+    if row.format == "mcmahon":
+        return McMahonTournament.from_dict(data, source=f"tournament {row.id}")
     return Tournament.from_dict(data, source=f"tournament {row.id}")
 
 
@@ -239,6 +290,8 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         base.update(_individual_view(ev, users, games))
     elif isinstance(ev, KnockoutEvent):
         base.update(_knockout_view(ev, users, games))
+    elif isinstance(ev, GroupEvent):
+        base.update(_group_view(ev, users, games))
     else:
         base.update(_team_view(ev, users, games))
     in_play = {k[0] for k in games}
@@ -285,7 +338,7 @@ def _individual_view(t: Tournament, users: dict[str, int],
                 "fouls": None if g is None else [g.red_fouls, g.black_fouls],
                 "game": games.get((rec.number, p.board))})
         rounds.append({"number": rec.number, "boards": boards, "complete": rec.complete})
-    return {
+    view: dict[str, Any] = {
         "rounds_planned": t.rounds_planned,
         "players": [{"number": p.id, "name": p.name, "rating": p.rating,
                      "user": users.get(p.name), "withdrawn_after": p.withdrawn_after}
@@ -293,7 +346,19 @@ def _individual_view(t: Tournament, users: dict[str, int],
         "rounds": rounds,
         "standings": standings_rows(t) if t.started else [],
         "crosstable": crosstable_grid(t) if t.started else [],
+        "tiebreaks": [{"key": c.value, "name": c.chinese} for c in t.tiebreaks],
     }
+    if isinstance(t, McMahonTournament):
+        view["mcmahon"] = {"bar": t.bar, "floor": t.floor, "start_by": t.start_by}
+        for p in view["players"]:
+            entry = next(x for x in t.players if x.name == p["name"])
+            p["rank"] = t.rank_for(entry)
+            p["start"] = t.start_scores.get(p["name"]) if t.started else None
+        for row in view["standings"]:
+            # the standings' points are McMahon scores: start + points scored
+            row["start"] = t.start_score(row["number"])
+            row["score"] = row["points"] - row["start"]
+    return view
 
 
 def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
@@ -310,12 +375,12 @@ def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
                  "result": res.value, "server": games.get((r, m.index, g.number))}
                 for g, res in series.games]
             nxt = None
-            if series is not None and m.winner is None:
-                g = series.next_game()
-                if g is not None:
-                    nxt = {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
-                           "red_name": names[g.red], "black_name": names[g.black],
-                           "server": games.get((r, m.index, g.number))}
+            g = ev.next_game(r, m.index)
+            if g is not None:
+                nxt = {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
+                       "red_name": names[g.red], "black_name": names[g.black],
+                       "server": games.get((r, m.index, g.number))}
+            chooser = ev.awaiting_choice(r, m.index)
             decision = ev.decisions.get(f"{r}:{m.index}")
             matches.append({
                 "match": m.index + 1, "red": m.red, "black": m.black,
@@ -323,6 +388,8 @@ def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
                 else names[m.black], "winner": m.winner,
                 "winner_name": None if m.winner is None else names[m.winner],
                 "note": m.note, "games": played, "next": nxt, "decision": decision,
+                "chooser": chooser, "chooser_name": None if chooser is None else names[chooser],
+                "chosen_red": ev.choices.get(f"{r}:{m.index}"),
                 "how": (f"decision: {decision['reason']}" if decision else
                         series.how if series is not None and series.decided else
                         "bye" if m.black is None else "")})
@@ -344,8 +411,10 @@ def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
 
 def _team_view(ev: TeamEvent, users: dict[str, int],
                games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+    struck = ev.annulled_teams() if ev.started else set()
     teams = [{"number": t.id, "name": t.name, "roster": [
-        {"name": n, "user": users.get(_member_key(t.name, n))} for n in t.roster]}
+        {"name": n, "user": users.get(_member_key(t.name, n))} for n in t.roster],
+        "withdrawn_after": ev.withdrawn.get(t.id), "struck": t.id in struck}
         for t in ev.teams]
     rounds = []
     standings: list[dict[str, Any]] = []
@@ -397,14 +466,76 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
                 {"key": c.value, "name": c.chinese} for c in ev.tt.tiebreaks]}
 
 
+def _group_view(ev: GroupEvent, users: dict[str, int],
+                games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+    number = {p.name: p.id for p in ev.players}
+    rounds = []
+    for r in range(1, ev.paired_rounds + 1):
+        boards = []
+        for g, t, local in ev.round_parts(r):
+            rec = t.rounds[local - 1]
+            for p in rec.pairings:
+                res = rec.results.get(p.board)
+                boards.append({
+                    "group": g, "board": p.board, "red": number[t.player(p.red).name],
+                    "black": None if p.black is None else number[t.player(p.black).name],
+                    "red_name": t.player(p.red).name,
+                    "black_name": None if p.black is None else t.player(p.black).name,
+                    "result": None if res is None else res.result.value,
+                    "fouls": None if res is None else [res.red_fouls, res.black_fouls],
+                    "game": games.get((r, g, p.board))})
+        stage = "final" if r > ev.group_rounds else "group"
+        rounds.append({"number": r, "stage": stage, "boards": boards,
+                       "complete": all(t.rounds[local - 1].complete
+                                       for _, t, local in ev.round_parts(r))})
+
+    def table(g: int, t: Tournament) -> dict[str, Any]:
+        return {"group": g, "name": t.name, "rounds_planned": t.rounds_planned,
+                "players": [{"number": number[p.name], "group_number": p.id, "name": p.name,
+                             "rating": p.rating, "user": users.get(p.name),
+                             "withdrawn_after": p.withdrawn_after} for p in t.players],
+                "standings": [dict(row, group_number=row["number"],
+                                   number=number[row["name"]]) for row in standings_rows(t)],
+                "crosstable": crosstable_grid(t), "finished": t.finished}
+
+    names = {p.id: p.name for p in ev.players}
+    qualifiers: list[str] = []
+    if ev.final is not None:
+        qualifiers = [p.name for p in ev.final.players]
+    elif ev.groups_finished and ev.final_stage == "round_robin":
+        try:
+            qualifiers = [p.name for p in ev.qualifiers()]
+        except CompetitionError:
+            qualifiers = []  # withdrawals left a group short: pairing the final says so
+    return {
+        "groups_count": ev.group_count, "grouping": ev.grouping, "advance": ev.advance,
+        "final_stage": ev.final_stage, "group_rounds": ev.group_rounds,
+        "players": [{"number": p.id, "name": p.name, "rating": p.rating,
+                     "user": users.get(p.name)} for p in ev.players],
+        "groups": [table(g, t) for g, t in enumerate(ev.groups, start=1)],
+        "final": None if ev.final is None else table(0, ev.final),
+        "qualifiers": qualifiers, "cut_ties": ev.cut_ties(),
+        "rounds": rounds,
+        "placements": [{"place": pl, "shared": sh, "number": e, "name": names[e]}
+                       for pl, sh, e in ev.placements()],
+        "tiebreaks": [{"key": c.value, "name": c.chinese}
+                      for c in (ev.groups[0].tiebreaks if ev.groups else ())],
+    }
+
+
 # -------------------------------------------------------------- server games
 def _server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
-                 black_uid: int | None, by: int | None) -> str | None:
+                 black_uid: int | None, by: int | None, game_kind: str | None = None
+                 ) -> str | None:
     """Create the server game of a board when both players have accounts and
-    the event plays online; return its id."""
+    the event plays online (with the time control of its kind of series
+    game, if the event sets one); return its id."""
     if not row.settings.get("online", True) or red_uid is None or black_uid is None:
         return None
     game_settings = {k: v for k, v in row.settings.items() if k == "time"}
+    per_kind = row.settings.get("times", {})
+    if game_kind in per_kind:
+        game_settings["time"] = per_kind[game_kind]
     g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
                          first_user_id=red_uid, second_user_id=black_uid, created_by_id=by,
                          rated=True, pairing_id=pairing_id)
@@ -445,7 +576,23 @@ def _open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
             known.add(slot.key)
             pairing = repo.find_pairing(s, row.id, number, 1)
             gid = _server_game(s, row, pairing.id, users.get(ev.player(slot.red).name),
-                               users.get(ev.player(slot.black).name), by)
+                               users.get(ev.player(slot.black).name), by, slot.kind)
+            if gid:
+                created.append(gid)
+    elif isinstance(ev, GroupEvent):
+        if str(round_no) in mirror_map:
+            return created
+        slots = ev.boards(round_no)
+        # one mirror round holds the boards of every group (or of the final)
+        repo.create_round(s, row.id, round_no, [(b.red, b.black or None) for b in slots])
+        mirror_map[str(round_no)] = [list(b.key) for b in slots]
+        names = {p.id: p.name for p in ev.players}
+        for k, slot in enumerate(slots, start=1):
+            if not slot.black or ev.result_of(*slot.key) is not None:
+                continue
+            pairing = repo.find_pairing(s, row.id, round_no, k)
+            gid = _server_game(s, row, pairing.id, users.get(names[slot.red]),
+                               users.get(names[slot.black]), by)
             if gid:
                 created.append(gid)
     else:
@@ -514,6 +661,16 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
     ev: Event
     try:
         views.make_rules(body.kind, ruleset, settings)
+        if body.times:
+            if body.system not in KNOCKOUT:
+                raise CompetitionError("times: a time control per series game is for "
+                                       "knock-out events")
+            for game_kind, tc in body.times.items():
+                try:
+                    views.make_rules(body.kind, ruleset, {"time": tc})
+                except RefereeError as exc:
+                    raise CompetitionError(f"times.{game_kind}: {exc}") from None
+            settings["times"] = dict(body.times)
         if body.system in KNOCKOUT:
             ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
                                double=body.system == "double_knockout", seeding=body.seeding,
@@ -522,6 +679,16 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
             ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
                            rounds=body.rounds, boards=body.boards,
                            lineup_mode=body.lineup_mode, seed=seed)
+        elif body.system in GROUP:
+            ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
+                            advance=body.advance, final=body.final, seed=seed)
+        elif body.system == "mcmahon":
+            if body.kind != "go":
+                raise CompetitionError("McMahon is a Go pairing system (ranks in kyu and dan)")
+            if body.rounds is None:
+                raise CompetitionError("a McMahon event needs a number of rounds")
+            ev = McMahonTournament(body.name, rounds=body.rounds, bar=body.bar,
+                                   floor=body.floor, start_by=body.start_by, seed=seed)
         else:
             ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed)
     except (RefereeError, CompetitionError) as exc:
@@ -563,19 +730,27 @@ def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
 @api.post("/{tournament_id}/entries", status_code=201)
 def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: OrganiserDep
               ) -> dict[str, Any]:
-    """Register a player by name or by account (individual and knock-out
-    events).  409 after the start, for a duplicate or in a team event; 404
-    for an unknown account."""
+    """Register a player by name or by account (individual, knock-out and
+    group events), with a Go rank for a McMahon event.  409 after the
+    start, for a duplicate or in a team event; 404 for an unknown account;
+    422 for an unreadable rank or a rank outside a McMahon event."""
     with _lock:
         row = _load(s, tournament_id)
         _own(row, user)
-        _need(row, "individual", "knockout")
+        _need(row, "individual", "knockout", "group")
         name, account = _account(s, body)
         rating = body.rating or (int(account.rating) if account else 0)
         ev = _event(row)
         assert not isinstance(ev, TeamEvent)
+        if body.rank is not None and not isinstance(ev, McMahonTournament):
+            raise HTTPException(422, "rank: only a McMahon event seeds by Go rank")
         try:
             ev.add_player(Player(name, rating))
+            if isinstance(ev, McMahonTournament) and body.rank is not None:
+                try:
+                    ev.set_rank(name, body.rank)
+                except CompetitionError as exc:
+                    raise HTTPException(422, f"rank: {exc}") from None
         except CompetitionError as exc:
             raise HTTPException(409, f"entries: {exc}") from None
         users = dict(row.settings.get("users", {}))
@@ -668,8 +843,10 @@ def _pair_round(st: Any, tournament_id: int, user: User) -> tuple[list[str], dic
         hidden = _hidden(row)
         if row.settings.get("publish", "auto") == "manual":
             hidden.add(number)
-        _save(s, row, ev, hidden=sorted(hidden),
-              log=_log(row, user, "pair", f"round {number} paired"))
+        what = f"round {number} paired"
+        if isinstance(ev, GroupEvent) and ev.final is not None and len(ev.final.rounds) == 1:
+            what += "; the final (11.3): " + ", ".join(p.name for p in ev.final.players)
+        _save(s, row, ev, hidden=sorted(hidden), log=_log(row, user, "pair", what))
         if isinstance(ev, Tournament):
             repo.create_round(s, row.id, number,
                               [(p.red, p.black) for p in sorted(ev.rounds[-1].pairings,
@@ -699,10 +876,10 @@ async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: Organ
 
 
 def _paired_rounds(ev: Event) -> int:
-    if isinstance(ev, Tournament):
+    if isinstance(ev, Tournament | KnockoutEvent):
         return len(ev.rounds)
-    if isinstance(ev, KnockoutEvent):
-        return len(ev.rounds)
+    if isinstance(ev, GroupEvent):
+        return ev.paired_rounds
     return 0 if ev.tt is None else len(ev.tt.rounds)
 
 
@@ -713,6 +890,9 @@ def _round_has_results(ev: Event, round_no: int) -> bool:
     if isinstance(ev, KnockoutEvent):
         return any(ev.games.get(f"{round_no}:{m.index}") or ev.decisions.get(
             f"{round_no}:{m.index}") for m in ev.rounds[round_no - 1])
+    if isinstance(ev, GroupEvent):
+        return any(g.result is not Result.BYE for _, t, local in ev.round_parts(round_no)
+                   for g in t.rounds[local - 1].results.values())
     assert ev.tt is not None
     return any(m.results or m.forfeit is not None or
                (m.black_team is not None and ev.matches[f"{round_no}:{m.board}"]["results"])
@@ -830,7 +1010,8 @@ def _series_game(st: Any, tournament_id: int, round_no: int, match: int, game: i
             action = _correction(old, res.value, body.reason, where)
             ev.record_game(round_no, match - 1, game, res, overwrite=True)
         except CompetitionError as exc:
-            status = 409 if "closed" in str(exc) else 422
+            # a closed round, or a decider still waiting for its colour choice
+            status = 409 if isinstance(exc, EventStateError) else 422
             raise HTTPException(status, f"{where}: {exc}") from None
         _save(s, row, ev, log=_log(row, user, action, f"{where}: {res.value}", body.reason))
         _mirror_result(s, row, (round_no, match - 1, game), res.value, _source(user))
@@ -859,6 +1040,89 @@ def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: Ses
         who = "taken back" if body.winner is None else f"won by #{body.winner}"
         _save(s, row, ev, log=_log(row, user, "decision",
                                    f"round {round_no} match {match} {who}", body.reason))
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/colour")
+async def choose_colour(tournament_id: int, round_no: int, match: int, body: ColourChoice,
+                        st: StateDep, user: UserDep) -> dict[str, Any]:
+    """2021 league: choose the colours of knock-out match ``match``'s
+    deciding game: ``red`` is the entry that will have Red.  The choice
+    belongs to the rapid game's Black, so only the account registered for
+    that entry, or an arbiter (for a player over the board), may make it;
+    it is final, and the decider is then created on the server.  403 for
+    anyone else, 409 when no choice is due, 422 for an entry not in the
+    match."""
+    created, view = await run_in_threadpool(_choose_colour, st, tournament_id, round_no,
+                                            match, body, user)
+    for game_id in created:
+        await st.hub.start_if_ready(game_id)
+    return view
+
+
+def _choose_colour(st: Any, tournament_id: int, round_no: int, match: int, body: ColourChoice,
+                   user: User) -> tuple[list[str], dict[str, Any]]:
+    with _lock, st.db.session() as s:
+        row = _load(s, tournament_id)
+        _need(row, "knockout")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, KnockoutEvent)
+        where = f"round {round_no} match {match}"
+        try:
+            chooser = ev.awaiting_choice(round_no, match - 1)
+        except CompetitionError as exc:
+            raise HTTPException(404, f"{where}: {exc}") from None
+        if chooser is None:
+            raise HTTPException(409, f"{where}: no colour choice is due")
+        users: dict[str, int] = row.settings.get("users", {})
+        own = users.get(ev.player(chooser).name) == user.id
+        if not own and not _staff(user):
+            raise HTTPException(403, f"{where}: the choice is {ev.player(chooser).name}'s "
+                                     "(Black in the rapid game), or an arbiter's for them")
+        try:
+            ev.choose_colour(round_no, match - 1, body.red)
+        except CompetitionError as exc:
+            status = 409 if isinstance(exc, EventStateError) else 422
+            raise HTTPException(status, f"{where}: {exc}") from None
+        by = "" if own else f" for {ev.player(chooser).name}"
+        _save(s, row, ev, log=_log(row, user, "colour",
+                                   f"{where} decider: {ev.player(chooser).name} chose "
+                                   f"{ev.player(body.red).name} to have Red{by}"))
+        created = _open_boards(s, row, ev, round_no, user.id)
+        return created, tournament_view(s, row, user)
+
+
+def _group_label(group: int) -> str:
+    return "final" if group == 0 else f"group {group}"
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/groups/{group}/boards/{board}")
+def enter_group_result(tournament_id: int, round_no: int, group: int, board: int,
+                       body: BoardResult, s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+    """Enter or correct a board of a group event: group ``group``'s board in
+    event round ``round_no``, or the final's for group 0 (arbiters and
+    organisers).  A correction needs a reason.  422 for an unreadable
+    result or an unknown board, 409 for an unpublished round or a group
+    result once the final is made."""
+    with _lock:
+        row = _load(s, tournament_id)
+        _need(row, "group")
+        _check_open(row, round_no)
+        ev = _event(row)
+        assert isinstance(ev, GroupEvent)
+        where = f"round {round_no} {_group_label(group)} board {board}"
+        try:
+            res = Result.parse(body.result)
+            action = _correction(ev.result_of(round_no, group, board), res.value, body.reason,
+                                 where)
+            ev.record_result(round_no, group, board, res, red_fouls=body.red_fouls,
+                             black_fouls=body.black_fouls, overwrite=True)
+        except CompetitionError as exc:
+            status = 409 if "final is paired" in str(exc) else 422
+            raise HTTPException(status, f"{where}: {exc}") from None
+        _save(s, row, ev, log=_log(row, user, action, f"{where}: {res.value}", body.reason))
+        _mirror_result(s, row, (round_no, group, board), res.value, _source(user))
         return tournament_view(s, row, user)
 
 
@@ -941,8 +1205,13 @@ def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterD
     individual event its unplayed games become forfeits and later rounds
     pair it no more, and a round robin strikes out its results if it met
     fewer than half its opponents (20.3, 20.4); in a knock-out its
-    undecided match goes to the opponent.  404 for an unknown entry, 409
-    where the format cannot (a started team event: forfeit its matches)."""
+    undecided match goes to the opponent; in a group event it withdraws from
+    its group's round robin (or the final) as in an individual one.  A team
+    is treated as an entry: its unfinished match of the current round and
+    its later ones are forfeits, the opponent winning (a Swiss pairs it no
+    more), and in a round robin its results are struck out if it met fewer
+    than half its opponents (20.3; 20.4 keeps them in a Swiss).  404 for an
+    unknown entry, 409 for one that is out already."""
     with _lock:
         row = _load(s, tournament_id)
         ev = _event(row)
@@ -954,9 +1223,8 @@ def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterD
                 else:
                     ev.remove_player(name)
                 what = f"{name} struck off before the start (20.2)"
-            elif isinstance(ev, TeamEvent):
-                raise HTTPException(409, "a started team event cannot drop a team: record its "
-                                         "matches as forfeits (21.4)")
+            elif isinstance(ev, TeamEvent | GroupEvent):
+                what = ev.withdraw(name)
             else:
                 found = [p for p in ev.players if p.name == name]
                 if not found:
@@ -1005,7 +1273,13 @@ def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
             return
         key = tuple(keys[pairing.board - 1])
         try:
-            if isinstance(ev, KnockoutEvent):
+            if isinstance(ev, GroupEvent):
+                r, group, board = key
+                if ev.result_of(r, group, board) is not None:
+                    return
+                ev.record_result(r, group, board, code)
+                what = f"round {r} {_group_label(group)} board {board}: {code}"
+            elif isinstance(ev, KnockoutEvent):
                 r, index, game = key
                 if ev.match(r, index).winner is not None or len(
                         ev.games.get(f"{r}:{index}", [])) != game - 1:
@@ -1054,7 +1328,7 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
     role = v.user.role_enum if v.user else Role.GUEST
     organiser = role.allows(Role.ORGANISER) and v.user is not None \
         and v.user.id == data["organiser"]
-    template = {"knockout": "tournament_knockout.html",
-                "team": "tournament_team.html"}.get(data["family"], "tournament.html")
+    template = {"knockout": "tournament_knockout.html", "team": "tournament_team.html",
+                "group": "tournament_group.html"}.get(data["family"], "tournament.html")
     return render(request, v, template, ev=data, organiser=organiser,
                   arbiter=role.allows(Role.ARBITER))

@@ -12,7 +12,9 @@ document.addEventListener("DOMContentLoaded", () => {
   if (form) {
     // show the options of the chosen format only
     const family = () => form.system.value.includes("knockout") ? "knockout"
-      : form.system.value.startsWith("team_") ? "team" : "individual";
+      : form.system.value.startsWith("team_") ? "team"
+      : form.system.value === "group_round_robin" ? "group"
+      : form.system.value === "mcmahon" ? "mcmahon" : "individual";
     const toggle = () => form.querySelectorAll("[data-for]").forEach(
       el => { el.hidden = el.dataset.for !== family(); });
     form.system.addEventListener("change", toggle);
@@ -28,6 +30,14 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       if (family() === "team") {
         Object.assign(body, {boards: Number(form.boards.value), lineup_mode: form.lineup_mode.value});
+      }
+      if (family() === "group") {
+        Object.assign(body, {groups: Number(form.groups.value), grouping: form.grouping.value,
+                             advance: Number(form.advance.value), final: form.final.value});
+      }
+      if (family() === "mcmahon") {
+        Object.assign(body, {kind: "go", bar: form.bar.value, floor: form.floor.value,
+                             start_by: form.start_by.value});
       }
       const t = await call("POST", "/api/tournaments", body);
       location.href = `/tournaments/${t.id}`;
@@ -45,6 +55,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const body = {rating: Number(add.rating.value || 0)};
     if (add.name.value) body.name = add.name.value;
     if (add.username.value) body.username = add.username.value;
+    if (add.rank && add.rank.value) body.rank = add.rank.value;
     await call("POST", `${base}/entries`, body); reload();
   });
   const team = document.getElementById("add-team");
