@@ -228,8 +228,7 @@ def _forbidden(game: XiangqiGame) -> list[Move]:
     capture, so the (costly) rulings are asked for only then.
     """
     board = game.board
-    keys = board.history_keys()
-    window = keys[len(keys) - 1 - min(board.halfmove_clock, len(keys) - 1):]
+    window = board.history_keys(last=board.halfmove_clock)
     need = game.xrules.repetition_count
     if len(window) < 2 * need or max(Counter(window).values()) < need - 1:
         return []

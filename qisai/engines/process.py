@@ -41,7 +41,9 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 
 class _Protocol(asyncio.SubprocessProtocol):
-    """Feeds the engine's output to its :class:`EngineProcess` as it arrives."""
+    """Tells the :class:`EngineProcess` when the program exits, and feeds it
+    any output the subprocess transport relays (the first bytes, read before
+    :class:`_StdoutReader` takes over the pipe)."""
 
     def __init__(self) -> None:
         self.owner: EngineProcess | None = None
@@ -58,6 +60,39 @@ class _Protocol(asyncio.SubprocessProtocol):
     def process_exited(self) -> None:
         if not self.exited.done():
             self.exited.set_result(None)
+
+
+class _StdoutReader(asyncio.Protocol):
+    """The protocol of the engine's standard-output pipe: hands each chunk to
+    the :class:`EngineProcess` in the pipe's own read callback.
+
+    The subprocess transport would relay every chunk through one more turn
+    of the event loop (``call_soon``); an engine prints a burst of ``info``
+    lines for every move, so that turn was half the loop's work in a match.
+    The end of the pipe is still passed on to the subprocess transport's own
+    pipe protocol, which needs it to finish.
+    """
+
+    def __init__(self, owner: EngineProcess, inner: asyncio.BaseProtocol) -> None:
+        self._owner = owner
+        self._inner = inner
+
+    def data_received(self, data: bytes) -> None:
+        self._owner._feed(data)
+
+    def eof_received(self) -> bool | None:
+        if isinstance(self._inner, asyncio.Protocol):
+            return self._inner.eof_received()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._owner._feed_eof()
+        self._inner.connection_lost(exc)
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class EngineProcess:
@@ -89,6 +124,9 @@ class EngineProcess:
         self.wake_on: tuple[str, ...] | None = None
         self.log: list[str] = []
         protocol.owner = self
+        stdout = transport.get_pipe_transport(1)
+        if isinstance(stdout, asyncio.ReadTransport):
+            stdout.set_protocol(_StdoutReader(self, stdout.get_protocol()))
 
     @classmethod
     async def start(cls, command: str | Sequence[str], *, name: str | None = None,
@@ -121,23 +159,33 @@ class EngineProcess:
 
     # ------------------------------------------------------------ output
     def _feed(self, data: bytes) -> None:
-        *complete, self._partial = (self._partial + data).split(b"\n")
-        if len(self._partial) > _LINE_LIMIT:
-            self._partial = b""  # a runaway line without an end: drop it
-        if not complete:
+        buf = self._partial + data if self._partial else data
+        end = buf.rfind(b"\n")
+        if end < 0:
+            # No line end yet; a runaway line without one is dropped.
+            self._partial = buf if len(buf) <= _LINE_LIMIT else b""
             return
+        self._partial = buf[end + 1:] if end + 1 < len(buf) else b""
+        # "\n" is never part of a multi-byte UTF-8 character, so the complete
+        # lines of a chunk decode as one text, as each would alone.
+        text = buf[:end].decode("utf-8", errors="replace")
+        lines = text.split("\n")
+        if "\r" in text:
+            lines = [line.rstrip("\r") for line in lines]
+        self._lines.extend(lines)
+        self._remember("< " + lines[-1])
         wake = self.wake_on
-        wanted = wake is None
-        for raw in complete:
-            line = raw.decode("utf-8", errors="replace").rstrip("\r")
-            self._lines.append(line)
-            if not wanted and line.startswith(wake):  # type: ignore[arg-type]
-                wanted = True
-        self._remember("< " + self._lines[-1])
-        if wanted:
+        if wake is None:
             self._wake()
+            return
+        for line in reversed(lines):  # the wanted line usually ends the chunk
+            if line.startswith(wake):
+                self._wake()
+                return
 
     def _feed_eof(self) -> None:
+        if self._eof:
+            return
         if self._partial:
             self._lines.append(self._partial.decode("utf-8", errors="replace").rstrip("\r"))
             self._partial = b""
@@ -163,25 +211,54 @@ class EngineProcess:
         """
         lines = self._lines
         if not lines:
-            deadline = None if timeout is None else time.monotonic() + timeout
-            while not lines:
-                if self._eof:
-                    raise await self._terminated()
-                waiter = asyncio.get_running_loop().create_future()
-                self._waiter = waiter
-                try:
-                    if deadline is None:
-                        await waiter
-                    else:
-                        await asyncio.wait_for(waiter, max(0.0, deadline - time.monotonic()))
-                except TimeoutError:
-                    if lines:
-                        break  # lines came in but none was worth waking for
-                    raise EngineTimeoutError(
-                        f"engine {self.name} sent nothing for {timeout:.3g} s") from None
-                finally:
-                    self._waiter = None
+            await self.wait_line(None if timeout is None else time.monotonic() + timeout)
         return lines.popleft()
+
+    def popline(self) -> str | None:
+        """Return the next line already received (consuming it), or ``None``:
+        the cheap way to read a burst of lines after :meth:`wait_line`."""
+        lines = self._lines
+        return lines.popleft() if lines else None
+
+    async def wait_line(self, deadline: float | None) -> None:
+        """Wait until a line is waiting to be read.
+
+        With :attr:`wake_on` set, lines that do not start with one of its
+        prefixes are queued without ending the wait, until a wanted line
+        comes or the deadline passes with some line queued.  ``deadline`` is
+        a :func:`time.monotonic` instant (``None``: no limit).  Returns at
+        once if a line is already waiting.
+
+        Raises :class:`EngineTimeoutError` if no line has come by
+        ``deadline`` and :class:`EngineTerminatedError` if the engine's
+        output ends first.
+        """
+        lines = self._lines
+        loop: asyncio.AbstractEventLoop | None = None
+        begun = 0.0
+        while not lines:
+            if self._eof:
+                raise await self._terminated()
+            if loop is None:
+                loop = asyncio.get_running_loop()
+                begun = time.monotonic()
+            # A bare future and a timer, not asyncio.wait_for: wait_for
+            # relays the wake-up through one more turn of the loop.
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiter = waiter
+            timer = None if deadline is None else \
+                loop.call_later(max(0.0, deadline - time.monotonic()), _expire, waiter)
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                if timer is not None:
+                    timer.cancel()
+            if lines or self._eof:
+                continue
+            if deadline is not None and time.monotonic() >= deadline:
+                raise EngineTimeoutError(f"engine {self.name} sent nothing for "
+                                         f"{max(0.0, deadline - begun):.3g} s")
 
     def pending(self) -> list[str]:
         """Return (and consume) the lines already received but not yet read."""

@@ -734,20 +734,25 @@ class UciEngine:
         """Read the search's output up to ``bestmove``; raise
         :class:`EngineTimeoutError` at ``deadline`` (a monotonic time)."""
         on_info = search._on_info
-        readline = self._process.readline
+        process = self._process
+        popline = process.popline
+        add = search.info.add
         while True:
-            line = await readline(None if deadline is None
-                                  else max(0.0, deadline - time.monotonic()))
-            head = line[:8]
-            if head.startswith("info"):
-                search.info.add(line)
+            line = popline()
+            if line is None:
+                # Woken only for the best move (unless on_info wants every
+                # line): the info lines before it are then read in one go.
+                await process.wait_line(deadline)
+                continue
+            if line.startswith("info"):
+                add(line)
                 if on_info is not None:
                     on_info(search.info[-1])
                 continue
             tokens = line.split()
             if tokens and tokens[0] in ("bestmove", "nobestmove"):
                 self._busy = False
-                self._process.wake_on = None
+                process.wake_on = None
                 elapsed = time.monotonic() - search.started
                 result = self._parse_bestmove(tokens, search.info, elapsed)
                 search.result = result
