@@ -4,9 +4,10 @@ share of CPU against the engines' (target: under 10%).
 
     python bench/match.py [--games 100] [--movetime 0.01] [--concurrency 2]
 
-The runner's CPU is this process's user+system time, all its threads
-included (the referee judging every move, the 棋例 checks, the protocol
-clients); the engines' is that of the child processes, counted when they
+The match is played by :func:`qisai.competition.match.play_match` (in
+uvloop's event loop when uvloop is installed).  The runner's CPU is this
+process's user+system time, all its threads included (the referee judging
+every move, the 棋例 checks, the protocol clients); the engines' is that of the child processes, counted when they
 are reaped at the end of the match (every engine is shut down and waited
 for before the figure is read).  Both are also given per ply.
 
@@ -19,13 +20,12 @@ compare runs made at a similar (low) load.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shutil
 import sys
 from pathlib import Path
 
-from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, run_match
+from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, play_match
 from qisai.engines.play import Adjudication
 
 
@@ -53,7 +53,7 @@ def main() -> None:
         games=args.games, concurrency=args.concurrency,
         adjudication=Adjudication(max_plies=400))
     load_before = os.getloadavg()
-    report = asyncio.run(run_match(config))
+    report = play_match(config)
     load_after = os.getloadavg()
     plies = sum(len(g.report.game.moves) for g in report.games)
     print(report.summary())
