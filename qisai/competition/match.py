@@ -63,6 +63,7 @@ __all__ = [
     "load_openings",
     "parse_time_control",
     "game_record",
+    "play_match",
     "run_match",
 ]
 
@@ -718,6 +719,29 @@ async def run_match(config: MatchConfig,
     report.engines_cpu = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
     report.games.sort(key=lambda r: r.number)
     return report
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def play_match(config: MatchConfig,
+               on_game: Callable[[GameRecord, MatchReport], None] | None = None) -> MatchReport:
+    """Play the match in an event loop of its own and return its report
+    (:func:`run_match` for callers without a loop).
+
+    The loop is uvloop's when it is installed (it comes with uvicorn's
+    standard extras), asyncio's otherwise: a match mostly waits for engine
+    output, and each burst of it wakes the loop, which uvloop does in C for
+    about a fifth less of the runner's CPU (measured with Fairy-Stockfish at
+    10 ms a move).  Raises what :func:`run_match` raises.
+    """
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        return runner.run(run_match(config, on_game))
 
 
 async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: _Seat,

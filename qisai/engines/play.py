@@ -228,8 +228,7 @@ def _forbidden(game: XiangqiGame) -> list[Move]:
     capture, so the (costly) rulings are asked for only then.
     """
     board = game.board
-    keys = board.history_keys()
-    window = keys[len(keys) - 1 - min(board.halfmove_clock, len(keys) - 1):]
+    window = board.history_keys(last=board.halfmove_clock)
     need = game.xrules.repetition_count
     if len(window) < 2 * need or max(Counter(window).values()) < need - 1:
         return []
@@ -264,6 +263,9 @@ async def play_xiangqi(
         return report
     watch = _ScoreWatch(adjudication)
     players = {Side.FIRST: engines[0], Side.SECOND: engines[1]}
+    # A fixed time a move is the same limit every move (and the engine can
+    # then reuse its go command).
+    fixed = Limit(movetime=movetime) if movetime is not None else None
     for engine in players.values():
         assert isinstance(engine, UciEngine)
         try:
@@ -281,7 +283,7 @@ async def play_xiangqi(
             break
         # UCCI has banmoves for this; a UCI engine answers for its own moves.
         banned = _forbidden(game) if engine.protocol is Protocol.UCCI else []
-        limit = _engine_limit(game, movetime, now())
+        limit = fixed if fixed is not None else _engine_limit(game, movetime, now())
         flag = _flag_time(game)
         timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
         try:

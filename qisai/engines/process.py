@@ -1,10 +1,21 @@
-"""An engine as an asyncio subprocess speaking lines of text, and the loop
-thread behind the synchronous wrappers.
+"""An engine as a subprocess speaking lines of text, and the loop thread
+behind the synchronous wrappers.
 
 Both protocol clients (:mod:`qisai.engines.uci`, :mod:`qisai.engines.gtp`)
 sit on :class:`EngineProcess`: it starts the program, reads its standard
-output line by line in a background task, and turns the ways a program can
-fail (missing binary, crash, silence) into :mod:`qisai.engines.errors`.
+output line by line, and turns the ways a program can fail (missing binary,
+crash, silence) into :mod:`qisai.engines.errors`.
+
+Cost matters here: a match relays a move every few milliseconds, and an
+engine prints a burst of ``info`` lines for each, in many small writes, each
+of which wakes the event loop.  So the output is read in the loop's own
+reader callback straight into the line queue (no transport relaying each
+chunk through one more turn of the loop), in reads of a modest size (a
+256 KiB read buffer, asyncio's pipe default, costs a fresh memory mapping
+per chunk), and a waiting coroutine is woken only for a line it waits for
+(:attr:`EngineProcess.wake_on`).  Input goes through an asyncio pipe
+transport; the exit is noticed with a pidfd in the loop (a waiting thread
+where pidfds are missing).
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ import collections
 import concurrent.futures
 import os
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -27,6 +39,8 @@ __all__ = ["EngineProcess", "LoopThread", "split_command"]
 T = TypeVar("T")
 
 _LINE_LIMIT = 1 << 20
+_READ_SIZE = 1 << 14
+"""Bytes read at a time: far more than an engine writes at once."""
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
@@ -40,24 +54,9 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return args
 
 
-class _Protocol(asyncio.SubprocessProtocol):
-    """Feeds the engine's output to its :class:`EngineProcess` as it arrives."""
-
-    def __init__(self) -> None:
-        self.owner: EngineProcess | None = None
-        self.exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        if fd == 1 and self.owner is not None:
-            self.owner._feed(data if isinstance(data, bytes) else data.encode())
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1 and self.owner is not None:
-            self.owner._feed_eof()
-
-    def process_exited(self) -> None:
-        if not self.exited.done():
-            self.exited.set_result(None)
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class EngineProcess:
@@ -67,28 +66,32 @@ class EngineProcess:
     replaced) and stripped of the line end.  ``log`` keeps the last lines
     exchanged (``>`` sent, ``<`` received) for error messages.
 
-    Output is buffered as it arrives, in the event loop's own callback (no
-    reader task).  A reader waiting in :meth:`readline` is woken for every
-    line, unless :attr:`wake_on` names the prefixes worth waking for: then
-    other lines (a search's many ``info`` lines) are only queued, and read
-    without waiting once a wanted line has come.
+    Output is queued as it arrives, in the event loop's reader callback.  A
+    coroutine waiting in :meth:`readline` or :meth:`wait_line` is woken for
+    every line, unless :attr:`wake_on` names the prefixes worth waking for:
+    then other lines (a search's many ``info`` lines) are only queued, and
+    read without waiting once a wanted line has come.
     """
 
-    def __init__(self, transport: asyncio.SubprocessTransport, protocol: _Protocol,
-                 name: str) -> None:
-        self._transport = transport
-        self._protocol = protocol
-        stdin = transport.get_pipe_transport(0)
-        assert isinstance(stdin, asyncio.WriteTransport)
+    def __init__(self, proc: subprocess.Popen[bytes], stdin: asyncio.WriteTransport,
+                 loop: asyncio.AbstractEventLoop, name: str) -> None:
+        self._proc = proc
         self._stdin = stdin
+        self._loop = loop
         self.name = name
         self._lines: collections.deque[str] = collections.deque()
-        self._partial = b""
         self._eof = False
         self._waiter: asyncio.Future[None] | None = None
         self.wake_on: tuple[str, ...] | None = None
         self.log: list[str] = []
-        protocol.owner = self
+        self._exited: asyncio.Future[None] = loop.create_future()
+        self._partial = b""
+        self._watch_exit()
+        stdout = proc.stdout
+        assert stdout is not None
+        self._stdout = stdout
+        os.set_blocking(stdout.fileno(), False)
+        loop.add_reader(stdout.fileno(), self._read_ready)
 
     @classmethod
     async def start(cls, command: str | Sequence[str], *, name: str | None = None,
@@ -102,47 +105,111 @@ class EngineProcess:
         full_env = None if env is None else {**os.environ, **env}
         loop = asyncio.get_running_loop()
         try:
-            transport, protocol = await loop.subprocess_exec(
-                _Protocol, *args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, cwd=cwd, env=full_env, start_new_session=True)
+            # Its own session: a wrapper's children can be killed with it.
+            proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, cwd=cwd, env=full_env,
+                                    start_new_session=True, bufsize=0)
         except OSError as exc:
             raise EngineStartError(f"cannot start engine {args[0]!r}: {exc}") from exc
-        return cls(transport, protocol, name or os.path.basename(args[0]))
+        assert proc.stdin is not None
+        try:
+            transport, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, proc.stdin)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        return cls(proc, transport, loop, name or os.path.basename(args[0]))
 
     @property
     def pid(self) -> int:
         """The operating-system process id."""
-        return self._transport.get_pid()
+        return self._proc.pid
 
     @property
     def returncode(self) -> int | None:
         """The exit status, or ``None`` while the process runs."""
-        return self._transport.get_returncode()
+        return self._proc.returncode
+
+    # ------------------------------------------------------------ exit
+    def _watch_exit(self) -> None:
+        try:
+            pidfd = os.pidfd_open(self._proc.pid)
+        except (AttributeError, OSError):
+            # No pidfd (old kernel or not Linux): a thread waits instead.
+            threading.Thread(target=self._wait_exit, name=f"qisai-engine-exit-{self._proc.pid}",
+                             daemon=True).start()
+            return
+        # The pidfd turns readable when the process has ended.
+        self._loop.add_reader(pidfd, self._on_pidfd, pidfd)
+
+    def _on_pidfd(self, pidfd: int) -> None:
+        self._loop.remove_reader(pidfd)
+        os.close(pidfd)
+        self._proc.wait()  # it has ended: this reaps it at once
+        self._on_exit()
+
+    def _wait_exit(self) -> None:
+        self._proc.wait()
+        try:
+            self._loop.call_soon_threadsafe(self._on_exit)
+        except RuntimeError:
+            pass  # the loop is closed: nobody is waiting
+
+    def _on_exit(self) -> None:
+        if not self._exited.done():
+            self._exited.set_result(None)
 
     # ------------------------------------------------------------ output
-    def _feed(self, data: bytes) -> None:
-        *complete, self._partial = (self._partial + data).split(b"\n")
-        if len(self._partial) > _LINE_LIMIT:
-            self._partial = b""  # a runaway line without an end: drop it
-        if not complete:
+    def _read_ready(self) -> None:
+        """The loop's reader callback: queue the complete lines that came; wake
+        a waiting coroutine for a wanted line (and at the end of the output)."""
+        try:
+            data = os.read(self._stdout.fileno(), _READ_SIZE)
+        except (BlockingIOError, InterruptedError):
             return
-        wake = self.wake_on
-        wanted = wake is None
-        for raw in complete:
-            line = raw.decode("utf-8", errors="replace").rstrip("\r")
-            self._lines.append(line)
-            if not wanted and line.startswith(wake):  # type: ignore[arg-type]
-                wanted = True
-        self._remember("< " + self._lines[-1])
-        if wanted:
+        except OSError:
+            data = b""
+        if not data:
+            self._end_output()
+            return
+        partial = self._partial
+        buf = partial + data if partial else data
+        end = buf.rfind(b"\n")
+        if end < 0:
+            # No line end yet; a runaway line without one is dropped.
+            self._partial = buf if len(buf) <= _LINE_LIMIT else b""
+            return
+        partial = buf[end + 1:]
+        self._partial = partial if len(partial) <= _LINE_LIMIT else b""
+        # "\n" is never part of a multi-byte UTF-8 character, so the complete
+        # lines of a chunk decode as one text, as each would alone.
+        text = buf[:end].decode("utf-8", errors="replace")
+        new = text.split("\n")
+        if "\r" in text:
+            new = [line.rstrip("\r") for line in new]
+        self._lines.extend(new)
+        self._remember("< " + new[-1])
+        if self._waiter is not None and self._wanted(new):
             self._wake()
 
-    def _feed_eof(self) -> None:
+    def _end_output(self) -> None:
+        fd = self._stdout.fileno()
+        self._loop.remove_reader(fd)
         if self._partial:
             self._lines.append(self._partial.decode("utf-8", errors="replace").rstrip("\r"))
             self._partial = b""
         self._eof = True
+        self._stdout.close()
         self._wake()
+
+    def _wanted(self, new: list[str]) -> bool:
+        wake = self.wake_on
+        if wake is None:
+            return True
+        for line in reversed(new):  # the wanted line usually ends the chunk
+            if line.startswith(wake):
+                return True
+        return False
 
     def _wake(self) -> None:
         waiter = self._waiter
@@ -150,9 +217,10 @@ class EngineProcess:
             waiter.set_result(None)
 
     def _remember(self, entry: str) -> None:
-        self.log.append(entry)
-        if len(self.log) > 40:
-            del self.log[:20]
+        log = self.log
+        log.append(entry)
+        if len(log) > 40:
+            del log[:20]
 
     async def readline(self, timeout: float | None = None) -> str:
         """Return the next line from the engine.
@@ -163,35 +231,66 @@ class EngineProcess:
         """
         lines = self._lines
         if not lines:
-            deadline = None if timeout is None else time.monotonic() + timeout
-            while not lines:
-                if self._eof:
-                    raise await self._terminated()
-                waiter = asyncio.get_running_loop().create_future()
-                self._waiter = waiter
-                try:
-                    if deadline is None:
-                        await waiter
-                    else:
-                        await asyncio.wait_for(waiter, max(0.0, deadline - time.monotonic()))
-                except TimeoutError:
-                    if lines:
-                        break  # lines came in but none was worth waking for
-                    raise EngineTimeoutError(
-                        f"engine {self.name} sent nothing for {timeout:.3g} s") from None
-                finally:
-                    self._waiter = None
+            await self.wait_line(None if timeout is None else time.monotonic() + timeout)
         return lines.popleft()
+
+    def popline(self) -> str | None:
+        """Return the next line already received (consuming it), or ``None``:
+        the cheap way to read a burst of lines after :meth:`wait_line`."""
+        lines = self._lines
+        return lines.popleft() if lines else None
+
+    async def wait_line(self, deadline: float | None) -> None:
+        """Wait until a line is waiting to be read.
+
+        With :attr:`wake_on` set, lines that do not start with one of its
+        prefixes are queued without ending the wait, until a wanted line
+        comes or the deadline passes with some line queued.  ``deadline`` is
+        a :func:`time.monotonic` instant (``None``: no limit).  Returns at
+        once if a line is already waiting.
+
+        Raises :class:`EngineTimeoutError` if no line has come by
+        ``deadline`` and :class:`EngineTerminatedError` if the engine's
+        output ends first.
+        """
+        lines = self._lines
+        loop: asyncio.AbstractEventLoop | None = None
+        begun = 0.0
+        while not lines:
+            if self._eof:
+                raise await self._terminated()
+            if loop is None:
+                loop = asyncio.get_running_loop()
+                begun = time.monotonic()
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiter = waiter
+            # A bare future and a timer, not asyncio.wait_for: wait_for
+            # relays the wake-up through one more turn of the loop.
+            timer = None if deadline is None else \
+                loop.call_later(max(0.0, deadline - time.monotonic()), _expire, waiter)
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                if timer is not None:
+                    timer.cancel()
+            if lines or self._eof:
+                continue
+            if deadline is not None and time.monotonic() >= deadline:
+                raise EngineTimeoutError(f"engine {self.name} sent nothing for "
+                                         f"{max(0.0, deadline - begun):.3g} s")
 
     def pending(self) -> list[str]:
         """Return (and consume) the lines already received but not yet read."""
-        out = list(self._lines)
-        self._lines.clear()
+        lines = self._lines
+        out = []
+        while lines:
+            out.append(lines.popleft())
         return out
 
     async def _terminated(self) -> EngineTerminatedError:
         try:
-            await asyncio.wait_for(asyncio.shield(self._protocol.exited), 1.0)
+            await asyncio.wait_for(asyncio.shield(self._exited), 1.0)
         except TimeoutError:
             pass
         code = self.returncode
@@ -229,7 +328,7 @@ class EngineProcess:
                 self.send(quit_line)
             except (EngineTerminatedError, OSError):
                 pass
-        exited = self._protocol.exited
+        exited = self._exited
         try:
             await asyncio.wait_for(asyncio.shield(exited), grace)
         except TimeoutError:
@@ -238,16 +337,23 @@ class EngineProcess:
                 await asyncio.wait_for(asyncio.shield(exited), 5.0)
             except TimeoutError:
                 pass
-        self._transport.close()
+        self._stdin.close()
+        if not self._eof:
+            # A child of the engine may still hold its output open.
+            self._end_output()
         return self.returncode
 
     def kill(self) -> None:
         """Kill the engine process at once (no-op if it has exited)."""
         if self.returncode is None:
             try:
-                self._transport.kill()
-            except ProcessLookupError:
-                pass
+                # The whole session: an engine started by a wrapper goes too.
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                try:
+                    self._proc.kill()
+                except ProcessLookupError:
+                    pass
 
 
 class LoopThread:

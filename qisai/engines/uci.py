@@ -82,18 +82,40 @@ class Coordinates(enum.Enum):
 
     def format(self, move: Move) -> str:
         """Return ``move`` written in this convention."""
-        return move.iccs() if self is Coordinates.ICCS else move.engine()
+        cache = _FORMATTED[self]
+        text = cache.get(move)
+        if text is None:
+            text = move.iccs() if self is Coordinates.ICCS else move.engine()
+            if len(cache) < _CACHE_LIMIT:
+                cache[move] = text
+        return text
 
     def parse(self, text: str) -> Move:
         """Return the move ``text`` written in this convention.
 
         Raises :class:`qisai.xiangqi.InvalidMoveError` if it is not a move.
         """
+        cache = _PARSED[self]
+        move = cache.get(text)
+        if move is not None:
+            return move
         if self is Coordinates.ICCS:
             if len(text.strip()) != 4:
                 raise InvalidMoveError(f"not an ICCS move: {text!r}")
-            return Move.from_iccs(text)
-        return Move.from_engine(text)
+            move = Move.from_iccs(text)
+        else:
+            move = Move.from_engine(text)
+        if len(cache) < _CACHE_LIMIT:
+            cache[text] = move
+        return move
+
+
+# A match writes and reads a move every few milliseconds, always among the
+# same few thousand: both conversions are remembered (moves are immutable).
+# Only texts that parsed are kept, and at most _CACHE_LIMIT of each.
+_CACHE_LIMIT = 20000
+_FORMATTED: dict[Coordinates, dict[Move, str]] = {c: {} for c in Coordinates}
+_PARSED: dict[Coordinates, dict[str, Move]] = {c: {} for c in Coordinates}
 
 
 @dataclass(frozen=True)
@@ -529,6 +551,7 @@ class UciEngine:
         self._dead = False
         self._busy = False
         self._position_cache: tuple[Board, str, list[Move], list[str], Coordinates] | None = None
+        self._go_cache: tuple[tuple[Limit, Color, bool], str] | None = None
 
     # ----------------------------------------------------------- lifecycle
     @classmethod
@@ -710,19 +733,27 @@ class UciEngine:
             raise EngineProtocolError(f"engine {self.name} is already searching")
         self._process.pending()  # stale lines of an earlier exchange
         lines = [self.position_command(board)]
-        go = ["go"] + (["ponder"] if ponder else [])
-        if self.protocol is Protocol.UCCI:
-            if banmoves:
-                lines.append("banmoves " + " ".join(self.coordinates.format(m) for m in banmoves))
-            go += limit.ucci_fields(board.turn, millis=self._millis)
+        key = (limit, board.turn, ponder)
+        if not banmoves and self._go_cache is not None and self._go_cache[0] == key:
+            # A match sends the same limit move after move.
+            lines.append(self._go_cache[1])
         else:
-            go += limit.uci_fields()
-            if banmoves:
-                banned = set(banmoves)
-                allowed = [m for m in board.legal_moves() if m not in banned]
-                if allowed:
-                    go += ["searchmoves"] + [self.coordinates.format(m) for m in allowed]
-        lines.append(" ".join(go))
+            go = ["go"] + (["ponder"] if ponder else [])
+            if self.protocol is Protocol.UCCI:
+                if banmoves:
+                    lines.append("banmoves " + " ".join(self.coordinates.format(m)
+                                                        for m in banmoves))
+                go += limit.ucci_fields(board.turn, millis=self._millis)
+            else:
+                go += limit.uci_fields()
+                if banmoves:
+                    banned = set(banmoves)
+                    allowed = [m for m in board.legal_moves() if m not in banned]
+                    if allowed:
+                        go += ["searchmoves"] + [self.coordinates.format(m) for m in allowed]
+            lines.append(" ".join(go))
+            if not banmoves:
+                self._go_cache = (key, lines[-1])
         # Without an info callback nobody needs waking before the best move.
         self._process.wake_on = None if on_info is not None else ("bestmove", "nobestmove")
         self._process.send(*lines)
@@ -734,20 +765,25 @@ class UciEngine:
         """Read the search's output up to ``bestmove``; raise
         :class:`EngineTimeoutError` at ``deadline`` (a monotonic time)."""
         on_info = search._on_info
-        readline = self._process.readline
+        process = self._process
+        popline = process.popline
+        add = search.info.add
         while True:
-            line = await readline(None if deadline is None
-                                  else max(0.0, deadline - time.monotonic()))
-            head = line[:8]
-            if head.startswith("info"):
-                search.info.add(line)
+            line = popline()
+            if line is None:
+                # Woken only for the best move (unless on_info wants every
+                # line): the info lines before it are then read in one go.
+                await process.wait_line(deadline)
+                continue
+            if line.startswith("info"):
+                add(line)
                 if on_info is not None:
                     on_info(search.info[-1])
                 continue
             tokens = line.split()
             if tokens and tokens[0] in ("bestmove", "nobestmove"):
                 self._busy = False
-                self._process.wake_on = None
+                process.wake_on = None
                 elapsed = time.monotonic() - search.started
                 result = self._parse_bestmove(tokens, search.info, elapsed)
                 search.result = result

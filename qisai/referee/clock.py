@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from qisai.referee.errors import ClockError, TimeControlError
 from qisai.referee.verdict import Side
@@ -295,7 +295,11 @@ class _SideState:
     flagged: FlagCause | None = None
 
     def copy(self) -> _SideState:
-        return replace(self)
+        # Spelled out: dataclasses.replace inspects the fields on every call,
+        # and a state is copied at the start of every move.
+        return _SideState(self.control, self.main_ms, self.stage, self.stage_moves, self.moves,
+                          self.periods, self.period_ms, self.canadian_moves, self.in_byoyomi,
+                          self.flagged)
 
 
 def _allowance_ms(s: _SideState) -> int:

@@ -211,29 +211,32 @@ class Game(ABC):
         return (f"the game is over ({self.result.reason.value}, {self.result.pgn_result}): "
                 f"{self.result.explanation_en}")
 
+    _HANDLERS: ClassVar[dict[EventType, str]] = {
+        EventType.START: "_on_start",
+        EventType.ARRIVE: "_on_arrive",
+        EventType.MOVE: "_on_move_event",
+        EventType.PASS: "_on_pass_event",
+        EventType.OFFER_DRAW: "_on_offer",
+        EventType.ACCEPT_DRAW: "_on_accept",
+        EventType.DECLINE_DRAW: "_on_decline",
+        EventType.RESIGN: "_on_resign",
+        EventType.CLAIM: "_on_claim",
+        EventType.PAUSE: "_on_pause",
+        EventType.RESUME: "_on_resume",
+        EventType.ADJOURN: "_on_adjourn",
+        EventType.FOUL: "_on_arbiter_foul",
+        EventType.WARNING: "_on_arbiter_warning",
+        EventType.TIME_PENALTY: "_on_time_penalty",
+        EventType.ADJUDICATE: "_on_adjudicate",
+        EventType.MARK_DEAD: "_on_mark_dead",
+        EventType.CONFIRM_DEAD: "_on_confirm_dead",
+        EventType.DISPUTE_DEAD: "_on_dispute_dead",
+    }
+    """The handler of each event type (a table built once: a match applies
+    an event for every move)."""
+
     def _dispatch(self, event: Event) -> None:
-        handler = {
-            EventType.START: self._on_start,
-            EventType.ARRIVE: self._on_arrive,
-            EventType.MOVE: self._on_move_event,
-            EventType.PASS: self._on_pass_event,
-            EventType.OFFER_DRAW: self._on_offer,
-            EventType.ACCEPT_DRAW: self._on_accept,
-            EventType.DECLINE_DRAW: self._on_decline,
-            EventType.RESIGN: self._on_resign,
-            EventType.CLAIM: self._on_claim,
-            EventType.PAUSE: self._on_pause,
-            EventType.RESUME: self._on_resume,
-            EventType.ADJOURN: self._on_adjourn,
-            EventType.FOUL: self._on_arbiter_foul,
-            EventType.WARNING: self._on_arbiter_warning,
-            EventType.TIME_PENALTY: self._on_time_penalty,
-            EventType.ADJUDICATE: self._on_adjudicate,
-            EventType.MARK_DEAD: self._on_mark_dead,
-            EventType.CONFIRM_DEAD: self._on_confirm_dead,
-            EventType.DISPUTE_DEAD: self._on_dispute_dead,
-        }[event.type]
-        handler(event)
+        getattr(self, self._HANDLERS[event.type])(event)
 
     # Convenience wrappers -------------------------------------------------
     def start(self, at: float | None = None, absent: Iterable[Side] = ()) -> list[Notice]:
@@ -353,11 +356,16 @@ class Game(ABC):
         if clock is not None and clock.running is not None:
             deadline = clock.deadline()
             assert deadline is not None
-            candidates.append((deadline, 1, "flag", clock.running))
+            if deadline <= at:
+                candidates.append((deadline, 1, "flag", clock.running))
         limit = self.rules.late_limit
         if limit is not None and self.start_time is not None:
             for side in self._presence.absent:
                 candidates.append((self.start_time + limit, 0, "late", side))
+        if not candidates:
+            # The usual case (every move of a game): nothing is due.
+            self._emit_calls(at)
+            return False
         due = sorted((c for c in candidates if c[0] <= at), key=lambda c: (c[0], c[1]))
         if not due:
             self._emit_calls(at)

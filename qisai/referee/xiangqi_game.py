@@ -145,14 +145,15 @@ class XiangqiGame(Game):
             return
         elapsed, snap = self._press(side, at)
         capture = board.is_capture(mv)
-        board.push(mv)
+        board.push_unchecked(mv)  # is_legal just said so
         check = board.is_check()
-        self._record_move(side, mv.iccs(), at, elapsed, snap, gave_check=check, capture=capture)
+        iccs = mv.iccs()
+        self._record_move(side, iccs, at, elapsed, snap, gave_check=check, capture=capture)
         if capture:
             self._orders.clear()
         zh, en = self._name(side)
-        self._emit(NoticeType.MOVED, at, side, f"{zh} {mv.iccs()}", f"{en} {mv.iccs()}",
-                   move=mv.iccs(), check=check, capture=capture, elapsed=elapsed,
+        self._emit(NoticeType.MOVED, at, side, f"{zh} {iccs}", f"{en} {iccs}",
+                   move=iccs, check=check, capture=capture, elapsed=elapsed,
                    fen=board.fen())
         self._after_move(side, at)
         self._rule_position(side, at)
@@ -213,7 +214,10 @@ class XiangqiGame(Game):
             if self.is_over:
                 return
         limit = self.xrules.natural_limit
-        if limit is not None and self.xrules.natural_limit_automatic:
+        # The count never exceeds the quiet plies halved: only near the limit
+        # is it worth making (every move of a game comes here).
+        if limit is not None and self.xrules.natural_limit_automatic and \
+                board.halfmove_clock // 2 >= limit:
             if self.natural_limit_rounds(None) >= limit:
                 # 23.3: 双方均未审核时，裁判经审核着数亦可判和.
                 self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.NATURAL_LIMIT,
@@ -223,14 +227,14 @@ class XiangqiGame(Game):
         """Return (plies back to the first occurrence, count) when the current
         position has occurred ``repetition_count`` times since the last capture."""
         board = self.board
-        keys = board.history_keys()
-        span = min(board.halfmove_clock, len(keys) - 1)
-        window = keys[len(keys) - 1 - span:]
-        current = keys[-1]
-        hits = [i for i, k in enumerate(window) if k == current]
-        if len(hits) < self.xrules.repetition_count:
+        # Only the positions since the last capture can recur (and only
+        # those are fetched: this runs after every move).
+        window = board.history_keys(last=board.halfmove_clock)
+        current = window[-1]
+        count = window.count(current)
+        if count < self.xrules.repetition_count:
             return None
-        return len(window) - 1 - hits[0], len(hits)
+        return len(window) - 1 - window.index(current), count
 
     def _rule_repetition(self, window: tuple[int, int], at: float) -> None:
         back, count = window

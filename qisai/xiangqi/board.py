@@ -343,27 +343,29 @@ def placement_fen(pieces: Mapping[int, Piece]) -> str:
 
 def _placement(chars: list[str]) -> str:
     # chars[sq] is the FEN letter on sq, "" for an empty point.
-    rows = []
-    for rank in range(9, -1, -1):
-        row = ""
-        empty = 0
-        for ch in chars[rank * 9: rank * 9 + 9]:
-            if not ch:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += ch
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
+    return _compress([ch or "1" for ch in chars])
+
+
+_RUNS = tuple(("1" * n, str(n)) for n in range(9, 1, -1))
+
+
+def _compress(cells: list[str]) -> str:
+    # cells[sq] is the FEN letter on sq, "1" for an empty point.  Ranks are
+    # written from rank 9; then each run of k empty points becomes the digit
+    # k, longest runs first (a rank holds at most 9), so the shorter
+    # patterns only ever meet whole runs.  The board's FEN is written after
+    # every refereed move: string replaces beat a loop over the points.
+    text = "/".join(["".join(cells[r * 9:r * 9 + 9]) for r in range(9, -1, -1)])
+    for run, digit in _RUNS:
+        text = text.replace(run, digit)
+    return text
 
 
 # FEN letter of each signed piece value (index value + 7), "" for empty.
 _SYMBOL = tuple((_FEN_LETTER[abs(v)].upper() if v > 0 else _FEN_LETTER[-v]) if v else ""
                 for v in range(-7, 8))
+_CELL = tuple(ch or "1" for ch in _SYMBOL)
+"""The same with "1" for empty, as :func:`_compress` wants."""
 
 
 class Board:
@@ -477,8 +479,8 @@ class Board:
 
     def board_fen(self) -> str:
         """The placement field of the FEN."""
-        symbol = _SYMBOL
-        return _placement([symbol[v + 7] for v in self._b])
+        cell = _CELL
+        return _compress([cell[v + 7] for v in self._b])
 
     def _compute_key(self) -> int:
         k = 0
@@ -1001,13 +1003,18 @@ class Board:
         b.key ^= ZOBRIST_BLACK  # the key includes the side to move
         return b
 
-    def history_keys(self) -> list[int]:
-        """Zobrist keys of every position of the game so far, oldest first.
+    def history_keys(self, last: int | None = None) -> list[int]:
+        """Zobrist keys of every position of the game so far, oldest first;
+        with ``last``, only the keys of the last ``last`` moves' positions
+        before the current one (``last + 1`` keys at most).
 
         The key includes the side to move, so equal keys mean the same
         position with the same player to move.
         """
-        return [k for (_, _, _, k) in self._stack] + [self.key]
+        stack = self._stack
+        if last is not None:
+            stack = stack[max(0, len(stack) - last):]
+        return [k for (_, _, _, k) in stack] + [self.key]
 
     def root(self) -> Board:
         """A board at the position before the first move of the history."""

@@ -95,12 +95,34 @@ def _en(piece: Piece) -> str:
 
 @dataclass
 class _Cache:
-    """Per-call memo of threat scans and mate searches, keyed by position."""
+    """Memo of threat scans and mate searches, keyed by position, and of move
+    classifications, keyed by position and move (one profile's)."""
 
     scans: dict[int, ThreatScan] = field(default_factory=dict)
     mates: dict[int, bool] = field(default_factory=dict)
     capture_mates: dict[int, bool] = field(default_factory=dict)
     moves: dict[tuple[int, Move], _Classified] = field(default_factory=dict)
+
+    def size(self) -> int:
+        return len(self.scans) + len(self.mates) + len(self.capture_mates) + len(self.moves)
+
+
+_SHARED_LIMIT = 50_000
+_shared: dict[QiliProfile, _Cache] = {}
+
+
+def _cache_for(profile: QiliProfile) -> _Cache:
+    """The memo :func:`judge` keeps between calls, per profile.
+
+    A refereed game asks for a ruling each time a cycle recurs (24.3: the
+    order to change, then the loss), over the same positions and moves;
+    every entry depends only on the position (and move) and the profile, so
+    it stays true.  Emptied when it grows past ``_SHARED_LIMIT`` entries.
+    """
+    cache = _shared.get(profile)
+    if cache is None or cache.size() > _SHARED_LIMIT:
+        cache = _shared[profile] = _Cache()
+    return cache
 
 
 def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
@@ -556,7 +578,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
     b = root.copy(stack=False)
     for m in moves[:first]:
         b.push_unchecked(m)
-    cache = _Cache()
+    cache = _cache_for(profile)
     entries: list[tuple[Board, Move, int, _Classified, frozenset[int]]] = []
     # Piece identities so a victim is tracked as it moves (AXF 长捉 of one piece).
     ident = {sq: sq for sq in range(90) if b.piece_at(sq) is not None}

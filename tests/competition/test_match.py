@@ -7,6 +7,7 @@ import asyncio
 import math
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from qisai.competition.match import (
     load_openings,
     los,
     parse_time_control,
+    play_match,
     run_match,
 )
 from qisai.engines.play import Adjudication
@@ -140,6 +142,11 @@ def test_elo_los_and_sprt_numbers() -> None:
 
 
 # ------------------------------------------------------------------ faults
+def _asyncio_run(config: MatchConfig) -> MatchReport:
+    return asyncio.run(run_match(config))
+
+
+@pytest.mark.parametrize("runner", [_asyncio_run, play_match], ids=["asyncio", "play_match"])
 @pytest.mark.parametrize(("mode", "reason", "clause"), [
     ("hang", Reason.TIME_FORFEIT, "本次比赛规则 2"),
     ("crash", Reason.TIME_FORFEIT, "本次比赛规则 2"),
@@ -148,12 +155,14 @@ def test_elo_los_and_sprt_numbers() -> None:
     ("exit", Reason.LATE_ARRIVAL, "4.1.5, 21.1"),
 ])
 def test_faults_lose_with_the_right_reason(mode: str, reason: Reason, clause: str,
+                                           runner: Callable[[MatchConfig], MatchReport],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # A hung engine gets a short grace to answer "stop" before it is killed.
+    # play_match runs the match in uvloop's loop where it is installed.
     monkeypatch.setattr(UciEngine, "stop_grace", 0.2)
     config = MatchConfig("xiangqi", [fake_spec(mode), fake_spec("good")],
                          time=parse_time_control("movetime=0.05"), games=2, startup_timeout=3)
-    report = asyncio.run(run_match(config))
+    report = runner(config)
     assert len(report.games) == 2
     _reimports(report)
     for record in report.games:
@@ -235,6 +244,22 @@ def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
     _reimports(report)
     assert "fsf-uci vs fsf-ucci" in report.summary()
     assert Board(ENDGAME).legal_moves()
+
+
+@pytest.mark.engine
+def test_play_match_counts_the_cpu_of_runner_and_engines() -> None:
+    fairy = _binary("fairy-stockfish")
+    config = MatchConfig(
+        "xiangqi", [EngineSpec.parse(f"name=a cmd={fairy}"), EngineSpec.parse(f"name=b cmd={fairy}")],
+        time=parse_time_control("movetime=0.01"), games=2, concurrency=2,
+        adjudication=Adjudication(max_plies=40))
+    report = play_match(config)
+    assert len(report.games) == 2 and not report.faults
+    _reimports(report)
+    # The engines are reaped before the figures are read, so their CPU is
+    # there (40 searches of 10 ms each at least); the runner's is its own.
+    assert report.engines_cpu > 0.2
+    assert 0 < report.runner_cpu < report.engines_cpu
 
 
 def test_go_opening_is_played_in_the_refereed_game(tmp_path: Path) -> None:

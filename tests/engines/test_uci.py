@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +18,7 @@ from qisai.engines.errors import (
     EngineTerminatedError,
     EngineTimeoutError,
 )
+from qisai.engines.process import EngineProcess
 from qisai.engines.uci import (
     Coordinates,
     Limit,
@@ -25,6 +29,7 @@ from qisai.engines.uci import (
     parse_option,
 )
 from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.errors import InvalidMoveError
 
 Fake = Callable[..., list[str]]
 
@@ -247,3 +252,130 @@ def test_noise_is_ignored_and_variant_engine_uses_ranks_1_10(fake: Fake) -> None
     result = _play(fake, "noise", 2.0, "variant")
     assert result.move == Move.from_iccs("b0c2")  # type: ignore[attr-defined]
     assert result.info[-1].pv == [Move.from_iccs("b0c2")]  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------ the output reader
+def _writer(*steps: str) -> list[str]:
+    """A child that writes each step's bytes (a Python bytes literal) in its
+    own write, a little apart, then exits."""
+    chunks = ", ".join(steps)
+    script = f"import os, time\nfor chunk in [{chunks}]:\n    os.write(1, chunk); time.sleep(0.02)\n"
+    return [sys.executable, "-c", script]
+
+
+def test_lines_split_across_writes_are_joined_and_decoded() -> None:
+    async def main() -> list[str]:
+        process = await EngineProcess.start(_writer(
+            r"b'info depth 1\r\ninfo de'", r"b'pth 2\n'", r"b'\xe4\xb8'", r"b'\xad\xe6\x96\x87\n'",
+            r"b'bad \xff byte\nbestmove h3e3'"))
+        try:
+            return [await process.readline(5.0) for _ in range(5)]
+        finally:
+            await process.close()
+
+    # CRLF stripped, a line written in pieces read whole, a UTF-8 character
+    # split between writes decoded, a bad byte replaced, and the last line
+    # (no line end) read at the end of the output.
+    assert run(main()) == ["info depth 1", "info depth 2", "中文", "bad \ufffd byte",
+                           "bestmove h3e3"]
+
+
+def test_wake_on_queues_other_lines_until_a_wanted_one() -> None:
+    async def main() -> tuple[list[str], float]:
+        process = await EngineProcess.start(_writer(
+            r"b'info depth 1\n'", r"b'info depth 2\n'", r"b'info depth 3\nbestmove h3e3\n'",
+            r"b'readyok\n'"))
+        process.wake_on = ("bestmove",)
+        try:
+            started = time.monotonic()
+            await process.wait_line(time.monotonic() + 5.0)
+            waited = time.monotonic() - started
+            burst = []
+            while (line := process.popline()) is not None:
+                burst.append(line)
+            process.wake_on = None
+            burst.append(await process.readline(5.0))
+            return burst, waited
+        finally:
+            await process.close()
+
+    burst, waited = run(main())
+    # Not woken by the first info lines (they come 20 ms apart): the wait
+    # ends with the best move, and every line is still read, in order.
+    assert waited >= 0.03
+    assert burst == ["info depth 1", "info depth 2", "info depth 3", "bestmove h3e3", "readyok"]
+
+
+def test_wait_line_times_out_with_nothing_and_returns_unwanted_lines_at_the_deadline() -> None:
+    async def main() -> tuple[str, bool]:
+        process = await EngineProcess.start(
+            [sys.executable, "-c", "import os, time\nos.write(1, b'info x\\n'); time.sleep(30)"])
+        try:
+            process.wake_on = ("bestmove",)
+            # The info line is not wanted, so the wait lasts to the deadline,
+            # then hands it over rather than failing.
+            await process.wait_line(time.monotonic() + 0.3)
+            line = process.popline()
+            try:
+                await process.wait_line(time.monotonic() + 0.1)
+                timed_out = False
+            except EngineTimeoutError:
+                timed_out = True
+            assert line is not None
+            return line, timed_out
+        finally:
+            await process.close(grace=0.1)
+
+    assert run(main()) == ("info x", True)
+
+
+def test_end_of_output_is_termination_and_the_exit_status_is_known() -> None:
+    async def main() -> int | None:
+        process = await EngineProcess.start([sys.executable, "-c", "import sys; sys.exit(3)"])
+        with pytest.raises(EngineTerminatedError, match="status 3"):
+            await process.readline(5.0)
+        return await process.close()
+
+    assert run(main()) == 3
+
+
+def test_kill_takes_the_engines_own_children_too(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child"
+    script = ("import subprocess, sys, time\n"
+              "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+              f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+              "print('ready', flush=True)\ntime.sleep(60)\n")
+
+    async def main() -> int:
+        process = await EngineProcess.start([sys.executable, "-c", script])
+        assert await process.readline(10.0) == "ready"
+        await process.close(grace=0.1)
+        return int(pid_file.read_text())
+
+    child = run(main())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        # A killed child of ours is reaped by init; until then it is a zombie.
+        with open(f"/proc/{child}/stat") as fh:
+            if fh.read().split(")")[-1].split()[0] == "Z":
+                break
+        time.sleep(0.05)
+    else:
+        os.kill(child, 9)
+        pytest.fail("the engine's child outlived it")
+
+
+def test_move_conversions_are_remembered_but_bad_text_still_fails() -> None:
+    for coordinates, good in ((Coordinates.ICCS, "h2e2"), (Coordinates.RANKS_1_10, "h3e3")):
+        first = coordinates.parse(good)
+        assert coordinates.parse(good) == first == Move.from_iccs("h2e2")
+        assert coordinates.format(first) == good
+        for bad in ("h2e", "z2e2", "h2e2x", ""):
+            with pytest.raises(InvalidMoveError):
+                coordinates.parse(bad)
+        with pytest.raises(InvalidMoveError):
+            coordinates.parse("h0e0" if coordinates is Coordinates.RANKS_1_10 else "h10e9")
