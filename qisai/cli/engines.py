@@ -11,7 +11,6 @@ Example::
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import typer
@@ -27,7 +26,7 @@ from qisai.competition.match import (
     Sprt,
     load_openings,
     parse_time_control,
-    run_match,
+    play_match,
 )
 from qisai.engines.play import Adjudication
 
@@ -158,7 +157,7 @@ def match(
             progress.update(task, advance=1,
                             score=f"+{first.wins} ={first.draws} -{first.losses}")
 
-        report = asyncio.run(run_match(config, on_game))
+        report = play_match(config, on_game)
     if report.stopped_by_sprt:
         _console.print(f"SPRT: {report.stopped_by_sprt}; match stopped")
     print(report.summary())
