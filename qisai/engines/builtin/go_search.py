@@ -670,15 +670,18 @@ class _Node:
 class SearchOutcome:
     """The result of a search: the best move (an index, ``PASS``), its
     win rate for the side to move, the playouts run, every root move's
-    visits and the average ownership of each point (+1 Black, -1 White)."""
+    visits (this search's and reused ones) and the average ownership of
+    each point in this search's playouts (+1 Black, -1 White)."""
 
     def __init__(self, move: int, winrate: float, playouts: int,
-                 visits: dict[int, float], ownership: list[float]) -> None:
+                 visits: dict[int, float], ownership: list[float], *, reused: int = 0) -> None:
         self.move = move
         self.winrate = winrate
         self.playouts = playouts
         self.visits = visits
         self.ownership = ownership
+        self.reused = reused
+        """Playouts through the root kept from the previous search's tree."""
 
 
 # Priors, in virtual playouts: (visits, wins) added to a new node.
@@ -708,6 +711,32 @@ class MctsSearcher:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self.reuse = True
+        """Keep the subtree of the last search's move and the reply to it."""
+        self._tree: tuple[Playout, _Node, float] | None = None
+
+    def _reused(self, base: Playout, komi: float) -> _Node | None:
+        """The node of the previous search's tree for ``base``, if ``base``
+        is the previous root plus the two moves ``last2`` and ``last``."""
+        previous = self._tree
+        self._tree = None
+        if previous is None or not self.reuse or not base.last or not base.last2:
+            return None
+        old, node, old_komi = previous
+        if old_komi != komi or old.size != base.size:
+            return None
+        pos = old
+        for move in (base.last2, base.last):
+            if node.children is None:
+                return None
+            node = next((c for c in node.children if c.move == move), None)  # type: ignore[assignment]
+            if node is None or not pos.legal(move):
+                return None
+            pos = pos.copy()
+            pos.place(move)
+        if pos.cells != base.cells or pos.to_move != base.to_move or pos.ko != base.ko:
+            return None
+        return node
 
     # ------------------------------------------------------------- priors
     def _children(self, pos: Playout, allowed: set[int] | None) -> list[_Node]:
@@ -835,8 +864,13 @@ class MctsSearcher:
         base = root_pos.copy()
         base.resync()
         allowed_set = set(allowed) if allowed is not None else None
-        root = _Node(PASS, 3 - base.to_move, 0, 0)
-        root.children = self._children(base, allowed_set)
+        root = self._reused(base, komi)
+        if root is None or not root.children:
+            root = _Node(PASS, 3 - base.to_move, 0, 0)
+            root.children = self._children(base, allowed_set)
+        elif allowed_set is not None:
+            root.children = [c for c in root.children if c.move in allowed_set]
+        reused = root.n
         size = base.size
         n_cells = len(base.cells)
         ownership = [0.0] * n_cells
@@ -887,11 +921,13 @@ class MctsSearcher:
                             if (child.color == BLACK) == black_wins:
                                 child.rave_wins += 1
             playouts += 1
+        if self.reuse:
+            self._tree = (base, root, komi)
         best = max(root.children, key=lambda c: (c.n, c.wins / c.visits))
         visits = {c.move: float(c.n) for c in root.children}
         winrate = best.w / best.n if best.n else best.wins / best.visits
         own = [o / playouts for o in ownership]
-        return SearchOutcome(best.move, winrate, playouts, visits, own)
+        return SearchOutcome(best.move, winrate, playouts, visits, own, reused=reused)
 
 
 def _ladder_attack_works(pos: Playout, root: int) -> bool:

@@ -330,8 +330,10 @@ class GoServer:
         spent = time.monotonic() - started
         playouts = outcome.playouts if outcome is not None else 0
         winrate = f"{outcome.winrate:.3f}" if outcome is not None else "-"
+        reused = outcome.reused if outcome is not None else 0
         self.log.write(f"move {len(self.board.history)} {color.name.lower()} {move} "
-                       f"playouts {playouts} seconds {spent:.3f} winrate {winrate}\n")
+                       f"playouts {playouts} seconds {spent:.3f} winrate {winrate} "
+                       f"reused {reused}\n")
         self.log.flush()
 
     def _final_score(self) -> str:
