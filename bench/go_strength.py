@@ -7,7 +7,8 @@ prints the score, each game's result and the engine's playouts a second
 (from its ``--log``).
 
     python bench/go_strength.py [--games 10] [--seconds 2] [--level 0]
-                                [--concurrency 2] [--size 9] [--sgf DIR]
+                                [--concurrency 2] [--size 9] [--sgf FILE]
+                                [--time '300 byoyomi 3x10']
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--komi", type=float, default=7.5)
+    parser.add_argument("--time", default=None,
+                        help="a clock instead of --seconds a move, e.g. '300 byoyomi 3x10'")
     parser.add_argument("--max-plies", type=int, default=400)
-    parser.add_argument("--sgf", type=Path, default=None, help="write the games' SGF here")
+    parser.add_argument("--sgf", type=Path, default=None, help="append the games' SGF here")
     args = parser.parse_args()
     gnugo = _gnugo()
     log = Path(tempfile.mkdtemp(prefix="qisai-go-strength-")) / "engine.log"
@@ -53,7 +56,8 @@ def main() -> None:
     gnu = EngineSpec(f"gnugo-{args.level}", (gnugo, "--mode", "gtp", "--level", str(args.level),
                                             "--chinese-rules"), "gtp")
     config = MatchConfig(
-        "go", [qisai, gnu], time=parse_time_control(f"movetime={args.seconds:g}"),
+        "go", [qisai, gnu],
+        time=parse_time_control(args.time or f"movetime={args.seconds:g}"),
         rules="chinese", games=args.games, concurrency=args.concurrency,
         board_size=args.size, komi=args.komi,
         adjudication=Adjudication(max_plies=args.max_plies), startup_timeout=60,
@@ -76,7 +80,8 @@ def main() -> None:
     stats = report.pairs.get((0, 1))
     if stats is not None and stats.games:
         print(f"qisai took {stats.wins} of {stats.games} games from GNU Go level {args.level} "
-              f"({100 * stats.wins / stats.games:.0f}%) at {args.seconds:g} s a move")
+              f"({100 * stats.wins / stats.games:.0f}%) "
+              f"{f'at {args.time}' if args.time else f'at {args.seconds:g} s a move'}")
     playouts = seconds = 0.0
     moves = 0
     if log.exists():

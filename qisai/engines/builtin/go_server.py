@@ -6,8 +6,14 @@ superko, Chinese area counting, komi), so the engine only ever offers moves
 that board allows; the search (:mod:`qisai.engines.builtin.go_search`) runs on
 a copy in its own fast form.  The engine passes when the opponent has passed
 and the count (with the dead stones qisai's own estimate proposes) is in its
-favour, or when it has no sensible move left; it resigns a hopeless game
-only when told it may (``--resign``).  ``final_status_list dead`` and
+favour, when it has no sensible move left, or when the opponent has passed
+and its playouts see no way to win; it never passes first while moves
+remain.  It resigns a hopeless game only when told it may (``--resign``).
+
+Time: without a clock, ``--seconds`` a move (the match runner's
+``movetime``); with a clock (``time_settings``/``time_left``), the time
+left over about a third of the empty points (the moves still to come for
+one side), at least eight, plus most of a byo-yomi period.  ``final_status_list dead`` and
 ``final_score`` use :func:`qisai.go.deadstones.estimate_dead`, the same
 proposal the match runner's arbiter uses.
 
