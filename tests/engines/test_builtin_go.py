@@ -381,3 +381,26 @@ def test_time_allocation_on_9x9() -> None:
     assert 0.5 < server._budget(Color.BLACK) < 1.0
     _gtp(server, "kgs-time_settings byoyomi 0 10 3", "time_left b 10 1")
     assert 7 < server._budget(Color.BLACK) < 10
+
+
+def test_search_keeps_the_subtree_of_the_reply_it_expected() -> None:
+    searcher = MctsSearcher(seed=4)
+    pos = Playout(7)
+    first = searcher.search(pos, 7.5, max_playouts=300)
+    assert first.reused == 0
+    pos.play(first.move)
+    # The reply the search explored most: its subtree is kept.
+    root = searcher._tree[1]  # type: ignore[index]
+    ours = next(c for c in root.children or [] if c.move == first.move)
+    reply = max(ours.children or [], key=lambda c: c.n)
+    kept = reply.n
+    pos.play(reply.move)
+    second = searcher.search(pos, 7.5, max_playouts=100)
+    assert second.reused == kept > 0
+    # Every playout but those that ended at the node before it grew children.
+    assert sum(second.visits.values()) == kept + 100 - searcher.expand_after
+    # A position that does not follow from the last search starts afresh.
+    other = Playout(7)
+    other.play(other.index(0, 0))
+    other.play(other.index(6, 6))
+    assert searcher.search(other, 7.5, max_playouts=50).reused == 0
