@@ -381,6 +381,9 @@ def test_time_allocation_on_9x9() -> None:
     assert 0.5 < server._budget(Color.BLACK) < 1.0
     _gtp(server, "kgs-time_settings byoyomi 0 10 3", "time_left b 10 1")
     assert 7 < server._budget(Color.BLACK) < 10
+    # The end of the main time with byo-yomi to follow: most of a period.
+    _gtp(server, "kgs-time_settings byoyomi 60 10 3", "time_left b 1 0")
+    assert 7 < server._budget(Color.BLACK) < 10
 
 
 def test_search_keeps_the_subtree_of_the_reply_it_expected() -> None:

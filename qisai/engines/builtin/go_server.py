@@ -262,8 +262,10 @@ class GoServer:
         seconds, stones = left
         if stones > 0:  # in byo-yomi: share the period among its stones
             return max(0.05, seconds / stones * 0.8 - 0.1)
+        # Overtime follows the main time, so a move may use most of one
+        # overtime share on top of its part of what is left.
         spare = self.byo_time / max(1, self.byo_stones) * 0.8 if self.byo_time > 0 else 0
-        return max(0.05, min(seconds / moves_left + spare, seconds * 0.3))
+        return max(0.05, min(seconds / moves_left, seconds * 0.3) + spare)
 
     def _position(self) -> Playout:
         pos = Playout(self.size)
