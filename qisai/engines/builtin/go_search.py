@@ -662,7 +662,7 @@ class _Node:
         self.visits = prior_visits  # with the prior
         self.wins = prior_wins
         self.n = 0  # real playouts through this node
-        self.w = 0  # and those won by ``color``
+        self.w = 0  # and those won by ``color`` (``wins`` holds the value)
         self.rave_visits = 0.0
         self.rave_wins = 0.0
 
@@ -708,6 +708,9 @@ class MctsSearcher:
     rave_equivalence = 3500.0
     expand_after = 2
     exploration = 0.0
+    margin_weight = 0.1
+    """Share of a playout's value that rewards the margin (tanh of the
+    lead over the board size) rather than the win alone."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -882,6 +885,8 @@ class MctsSearcher:
         rng = self.rng
         expand_after = self.expand_after
         select = self._select
+        margin_weight = self.margin_weight
+        margin_scale = float(size)
         while True:
             if max_playouts is not None and playouts >= max_playouts:
                 break
@@ -905,21 +910,29 @@ class MctsSearcher:
                     amaf[move] = node.color
                 pos.place(move)
                 path.append(node)
-            black_wins = simulate(pos, komi, rng, amaf, max_moves, ownership) > 0
+            lead = simulate(pos, komi, rng, amaf, max_moves, ownership)
+            black_wins = lead > 0
+            # The value of a playout for Black: mostly the win, a little the
+            # margin, so that a won (or lost) game is still played for points
+            # rather than thrown about at random when every move wins (loses).
+            black_value = (1 - margin_weight) * black_wins + \
+                margin_weight * 0.5 * (1 + math.tanh(lead / margin_scale))
+            white_value = 1 - black_value
             for nd in path:
-                won = (nd.color == BLACK) == black_wins
                 nd.visits += 1
                 nd.n += 1
-                if won:
-                    nd.wins += 1
-                    nd.w += 1
+                if nd.color == BLACK:
+                    nd.wins += black_value
+                    nd.w += black_wins
+                else:
+                    nd.wins += white_value
+                    nd.w += not black_wins
                 kids = nd.children
                 if kids:
                     for child in kids:
                         if amaf[child.move] == child.color:
                             child.rave_visits += 1
-                            if (child.color == BLACK) == black_wins:
-                                child.rave_wins += 1
+                            child.rave_wins += black_value if child.color == BLACK else white_value
             playouts += 1
         if self.reuse:
             self._tree = (base, root, komi)
