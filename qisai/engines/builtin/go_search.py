@@ -24,6 +24,8 @@ colour) with komi.  New tree nodes get priors ("virtual" wins and visits)
 from tactics (capture, escape, ladders, self-atari), shape, the distance to
 the last move and the height of moves in empty areas; nodes keep UCT and
 all-moves-as-first (RAVE) statistics, blended as in Gelly and Silver (2007).
+A playout is worth mostly its win and a little its margin.  The subtree of
+the move played and the reply to it is kept for the next search.
 """
 
 from __future__ import annotations
@@ -420,7 +422,7 @@ class Playout:
 
 
 # ------------------------------------------------------------------ playouts
-# Probabilities of the playout heuristics (the values michi and Pachi use).
+# Probabilities of the playout heuristics (the values michi uses).
 P_TACTICS = 0.9
 P_PATTERN = 0.95
 P_ALLOW_THROW_IN = 0.25
