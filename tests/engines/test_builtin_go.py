@@ -370,6 +370,12 @@ def test_passes_only_when_the_count_wins() -> None:
     # One dame later Black is ahead: it passes back.
     replies = _gtp(server, "play w pass", "genmove b")
     assert replies[-1] == "= pass"
+    # When counting would take most of the time for the move, it plays on.
+    _gtp(server, "undo", "qisai-seconds 0.2")
+    server.playouts = None
+    server.count_seconds = 5.0
+    replies = _gtp(server, "genmove b")
+    assert replies[-1] != "= pass" and server.count_seconds == 5.0
 
 
 def test_time_allocation_on_9x9() -> None:

@@ -76,6 +76,8 @@ class GoServer:
         self.time_left: dict[Color, tuple[float, int]] = {}
         self.last_outcome: SearchOutcome | None = None
         self.log = log
+        self.count_seconds = 0.0
+        """How long the last count (the dead-stone estimate) took."""
 
     # --------------------------------------------------------------- loop
     def run(self) -> None:
@@ -261,7 +263,7 @@ class GoServer:
             return self.byo_time / max(1, self.byo_stones) * 0.8
         seconds, stones = left
         if stones > 0:  # in byo-yomi: share the period among its stones
-            return max(0.05, seconds / stones * 0.8 - 0.1)
+            return max(0.05, seconds / stones * 0.75 - 0.15)
         # Overtime follows the main time, so a move may use most of one
         # overtime share on top of its part of what is left.
         spare = self.byo_time / max(1, self.byo_stones) * 0.8 if self.byo_time > 0 else 0
@@ -300,11 +302,16 @@ class GoServer:
         last = board.last_move()
         sign = 1 if color is Color.BLACK else -1
         opponent_passed = last is not None and last.is_pass
-        if opponent_passed and sign * self._count() > 0:
-            # The game ends with the count in our favour (终局: both pass).
-            board.pass_move()
-            self._note(color, "pass", None, started)
-            return "pass"
+        # The count costs time (a second or more on 19x19): skip it when it
+        # would eat most of the move's budget, and play on instead.
+        if opponent_passed and self.count_seconds <= 0.4 * budget:
+            margin = self._count()
+            self.count_seconds = time.monotonic() - started
+            if sign * margin > 0:
+                # The game ends with the count in our favour (终局: both pass).
+                board.pass_move()
+                self._note(color, "pass", None, started)
+                return "pass"
         pos = self._position()
         legal = {pos.index(r, c) for (r, c) in board.legal_points()}
         left = max(0.05, budget - (time.monotonic() - started))
@@ -312,7 +319,7 @@ class GoServer:
                                        seconds=left if self.playouts is None else 1e9,
                                        max_playouts=self.playouts)
         self.last_outcome = outcome
-        if outcome.move == PASS or (opponent_passed and outcome.playouts >= 100
+        if outcome.move == PASS or (opponent_passed and outcome.playouts >= 30
                                     and outcome.winrate < 0.1):
             # Nothing to play, or the opponent has stopped and neither the
             # count nor our playouts see a way back: more moves only delay.
