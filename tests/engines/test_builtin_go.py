@@ -16,7 +16,17 @@ from hypothesis import strategies as st
 
 from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, run_match
 from qisai.engines.builtin import builtin_command
-from qisai.engines.builtin.go_search import BLACK, EMPTY, PASS, WHITE, MctsSearcher, Playout
+from qisai.engines.builtin.go_patterns import PATTERNS, code_at, matches
+from qisai.engines.builtin.go_search import (
+    BLACK,
+    EMPTY,
+    PASS,
+    WHITE,
+    MctsSearcher,
+    Playout,
+    _playout_move,
+    ladder_captures,
+)
 from qisai.engines.builtin.go_server import GoServer
 from qisai.engines.gtp import GtpEngine
 from qisai.engines.play import Adjudication
@@ -200,3 +210,206 @@ def test_handicap_and_time_reach_gnugo(gnugo: str) -> None:
         # GNU Go wins with either colour against a player who only passes.
         assert record.report.names[result.winner.value] == "gnugo"  # type: ignore[union-attr]
         assert go_from_sgf(record.record, rules=profile).result == result
+
+
+# ------------------------------------------------------------ the heuristics
+def _diagram(*rows: str, to_move: int = BLACK) -> Playout:
+    """A position from rows top to bottom: X black, O white, . empty."""
+    size = len(rows)
+    pos = Playout(size)
+    for r, text in enumerate(rows):
+        for c, ch in enumerate(text.replace(" ", "")):
+            if ch in "XO":
+                pos.cells[pos.index(size - 1 - r, c)] = BLACK if ch == "X" else WHITE
+    pos.resync()
+    pos.to_move = to_move
+    return pos
+
+
+def _at(pos: Playout, name: str) -> int:
+    col = "ABCDEFGHJKLMNOPQRST".index(name[0])
+    return pos.index(int(name[1:]) - 1, col)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.sampled_from([5, 9]))
+def test_incremental_groups_and_codes_match_a_recount(seed: int, size: int) -> None:
+    # After random play (with captures), every group's stones and liberties,
+    # the empty list and the pattern codes equal a fresh count from the cells.
+    rng = random.Random(seed)
+    pos = Playout(size)
+    for _ in range(size * size * 2):
+        moves = [p for p in pos.empties if pos.legal(p)]
+        if not moves:
+            break
+        pos.place(rng.choice(moves))
+    for p in pos.points:
+        if pos.cells[p] in (BLACK, WHITE):
+            stones, libs = pos.group_liberties(p)
+            root = pos.gid[p]
+            assert sorted(pos.stones[root] or []) == sorted(stones)
+            assert pos.libs[root] == libs
+        else:
+            assert pos.gid[p] == 0
+        assert pos.codes[p] == code_at(pos.cells, p, pos.stride)
+    assert sorted(pos.empties) == [p for p in pos.points if pos.cells[p] == EMPTY]
+    assert all(pos.empties[pos.where[p]] == p for p in pos.empties)
+
+
+def test_patterns_match_in_all_symmetries_and_both_colours() -> None:
+    # The "hane, enclosing" shape X O X / . * . around D4 on an empty 9x9
+    # board, turned eight ways, with Black and White either way round.
+    shape = {(1, -1): "X", (1, 0): "O", (1, 1): "X"}
+    for swap in (False, True):
+        for sym in range(8):
+            pos = Playout(9)
+            centre = pos.index(4, 4)
+            for (dr, dc), ch in shape.items():
+                r, c = [(dr, dc), (dr, -dc), (-dr, dc), (-dr, -dc), (dc, dr), (dc, -dr),
+                        (-dc, dr), (-dc, -dr)][sym]
+                colour = BLACK if (ch == "X") != swap else WHITE
+                pos.cells[pos.index(4 + r, 4 + c)] = colour
+            assert matches(pos.cells, centre, pos.stride), (swap, sym)
+            # A stone of the wrong colour in the middle breaks the shape.
+            pos.cells[pos.index(4 + r, 4 + c)] = 3 - pos.cells[pos.index(4 + r, 4 + c)]
+            assert not matches(pos.cells, centre, pos.stride), (swap, sym)
+    # Edge shapes need the edge: the "chase" matches at A-line only.
+    edge = _diagram(". . . . .", ". . . . .", ". . . . .", "X . . . .", "O . . . .")
+    assert matches(edge.cells, _at(edge, "B1"), edge.stride)
+    assert not matches(edge.cells, _at(edge, "C3"), edge.stride)
+    assert len(PATTERNS) == 13
+
+
+def test_ladder_reading() -> None:
+    # White D4 in atari (liberty E4) in a ladder towards the upper right.
+    rows = [". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . X . . . . .",
+            ". . X O . . . . .",
+            ". . . X X . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . ."]
+    pos = _diagram(*rows, to_move=WHITE)
+    white = _at(pos, "D4")
+    assert len(pos.libs[pos.gid[white]] or ()) == 1
+    assert ladder_captures(pos, white)
+    # A white stone on the ladder's path breaks it.
+    rows[1] = ". . . . . . O . ."
+    broken = _diagram(*rows, to_move=WHITE)
+    assert not ladder_captures(broken, white)
+
+
+def test_search_captures_a_group_in_atari() -> None:
+    # Three white stones in atari (liberty F4) in Black's wall: Black takes them.
+    pos = _diagram(". . . . . . .",
+                   ". . . . . . .",
+                   ". . X X X . .",
+                   ". X O O O . .",
+                   ". . X X X . .",
+                   ". . . . . . .",
+                   ". . . . . . .")
+    assert len(pos.libs[pos.gid[_at(pos, "C4")]] or ()) == 1
+    outcome = MctsSearcher(seed=2).search(pos, 0.5, max_playouts=300)
+    assert outcome.move == _at(pos, "F4"), pos.point(outcome.move)
+    # White to move saves them the same way.
+    pos.to_move = WHITE
+    outcome = MctsSearcher(seed=2).search(pos, 0.5, max_playouts=300)
+    assert outcome.move == _at(pos, "F4"), pos.point(outcome.move)
+
+
+def test_search_saves_its_group_in_atari() -> None:
+    # Black's two stones are in atari at C5; extending there gives them
+    # three liberties towards the open top.
+    pos = _diagram(". . . . . . .",
+                   ". . . . . . .",
+                   ". . . . . . .",
+                   ". O X O . . .",
+                   ". O X O . . .",
+                   ". . O . . . .",
+                   ". . . . . . .")
+    group = _at(pos, "C4")
+    assert len(pos.libs[pos.gid[group]] or ()) == 1
+    outcome = MctsSearcher(seed=3).search(pos, 0.5, max_playouts=300)
+    assert outcome.move == _at(pos, "C5"), pos.point(outcome.move)
+
+
+def test_playouts_and_search_never_fill_an_own_eye() -> None:
+    # Black owns the board but for two one-point eyes: every playout move
+    # passes rather than fill them, and the search has nothing to play.
+    pos = _diagram("X X X X X",
+                   "X . X X X",
+                   "X X X X X",
+                   "X X X . X",
+                   "X X X X X")
+    rng = random.Random(1)
+    assert all(_playout_move(pos, rng) == PASS for _ in range(50))
+    assert MctsSearcher(seed=1).search(pos, 0.5, max_playouts=20).move == PASS
+    # An eye among other empty points is never chosen either.
+    pos = _diagram(". . . . .",
+                   ". . . . .",
+                   "X X X . .",
+                   ". X X . .",
+                   "X X X . .")
+    eye = _at(pos, "A2")
+    assert all(_playout_move(pos, rng) != eye for _ in range(300))
+
+
+def test_passes_only_when_the_count_wins() -> None:
+    # Black column B, White column D, column C neutral (dame): with komi
+    # 0.5 Black is 0.5 behind if it passes now, so after White's pass it
+    # fills a dame point instead.
+    server = GoServer(io.StringIO(), io.StringIO(), playouts=200, seed=1)
+    moves = []
+    for row in range(5):
+        moves += [f"play b B{row + 1}", f"play w D{row + 1}"]
+    replies = _gtp(server, "boardsize 5", "komi 0.5", *moves, "play b pass", "play w pass",
+                   "genmove b")
+    assert replies[-1][2] == "C", replies[-1]
+    # One dame later Black is ahead: it passes back.
+    replies = _gtp(server, "play w pass", "genmove b")
+    assert replies[-1] == "= pass"
+    # When counting would take most of the time for the move, it plays on.
+    _gtp(server, "undo", "qisai-seconds 0.2")
+    server.playouts = None
+    server.count_seconds = 5.0
+    replies = _gtp(server, "genmove b")
+    assert replies[-1] != "= pass" and server.count_seconds == 5.0
+
+
+def test_time_allocation_on_9x9() -> None:
+    server = GoServer(io.StringIO(), io.StringIO())
+    _gtp(server, "boardsize 9", "kgs-time_settings absolute 300", "time_left b 300 0")
+    # 81 empty points: about 27 more moves for us.
+    assert 300 / 30 < server._budget(Color.BLACK) < 300 / 24
+    _gtp(server, "time_left b 20 0")
+    assert 0.5 < server._budget(Color.BLACK) < 1.0
+    _gtp(server, "kgs-time_settings byoyomi 0 10 3", "time_left b 10 1")
+    assert 7 < server._budget(Color.BLACK) < 10
+    # The end of the main time with byo-yomi to follow: most of a period.
+    _gtp(server, "kgs-time_settings byoyomi 60 10 3", "time_left b 1 0")
+    assert 7 < server._budget(Color.BLACK) < 10
+
+
+def test_search_keeps_the_subtree_of_the_reply_it_expected() -> None:
+    searcher = MctsSearcher(seed=4)
+    pos = Playout(7)
+    first = searcher.search(pos, 7.5, max_playouts=300)
+    assert first.reused == 0
+    pos.play(first.move)
+    # The reply the search explored most: its subtree is kept.
+    root = searcher._tree[1]  # type: ignore[index]
+    ours = next(c for c in root.children or [] if c.move == first.move)
+    reply = max(ours.children or [], key=lambda c: c.n)
+    kept = reply.n
+    pos.play(reply.move)
+    second = searcher.search(pos, 7.5, max_playouts=100)
+    assert second.reused == kept > 0
+    # Every playout but those that ended at the node before it grew children.
+    assert sum(second.visits.values()) == kept + 100 - searcher.expand_after
+    # A position that does not follow from the last search starts afresh.
+    other = Playout(7)
+    other.play(other.index(0, 0))
+    other.play(other.index(6, 6))
+    assert searcher.search(other, 7.5, max_playouts=50).reused == 0

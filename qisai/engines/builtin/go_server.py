@@ -6,8 +6,14 @@ superko, Chinese area counting, komi), so the engine only ever offers moves
 that board allows; the search (:mod:`qisai.engines.builtin.go_search`) runs on
 a copy in its own fast form.  The engine passes when the opponent has passed
 and the count (with the dead stones qisai's own estimate proposes) is in its
-favour, or when it has no sensible move left; it resigns a hopeless game
-only when told it may (``--resign``).  ``final_status_list dead`` and
+favour, when it has no sensible move left, or when the opponent has passed
+and its playouts see no way to win; it never passes first while moves
+remain.  It resigns a hopeless game only when told it may (``--resign``).
+
+Time: without a clock, ``--seconds`` a move (the match runner's
+``movetime``); with a clock (``time_settings``/``time_left``), the time
+left over about a third of the empty points (the moves still to come for
+one side), at least eight, plus most of a byo-yomi period.  ``final_status_list dead`` and
 ``final_score`` use :func:`qisai.go.deadstones.estimate_dead`, the same
 proposal the match runner's arbiter uses.
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from fractions import Fraction
 from typing import TextIO
 
@@ -52,7 +59,8 @@ class GoServer:
     """The GTP loop over a :class:`qisai.go.board.Board`."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO, *, seconds: float = 1.0,
-                 playouts: int | None = None, resign: bool = False, seed: int | None = None) -> None:
+                 playouts: int | None = None, resign: bool = False, seed: int | None = None,
+                 log: TextIO | None = None) -> None:
         self._in = stdin
         self._out = stdout
         self.size = 19
@@ -67,6 +75,9 @@ class GoServer:
         self.byo_stones = 0
         self.time_left: dict[Color, tuple[float, int]] = {}
         self.last_outcome: SearchOutcome | None = None
+        self.log = log
+        self.count_seconds = 0.0
+        """How long the last count (the dead-stone estimate) took."""
 
     # --------------------------------------------------------------- loop
     def run(self) -> None:
@@ -241,7 +252,9 @@ class GoServer:
         """Seconds to think: a share of the clock if one is known."""
         left = self.time_left.get(color)
         empties = len(self.board.empty_points())
-        moves_left = max(10, empties // 2)
+        # About a third of the empty points are still to be played by us
+        # (on 9x9: 27 moves at the start); never plan for fewer than 8.
+        moves_left = max(8, empties // 3)
         if left is None:
             if self.main_time <= 0 and self.byo_time <= 0:
                 return self.seconds
@@ -250,18 +263,26 @@ class GoServer:
             return self.byo_time / max(1, self.byo_stones) * 0.8
         seconds, stones = left
         if stones > 0:  # in byo-yomi: share the period among its stones
-            return max(0.05, seconds / stones * 0.8 - 0.1)
+            return max(0.05, seconds / stones * 0.75 - 0.15)
+        # Overtime follows the main time, so a move may use most of one
+        # overtime share on top of its part of what is left.
         spare = self.byo_time / max(1, self.byo_stones) * 0.8 if self.byo_time > 0 else 0
-        return max(0.05, min(seconds / moves_left + spare, seconds * 0.3))
+        return max(0.05, min(seconds / moves_left, seconds * 0.3) + spare)
 
     def _position(self) -> Playout:
         pos = Playout(self.size)
         for color in (Color.BLACK, Color.WHITE):
             for row, col in self.board.stones(color):
                 pos.cells[pos.index(row, col)] = int(color)
+        pos.resync()
         pos.to_move = int(self.board.to_move)
         ko = self.board.ko_point
         pos.ko = pos.index(*ko) if ko is not None else 0
+        # The last two moves steer the playouts' and priors' local replies.
+        recent = [m for m in self.board.history if not m.setup][-2:]
+        points = [PASS if m.point is None else pos.index(*m.point) for m in recent]
+        pos.last = points[-1] if points else PASS
+        pos.last2 = points[-2] if len(points) > 1 else PASS
         return pos
 
     def _count(self) -> Fraction:
@@ -270,34 +291,65 @@ class GoServer:
         return score(self.board, dead, komi=self.komi).margin
 
     def _genmove(self, color: Color) -> str:
+        started = time.monotonic()
         board = self.board
         if board.to_move is not color:
             try:
                 board.pass_move()
             except GoError as exc:
                 raise GtpFailure(f"cannot move ({exc})") from None
+        budget = self._budget(color)
         last = board.last_move()
         sign = 1 if color is Color.BLACK else -1
-        if last is not None and last.is_pass and sign * self._count() > 0:
-            board.pass_move()
-            return "pass"
+        opponent_passed = last is not None and last.is_pass
+        # The count costs time (a second or more on 19x19): skip it when it
+        # would eat most of the move's budget, and play on instead.
+        if opponent_passed and self.count_seconds <= 0.4 * budget:
+            margin = self._count()
+            self.count_seconds = time.monotonic() - started
+            if sign * margin > 0:
+                # The game ends with the count in our favour (终局: both pass).
+                board.pass_move()
+                self._note(color, "pass", None, started)
+                return "pass"
         pos = self._position()
         legal = {pos.index(r, c) for (r, c) in board.legal_points()}
-        budget = self._budget(color)
+        left = max(0.05, budget - (time.monotonic() - started))
         outcome = self.searcher.search(pos, float(self.komi), allowed=legal,
-                                       seconds=budget if self.playouts is None else 1e9,
+                                       seconds=left if self.playouts is None else 1e9,
                                        max_playouts=self.playouts)
         self.last_outcome = outcome
-        if outcome.move == PASS:
+        if outcome.move == PASS or (opponent_passed and outcome.playouts >= 30
+                                    and outcome.winrate < 0.1):
+            # Nothing to play, or the opponent has stopped and neither the
+            # count nor our playouts see a way back: more moves only delay.
             board.pass_move()
+            self._note(color, "pass", outcome, started)
             return "pass"
         if self.resign and outcome.playouts >= 200 and outcome.winrate < 0.03 and \
                 len(board.history) > self.size * 2:
+            self._note(color, "resign", outcome, started)
             return "resign"
         point = pos.point(outcome.move)
         assert point is not None
         board.play(point)
-        return gtp_name(point, self.size)
+        name = gtp_name(point, self.size)
+        self._note(color, name, outcome, started)
+        return name
+
+    def _note(self, color: Color, move: str, outcome: SearchOutcome | None,
+              started: float) -> None:
+        """Write one line about the move to the log, if there is one."""
+        if self.log is None:
+            return
+        spent = time.monotonic() - started
+        playouts = outcome.playouts if outcome is not None else 0
+        winrate = f"{outcome.winrate:.3f}" if outcome is not None else "-"
+        reused = outcome.reused if outcome is not None else 0
+        self.log.write(f"move {len(self.board.history)} {color.name.lower()} {move} "
+                       f"playouts {playouts} seconds {spent:.3f} winrate {winrate} "
+                       f"reused {reused}\n")
+        self.log.flush()
 
     def _final_score(self) -> str:
         margin = self._count()
@@ -325,15 +377,23 @@ class GoServer:
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> None:
     """Run the engine: ``--seconds S`` per move without a clock,
-    ``--playouts N`` instead of time, ``--resign`` to allow resigning."""
+    ``--playouts N`` instead of time, ``--resign`` to allow resigning,
+    ``--log FILE`` to record each move's search."""
     parser = argparse.ArgumentParser(prog="qisai engine go", description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--playouts", type=int, default=None)
     parser.add_argument("--resign", action="store_true")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--log", default=None,
+                        help="append a line per generated move (playouts, time, win rate)")
     args = parser.parse_args(argv)
-    GoServer(stdin or sys.stdin, stdout or sys.stdout, seconds=args.seconds,
-             playouts=args.playouts, resign=args.resign, seed=args.seed).run()
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
+    try:
+        GoServer(stdin or sys.stdin, stdout or sys.stdout, seconds=args.seconds,
+                 playouts=args.playouts, resign=args.resign, seed=args.seed, log=log).run()
+    finally:
+        if log is not None:
+            log.close()
 
 
 if __name__ == "__main__":
