@@ -52,6 +52,8 @@ def engine_go(
     playouts: int = typer.Option(0, "--playouts", help="Fixed playouts a move instead of time (0: off)."),
     resign: bool = typer.Option(False, "--resign", help="Resign hopeless games."),
     seed: int = typer.Option(-1, "--seed", help="Random seed (-1: from the system)."),
+    log: Path | None = typer.Option(
+        None, "--log", help="Append one line a move (playouts, seconds, win rate) to this file."),
 ) -> None:
     """Speak GTP version 2."""
     from qisai.engines.builtin.go_server import main
@@ -63,6 +65,8 @@ def engine_go(
         argv.append("--resign")
     if seed >= 0:
         argv += ["--seed", str(seed)]
+    if log is not None:
+        argv += ["--log", str(log)]
     main(argv)
 
 
