@@ -145,3 +145,30 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     """One ``qisai serve`` for all the tests of a module (see :func:`run_server`)."""
     with run_server(tmp_path_factory.mktemp("server")) as server:
         yield server
+
+
+# ------------------------------------------------------------ browser tests
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium: the browser the issue names (not a Playwright download)."""
+BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Chromium under Playwright; the test is skipped without either."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """The folder for screenshots: ``$QISAI_TEST_ARTIFACTS``, else the test's own."""
+    folder = Path(os.environ.get("QISAI_TEST_ARTIFACTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -10,35 +10,13 @@ Skipped when playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")]
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = pytest.mark.slow
 MATE_IN_ONE = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("QISAI_TEST_ARTIFACTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def signed_up(browser: Any, base: str, name: str, lang: str = "en-US") -> Any:

@@ -10,34 +10,12 @@ Skipped when playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")]
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("QISAI_TEST_ARTIFACTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+pytestmark = pytest.mark.slow
 
 
 def test_organiser_runs_a_knockout_to_the_final(live_server: tuple[str, Path], browser: Any,
