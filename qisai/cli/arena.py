@@ -15,7 +15,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-__all__ = ["play", "register", "serve"]
+__all__ = ["grant_role", "play", "register", "serve"]
 
 _err = Console(stderr=True, highlight=False)
 
@@ -183,7 +183,56 @@ def play(
     sys.stdout.flush()
 
 
+def grant_role(
+    username: str = typer.Argument(..., help="An account registered on the arena."),
+    role: str = typer.Argument(..., help="guest, player, arbiter or organiser."),
+    data_dir: Path | None = typer.Option(
+        None, "--data-dir", help="Data folder (default $QISAI_DATA_DIR or the user's data dir)."),
+    database_url: str | None = typer.Option(
+        None, "--database-url", help="SQLAlchemy URL (default $QISAI_DATABASE_URL or the "
+                                     "SQLite file in the data folder)."),
+) -> None:
+    """Give an arena account a role: how the first organiser is made (after
+    that, organisers grant roles on the server).  Exit 2 for an unknown role
+    or account, 1 if the database cannot be reached."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from qisai.store import Database, repo
+    from qisai.store.models import Role
+    from qisai.web import Settings
+
+    try:
+        wanted = Role(role.strip().lower())
+    except ValueError:
+        _err.print(f"[red]error:[/red] role {role!r}: expected one of "
+                   f"{', '.join(r.value for r in Role)}")
+        raise typer.Exit(2) from None
+    try:
+        folder = data_dir.expanduser() if data_dir is not None else None
+        settings = Settings.from_env(folder, url=database_url)
+    except (OSError, ValueError) as exc:
+        _err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    db = Database(settings.database_url)
+    try:
+        db.upgrade()
+        with db.session() as s:
+            user = repo.find_user(s, username)
+            if user is None:
+                _err.print(f"[red]error:[/red] no account named {username!r} "
+                           f"(register it on the arena first)")
+                raise typer.Exit(2)
+            repo.set_role(s, user.id, wanted)
+            print(f"{user.username}: {wanted.value}")
+    except SQLAlchemyError as exc:
+        _err.print(f"[red]error:[/red] database {settings.database_url.split('@')[-1]}: {exc}")
+        raise typer.Exit(1) from exc
+    finally:
+        db.dispose()
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``play`` to the ``qisai`` command."""
+    """Add ``serve``, ``play`` and ``role`` to the ``qisai`` command."""
     app.command("serve")(serve)
     app.command("play")(play)
+    app.command("role")(grant_role)

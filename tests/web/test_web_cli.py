@@ -66,3 +66,30 @@ def test_engine_think_comes_from_the_environment(tmp_path: Path,
     monkeypatch.setenv("QISAI_ENGINE_THINK", "abc")
     r = CliRunner().invoke(make_app(), ["serve", "--data-dir", str(tmp_path / "d2")])
     assert r.exit_code == 2 and "QISAI_ENGINE_THINK" in r.output
+
+
+def test_role_makes_the_first_organiser(tmp_path: Path) -> None:
+    from qisai.store import Database, repo
+
+    data = tmp_path / "data"
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    db = Database(url)
+    db.upgrade()
+    with db.session() as s:
+        repo.create_user(s, "Boss", password_hash=None)
+    db.dispose()
+    run = CliRunner().invoke
+    r = run(make_app(), ["role", "boss", "organiser", "--data-dir", str(data),
+                         "--database-url", url])
+    assert r.exit_code == 0, r.output
+    assert "Boss: organiser" in r.output
+    db = Database(url)
+    with db.session() as s:
+        user = repo.find_user(s, "Boss")
+        assert user is not None and user.role == "organiser"
+    db.dispose()
+    r = run(make_app(), ["role", "boss", "king", "--data-dir", str(data), "--database-url", url])
+    assert r.exit_code == 2 and "expected one of" in r.output
+    r = run(make_app(), ["role", "nobody", "arbiter", "--data-dir", str(data),
+                         "--database-url", url])
+    assert r.exit_code == 2 and "no account named 'nobody'" in r.output
