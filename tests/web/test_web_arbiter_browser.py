@@ -46,6 +46,8 @@ def test_arbiter_records_a_warning_a_foul_and_a_decision(live_server: tuple[str,
     assert red.locator("#arbiter").count() == 0  # players get no arbiter controls
     arb.goto(f"{base}/games/{gid}")
     arb.wait_for_selector('#board[data-phase="playing"]')
+    assert not arb.is_visible("#actions")  # not a player here: no resign or draw buttons
+    assert red.is_visible("#actions")
     # A warning to Red under 8.8, then a foul to Black under 9.1.
     arb.select_option("#arb-side", "first")
     arb.fill("#arb-clause", "8.8")

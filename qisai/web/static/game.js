@@ -185,6 +185,8 @@
     const playing = !!state.you && !r && state.status === "active";
     const offerFromThem = state.offer && state.offer !== state.you;
     document.querySelectorAll("#actions [data-act]").forEach(b => { b.disabled = !playing; });
+    // A spectator has no actions: hide the players' buttons rather than grey them.
+    $("actions").hidden = !state.you;
     // The page has only the buttons of the rule profile (state.actions).
     if ($("offer-draw")) {
       $("accept-draw").hidden = !offerFromThem; $("decline-draw").hidden = !offerFromThem;
