@@ -55,6 +55,7 @@ class Criterion(enum.Enum):
     BLACK_WINS = "black_wins"  # 后走胜局
     GAME_POINTS = "game_points"  # 全队总局分 (team events)
     MATCH_WINS = "match_wins"  # 全队胜场 / 胜场 (team events)
+    PREVIOUS_ROUNDS = "previous_rounds"  # 前一轮成绩, then the round before ... (2011 14.3.1)
 
     @property
     def chinese(self) -> str:
@@ -77,7 +78,8 @@ class Criterion(enum.Enum):
             if key in (c.value, c.chinese) or key.lower() == c.name.lower():
                 return c
         extra = {"全队犯规": cls.FOULS, "团体对手分": cls.BUCHHOLZ, "全队胜局": cls.WINS,
-                 "胜场": cls.MATCH_WINS, "SB": cls.SONNEBORN_BERGER, "BH": cls.BUCHHOLZ}
+                 "胜场": cls.MATCH_WINS, "SB": cls.SONNEBORN_BERGER, "BH": cls.BUCHHOLZ,
+                 "前一轮成绩": cls.PREVIOUS_ROUNDS}
         if key in extra:
             return extra[key]
         raise CompetitionError(
@@ -97,6 +99,7 @@ _CHINESE = {
     Criterion.BLACK_WINS: "后走胜局",
     Criterion.GAME_POINTS: "全队总局分",
     Criterion.MATCH_WINS: "全队胜场",
+    Criterion.PREVIOUS_ROUNDS: "前轮成绩",
 }
 
 # 15.1 一局循环制个人赛: 小分.胜局.直胜.犯规
@@ -104,6 +107,14 @@ ROUND_ROBIN_INDIVIDUAL = (Criterion.SONNEBORN_BERGER, Criterion.WINS,
                           Criterion.DIRECT_ENCOUNTER, Criterion.FOULS)
 # 15.2 一局积分编排制个人赛: 对手分，胜局.犯规
 SWISS_INDIVIDUAL = (Criterion.BUCHHOLZ, Criterion.WINS, Criterion.FOULS)
+# 2011 rules 14.3.1 (Swiss, option 1): 对手分、胜局、犯规、后走局数, then 前一轮成绩 back
+# round by round
+SWISS_INDIVIDUAL_2011_BUCHHOLZ = (Criterion.BUCHHOLZ, Criterion.WINS, Criterion.FOULS,
+                                  Criterion.BLACK_GAMES, Criterion.PREVIOUS_ROUNDS)
+# 2011 rules 14.3.2 (Swiss, option 2): 累进分、胜局、犯规、后走局数, then drop round 1,
+# then rounds 1-2 ...
+SWISS_INDIVIDUAL_2011_CUMULATIVE = (Criterion.CUMULATIVE, Criterion.WINS, Criterion.FOULS,
+                                    Criterion.BLACK_GAMES, Criterion.CUMULATIVE_CUT)
 # 15.3 一局循环制团体赛: 全队总局分.全队胜局.直胜.全队犯规
 ROUND_ROBIN_TEAM = (Criterion.GAME_POINTS, Criterion.WINS, Criterion.DIRECT_ENCOUNTER,
                     Criterion.FOULS)
@@ -279,6 +290,31 @@ def cumulative(rec: Record, skip: int = 0) -> float:
     return total
 
 
+def previous_rounds(rec: Record) -> tuple[float, ...]:
+    """前一轮成绩 (2011 14.3.1, "比较前一轮成绩，以此类推，直至区分"): the score
+    after the round before the last, then after the one before that, back to
+    round 1.
+
+    The text is open to two readings (../shared/specs/tournaments.md §1.3):
+    the score *after* the previous round, or the previous round's game alone.
+    qisai reads it as the standing after each earlier round, because the
+    clause ranks players tied on the total and the total after the previous
+    round is what the pairing of the last round rested on; the compared
+    values are the running totals, latest first.
+    """
+    by_round: dict[int, float] = {}
+    for e in rec.encounters:
+        by_round[e.round] = by_round.get(e.round, 0.0) + e.points
+    if not by_round:
+        return ()
+    running: list[float] = []
+    total = 0.0
+    for r in range(1, max(by_round) + 1):
+        total += by_round.get(r, 0.0)
+        running.append(total)
+    return tuple(reversed(running[:-1]))
+
+
 def value(criterion: Criterion, rec: Record, ctx: _Context) -> Any:
     """Return the value of ``criterion`` for one entry (not 直胜, which
     depends on the tied group)."""
@@ -299,6 +335,8 @@ def value(criterion: Criterion, rec: Record, ctx: _Context) -> Any:
     if criterion is Criterion.CUMULATIVE_CUT:
         last = max((e.round for e in rec.encounters), default=0)
         return tuple(cumulative(rec, k) for k in range(1, last))
+    if criterion is Criterion.PREVIOUS_ROUNDS:
+        return previous_rounds(rec)
     if criterion is Criterion.BLACK_GAMES:
         return sum(1 for e in rec.encounters if e.colour is Colour.BLACK)
     if criterion is Criterion.BLACK_WINS:

@@ -13,10 +13,13 @@ from qisai.competition.scoring import CLASSIC, CXA_2011
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
     SWISS_INDIVIDUAL,
+    SWISS_INDIVIDUAL_2011_BUCHHOLZ,
+    SWISS_INDIVIDUAL_2011_CUMULATIVE,
     ByePolicy,
     Criterion,
     DirectEncounterMode,
     TiebreakPolicy,
+    previous_rounds,
     rank,
     records_from_games,
 )
@@ -173,6 +176,35 @@ def test_cumulative_and_its_cut() -> None:
     assert st[1].values[C.CUMULATIVE] == 1 + 1 + 2 and st[2].values[C.CUMULATIVE] == 0 + 1 + 2
     assert st[1].values[C.CUMULATIVE_CUT] == (0 + 1, 1)
     assert st[1].rank < st[2].rank
+
+
+def test_previous_rounds_of_14_3_1() -> None:
+    # 2011 14.3.1: tied on 对手分, 胜局, 犯规 and 后走局数, the score after the
+    # previous round decides, then the round before.  Players 1 and 2 both
+    # end on 2 points with one win as Black each; 1 was ahead after round 2.
+    games = [Game(1, 1, 3, Result.RED_WIN), Game(2, 4, 1, Result.BLACK_WIN),
+             Game(3, 1, 5, Result.BLACK_WIN),
+             Game(1, 2, 6, Result.BLACK_WIN), Game(2, 7, 2, Result.BLACK_WIN),
+             Game(3, 2, 8, Result.RED_WIN)]
+    recs = records_from_games(range(1, 9), games, CLASSIC)
+    assert previous_rounds(recs[1]) == (2, 1) and previous_rounds(recs[2]) == (1, 0)
+    crit = [C.WINS, C.BLACK_GAMES, C.PREVIOUS_ROUNDS]
+    st = {s.entry: s for s in rank(recs, crit)}
+    assert st[1].values[C.WINS] == st[2].values[C.WINS] == 2
+    assert st[1].values[C.BLACK_GAMES] == st[2].values[C.BLACK_GAMES] == 1
+    assert st[1].rank < st[2].rank
+    # equal after round 2 but not after round 1: the earlier round decides
+    games = [Game(1, 1, 3, Result.RED_WIN), Game(2, 1, 4, Result.BLACK_WIN),
+             Game(3, 5, 1, Result.BLACK_WIN),
+             Game(1, 2, 6, Result.BLACK_WIN), Game(2, 2, 7, Result.RED_WIN),
+             Game(3, 8, 2, Result.BLACK_WIN)]
+    recs = records_from_games(range(1, 9), games, CLASSIC)
+    st = {s.entry: s for s in rank(recs, crit)}
+    assert st[1].values[C.PREVIOUS_ROUNDS] == (1, 1) and st[2].values[C.PREVIOUS_ROUNDS] == (1, 0)
+    assert st[1].rank < st[2].rank
+    assert Criterion.parse("前一轮成绩") is C.PREVIOUS_ROUNDS
+    assert SWISS_INDIVIDUAL_2011_BUCHHOLZ[-1] is C.PREVIOUS_ROUNDS
+    assert SWISS_INDIVIDUAL_2011_CUMULATIVE[-1] is C.CUMULATIVE_CUT
 
 
 def test_criterion_names() -> None:
