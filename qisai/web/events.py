@@ -93,7 +93,38 @@ class BoardSlot:
 
 
 # ---------------------------------------------------------------- knock-out
-class KnockoutEvent:
+class _Entries:
+    """The entry list of an event that draws its numbers at the start:
+    entries come and go freely until then (20.2); ``started`` says when."""
+
+    name: str
+    players: list[Player]
+
+    @property
+    def started(self) -> bool:
+        raise NotImplementedError
+
+    def add_player(self, player: Player) -> Player:
+        """Register ``player``.  Raises :class:`CompetitionError` after the
+        start or for a duplicate name."""
+        if self.started:
+            raise EventStateError(f"{self.name}: entries are closed once the event started")
+        if any(p.name == player.name for p in self.players):
+            raise CompetitionError(f"{self.name}: duplicate entry {player.name!r}")
+        self.players.append(player)
+        return player
+
+    def remove_player(self, name: str) -> None:
+        """Withdraw before the start (20.2).  Raises :class:`CompetitionError`."""
+        if self.started:
+            raise EventStateError(f"{self.name}: the event has started; withdraw instead")
+        before = len(self.players)
+        self.players = [p for p in self.players if p.name != name]
+        if len(self.players) == before:
+            raise CompetitionError(f"{self.name}: no entry named {name!r}")
+
+
+class KnockoutEvent(_Entries):
     """An individual knock-out event (淘汰制, 11.1).
 
     Entries are seeded at :meth:`start` (by rating, unrated ones after the
@@ -138,25 +169,6 @@ class KnockoutEvent:
     def started(self) -> bool:
         """True once the entries are seeded and the bracket exists."""
         return self.ko is not None
-
-    def add_player(self, player: Player) -> Player:
-        """Register ``player``.  Raises :class:`CompetitionError` after the
-        start or for a duplicate name."""
-        if self.started:
-            raise EventStateError(f"{self.name}: entries are closed once the event started")
-        if any(p.name == player.name for p in self.players):
-            raise CompetitionError(f"{self.name}: duplicate entry {player.name!r}")
-        self.players.append(player)
-        return player
-
-    def remove_player(self, name: str) -> None:
-        """Withdraw before the start (20.2).  Raises :class:`CompetitionError`."""
-        if self.started:
-            raise EventStateError(f"{self.name}: the event has started; withdraw instead")
-        before = len(self.players)
-        self.players = [p for p in self.players if p.name != name]
-        if len(self.players) == before:
-            raise CompetitionError(f"{self.name}: no entry named {name!r}")
 
     def player(self, pid: int) -> Player:
         """Return entry number ``pid``.  Raises :class:`CompetitionError`."""
@@ -850,7 +862,7 @@ GROUPINGS = ("snake", "lot")
 FINAL_STAGES = ("round_robin", "none")
 
 
-class GroupEvent:
+class GroupEvent(_Entries):
     """A group round robin (分组循环制, 11.3).
 
     At :meth:`start` the entries are split into ``groups`` groups: seeded by
@@ -889,26 +901,6 @@ class GroupEvent:
     def started(self) -> bool:
         """True once the groups are drawn."""
         return self.stage is not None
-
-    def add_player(self, player: Player) -> Player:
-        """Register ``player``.  Raises :class:`CompetitionError` after the
-        start or for a duplicate name."""
-        if self.started:
-            raise EventStateError(f"{self.name}: entries are closed once the event started")
-        if any(p.name == player.name for p in self.players):
-            raise CompetitionError(f"{self.name}: duplicate entry {player.name!r}")
-        self.players.append(player)
-        return player
-
-    def remove_player(self, name: str) -> None:
-        """Withdraw before the start (20.2: the groups and numbers are drawn
-        at the start).  Raises :class:`CompetitionError`."""
-        if self.started:
-            raise EventStateError(f"{self.name}: the event has started; withdraw instead")
-        before = len(self.players)
-        self.players = [p for p in self.players if p.name != name]
-        if len(self.players) == before:
-            raise CompetitionError(f"{self.name}: no entry named {name!r}")
 
     def start(self) -> None:
         """Draw the groups and start their round robins.  Raises
