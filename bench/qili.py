@@ -18,7 +18,7 @@ from pathlib import Path
 from qisai.xiangqi import Board, Move
 from qisai.xiangqi.qili import judge
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "testdata" / "xiangqi" / "qili_cases.json"
+CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "xiangqi" / "qili_cases.json"
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Benchmark: replay the 131 real games and write every move in Chinese notation.
 
 Issue 2 ("Speed"): replaying the games of
-../shared/testdata/xiangqi/records/cbl_games.json with full legality checks
+tests/data/xiangqi/records/cbl_games.json with full legality checks
 and writing every move in Chinese notation (clause 7.5) should take under 1 s.
 Also times reading every move back from Chinese, and the other notations.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from qisai.xiangqi import Board, Move
 from qisai.xiangqi.notation import NOTATIONS, format, parse
 
-RECORDS = Path(__file__).resolve().parents[1].parent / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "tests" / "data" / "xiangqi" / "records"
 TARGET_S = 1.0
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from qisai.xiangqi import STARTING_FEN, Board
 
-PERFT_TSV = Path(__file__).resolve().parents[1].parent / "shared" / "testdata" / "xiangqi" / "perft.tsv"
+PERFT_TSV = Path(__file__).resolve().parents[1] / "tests" / "data" / "xiangqi" / "perft.tsv"
 
 
 def qisai_rate(depth: int) -> tuple[int, float]:

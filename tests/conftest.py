@@ -1,4 +1,4 @@
-"""Shared test helpers: paths to ../shared and the oracle engines."""
+"""Shared test helpers: paths to the test data (tests/data) and the oracle engines."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-TESTDATA = SHARED / "testdata"
+TESTDATA = ROOT / "tests" / "data"
 
 
 def find_binary(name: str) -> str | None:

@@ -14,7 +14,7 @@ the presets:
 equal points, by severity and number of penalties — applied before any
 criterion.
 
-Definitions (the research note, ../shared/specs/tournaments.md §1.2-1.4):
+Definitions (the research note, docs/specs/tournaments.md §1.2-1.4):
 
 * 小分 = Sonneborn-Berger: "所胜对手的全部积分与所和对手积分的一半之和" —
   the full final points of every opponent beaten plus half those of every
@@ -295,7 +295,7 @@ def previous_rounds(rec: Record) -> tuple[float, ...]:
     after the round before the last, then after the one before that, back to
     round 1.
 
-    The text is open to two readings (../shared/specs/tournaments.md §1.3):
+    The text is open to two readings (docs/specs/tournaments.md §1.3):
     the score *after* the previous round, or the previous round's game alone.
     qisai reads it as the standing after each earlier round, because the
     clause ranks players tied on the total and the total after the previous

@@ -72,7 +72,7 @@ class RepetitionCode(enum.Enum):
     CXA = "cxa"
     """The Chinese Xiangqi Association code (seeds, chapter 6-7)."""
     AXF = "axf"
-    """The Asian Xiangqi Federation code (see ../shared/specs/qili.md §8.2)."""
+    """The Asian Xiangqi Federation code (see docs/specs/qili.md §8.2)."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 the cycle and explain the ruling in Chinese and English.
 
 Rule text: 象棋竞赛规则 第24条 (待判局面的裁定), 棋例总纲 25-29, 棋例细则 1-13
-(``../shared/seeds``); algorithm after ``../shared/specs/qili.md``.  Where the
+(``docs/rules``); algorithm after ``docs/specs/qili.md``.  Where the
 two disagree this module follows the rule text and says so at the spot.
 
 Entry points:

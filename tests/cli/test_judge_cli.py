@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from qisai.cli import app
 
-CASES = json.loads((Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi"
+CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "xiangqi"
                     / "repetition_basic.json").read_text(encoding="utf-8"))
 runner = CliRunner()
 

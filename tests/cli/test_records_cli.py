@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from qisai.cli import app
 from qisai.xiangqi.pgn import parse_pgn
 
-RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "records"
 runner = CliRunner()
 
 

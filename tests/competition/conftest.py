@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "tournament"
+TESTDATA = Path(__file__).resolve().parents[1] / "data" / "tournament"
 
 
 @pytest.fixture(scope="session")
 def tdata() -> Path:
-    """The tournament test data folder (../shared/testdata/tournament)."""
+    """The tournament test data folder (tests/data/tournament)."""
     if not TESTDATA.is_dir():
         pytest.fail(f"missing test data folder {TESTDATA}")
     return TESTDATA

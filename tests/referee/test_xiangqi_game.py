@@ -27,7 +27,7 @@ R, B = Side.FIRST, Side.SECOND
 MATE_IN_ONE = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"  # b0b9 mates; d0e0 faces the generals
 STALEMATE_IN_ONE = "4k4/9/9/9/9/9/9/9/9/R2K1R3 w - - 0 1"  # a0a8 stalemates
 SHUTTLE = "4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1"
-TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi"
+TESTDATA = Path(__file__).resolve().parents[1] / "data" / "xiangqi"
 
 
 def new(fen: str | None = None, name: str = "cxa", **overrides: object) -> tuple[XiangqiGame, ManualTime]:

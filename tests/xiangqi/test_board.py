@@ -1,6 +1,6 @@
 """Rules core: legal moves, check, mate, stalemate, FEN, keys, attacks.
 
-Independent truth: the published perft counts in ../shared/testdata/xiangqi/
+Independent truth: the published perft counts in tests/data/xiangqi/
 perft.tsv and Debian's Fairy-Stockfish (move lists of random positions).
 """
 
@@ -28,7 +28,7 @@ from qisai.xiangqi import (
     square,
 )
 
-TESTDATA = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi"
+TESTDATA = Path(__file__).resolve().parents[1] / "data" / "xiangqi"
 PERFT_LIMIT = 2_100_000  # rows above this run in bench/xiangqi_perft.py
 
 

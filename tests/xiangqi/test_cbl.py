@@ -1,6 +1,6 @@
 """CCBridge readers (CBL libraries, CBR and CBF games).
 
-Truth: ../shared/testdata/xiangqi/records/cbl_games.json, the 131 games of
+Truth: tests/data/xiangqi/records/cbl_games.json, the 131 games of
 the two CBL files as data (headers, start FEN, ICCS moves, result), written
 by another program and checked legal with Fairy-Stockfish.
 """
@@ -18,7 +18,7 @@ from qisai.xiangqi import STARTING_FEN, Board, RecordError, XiangqiError
 from qisai.xiangqi.cbl import CblError, iter_cbl, read_cbf, read_cbl, read_cbr
 from qisai.xiangqi.pgn import Game, GameNode
 
-RECORDS = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "records"
 TRUTH = json.loads((RECORDS / "cbl_games.json").read_text(encoding="utf-8"))
 CBL_FILES = sorted({g["source"] for g in TRUTH})
 FIELDS = {"title": "Title", "event": "Event", "red": "Red", "black": "Black", "result": "Result"}

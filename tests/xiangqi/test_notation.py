@@ -1,6 +1,6 @@
 """Move notation (clause 7.5): ICCS, engine, Chinese full/short/symbol, WXF.
 
-Independent truth: the 131 real games of ../shared/testdata/xiangqi/records/
+Independent truth: the 131 real games of tests/data/xiangqi/records/
 cbl_games.json (moves in ICCS, checked legal with Fairy-Stockfish) and the
 Chinese move text that other programs wrote into the PGN files there.
 """
@@ -36,7 +36,7 @@ from qisai.xiangqi.notation import (
     parse_line,
 )
 
-RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "records"
 
 
 def _games() -> list[dict[str, object]]:
@@ -75,7 +75,7 @@ def test_clause_7_5_full_form_reads_and_writes() -> None:
 def test_clause_7_5_table_from_the_rule_text() -> None:
     """The table of 7.5 as printed in the rule book (seeds/001): each line holds
     a round in the full form and the same round in the short form."""
-    seeds = RECORDS.parents[2] / "seeds" / "001_c8d56d3bd7b1d386.txt"
+    seeds = Path(__file__).resolve().parents[2] / "docs" / "rules" / "001_c8d56d3bd7b1d386.txt"
     text = seeds.read_text(encoding="utf-8")
     start = text.index("7.5 记录方式")
     rounds = [line.split() for line in text[start:].splitlines()[3:6]]

@@ -1,6 +1,6 @@
 """Xiangqi PGN: the Game tree, reading (GBK and UTF-8, streaming) and writing.
 
-Truth: the .pgn files of ../shared/testdata/xiangqi/records (their own
+Truth: the .pgn files of tests/data/xiangqi/records (their own
 headers and move text), and the 131 games of cbl_games.json for round trips.
 """
 
@@ -28,7 +28,7 @@ from qisai.xiangqi.pgn import (
 )
 from qisai.xiangqi.xqf import read_xqf
 
-RECORDS = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "records"
 PGN_FILES = sorted(RECORDS.glob("*.pgn"))
 TRUTH = json.loads((RECORDS / "cbl_games.json").read_text(encoding="utf-8"))
 

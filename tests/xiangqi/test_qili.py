@@ -1,6 +1,6 @@
 """Tests of the repetition code 棋例 (qisai.xiangqi.qili).
 
-Independent truth: ``../shared/testdata/xiangqi/qili_cases.json`` (spec §9)
+Independent truth: ``tests/data/xiangqi/qili_cases.json`` (spec §9)
 and ``repetition_basic.json``; hand-built positions per clause of 25-29 and
 棋例细则 1-13.  Where a test-data ruling is an AXF ruling that the CXA text
 (the seeds) rules differently, the CXA expectation is listed in
@@ -36,7 +36,7 @@ from qisai.xiangqi.qili import (
 from qisai.xiangqi.qili_limits import audit_limit_claim, natural_limit_reached
 from qisai.xiangqi.qili_search import mate_by_checks, scan_threats
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "testdata" / "xiangqi"
+DATA = Path(__file__).resolve().parents[1] / "data" / "xiangqi"
 
 
 def _load(name: str) -> list[dict[str, Any]]:

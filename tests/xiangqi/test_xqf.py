@@ -1,4 +1,4 @@
-"""XQF reader: every XQF file of ../shared/testdata/xiangqi/records.
+"""XQF reader: every XQF file of tests/data/xiangqi/records.
 
 Truth comes from the files themselves: test.xqf (version 18, encrypted) and
 test1.xqf (version 10, in clear) hold the same game, UnitTest.xqf names each
@@ -19,7 +19,7 @@ from qisai.xiangqi import Board, Move, RecordError, XiangqiError
 from qisai.xiangqi.pgn import Game, GameNode
 from qisai.xiangqi.xqf import XqfError, read_xqf
 
-RECORDS = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "xiangqi" / "records"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "records"
 XQF_FILES = sorted(p for p in RECORDS.iterdir() if p.suffix.lower() == ".xqf")
 # Files with an illegal move in a variation: strict reading raises.
 BAD = {"BadMoveTest3.xqf", "WildHouse.xqf"}
