@@ -355,20 +355,30 @@ class XiangqiGame(Game):
     def natural_limit_rounds(self, claimant: Side | None) -> int:
         """Return the rounds without a capture that count for the natural limit.
 
-        23.3: a claimant's checks count at most ``natural_limit_check_cap``
-        moves; without a claimant (the arbiter's own count) the cap applies
-        to both sides.  Plies before the start position count as quiet.
+        23.3 审核回合时，提出方对非提出方"将军"的着数，最多只计10着: every move
+        of the claimant is one round (回合), so each of his checks beyond
+        ``natural_limit_check_cap`` takes one whole round off the count.
+        Without a claimant (the arbiter's own count, 23.3 last sentence) a
+        round with a check beyond either side's cap does not count.  Rounds
+        are the complete pairs of plies counted back from the last move;
+        plies before the start position count as quiet.
         """
         plies = self.board.halfmove_clock
-        window = self.moves[len(self.moves) - min(plies, len(self.moves)):] if plies else []
+        recorded = min(plies, len(self.moves))
+        window = self.moves[len(self.moves) - recorded:]
         cap = self.xrules.natural_limit_check_cap
-        excess = 0
-        for side in Side:
-            if claimant is not None and side is not claimant:
+        rounds = plies // 2
+        checks = {Side.FIRST: 0, Side.SECOND: 0}
+        excluded: set[int] = set()
+        for i, record in enumerate(window):
+            if not record.gave_check or (claimant is not None and record.side is not claimant):
                 continue
-            checks = sum(1 for r in window if r.side is side and r.gave_check)
-            excess += max(0, checks - cap)
-        return (plies - excess) // 2
+            checks[record.side] += 1
+            if checks[record.side] > cap:
+                back = len(window) - 1 - i  # plies before the last move
+                if back // 2 < rounds:
+                    excluded.add(back // 2)
+        return rounds - len(excluded)
 
     # --------------------------------------------------------------- claims
     def _on_claim(self, event: Event) -> None:

@@ -15,6 +15,8 @@ Times come from a :class:`ManualTime`; moves are one second apart.
 
 from __future__ import annotations
 
+import pytest
+
 from qisai.referee.clock import ManualTime
 from qisai.referee.events import ClaimKind, NoticeType
 from qisai.referee.rulesets import ruleset
@@ -137,3 +139,91 @@ def test_24_3_automatic_order_then_repeating_the_cycle_loses() -> None:
     assert game.result is not None and game.result.winner is B
     assert game.result.reason is Reason.FORBIDDEN_REPETITION and "24.3" in game.result.clause
     assert "24.3" in game.result.explanation_zh and "24.3" in game.result.explanation_en
+
+
+# --------------------------------------------------------- 23.3 check cap
+# Red's chariot checks the black king on ranks 9 and 8 while the king steps
+# e9 <-> e8 (every Red move a check); then both sides move quietly: Red's
+# king d0 <-> d1, Black's elephant e7 <-> g5.  No capture is ever possible.
+CHECKS = "4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1"
+FIRST_CHECK = ["a0a9", "e9e8"]
+CHECK_ROUNDS = [["a9a8", "e8e9"], ["a8a9", "e9e8"]]
+QUIET_ROUNDS = [["d0d1", "e7g5"], ["d1d0", "g5e7"]]
+NATURAL_LIMIT = 60  # 4.2.4: 60 rounds without a capture
+CHECK_CAP = 10  # 23.3: the claimant's checks count at most 10 moves
+
+
+def quiet_game(checks: int, quiet: int, **overrides: object) -> tuple[XiangqiGame, ManualTime]:
+    """Red gives ``checks`` checks in its first rounds (an even number), then
+    ``quiet`` rounds follow without checks; Red is to move."""
+    assert checks % 2 == 0
+    rules: dict[str, object] = {"natural_limit_automatic": False, "repetition_automatic": False}
+    rules.update(overrides)
+    game, t = new(CHECKS, **rules)
+    moves = FIRST_CHECK + [m for k in range(checks - 1) for m in CHECK_ROUNDS[k % 2]]
+    moves += [m for k in range(quiet) for m in QUIET_ROUNDS[k % 2]]
+    play(game, t, moves)
+    assert sum(1 for r in game.moves if r.gave_check) == checks
+    assert all(not r.gave_check for r in game.moves if r.side is B)
+    assert game.board.halfmove_clock == 2 * (checks + quiet) and game.to_move is R
+    return game, t
+
+
+def counted(rounds: int, claimant_checks: int) -> int:
+    """23.3: every claimant move is one round; a check beyond the tenth does not count."""
+    return rounds - max(0, claimant_checks - CHECK_CAP)
+
+
+def test_23_3_fourteen_checks_in_62_rounds_count_58_a_false_claim() -> None:
+    game, t = quiet_game(14, 48)
+    assert counted(62, 14) == 58
+    assert game.natural_limit_rounds(R) == 58
+    before = game.clock_reading(R)
+    assert before is not None
+    game.claim(R, ClaimKind.NATURAL_LIMIT)
+    # 23.3: not true: a foul (9.1.4) and five minutes on the claimant's clock.
+    assert game.result is None and game.fouls(R) == 1
+    assert game.clock_reading(R) == pytest.approx(before - 300)
+    rejected = [n for n in game.notices if n.type is NoticeType.CLAIM_REJECTED]
+    assert "58/60" in rejected[-1].text_en and "23.3" in rejected[-1].clause
+
+
+def test_23_3_claim_at_exactly_60_counted_rounds_succeeds() -> None:
+    game, t = quiet_game(14, 50)
+    assert counted(64, 14) == NATURAL_LIMIT
+    assert game.natural_limit_rounds(R) == NATURAL_LIMIT
+    game.claim(R, ClaimKind.NATURAL_LIMIT)
+    assert game.result is not None and game.result.reason is Reason.NATURAL_LIMIT
+    assert game.result.is_draw and "23.3" in game.result.clause and "4.2.4" in game.result.clause
+    assert game.fouls(R) == 0
+
+
+def test_23_3_claim_at_59_counted_rounds_is_false() -> None:
+    game, t = quiet_game(14, 49)
+    assert counted(63, 14) == NATURAL_LIMIT - 1
+    assert game.natural_limit_rounds(R) == NATURAL_LIMIT - 1
+    game.claim(R, ClaimKind.NATURAL_LIMIT)
+    assert game.result is None and game.fouls(R) == 1
+
+
+def test_23_3_the_cap_is_the_claimants_only() -> None:
+    # Black, claiming after one more Red move, has given no check: Red's
+    # fourteen checks all count for Black's claim (4.2.4, 60 rounds).
+    game, t = quiet_game(14, 46)
+    play(game, t, ["d0d1"])  # after an even number of quiet rounds the king is on d0
+    assert game.natural_limit_rounds(B) == 60
+    game.claim(B, ClaimKind.NATURAL_LIMIT)
+    assert game.result is not None and game.result.reason is Reason.NATURAL_LIMIT
+
+
+def test_23_3_arbiters_own_count_caps_the_checks_too() -> None:
+    # 23.3 双方均未审核时，裁判经审核着数亦可判和: the arbiter's count leaves
+    # out the rounds of checks beyond ten as well; the draw comes with the
+    # move that completes the 60th counted round, not before.
+    game, t = quiet_game(14, 49, natural_limit_automatic=True)
+    assert game.result is None
+    play(game, t, ["d1d0"])  # after an odd number of quiet rounds: king d1, elephant g5
+    assert game.result is None  # half a round more is no round
+    play(game, t, ["g5e7"])
+    assert game.result is not None and game.result.reason is Reason.NATURAL_LIMIT
+    assert len(game.moves) == 2 * (NATURAL_LIMIT + 4)
