@@ -127,6 +127,20 @@ class XiangqiGame(Game):
     def _foul_limit(self) -> int | None:
         return self.xrules.foul_limit
 
+    def _default_late_limit(self, side: Side) -> float | None:
+        """Return the late limit (规定时限) of ``side`` from the time control.
+
+        21.1-21.2: a late player's clock runs from his turn and he must still
+        make the moves of the first period in the time left, so the limit is
+        the time of his first period; alone, his running clock enforces it
+        (``None``).  21.3: when both are late each one's late time counts
+        from the start, so each exceeds the limit at the start plus his first
+        period (both at once: 双方弃权).  ``None`` without clocks.
+        """
+        if not self._presence.both_late or self.clock is None:
+            return None
+        return self.clock.control.of(side).stages[0].seconds
+
     def _foul_clause(self) -> str:
         return self.xrules.foul_clause
 

@@ -20,7 +20,7 @@ import pytest
 from qisai.referee.clock import ManualTime
 from qisai.referee.events import ClaimKind, NoticeType
 from qisai.referee.rulesets import ruleset
-from qisai.referee.verdict import Reason, Side
+from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.referee.xiangqi_game import XiangqiGame
 
 R, B = Side.FIRST, Side.SECOND
@@ -227,3 +227,80 @@ def test_23_3_arbiters_own_count_caps_the_checks_too() -> None:
     play(game, t, ["g5e7"])
     assert game.result is not None and game.result.reason is Reason.NATURAL_LIMIT
     assert len(game.moves) == 2 * (NATURAL_LIMIT + 4)
+
+
+# ------------------------------------------------------------ 21.3 both late
+# 21.1-21.2: the late player's clock runs; the limit (规定时限) is the time his
+# clock gives for the first period, within which he must still make the
+# required moves (21.2): 90 minutes under 6.1, the cxa default.
+FIRST_PERIOD = 90 * 60
+
+
+def late_game(name: str = "cxa", **overrides: object) -> tuple[XiangqiGame, ManualTime]:
+    t = ManualTime(0.0)
+    game = XiangqiGame(ruleset(name, **overrides), now=t)  # type: ignore[arg-type]
+    game.start(absent=[R, B])
+    return game, t
+
+
+def test_21_3_both_absent_past_the_limit_both_forfeit_without_a_late_limit() -> None:
+    game, t = late_game()
+    assert game.rules.late_limit is None
+    t.set(FIRST_PERIOD - 1)
+    game.tick()
+    assert game.result is None
+    t.set(FIRST_PERIOD + 30)
+    game.tick()
+    # 21.3 若双方均超过规定时限，即判双方弃权: nobody wins.
+    assert game.result is not None and game.result.outcome is Outcome.DOUBLE_FORFEIT
+    assert game.result.winner is None and game.result.reason is Reason.LATE_ARRIVAL
+    assert game.result.clause == "21.3" and game.ended_at == pytest.approx(FIRST_PERIOD)
+    assert "弃权" in game.result.explanation_zh and "forfeit" in game.result.explanation_en
+
+
+def test_21_3_both_late_the_one_still_absent_loses() -> None:
+    # Black arrives after 10 minutes (his late time is deducted, 21.3); Red,
+    # whose clock runs from the start, never comes: only Red exceeds the limit.
+    game, t = late_game()
+    t.set(600)
+    game.arrive(B)
+    assert game.clock_reading(B) == pytest.approx(FIRST_PERIOD - 600)
+    t.set(FIRST_PERIOD)
+    game.tick()
+    assert game.result is not None and game.result.winner is B
+    assert game.result.reason is Reason.LATE_ARRIVAL and game.ended_at == pytest.approx(FIRST_PERIOD)
+    assert "21.3" in game.result.clause
+
+
+def test_21_3_both_late_black_still_absent_counts_from_the_start() -> None:
+    # Red arrives after 20 minutes and moves; Black's late time runs from the
+    # start of play (21.3 扣除双方迟到时间), not from Red's first move.
+    game, t = late_game()
+    t.set(1200)
+    game.arrive(R)
+    t.set(1210)
+    game.move(R, "h2e2")
+    t.set(FIRST_PERIOD - 1)
+    game.tick()
+    assert game.result is None
+    t.set(FIRST_PERIOD + 1)
+    game.tick()
+    assert game.result is not None and game.result.winner is R
+    assert game.result.reason is Reason.LATE_ARRIVAL and game.ended_at == pytest.approx(FIRST_PERIOD)
+
+
+def test_21_3_time_odds_black_limit_is_his_own_time() -> None:
+    # 2007 trial: Red 80 minutes, Black 40: with both absent Black's limit
+    # runs out first and Black alone loses.
+    game, t = late_game("cxa-2007")
+    t.set(40 * 60)
+    game.tick()
+    assert game.result is not None and game.result.winner is R
+    assert game.result.reason is Reason.LATE_ARRIVAL
+
+
+def test_21_3_an_event_late_limit_still_applies() -> None:
+    game, t = late_game(late_limit=900)
+    t.set(900)
+    game.tick()
+    assert game.result is not None and game.result.outcome is Outcome.DOUBLE_FORFEIT
