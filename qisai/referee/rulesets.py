@@ -167,7 +167,10 @@ class XiangqiRules(_Profile):
       ``repetition_automatic`` (23.2: the arbiter may rule without a claim).
     * ``draw_offers`` (4.2.2, 23.1), ``repeat_offer_is_foul`` (9.1.3).
     * ``late_limit``: seconds after the start beyond which an absent player
-      loses (4.1.5, 21); ``None``: only the absent player's clock limits him.
+      loses (4.1.5, 21), when the event sets one; ``None``: the limit comes
+      from the time control (21.1-21.3: the first period's time; a lone
+      late player's running clock enforces it, and when both are late each
+      one's late time counts from the start, both beyond it: 双方弃权).
     * ``time_control`` (6); ``None`` plays without clocks.
     * ``points`` (14.1; the 2007 point odds).
     """
