@@ -191,14 +191,17 @@ class GoGame(Game):
         if penalty is Penalty.LOSS:
             self._win(side.other, Reason.ILLEGAL_MOVE, clause, at, text_zh, text_en)
             return
-        # 10, 11(1): 判着手无效，弃权一次 — the move counts as a pass, with a warning.
+        # 10, 11(1): 判着手无效，弃权一次 — the move is void and counts as a pass.
+        # No warning: 12(2) counts the arbiter's warnings (8(2), 9); only a
+        # profile with invalid_move=WARNING adds one.
         elapsed, snap = self._press(side, at)
         self.board.pass_move()
         self._record_move(side, name, at, elapsed, snap, void=True)
         self._emit(NoticeType.INVALID_MOVE, at, side, text_zh + "，弃权一次",
                    text_en + " and counts as a pass", clause, move=name, reason=reason.name)
         self._after_move(side, at)
-        self._add_infraction("warning", side, at, clause, f"{text_zh} / {text_en}")
+        if penalty is Penalty.WARNING:
+            self._add_infraction("warning", side, at, clause, f"{text_zh} / {text_en}")
         if not self.is_over and self._two_passes():
             self._enter_scoring(at)
 

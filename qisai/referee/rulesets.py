@@ -61,7 +61,12 @@ class Penalty(enum.Enum):
     FOUL = "foul"
     """The action is undone and a foul is recorded (seed 000 local rule 8)."""
     WARNING = "warning"
-    """The action is undone and a warning is recorded."""
+    """The action is undone and a warning is recorded (Go: an invalid move
+    is void, counts as a pass *and* earns a warning, for events whose local
+    rules want that; the rule text's 10 and 11(1) give no warning)."""
+    VOID = "void"
+    """Go 10, 11(1): 判着手无效，弃权一次 — the move is void and counts as a
+    pass; nothing else is recorded."""
     REJECT = "reject"
     """The action is refused with an error and nothing is recorded (casual)."""
 
@@ -210,6 +215,8 @@ class XiangqiRules(_Profile):
             raise RulesetError(f"{self.name}: late_limit must not be negative")
         if self.out_of_turn is Penalty.WARNING or self.illegal_move is Penalty.WARNING:
             raise RulesetError(f"{self.name}: Xiangqi records fouls, not warnings, for moves")
+        if Penalty.VOID in (self.out_of_turn, self.illegal_move):
+            raise RulesetError(f"{self.name}: a void move (弃权一次) is a Go rule, not a Xiangqi one")
 
 
 @dataclass(frozen=True)
@@ -223,8 +230,11 @@ class GoRules(_Profile):
       first, no stones) or 2..9 stones; handicap games use
       ``handicap_komi`` instead of the komi (让先不贴目，让子要贴还让子数的一半:
       the give-back is ``core.handicap_giveback``).
-    * ``invalid_move`` (10, 11(1)): WARNING = the move is void, counts as a
-      pass and earns a warning; REJECT in casual play; LOSS is allowed too.
+    * ``invalid_move`` (10, 11(1)): VOID (the default, as the text says:
+      判着手无效，弃权一次 — the move is void and counts as a pass, no
+      warning); WARNING = void, a pass and a warning, for events that want
+      one (12(2) then counts it); REJECT in casual play; LOSS is allowed too.
+      Warnings otherwise come only from the arbiter (8(2), 9).
     * ``out_of_turn`` (8(1)): moving twice in a row loses.
     * ``warning_limit`` (12(2)): two warnings in one game lose.
     * ``cycle_outcome`` (11(3)): an unbreakable cycle (only possible under
@@ -246,7 +256,7 @@ class GoRules(_Profile):
     board_size: int = 19
     handicap: int = 0
     handicap_komi: Fraction = Fraction(0)
-    invalid_move: Penalty = Penalty.WARNING
+    invalid_move: Penalty = Penalty.VOID
     out_of_turn: Penalty = Penalty.LOSS
     warning_limit: int | None = 2
     cycle_outcome: Outcome = Outcome.DRAW
@@ -272,6 +282,8 @@ class GoRules(_Profile):
             raise RulesetError(f"{self.name}: cycle_outcome must be draw or no_result")
         if self.out_of_turn is Penalty.FOUL or self.invalid_move is Penalty.FOUL:
             raise RulesetError(f"{self.name}: Go records warnings, not fouls")
+        if self.out_of_turn is Penalty.VOID:
+            raise RulesetError(f"{self.name}: moving out of turn (8(1)) cannot be a void move")
 
     def with_overrides(self, **overrides: Any) -> Any:
         """Return a copy with fields replaced; the Go core's fields (``komi``,

@@ -1,0 +1,124 @@
+"""Referee scenarios for issue 13 items 12-14 and 18 (seed 003, competition rules).
+
+Every expected value comes from the rule text (``docs/rules/003_*.txt``):
+
+* 10 禁着点: 棋子下子在禁着点上，判着手无效，弃权一次.
+* 11(1): 劫争马上回提，判回提者着手无效，弃权一次.
+* 12(2): 对局者被判的警告 ... 在一局棋里满二次者，判该局为负 — the warnings
+  are those the arbiter gives under 8(2) and 9, not void moves.
+* 胜负判别 2: 让先不贴目，让子要贴还让子数的一半.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from qisai.referee.clock import ManualTime
+from qisai.referee.events import Notice, NoticeType
+from qisai.referee.go_game import GoGame
+from qisai.referee.rulesets import Penalty, RulesetError, ruleset
+from qisai.referee.verdict import Reason, Side
+
+BL, WH = Side.FIRST, Side.SECOND
+
+# A ko on the left of a 7x7 board.  After these moves (Black C4 takes)::
+#
+#     6  . . . .
+#     5  . X O .
+#     4  X . X O       White may not retake at B4 at once (11(1)).
+#     3  . X O .
+#        A B C D
+KO = ["B5", "C5", "A4", "C3", "B3", "D4", "G7", "B4", "C4"]
+
+
+def new(name: str = "chinese", **overrides: object) -> tuple[GoGame, ManualTime]:
+    overrides.setdefault("board_size", 7)
+    t = ManualTime(0)
+    game = GoGame(ruleset(name, **overrides), now=t)  # type: ignore[arg-type]
+    game.start()
+    return game, t
+
+
+def play(game: GoGame, t: ManualTime, moves: list[str]) -> list[Notice]:
+    out: list[Notice] = []
+    for m in moves:
+        t.advance(1)
+        out += game.move(game.to_move, m)
+    return out
+
+
+def void_notice(notices: list[Notice]) -> Notice:
+    [notice] = [n for n in notices if n.type is NoticeType.INVALID_MOVE]
+    assert not [n for n in notices if n.type is NoticeType.WARNING]
+    return notice
+
+
+def test_12_void_moves_earn_no_warning_ko_and_forbidden_point_twice() -> None:
+    game, t = new()
+    play(game, t, KO)
+    assert game.board.get("B4") is None and game.to_move is WH
+    # 11(1): the immediate retake is void and counts as White's pass.
+    first = void_notice(play(game, t, ["B4"]))
+    assert first.clause == "竞赛规定 11(1)" and "弃权一次" in first.text_zh
+    assert "counts as a pass" in first.text_en
+    assert game.moves[-1].void and game.board.get("B4") is None and game.to_move is BL
+    # The ko goes on: White retakes after a move elsewhere, Black's immediate
+    # retake is void, then White's second immediate retake is void again.
+    play(game, t, ["G6", "B4"])
+    assert game.board.get("C4") is None
+    void_notice(play(game, t, ["C4"]))
+    play(game, t, ["G1", "C4"])
+    second = void_notice(play(game, t, ["B4"]))
+    assert second.clause == "竞赛规定 11(1)"
+    # 10: a forbidden point (A5 among Black A4 B5 A6), twice.
+    play(game, t, ["A6"])
+    for _ in range(2):
+        notice = void_notice(play(game, t, ["A5"]))
+        assert notice.clause == "竞赛规定 10" and game.board.get("A5") is None
+        play(game, t, ["F1" if game.board.get("F1") is None else "F2"])
+    assert game.result is None and game.warnings(WH) == 0 and game.warnings(BL) == 0
+    assert sum(1 for r in game.moves if r.void) == 5 and not game.infractions
+
+
+def test_12_void_move_counts_as_a_pass_for_4_1() -> None:
+    game, t = new()
+    play(game, t, KO)
+    play(game, t, ["B4"])  # void: White's pass
+    assert game.result is None
+    play(game, t, ["pass"])  # Black passes too: both passed in succession (4(1))
+    assert game.phase.value == "scoring"
+
+
+def test_12_event_profile_may_want_a_warning_for_a_void_move() -> None:
+    assert ruleset("chinese").invalid_move is Penalty.VOID  # type: ignore[union-attr]
+    game, t = new(invalid_move="warning")
+    play(game, t, KO)
+    notices = play(game, t, ["B4"])
+    assert [n.type for n in notices] == [NoticeType.INVALID_MOVE, NoticeType.WARNING]
+    play(game, t, ["G6", "B4", "C4", "G1", "C4", "B4"])
+    # White's second void retake is the second warning: 12(2).
+    assert game.result is not None and game.result.reason is Reason.TWO_WARNINGS
+    assert game.result.winner is BL and game.result.clause == "竞赛规定 12(2)"
+
+
+def test_12_void_is_not_a_xiangqi_penalty_nor_for_moving_twice() -> None:
+    with pytest.raises(RulesetError):
+        ruleset("cxa", illegal_move="void")
+    with pytest.raises(RulesetError):
+        ruleset("chinese", out_of_turn="void")
+
+
+def test_12_arbiter_warnings_still_count() -> None:
+    game, t = new()
+    play(game, t, KO + ["B4"])  # a void move: no warning
+    game.record_warning(WH, "竞赛规定 9", "captured a live stone")
+    assert game.result is None and game.warnings(WH) == 1
+    game.record_warning(WH, "竞赛规定 8(2)", "stone taken back and placed elsewhere")
+    assert game.result is not None and game.result.reason is Reason.TWO_WARNINGS
+    assert game.result.winner is BL
+
+
+def _unused() -> Fraction:
+    return Fraction(0)
