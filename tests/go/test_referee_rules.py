@@ -120,5 +120,59 @@ def test_12_arbiter_warnings_still_count() -> None:
     assert game.result.winner is BL
 
 
-def _unused() -> Fraction:
-    return Fraction(0)
+# 13. A dead two-stone Black group (B4 B5) inside White's side of a 7x7 board.
+# GNU Go 3.8 (--chinese-rules, komi 7.5): final_status_list dead = B4 B5,
+# final_score W+14.5.  By the text (数子法): White 7 (D) + 4 stones + 17
+# points = 28, Black 7 (E) + 14 = 21; 21 - 28 - 7.5 = -14.5 points (7¼ 子).
+TWO_STONE = ["E1", "D1", "E2", "D2", "E3", "D3", "E4", "D4", "E5", "D5", "E6", "D6", "E7", "D7",
+             "B4", "B3", "B5", "B6", "pass", "C4", "pass", "C5", "pass", "pass"]
+
+
+def test_13_suggested_dead_stones_mark_each_group_once() -> None:
+    game, t = new()
+    play(game, t, TWO_STONE)
+    assert game.phase.value == "scoring"
+    dead = game.suggest_dead(playouts=32)
+    assert dead == ["B4", "B5"]  # every stone, as GNU Go lists them
+    game.mark_dead(BL, dead)
+    assert game.dead == {(3, 1), (4, 1)}
+    game.mark_dead(BL, dead)  # idempotent
+    assert game.dead == {(3, 1), (4, 1)}
+    game.confirm_dead(game.to_move)
+    game.confirm_dead(game.to_move.other)
+    result = game.result
+    assert result is not None and result.winner is WH and result.sgf_result == "W+14.5"
+    assert result.margin == Fraction(29, 4) and result.unit == "子"
+    assert result.clause == "胜负判别, 竞赛规定 4(5)"
+    assert "白方胜7又1/4子" in result.explanation_zh
+
+
+def test_13_unmark_and_toggle_state_what_they_do() -> None:
+    game, t = new()
+    play(game, t, TWO_STONE)
+    game.mark_dead(None, ["B4", "B5", "B5"])
+    game.mark_dead(None, ["B5"], dead=False)  # the whole group is alive again
+    assert not game.dead
+    game.mark_dead(None, ["B5"], dead=False)
+    assert not game.dead
+    game.mark_dead(None, ["B4", "B5"], dead=None)  # a toggle: once per group
+    assert game.dead == {(3, 1), (4, 1)}
+    game.mark_dead(None, ["B4"], dead=None)
+    assert not game.dead
+    event = game.events[-1]
+    assert event.type.value == "mark_dead" and event.dead is None
+    assert game.events[-3].to_dict()["dead"] is False
+
+
+def test_13_mark_events_replay_from_the_record() -> None:
+    from qisai.referee.records import go_from_sgf, go_to_sgf
+
+    game, t = new()
+    play(game, t, TWO_STONE)
+    game.mark_dead(WH, ["B4", "B5"])
+    game.mark_dead(BL, ["D1"])
+    game.mark_dead(BL, ["D1"], dead=False)
+    game.confirm_dead(game.to_move)
+    game.confirm_dead(game.to_move.other)
+    again = go_from_sgf(go_to_sgf(game), rules=game.grules)
+    assert again.result == game.result and again.dead == game.dead

@@ -134,7 +134,9 @@ def test_dead_stones_marked_disputed_then_agreed() -> None:
     assert game.phase is Phase.PLAYING and not game.dead
     play(game, t, ["pass", "pass"])
     game.mark_dead(None, ["D4"])
-    game.mark_dead(None, ["D4"])  # toggled back alive
+    game.mark_dead(None, ["D4"])  # idempotent
+    assert game.dead == {(3, 3)}
+    game.mark_dead(None, ["D4"], dead=False)  # alive again
     assert not game.dead
     game.mark_dead(None, ["D4"])
     with pytest.raises(EventError):
