@@ -375,8 +375,10 @@ def score(
 ) -> Score:
     """Return the count of ``board`` with the groups named in ``dead`` removed.
 
-    ``rules`` defaults to the board's; ``komi`` (points) to the rules'; and
-    ``handicap`` to ``board.handicap``.  Under area rules (数子) the handicap
+    ``rules`` defaults to the board's; ``handicap`` to ``board.handicap``;
+    ``komi`` (points) to the rules' komi for that handicap
+    (:meth:`Rules.komi_for`: none in a Chinese handicap game, 胜负判别 2,
+    让子要贴还让子数的一半 being the give-back).  An explicit ``komi`` wins.  Under area rules (数子) the handicap
     give-back is ``rules.handicap_giveback`` points per stone; under
     territory rules (数目) points of groups in seki (``seki``, found by
     :func:`find_seki` when None) count for nobody and prisoners count.
@@ -386,10 +388,13 @@ def score(
     board.
     """
     rules = board.rules if rules is None else rules
-    komi_value = rules.komi if komi is None else Fraction(komi)
     handicap_count = board.handicap if handicap is None else handicap
     if handicap_count < 0:
         raise ScoringError(f"handicap {handicap_count} is negative")
+    if komi is None:
+        komi_value = rules.komi_for(handicap_count)
+    else:
+        komi_value = Fraction(str(komi)) if isinstance(komi, float) else Fraction(komi)
     size = board.size
     dead_stones = expand_dead(board, dead)
     grid = _grid(board)

@@ -5,8 +5,9 @@ what the properties mean for a game of Go, and every error message, is ours.
 
 Supported: moves ``B``/``W`` (passes as ``[]`` and, up to 19x19, ``[tt]``),
 set-up ``AB``/``AW``/``AE`` (also compressed ``[aa:cc]`` lists), ``PL``,
-``SZ``, ``HA``, ``KM`` (points; Fox-style integers of 50 and more are hundredths
-of a stone: ``KM[375]`` is 3¾ stones = 7.5 points), ``RU``, ``RE``, ``PB``,
+``SZ``, ``HA``, ``KM`` (read by its scale and the file's ``RU``: see
+:func:`parse_komi`; ``KM[375]`` is 3¾ stones = 7.5 points, ``KM[650]`` with
+``RU[Japanese]`` 6.5 points), ``RU``, ``RE``, ``PB``,
 ``PW``, comments ``C``, variations, and any other property kept as text.
 ``CA`` gives the encoding; without it UTF-8 is tried, then GB18030 (Chinese
 files), then ISO-8859-1 (the FF[4] default).
@@ -150,14 +151,14 @@ class SgfGame:
     def komi(self) -> Fraction | None:
         """Return the komi in points (目), or None if there is no ``KM``.
 
-        Integer values of 50 or more are taken as Fox's hundredths of a stone
-        (``KM[375]`` = 3.75 stones = 7.5 points).  Raises :class:`SgfError`
-        for a value that is not a number.
+        The value is read by its scale and the file's ``RU``
+        (:func:`parse_komi`).  Raises :class:`SgfError` for a value that is
+        not a number.
         """
         value = self.root.get("KM")
         if value is None or value.strip() == "":
             return None
-        return parse_komi(value)
+        return parse_komi(value, self.rules)
 
     @property
     def handicap(self) -> int:
@@ -219,8 +220,23 @@ class SgfGame:
         return "".join(parts) + "\n"
 
 
-def parse_komi(value: str) -> Fraction:
-    """Return the komi in points of a ``KM`` value (Fox hundredths: ``375`` -> 7.5).
+_TERRITORY_RULES = ("jap", "kor", "nihon", "jp", "kr")
+
+
+def parse_komi(value: str, rules: str | None = None) -> Fraction:
+    """Return the komi in points (目) of a ``KM`` value written under the
+    SGF ``RU`` text ``rules`` (None: not given).
+
+    Decided by the value's scale and the rules, as other SGF readers do:
+
+    * An integer of 50 or more written without a decimal point is a
+      server's hundredths (no komi in points is that large): ``375`` is
+      3.75, ``650`` is 6.5.
+    * Under area rules (Chinese, or ``RU`` not given) a value in quarters
+      (x.25, x.75) is in stones (子), one stone two points (胜负判别 一子两目):
+      ``3.75`` and ``375`` are 3¾ stones = 7.5 points.  Points komi are
+      whole or half (7.5, 6.5, 0.5), so those are points under any rules.
+    * Under territory rules (Japanese, Korean) the value is points.
 
     Raises :class:`SgfError` if the value is not a number.
     """
@@ -230,8 +246,10 @@ def parse_komi(value: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
     if komi.denominator == 1 and abs(komi) >= 50 and "." not in text:
-        # Fox (野狐) writes komi in hundredths of a stone; one stone is 2 points.
-        komi = komi / 100 * 2
+        komi = komi / 100  # a server's hundredths (野狐: KM[375], KM[650])
+    territory = rules is not None and rules.strip().lower().startswith(_TERRITORY_RULES)
+    if not territory and komi.denominator == 4:
+        komi = komi * 2  # stones (子): 贴3又3/4子 = 7.5 目
     return komi
 
 
