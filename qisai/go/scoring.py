@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from qisai.go.board import Board, PointLike
-from qisai.go.coords import Point
+from qisai.go.coords import Point, gtp_name
 from qisai.go.errors import ScoringError
 from qisai.go.rules import Color, Rules, Scoring
 
@@ -304,7 +304,8 @@ def expand_dead(board: Board, dead: Iterable[PointLike]) -> frozenset[Point]:
     for p in dead:
         group = board.group(p)
         if not group:
-            raise ScoringError(f"{p!r} names no stone to mark dead")
+            name = p if isinstance(p, str) else gtp_name(p, board.size) if p else "pass"
+            raise ScoringError(f"{name} names no stone to mark dead")
         stones |= group
     return frozenset(stones)
 

@@ -398,9 +398,12 @@ def read_sgf(data: bytes | str) -> SgfGame:
 def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> Board:
     """Return the board after playing the main line of ``game`` under ``rules``.
 
-    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs.  With
-    ``strict_turn`` a move by the player not to move is an error (rule 8(1));
-    without it the board's turn follows the file.
+    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs.  A
+    file with ``HA[n]`` and no set-up whose first ``n`` moves are Black's
+    (the handicap stones written as moves, as some programs do) has them
+    read as the handicap set-up, as other SGF readers do; White then moves.
+    With ``strict_turn`` a move by the player not to move is an error (rule
+    8(1)); without it the board's turn follows the file.
 
     Raises :class:`qisai.go.errors.IllegalMoveError` (with the move number,
     counting moves and passes from 1) for the first illegal move, and
@@ -409,7 +412,16 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
     size = game.size
     board = Board(size, rules)
     board.handicap = game.handicap
+    as_setup = _handicap_moves(game)
     for index, node in enumerate(game.main_line()):
+        if index in as_setup:
+            if index == max(as_setup):
+                stones = [as_setup[i] for i in sorted(as_setup)]
+                try:
+                    board.setup(black=stones, to_move=Color.WHITE)
+                except SetupError as err:
+                    raise SgfError(str(err), "B", index) from None
+            continue
         props = node.properties
         if "AB" in props or "AW" in props or "AE" in props or "PL" in props:
             pl = node.get("PL")
@@ -441,6 +453,29 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
     return board
 
 
+def _handicap_moves(game: SgfGame) -> dict[int, Point]:
+    """Return {node index: point} of handicap stones written as the first
+    Black moves (``HA[n]``, no set-up, the first ``n`` moves Black's and
+    not passes, at distinct points), or {} if the file is not like that."""
+    count = game.handicap
+    if count < 2:
+        return {}
+    found: dict[int, Point] = {}
+    for index, node in enumerate(game.main_line()):
+        if any(prop in node.properties for prop in ("AB", "AW", "AE")):
+            return {}
+        move = node.move(game.size, index)
+        if move is None:
+            continue
+        color, point = move
+        if color is not Color.BLACK or point is None or point in found.values():
+            return {}
+        found[index] = point
+        if len(found) == count:
+            return found
+    return {}
+
+
 def first_illegal(game: SgfGame, rules: Rules = CHINESE) -> IllegalMoveError | None:
     """Return the error for the first illegal move of the main line, or None.
 
@@ -453,9 +488,20 @@ def first_illegal(game: SgfGame, rules: Rules = CHINESE) -> IllegalMoveError | N
     return None
 
 
+def _as_fraction(value: Fraction | float | int | str) -> Fraction:
+    """Return ``value`` as a Fraction (a float by its decimal text: 0.5, 6.5).
+
+    Raises :class:`SgfError` if it is not a number.
+    """
+    try:
+        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
+
+
 def game_from_board(
     board: Board,
-    komi: Fraction | None = None,
+    komi: Fraction | float | int | str | None = None,
     result: str | None = None,
     rules_name: str | None = None,
     extra: dict[str, str] | None = None,
@@ -464,14 +510,16 @@ def game_from_board(
 
     A set-up before the first move becomes ``AB``/``AW`` in the root (with
     ``HA`` if it is Black stones only and White moves first); later set-ups
-    become nodes with ``AB``/``AW``/``AE``.
+    become nodes with ``AB``/``AW``/``AE``.  ``komi`` is in points (a
+    Fraction, int, float or numeric text).  Raises :class:`SgfError` if
+    ``komi`` is not a number.
     """
     size = board.size
     root = SgfNode({"FF": ["4"], "GM": ["1"], "SZ": [str(size)]})
     if rules_name:
         root.properties["RU"] = [rules_name]
     if komi is not None:
-        root.properties["KM"] = [_format_komi(komi)]
+        root.properties["KM"] = [_format_komi(_as_fraction(komi))]
     if result:
         root.properties["RE"] = [result]
     for key, value in (extra or {}).items():
