@@ -323,6 +323,7 @@ async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> 
     await engine.boardsize(rules.board_size)
     await engine.clear_board()
     await engine.komi(float(rules.komi))
+    await engine.set_rules(rules.core)  # kgs-rules where listed; GNU Go got options at start
     if game.board.handicap:
         # The referee placed the handicap stones (fixed points); tell the engine where.
         await engine.set_free_handicap(
