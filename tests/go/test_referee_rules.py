@@ -91,6 +91,31 @@ def test_12_void_move_counts_as_a_pass_for_4_1() -> None:
     assert game.phase.value == "scoring"
 
 
+# Three kos on the left of a 9x9 board (rows 2, 5 and 8), each like KO.
+# After TRIPLE Black holds the middle ko, White the other two, Black to move;
+# CYCLE takes them in turn and comes back to the same position after six
+# moves: under the Chinese profile (禁止全局同形再现) the moves that would
+# repeat it are void.
+TRIPLE = ["B3", "C3", "A2", "C1", "B1", "D2", "B6", "C6", "A5", "C4", "B4", "D5", "B9", "C9",
+          "A8", "C7", "B7", "D8", "pass", "B2", "pass", "B5", "pass", "B8", "C5", "J1"]
+CYCLE = ["C2", "B5", "C8", "B2", "C5", "B8"]
+
+
+def test_12_triple_ko_under_superko_voids_without_warnings() -> None:
+    game, t = new(board_size=9)
+    play(game, t, TRIPLE)
+    notices = play(game, t, CYCLE)
+    last = void_notice(notices[-1:])  # B8 would repeat the whole board
+    assert last.clause == "竞赛规定 11（禁止全局同形再现）" and game.moves[-1].void
+    play(game, t, ["C2"])
+    void_notice(play(game, t, ["B5"]))  # White's second void: no warning, no loss
+    assert game.result is None and game.warnings(WH) == 0
+    # Black's C8 now repeats too: two void moves in a row are two passes (4(1)).
+    void_notice(play(game, t, ["C8"]))
+    assert game.result is None and game.phase.value == "scoring"
+    assert not game.infractions
+
+
 def test_12_event_profile_may_want_a_warning_for_a_void_move() -> None:
     assert ruleset("chinese").invalid_move is Penalty.VOID  # type: ignore[union-attr]
     game, t = new(invalid_move="warning")
