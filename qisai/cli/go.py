@@ -49,7 +49,7 @@ def _rules(name: RulesName) -> Rules:
     return CHINESE if name is RulesName.chinese else JAPANESE
 
 
-def _komi(option: str | None, game: SgfGame, rules: Rules) -> Fraction | None:
+def _komi(option: str | None, game: SgfGame) -> Fraction | None:
     """Return the komi to count with: ``--komi`` if given, else the file's
     ``KM`` (read by its ``RU``), else None: the rules decide by the handicap
     (胜负判别 2: a Chinese handicap game has no komi)."""
@@ -71,7 +71,7 @@ def _points(value: Fraction) -> str:
 def score_command(
     file: Path = typer.Argument(..., help="SGF file of the game (main line)."),
     rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (数子) or japanese (数目)."),
-    komi: str | None = typer.Option(None, "--komi", help="Komi in points (default: the file's KM, else the rules')."),
+    komi: str | None = typer.Option(None, "--komi", help="Komi in points (default: the file's KM, else the rules': none in a Chinese handicap game)."),
     dead: str = typer.Option("auto", "--dead", help='"auto", "none", or points such as "D4 Q16" (whole groups).'),
     as_json: bool = typer.Option(False, "--json", help="Print counts, dead stones and both result forms as JSON."),
     playouts: int = typer.Option(64, "--playouts", help="Random playouts for --dead auto."),
@@ -80,7 +80,7 @@ def score_command(
     game = _load(file)
     the_rules = _rules(rules)
     try:
-        komi_value = _komi(komi, game, the_rules)
+        komi_value = _komi(komi, game)
         board = replay_game(game, the_rules, strict_turn=False)
     except IllegalMoveError as err:
         typer.echo(f"error: {file}: {err}", err=True)
