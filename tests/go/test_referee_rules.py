@@ -1,4 +1,4 @@
-"""Referee scenarios for issue 13 items 12-14 and 18 (seed 003, competition rules).
+"""Referee scenarios for issue 13 items 12 and 13 (seed 003, competition rules).
 
 Every expected value comes from the rule text (``docs/rules/003_*.txt``):
 
@@ -6,7 +6,8 @@ Every expected value comes from the rule text (``docs/rules/003_*.txt``):
 * 11(1): 劫争马上回提，判回提者着手无效，弃权一次.
 * 12(2): 对局者被判的警告 ... 在一局棋里满二次者，判该局为负 — the warnings
   are those the arbiter gives under 8(2) and 9, not void moves.
-* 胜负判别 2: 让先不贴目，让子要贴还让子数的一半.
+* 4(4), 4(5): the dead stones are agreed by both sides; the groups are
+  marked dead or alive as wholes.
 """
 
 from __future__ import annotations
