@@ -76,6 +76,11 @@ class Header:
         if self.game not in ("xiangqi", "go"):
             raise CompetitionError(f"game must be xiangqi or go, not {self.game!r}")
 
+    @property
+    def colour_names(self) -> tuple[str, str]:
+        """The printed names of the first- and second-listed sides."""
+        return self.colour(Colour.RED), self.colour(Colour.BLACK)
+
     def colour(self, colour: Colour) -> str:
         """Return the printed name of a side: 红/黑 for Xiangqi (Red moves
         first, 2.1), 黑/白 for Go (Black moves first): the first-listed

@@ -136,6 +136,14 @@ class GroupEvent(EntryList):
             return self.group_rounds + len(self.final.rounds)
         return max((len(t.rounds) for t in self.groups), default=0)
 
+    def player(self, pid: int) -> Player:
+        """Return the entry with the event's number ``pid``.  Raises
+        :class:`CompetitionError` if there is none."""
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise CompetitionError(f"{self.name}: no entry number {pid}")
+
     def number(self, name: str) -> int:
         """Return the event's entry number of ``name``.  Raises
         :class:`CompetitionError`."""
