@@ -142,6 +142,10 @@ class KnockoutEvent(EntryList):
         assert m.black is not None
         s = Series(m.red, m.black, SeriesFormat(self.series_format),
                    seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True)
+        # The match's Red has Red in game 1: the holder of the red card (local
+        # rules 9: 抽到红色数字扑克牌者执红棋先走), or the bracket's lot (13.4 猜先),
+        # not a second lot of the series'.
+        s._first_red = m.red
         choice = self.choices.get(match_key(round_no, index))
         kept: list[str] = []
         for value in games:

@@ -65,11 +65,19 @@ class BoardRow:
     red_score: str = ""
     black_score: str = ""
     note: str = ""
+    series_open: bool = False
 
     @property
     def is_bye(self) -> bool:
         """True for a bye (轮空)."""
         return self.black_no is None and not self.black_name
+
+    @property
+    def pending(self) -> bool:
+        """True while the board (or a knock-out series) waits for a result."""
+        if self.is_bye:
+            return False
+        return self.series_open or not self.result
 
 
 @dataclass(slots=True)
@@ -157,10 +165,13 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
             note = f"game {nxt.number} ({nxt.kind})" if nxt is not None else ""
             if m.winner is not None:
                 note = f"winner {m.winner} {ev.player(m.winner).name}"
+            if m.note.startswith("cards"):
+                note = f"{m.note}; {note}" if note else m.note
             elif ev.awaiting_choice(round_no, m.index) is not None:
                 note = f"decider: {ev.awaiting_choice(round_no, m.index)} chooses the colours"
             rows.append(BoardRow(str(m.index + 1), pa.id, pa.name, pb.id, pb.name, played,
-                                 pa.club or pa.team, pb.club or pb.team, note=note))
+                                 pa.club or pa.team, pb.club or pb.team, note=note,
+                                 series_open=nxt is not None and m.winner is None))
     elif isinstance(ev, GroupEvent):
         for slot in ev.boards(round_no):
             _, group, board = slot.key
