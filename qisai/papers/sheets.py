@@ -210,7 +210,8 @@ def lineups(ef: EventFile, round_no: int | None = None) -> Document:
         for b in range(1, ev.boards + 1):
             colour = board_colour(b, side == 0)
             body.append([f"第{b}台", ef.header.colour(colour), lu[b - 1] if lu else "", ""])
-        doc.table(["台次", "执色", "棋手姓名", "备注"], body, height=8)
+        doc.table(["台次", "执色", "棋手姓名", "备注"], body, height=8,
+                  widths=[doc.width * f for f in (0.15, 0.15, 0.45, 0.25)])
         doc.text("报名名单（台次顺序）：" + "、".join(f"{i}.{n}" for i, n in
                                         enumerate(team.roster, start=1)), 9)
         doc.text(_LINEUP_RULE[ev.lineup_mode.value], 9)
@@ -278,6 +279,8 @@ def bracket(ef: EventFile, round_no: int | None = None) -> Document:
     pdf.cell(box_w, 5, "冠军", align="C")
     mid = centres[-1][0] if centres and centres[-1] else top + height / 2
     pdf.rect(x, mid - line_h, box_w, 2 * line_h)
+    if centres and centres[-1]:
+        pdf.line(x - (col_w - box_w), mid, x, mid)
     if champion is not None:
         pdf.set_font("cjk", "B", size + 1)
         pdf.set_xy(x + 1, mid - line_h / 2)

@@ -332,10 +332,11 @@ def bracket_rounds(ef: EventFile) -> list[list[tuple[str, str, str]]]:
         out.append([(label(m.red), "轮空" if m.black is None else label(m.black),
                      label(m.winner)) for m in rnd])
     if not ev.double and ev.draw == "bracket" and out and not ev.finished:
-        size = len(out[-1])
-        while size > 1:
-            size //= 2
-            out.append([("", "", "")] * size)
+        # the rounds to come: each match between the winners of two matches before it
+        while len(out[-1]) > 1:
+            last = out[-1]
+            out.append([(last[2 * k][2], last[2 * k + 1][2], "")
+                        for k in range(len(last) // 2)])
     return out
 
 
