@@ -100,6 +100,8 @@ def create(
     bar: str = typer.Option("3d", help="McMahon bar"),
     floor: str = typer.Option("20k", help="McMahon floor"),
     start_by: str = typer.Option("rank", help="McMahon start from the 段位 rank or rating"),
+    start: bool = typer.Option(True, help="start now (numbers drawn); --no-start leaves the "
+                                          "entries open for add-entry / withdraw (20.2)"),
     force: bool = typer.Option(False, help="overwrite an existing event file"),
 ) -> None:
     """Create an event from an entries sheet and start it (numbers drawn)."""
@@ -119,15 +121,45 @@ def create(
         if section:
             rows = [e for e in rows if e.group == section]
         header = Header(name or entries.stem, date, venue, arbiter, organiser, game)
-        return create_event(rows, opts, header)
+        return create_event(rows, opts, header, start=start)
 
     ef = _run(make)
     ef.save(event)
+    if not ef.started:
+        typer.echo(f"{ef.header.name}: {fmt}, not started; entries: "
+                   + ", ".join(p.name for p in ef.players()))
+        return
     numbered = ef.numbered()
     typer.echo(f"{ef.header.name}: {fmt}, {len(numbered)} "
                f"{'teams' if ef.kind == 'team' else 'entries'}")
     for number, who in numbered.items():
         typer.echo(f"{number:4d}  {who}")
+
+
+@app.command("start")
+def start_event(event: Path = typer.Argument(..., help="event file")) -> None:
+    """Close the entries and draw the numbers (制签)."""
+    ef = _load(event)
+    _run(ef.start)
+    ef.save(event)
+    for number, who in ef.numbered().items():
+        typer.echo(f"{number:4d}  {who}")
+
+
+@app.command("add-entry")
+def add_entry(event: Path = typer.Argument(..., help="event file (not started)"),
+              name: str = typer.Argument(..., help="the entry's name"),
+              rating: int = typer.Option(0, help="等级分"),
+              club: str = typer.Option("", help="单位"),
+              team: str = typer.Option("", help="team event: the team it joins as a reserve")
+              ) -> None:
+    """Add an entry before the start (20.2: a Swiss may make the number even)."""
+    from qisai.competition.tournament import Player
+
+    ef = _load(event)
+    msg = _run(lambda: ef.add_entry(Player(name, rating, club=club, team=team), team))
+    ef.save(event)
+    typer.echo(msg)
 
 
 @app.command("check-entries")
@@ -364,7 +396,7 @@ def standings(event: Path = typer.Argument(..., help="event file"),
     table = _run(lambda: standings_table(ef))
     if fmt == "text":
         typer.echo(text_table(table), nl=False)
-        for group in _run(lambda: ef.ties(1)):
+        for group in (_run(lambda: ef.ties(1)) if ef.event.finished else []):
             typer.echo(f"15.6: entries {', '.join(map(str, group))} share first place: "
                        "a play-off is needed (qisai event playoff)")
     elif fmt == "csv":

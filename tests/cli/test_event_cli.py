@@ -363,3 +363,35 @@ def test_entries_export_from_event_and_before_start_removal(tmp_path: Path) -> N
     assert "王天一" in listed and "唐丹" not in listed
     bad = fails("check-entries", DATA / "bad_rows.csv")
     assert "row 4, column 等级分" in bad
+
+
+def test_20_2_entries_change_before_the_start(tmp_path: Path) -> None:
+    """20.2: withdrawn before the start, the numbers are drawn again at the
+    start; a Swiss may make the number even with another entry."""
+    ev = tmp_path / "open.json"
+    out = q("create", ev, "--entries", DATA / "players_en.csv", "--format", "swiss",
+            "--rounds", "3", "--no-start")
+    assert "not started" in out
+    assert "error" in fails("pair", ev)
+    assert "before the start (20.2)" in q("withdraw", ev, "Liu Dahua", "--before-start")
+    q("add-entry", ev, "Wang Tianyi", "--rating", "2700")
+    q("add-entry", ev, "Zheng Weitong", "--rating", "2690")
+    numbers = q("start", ev)
+    assert "Liu Dahua" not in numbers and numbers.splitlines()[0].strip() == "1  Wang Tianyi"
+    assert "error" in fails("add-entry", ev, "Late Comer")
+    q("pair", ev)
+    ef = EventFile.load(ev)
+    assert len(ef.individual.players) == 6
+    assert not any(p.is_bye for p in ef.individual.rounds[0].pairings)  # even again
+
+
+def test_team_reserve_added_before_the_start(tmp_path: Path) -> None:
+    ev = tmp_path / "team.json"
+    q("create", ev, "--entries", DATA / "teams.csv", "--format", "team-round-robin",
+      "--boards", "2", "--no-start")
+    assert "reserve (12.2)" in q("add-entry", ev, "王天一", "--team", "浙江队")
+    assert "no team" in fails("add-entry", ev, "某某", "--team", "四川队")
+    q("start", ev)
+    ef = EventFile.load(ev)
+    zj = next(t for t in ef.event._tt().teams if t.name == "浙江队")
+    assert zj.roster[-1] == "王天一" and len(zj.roster) == 4

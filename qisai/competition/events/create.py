@@ -81,8 +81,11 @@ class EventOptions:
     start_by: str = "rank"
 
 
-def create_event(entries: Sequence[Entry], options: EventOptions, header: Header) -> EventFile:
-    """Make and start the event; returns its :class:`EventFile`.
+def create_event(entries: Sequence[Entry], options: EventOptions, header: Header, *,
+                 start: bool = True) -> EventFile:
+    """Make the event and, with ``start``, start it (numbers drawn, entries
+    closed); returns its :class:`EventFile`.  Unstarted, entries may still
+    come and go (20.2) until :meth:`EventFile.start`.
 
     Raises :class:`CompetitionError` for an unknown format or option, too
     few entries, a team with fewer players than boards (12.1), and what the
@@ -106,7 +109,6 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
                        swiss=SwissOptions(avoid_group_rounds=o.avoid_rounds))
         for e in entries:
             t.add_player(e.player())
-        t.start()
         kind, ev = "individual", t
     elif o.format == "mcmahon":
         m = McMahonTournament(header.name, rounds=o.rounds, scoring=table, rules=rules,
@@ -117,21 +119,18 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
             m.tiebreaks = crit
         for e in entries:
             m.add_player(e.player())
-        m.start()
         kind, ev = "mcmahon", m
     elif o.format == "knockout":
         k = KnockoutEvent(header.name, series=o.series.replace("-", "_"), draw=o.draw,
                           byes=o.byes, double=o.double, seeding=o.seeding, seed=o.seed)
         for e in entries:
             k.add_player(e.player())
-        k.start()
         kind, ev = "knockout", k
     elif o.format == "groups":
         g = GroupEvent(header.name, groups=o.groups, grouping=o.grouping, advance=o.advance,
                        final=o.final, seed=o.seed)
         for e in entries:
             g.add_player(e.player())
-        g.start()
         kind, ev = "groups", g
     else:
         system = "round_robin" if o.format == "team-round-robin" else "swiss"
@@ -144,9 +143,10 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
             rosters.setdefault(e.team, []).append(e.name)
         for team, roster in rosters.items():
             te.add_team(team, roster)
-        te.start()
         kind, ev = "team", te
     ef = EventFile(kind, ev, header)
+    if start:
+        ef.start()
     ef.extras = {e.name: {k: v for k, v in (("sex", e.sex), ("group", e.group),
                                              ("rank", e.rank)) if v}
                  for e in entries if e.sex or e.group or e.rank}

@@ -45,6 +45,7 @@ from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.model import Colour, Result
 from qisai.competition.series import Series, SeriesFormat
+from qisai.competition.teams import Team
 from qisai.competition.tiebreaks import Record, Standing, rank
 from qisai.competition.tournament import Player, Tournament
 
@@ -265,6 +266,43 @@ class EventFile:
             for t in ev.groups + ([ev.final] if ev.final is not None else []):
                 for p in t.players:
                     p.penalty = by_name.get(p.name, 0)
+
+    # -- entries and start (20.2) ---------------------------------------------
+    @property
+    def started(self) -> bool:
+        """True once the numbers are drawn and the entries closed."""
+        ev = self.event
+        return ev.started
+
+    def start(self) -> None:
+        """Close the entries and draw the numbers (制签); a team event
+        numbers its teams.  Raises :class:`CompetitionError` (already
+        started, too few entries, what the format's start raises)."""
+        self.event.start()
+
+    def add_entry(self, player: Player, team: str = "") -> str:
+        """Add an entry before the start (20.2: e.g. 积分编排制 may make the
+        number even again); in a team event ``team`` names its team (a new
+        team, or the roster's next player).  Raises
+        :class:`CompetitionError` after the start or for a duplicate."""
+        ev = self.event
+        if isinstance(ev, TeamEvent):
+            if ev.started:
+                raise EventStateError(f"{self.header.name}: entries are closed once the "
+                                      "event started")
+            if not team:
+                raise EntryError(f"{self.header.name}: a team event needs the entry's team")
+            existing = next((t for t in ev.teams if t.name == team), None)
+            if existing is None:
+                raise EntryError(f"{self.header.name}: no team {team!r} (a new team comes "
+                                 "with its whole roster in the entries sheet)")
+            if any(player.name in t.roster for t in ev.teams):
+                raise EntryError(f"{self.header.name}: {player.name!r} is entered already")
+            k = ev.teams.index(existing)
+            ev.teams[k] = Team(team, existing.roster + [player.name], ev.boards)
+            return f"{player.name} added to {team} as a reserve (12.2)"
+        ev.add_player(player)
+        return f"{player.name} added"
 
     # -- withdrawals (20.2-20.4) -----------------------------------------------
     def withdraw(self, who: str, after: int | None = None) -> str:
