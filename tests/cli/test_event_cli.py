@@ -67,8 +67,9 @@ def test_swiss_start_to_finish_with_warning_and_withdrawal(tmp_path: Path) -> No
     warned = standings_json(ev)[0][1]
     assert "warning (18.1)" in q("penalty", ev, warned, "warning", "--round", "1")
     rows = standings_json(ev)
-    assert rows[-1][-1] == "警告×1" or any(r[1] == warned and r[-1] == "警告×1" for r in rows)
+    assert [r[-1] for r in rows if r[1] == warned] == ["警告×1"]
     top = [r for r in rows if r[4] == rows[0][4]]
+    assert len(top) == 4  # the four winners of round 1 share the points
     assert top[-1][1] == warned  # placed last of its score group (18.4)
     # 20.4: a Swiss withdrawal keeps results and is not paired again
     assert "(20.4)" in q("withdraw", ev, "8")
