@@ -130,7 +130,9 @@ def crosstable(ef: EventFile, round_no: int | None = None) -> Document:
 def slips(ef: EventFile, round_no: int | None = None) -> Document:
     """记录纸: one result slip a board (byes have none), three a page."""
     r = _round(ef, round_no)
-    rows = [b for b in round_rows(ef, r) if not b.is_bye]
+    # a knock-out prints the next game of every undecided match only
+    ko = isinstance(ef.event, KnockoutEvent)
+    rows = [b for b in round_rows(ef, r) if not b.is_bye and (b.pending or not ko)]
     doc = Document(ef.header, f"第{r}轮 记录纸 (成绩登记)")
     first, second = ef.header.colour_names
     pdf = doc.pdf

@@ -131,6 +131,13 @@ def test_lineups_and_team_pairings(tmp_path: Path) -> None:
     assert "1.1" in text and "1.2" in text and "红方队" in text
     with pytest.raises(PapersError, match="bracket"):
         write_paper(ef, "bracket", out)
+    for m in ef.event._tt().rounds[0]:
+        for b in (1, 2):
+            ef.event.record_board(1, m.board, b, "1-0" if b == 1 else "=")
+    write_paper(ef, "standings", out)
+    text = text_of(out)
+    # 14.2: board 1 won by the first-listed team (Red), board 2 drawn: 局分 1.5:0.5
+    assert "场分" in text and "局分" in text and "1.5" in text and "0.5" in text
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) missing")
@@ -142,6 +149,8 @@ def test_bracket_picture_is_drawn(tmp_path: Path) -> None:
     ef.event.pair_next_round()
     ef.event.record_game(1, 0, 1, "1-0")
     out = tmp_path / "b.pdf"
+    write_paper(ef, "slips", out)  # match 1 is decided: no slip for it
+    assert text_of(out).count("裁判签字") == 3
     write_paper(ef, "bracket", out)
     text = text_of(out)
     assert "四分之一决赛" in text and "决赛" in text and "冠军" in text
