@@ -74,8 +74,13 @@ def pairings(ef: EventFile, round_no: int | None = None) -> Document:
         body = [_board_row(b) for b in rows]
     doc.table(head, body, shade=[b.is_bye for b in rows])
     doc.pdf.ln(4)
-    doc.text(f"首列者执{first}先行（13.1-13.4）。结果：1-0 {first}胜，0-1 {second}胜，= 和棋，"
-             "+ - / - + 弃权（21.4）。", 9)
+    if isinstance(ev, TeamEvent):
+        rule = f"各场列前的队单数台执{first}、双数台执{second}（13.2、13.3）"
+    elif isinstance(ev, KnockoutEvent):
+        rule = f"列前者首局执{first}（13.4 猜先；抽牌制抽到红牌者执红），其后各局按赛制交换先后"
+    else:
+        rule = f"每台列前者执{first}先行（13.1、13.3）"
+    doc.text(f"{rule}。结果：1-0 {first}胜，0-1 {second}胜，= 和棋，+ - / - + 弃权（21.4）。", 9)
     return doc
 
 

@@ -147,7 +147,7 @@ def test_knockout_best_of_three_bracket(tmp_path: Path) -> None:
         for _game in range(3):
             ef = EventFile.load(ev)
             r = round_count(ef)
-            if all(row.is_bye or row.note.startswith("winner") for row in round_rows(ef, r)):
+            if all(row.is_bye or "胜者" in row.note for row in round_rows(ef, r)):
                 break
             play_round(ev, lower_wins)
         if EventFile.load(ev).event.finished:
@@ -179,7 +179,7 @@ def test_knockout_card_draw_two_games_and_lot(tmp_path: Path) -> None:
         play_round(ev, lambda r, b: "=")
     ef = EventFile.load(ev)
     for row in round_rows(ef, 1):
-        assert "winner" in row.note
+        assert "胜者" in row.note
         s = ef.event.series(1, int(row.board) - 1)
         assert s is not None and len(s.games) == 3
         assert s.how == "lot after a drawn extra game"
@@ -212,7 +212,7 @@ def test_league_2021_decider_colour_choice(tmp_path: Path) -> None:
     q("result", ev, 1, 1, "=")  # slow game drawn
     q("result", ev, 1, 1, "=")  # rapid game, colours swapped, drawn
     shown = q("show", ev)
-    assert "chooses the colours" in shown
+    assert "选择先后手" in shown
     ef = EventFile.load(ev)
     chooser = ef.event.awaiting_choice(1, 0)
     assert "error" in fails("result", ev, 1, 1, "1-0")  # the decider waits for the choice

@@ -29,6 +29,7 @@ __all__ = ["BoardRow", "Table", "board_count", "bracket_rounds", "crosstable_tab
 
 _MARK = {Outcome.WIN: "1", Outcome.DRAW: "=", Outcome.LOSS: "0", Outcome.FORFEIT_WIN: "+",
          Outcome.FORFEIT_LOSS: "-"}
+_KIND = {"extra": "加赛", "slow": "慢棋", "rapid": "快棋", "decider": "决胜局"}
 _TEAM_NAMES = {Criterion.BUCHHOLZ: "团体对手分", Criterion.WINS: "全队胜局",
                Criterion.FOULS: "全队犯规", Criterion.MATCH_WINS: "全队胜场"}
 
@@ -162,13 +163,16 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
                 (s.games[-1][0].red, s.games[-1][0].black) if s.games else (m.red, m.black))
             pa, pb = ev.player(a), ev.player(b)
             played = ", ".join(f"{g.red}-{g.black} {r.value}" for g, r in s.games)
-            note = f"game {nxt.number} ({nxt.kind})" if nxt is not None else ""
+            note = ""
+            if nxt is not None:
+                kind = _KIND.get(nxt.kind, "")
+                note = f"第{nxt.number}局" + (f"（{kind}）" if kind else "")
             if m.winner is not None:
-                note = f"winner {m.winner} {ev.player(m.winner).name}"
+                note = f"胜者 {m.winner} {ev.player(m.winner).name}"
+            elif ev.awaiting_choice(round_no, m.index) is not None:
+                note = f"决胜局：{ev.awaiting_choice(round_no, m.index)} 选择先后手"
             if m.note.startswith("cards"):
                 note = f"{m.note}; {note}" if note else m.note
-            elif ev.awaiting_choice(round_no, m.index) is not None:
-                note = f"decider: {ev.awaiting_choice(round_no, m.index)} chooses the colours"
             rows.append(BoardRow(str(m.index + 1), pa.id, pa.name, pb.id, pb.name, played,
                                  pa.club or pa.team, pb.club or pb.team, note=note,
                                  series_open=nxt is not None and m.winner is None))
