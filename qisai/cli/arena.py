@@ -52,7 +52,7 @@ def serve(
         if not sep or not name.strip() or not command.strip():
             _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND")
             raise typer.Exit(2)
-        from qisai.web.opponents import parse_spec
+        from qisai.web.play.opponents import parse_spec
 
         try:
             parse_spec(command.strip())
