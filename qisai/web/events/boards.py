@@ -22,7 +22,7 @@ __all__ = ["mirror_result", "open_boards", "server_game"]
 
 
 def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
-                 black_uid: int | None, by: int | None, game_kind: str | None = None
+                black_uid: int | None, by: int | None, game_kind: str | None = None
                  ) -> str | None:
     """Create the server game of a board when both players have accounts and
     the event plays online (with the time control of its kind of series
@@ -40,7 +40,7 @@ def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | 
 
 
 def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
-                 by: int | None) -> list[str]:
+                by: int | None) -> list[str]:
     """Make the mirror boards and server games of a published round that do
     not exist yet (for a knock-out: the series games now due); return the
     new server games.  Saves the mirror map in the row."""
@@ -128,7 +128,7 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
 
 
 def mirror_result(s: Session, row: TournamentRow, key: tuple[int, ...], value: str,
-                   source: str) -> None:
+                  source: str) -> None:
     """Copy a result to the board's mirror row, if it has one."""
     if family(row) == "individual":
         try:

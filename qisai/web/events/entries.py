@@ -43,7 +43,6 @@ class BoardSlot:
     kind: str = "game"
 
 
-
 class Entries:
     """The entry list of an event that draws its numbers at the start:
     entries come and go freely until then (20.2); ``started`` says when."""

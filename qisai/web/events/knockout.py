@@ -39,7 +39,6 @@ KNOCKOUT_SERIES = ("single", "two_games", "best_of_three", "league_2021")
 rapid game's Black (:meth:`KnockoutEvent.choose_colour`)."""
 
 
-
 class KnockoutEvent(Entries):
     """An individual knock-out event (淘汰制, 11.1).
 

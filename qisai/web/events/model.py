@@ -30,7 +30,12 @@ from qisai.web.events.knockout import KnockoutEvent
 from qisai.web.events.mcmahon import McMahonTournament
 from qisai.web.events.team import TeamEvent
 
-__all__ = ["Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "TEAM", "check_open", "correction", "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry", "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of", "staff"]
+__all__ = [
+    "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "TEAM", "check_open", "correction",
+    "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry",
+    "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of",
+    "staff"
+]
 
 
 LOCK = threading.Lock()  # read-modify-write of an event's state in this process
@@ -40,6 +45,10 @@ KNOCKOUT = ("knockout", "double_knockout")
 TEAM = ("team_round_robin", "team_swiss")
 GROUP = ("group_round_robin",)
 Event = Tournament | KnockoutEvent | TeamEvent | GroupEvent
+"""An event of any format: individual (a competition-layer
+:class:`~qisai.competition.Tournament`, McMahon included), knock-out, team
+or group."""
+
 
 def family(row: TournamentRow) -> str:
     """Return ``individual``, ``knockout``, ``team`` or ``group`` for an
@@ -49,6 +58,7 @@ def family(row: TournamentRow) -> str:
 
 
 def load_event(row: TournamentRow) -> Event:
+    """Return the event object of ``row``, as its format's class."""
     data = row.settings["event"]
     fam = family(row)
     if fam == "knockout":
@@ -63,7 +73,9 @@ def load_event(row: TournamentRow) -> Event:
 
 
 def save(s: Session, row: TournamentRow, ev: Event, status: str | None = None,
-          **extra: Any) -> None:
+         **extra: Any) -> None:
+    """Store ``ev`` in its row (with ``extra`` settings: ``log``, ``users``,
+    ``hidden``); the row is ``finished`` once the event is."""
     settings = dict(row.settings)
     settings["event"] = ev.to_dict()
     settings.update(extra)
@@ -73,6 +85,7 @@ def save(s: Session, row: TournamentRow, ev: Event, status: str | None = None,
 
 
 def load_row(s: Session, tournament_id: int) -> TournamentRow:
+    """Return event row ``tournament_id``; 404 if there is none."""
     try:
         return repo.get_tournament(s, tournament_id)
     except NotFoundError as exc:
@@ -80,7 +93,9 @@ def load_row(s: Session, tournament_id: int) -> TournamentRow:
 
 
 def log_entry(row: TournamentRow, user: User | None, action: str, what: str,
-         reason: str | None = None) -> list[dict[str, Any]]:
+              reason: str | None = None) -> list[dict[str, Any]]:
+    """Return the row's log with one more entry: when, by whom
+    (``None``: the server), what and why."""
     entry = {"at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
              "by": None if user is None else user.username, "action": action, "what": what}
     if reason:
@@ -96,22 +111,29 @@ def own(row: TournamentRow, user: User) -> None:
 
 
 def need(row: TournamentRow, *families: str) -> None:
+    """409 unless the event is of one of ``families``."""
     if family(row) not in families:
         raise HTTPException(409, f"a {row.format} event has no such action "
                                  f"(it is for {' or '.join(families)} events)")
 
 
 def hidden_rounds(row: TournamentRow) -> set[int]:
+    """The rounds not yet published."""
     return set(row.settings.get("hidden", []))
 
 
 def member_key(team: str, name: str) -> str:
+    """The key of a team member in the row's ``users``."""
     return f"{team}/{name}"
 
+
 def staff(user: User | None) -> bool:
+    """Whether ``user`` is an arbiter or organiser."""
     return user is not None and user.role_enum.allows(Role.ARBITER)
 
+
 def paired_rounds(ev: Event) -> int:
+    """The number of rounds paired so far."""
     if isinstance(ev, Tournament | KnockoutEvent):
         return len(ev.rounds)
     if isinstance(ev, GroupEvent):
@@ -120,6 +142,8 @@ def paired_rounds(ev: Event) -> int:
 
 
 def round_has_results(ev: Event, round_no: int) -> bool:
+    """Whether round ``round_no`` has a result (a bye's aside): its
+    pairings then stand."""
     if isinstance(ev, Tournament):
         rec = ev.rounds[round_no - 1]
         return any(g.result is not Result.BYE for g in rec.results.values())
@@ -134,11 +158,14 @@ def round_has_results(ev: Event, round_no: int) -> bool:
                (m.black_team is not None and ev.matches[f"{round_no}:{m.board}"]["results"])
                for m in ev.tt.rounds[round_no - 1])
 
+
 def source_of(user: User) -> str:
+    """The source of a result a user enters: ``arbiter`` or ``otb``."""
     return "arbiter" if user.role == Role.ARBITER.value else "otb"
 
 
 def check_open(row: TournamentRow, round_no: int) -> None:
+    """409 unless round ``round_no`` is published."""
     if round_no in hidden_rounds(row):
         raise HTTPException(409, f"round {round_no} is not published yet: publish it first")
 
@@ -152,5 +179,7 @@ def correction(old: str | None, new: str, reason: str | None, where: str) -> str
                                  "is corrected")
     return "correction"
 
+
 def group_label(group: int) -> str:
+    """A group in words: ``group 2``, or ``final`` for group 0."""
     return "final" if group == 0 else f"group {group}"

@@ -334,6 +334,7 @@ async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: Organ
     _, view = await run_in_threadpool(_publish, st, tournament_id, round_no, user, False)
     return view
 
+
 def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bool
              ) -> tuple[list[str], dict[str, Any]]:
     with LOCK, st.db.session() as s:

@@ -6,7 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["BoardResult", "ColourChoice", "Decision", "Forfeit", "Lineups", "NewEntry", "NewTeam", "NewTournament", "Withdrawal"]
+__all__ = [
+    "BoardResult", "ColourChoice", "Decision", "Forfeit", "Lineups", "NewEntry", "NewTeam",
+    "NewTournament", "Withdrawal"
+]
 
 
 class NewTournament(BaseModel):

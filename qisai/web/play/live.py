@@ -117,6 +117,7 @@ class LiveGame:
 _SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
 """ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
 
+
 def _xiangqi_texts(live: LiveGame) -> list[str]:
     """Chinese notation of every move, cached on the live game."""
     from qisai.xiangqi import Board, Move

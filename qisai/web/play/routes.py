@@ -50,7 +50,6 @@ class NewGame(BaseModel):
     """``builtin`` (qisai's own) or the name of a ``--engine`` of the server."""
 
 
-
 @router.get("/users/{user_id}", tags=["accounts"])
 def profile(user_id: int, s: SessionDep) -> dict[str, Any]:
     """Return a player's profile: rating, rating history and recent games."""
