@@ -6,12 +6,47 @@ import json
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
+from qisai.xiangqi.board import Move
 from qisai.xiangqi.notation import parse_line
-from qisai.xiangqi.qili import first_ruling
+from qisai.xiangqi.qili import Ruling, first_ruling
+from qisai.xiangqi.qili import judge as qili_judge
 
 _out = Console(highlight=False)
+_err = Console(highlight=False, stderr=True)
+
+
+def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
+    """Return the board of ``fen`` and, for a set-up position that play
+    cannot reach, why (``None`` when it is reachable).
+
+    Without ``setup`` an unreachable placement is an error that suggests
+    ``--setup``.  Raises :class:`XiangqiError` (a :class:`FenError`) for a
+    FEN that even the lenient check refuses.
+    """
+    try:
+        return Board(fen), None
+    except XiangqiError as strict:
+        lenient = Board(fen, setup=True)  # raises for what no diagram may have
+        if not setup:
+            raise XiangqiError(f"{strict}; a set-up diagram (e.g. from a rule book) "
+                               "is judged with --setup") from strict
+        return lenient, str(strict)
+
+
+def _first_ruling_from(board: Board, iccs: list[str], profile: str,
+                       occurrences: int | None) -> Ruling | None:
+    """:func:`qisai.xiangqi.qili.first_ruling` from a board (which may be a
+    set-up position): the ruling at the first position where one applies."""
+    b = board.copy()
+    for text in iccs:
+        b.push(Move.from_iccs(text))
+        r = qili_judge(b, profile, occurrences)
+        if r is not None:
+            return r
+    return None
 
 
 def judge(
@@ -22,19 +57,32 @@ def judge(
     occurrences: int | None = typer.Option(None, "--occurrences", help="Occurrence that is ruled on (default 3)."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole ruling as JSON."),
     english: bool = typer.Option(False, "--english", help="Explain in English instead of Chinese."),
+    setup: bool = typer.Option(
+        False, "--setup", help="Accept a set-up position that play cannot reach (a rule-book "
+        "diagram): advisors, elephants and soldiers on any point; piece counts and the "
+        "generals in their palaces are still checked.  A warning says so."),
 ) -> None:
     """Play MOVES from FEN and print the first repetition ruling.
 
     The last line is the verdict alone: red_loses, black_loses, draw,
     red_must_change, black_must_change, or none when no repetition is ruled
     on; the explanation (or with --json the labels, reasons and clauses)
-    comes before it.  Exits 0, or 1 for a bad FEN, move or rules name.
+    comes before it.  With --setup a position play cannot reach is judged
+    too, with a warning on stderr.  Exits 0, or 1 for a bad FEN, move or
+    rules name.
     """
     start = STARTING_FEN if fen == "startpos" else fen
     try:
-        board = Board(start)
+        board, unreachable = _start_board(start, setup)
+        if unreachable is not None:
+            _err.print(f"[yellow]warning:[/yellow] the position is not reachable in play "
+                       f"({escape(unreachable)}); judged as a set-up diagram / "
+                       "此局面在实战中不可能出现，按排局裁决", soft_wrap=True)
         iccs = [m.iccs() for m in parse_line(board, moves)]
-        ruling = first_ruling(start, iccs, profile, occurrences)
+        if setup:
+            ruling = _first_ruling_from(board, iccs, profile, occurrences)
+        else:
+            ruling = first_ruling(start, iccs, profile, occurrences)
     except XiangqiError as exc:
         _out.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from exc

@@ -25,7 +25,7 @@ from qisai.competition.errors import CompetitionError, EntryError, EventFileErro
 from qisai.competition.pairing.berger import berger_table, double_round_robin, format_round
 from qisai.competition.pairing.knockout import Knockout, card_draw
 from qisai.competition.pairing.swiss import SwissOptions
-from qisai.competition.scoring import preset
+from qisai.competition.scoring import preset, table_for_rules
 from qisai.competition.tiebreaks import parse_criteria
 from qisai.competition.tournament import Player, Tournament
 
@@ -132,7 +132,12 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
            name: str = typer.Option("", help="event name"),
            system: str = typer.Option("swiss", help="swiss, round_robin, double_round_robin"),
            rounds: int | None = typer.Option(None, help="rounds (required for swiss)"),
-           scoring: str = typer.Option("classic", help="classic, 2-1-0, trial-2007"),
+           rules: str = typer.Option(
+               "cxa", help="rule profile of the games (cxa, cxa-2007, axf, ...); the "
+                           "event scores by its points unless --scoring is given"),
+           scoring: str | None = typer.Option(
+               None, help="classic, 2-1-0, trial-2007 (default: the --rules profile's "
+                          "points: cxa 1/0.5/0, cxa-2007 3/0 with draws 1 to Red, 2 to Black)"),
            tiebreaks: str = typer.Option("", help="comma-separated, e.g. 小分,胜局,直胜,犯规"),
            seed: int = typer.Option(0, help="seed of every lot"),
            avoid_rounds: int = typer.Option(0, help="same team/club not paired in rounds 1..k"),
@@ -149,7 +154,8 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
         players = read_entries(entries)
         crit = parse_criteria([c for c in tiebreaks.split(",") if c.strip()]) \
             if tiebreaks else None
-        t = Tournament(name or entries.stem, system, rounds=rounds, scoring=preset(scoring),
+        table = preset(scoring) if scoring is not None else table_for_rules(rules)
+        t = Tournament(name or entries.stem, system, rounds=rounds, scoring=table, rules=rules,
                        tiebreaks=crit, seed=seed, draw_numbers=draw_numbers,
                        swiss=SwissOptions(avoid_group_rounds=avoid_rounds))
         for p in players:
@@ -160,7 +166,7 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
     t = _run(make)
     _save(t, event)
     typer.echo(f"{t.name}: {len(t.players)} entries, {t.rounds_planned} rounds, "
-               f"{t.system.value}")
+               f"{t.system.value}, rules {t.rules}, scoring {t.scoring.name}")
     for p in t.players:
         typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
 

@@ -583,8 +583,11 @@ class _Seat:
         try:
             new: UciEngine | GtpEngine
             if spec.protocol == "gtp":
+                profile = self.config.profile()
                 new = await GtpEngine.start(spec.command, name=spec.name,
-                                            timeout=self.config.startup_timeout)
+                                            timeout=self.config.startup_timeout,
+                                            rules=profile.core if isinstance(profile, GoRules)
+                                            else None)
                 for key, value in spec.options:
                     await new.command(key, value)
             else:

@@ -34,7 +34,7 @@ from qisai.competition.errors import (
 from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
-from qisai.competition.scoring import CLASSIC, ScoringTable
+from qisai.competition.scoring import CLASSIC, ScoringTable, table_for_rules
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
     SWISS_INDIVIDUAL,
@@ -165,18 +165,26 @@ class Tournament:
     """
 
     def __init__(self, name: str, system: System | str = System.SWISS, *,
-                 rounds: int | None = None, scoring: ScoringTable = CLASSIC,
+                 rounds: int | None = None, scoring: ScoringTable | None = None,
+                 rules: str | None = None,
                  tiebreaks: Sequence[Criterion] | None = None,
                  policy: TiebreakPolicy | None = None,
                  swiss: SwissOptions | None = None, seed: int = 0,
                  draw_numbers: bool = True) -> None:
         """Create an event.  ``rounds`` is required for Swiss and defaults to
         the table length for round robins.  ``tiebreaks`` defaults to 15.1 for
-        round robins and 15.2 for Swiss.  ``draw_numbers``: round robin
+        round robins and 15.2 for Swiss.  ``rules`` names the rule profile
+        the games are played under (:mod:`qisai.referee.rulesets`);
+        ``scoring`` defaults to that profile's points
+        (:func:`~qisai.competition.scoring.table_for_rules`: ``cxa-2007``
+        scores win 3, draw 1 to Red and 2 to Black), and to 14.1's 1/½/0
+        without a profile; a table given here overrides the profile's.
+        ``draw_numbers``: round robin
         pairing numbers by lot (制签), Swiss seeding by rating with lots for
         unrated and equal entries; off, both keep the registration order.
 
-        Raises :class:`CompetitionError` on an unknown system or bad rounds.
+        Raises :class:`CompetitionError` on an unknown system or rule
+        profile, or bad rounds.
         """
         try:
             self.system = System(system)
@@ -188,6 +196,9 @@ class Tournament:
             raise CompetitionError(f"rounds must be at least 1, got {rounds}")
         self.name = name
         self.rounds_planned = rounds
+        self.rules = rules
+        if scoring is None:
+            scoring = table_for_rules(rules) if rules is not None else CLASSIC
         self.scoring = scoring
         if tiebreaks is None:
             tiebreaks = SWISS_INDIVIDUAL if self.system is System.SWISS else ROUND_ROBIN_INDIVIDUAL
@@ -520,6 +531,7 @@ class Tournament:
             "name": self.name,
             "system": self.system.value,
             "rounds_planned": self.rounds_planned,
+            "rules": self.rules,
             "scoring": self.scoring.to_dict(),
             "tiebreaks": [c.value for c in self.tiebreaks],
             "policy": self.policy.to_dict(),
@@ -561,9 +573,12 @@ class Tournament:
             for key in ("seed",):
                 if isinstance(data.get(key, 0), bool) or not isinstance(data.get(key, 0), int):
                     raise EventFileError(f"{source}: {key} must be a whole number")
+            rules = data.get("rules")
+            if rules is not None and not isinstance(rules, str):
+                raise EventFileError(f"{source}: rules must be a rule profile name")
             t = cls(
                 str(data["name"]), data["system"], rounds=data.get("rounds_planned"),
-                scoring=ScoringTable.from_dict(dict(data["scoring"])),
+                scoring=ScoringTable.from_dict(dict(data["scoring"])), rules=rules,
                 tiebreaks=[Criterion(c) for c in data["tiebreaks"]],
                 policy=TiebreakPolicy.from_dict(data.get("policy", {})),
                 swiss=SwissOptions(**data.get("swiss", {})),

@@ -14,7 +14,8 @@ crash (process exited)       its clock can only run out: the flag falls
 move that is not a move      adjudication: illegal move (4.1.6)
 illegal move                 the move itself: the referee's penalty
                              (loss under ``cxa``, a foul under
-                             ``cxa-local``; Go: void, warning)
+                             ``cxa-local``; Go: void, a pass, 10 and
+                             11(1))
 ===========================  ============================================
 
 Time is measured with :func:`time.monotonic`, from the moment the search
@@ -322,6 +323,7 @@ async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> 
     await engine.boardsize(rules.board_size)
     await engine.clear_board()
     await engine.komi(float(rules.komi))
+    await engine.set_rules(rules.core)  # kgs-rules where listed; GNU Go got options at start
     if game.board.handicap:
         # The referee placed the handicap stones (fixed points); tell the engine where.
         await engine.set_free_handicap(
@@ -502,16 +504,9 @@ async def _agree_dead(report: GameReport, players: dict[Side, GtpEngine],
             report.notes.append("the engines disagreed on the dead stones; the arbiter's estimate "
                                 "was used")
     size = game.board.size
-    marks: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    for point in sorted(dead):
-        if point in seen or game.board.get(point) is None:
-            continue
-        group = game.board.group(point)
-        seen |= group
-        marks.append(gtp_name(point, size))
+    marks = [gtp_name(p, size) for p in sorted(dead) if game.board.get(p) is not None]
     if marks:
-        game.mark_dead(None, marks, at=now())
+        game.mark_dead(None, marks, dead=True, at=now())  # each group once (4(5))
     first = game.to_move
     game.confirm_dead(first, at=now())
     game.confirm_dead(first.other, at=now())

@@ -245,20 +245,23 @@ def test_resigning_while_the_engine_thinks_stops_it(register: Any,
 
 def test_an_engine_playing_on_an_occupied_point_is_judged_by_the_profile(
         register: Any, engine_client: TestClient) -> None:
-    # Chinese rules: the move is void, counts as a pass and earns a warning
-    # (10, 11(1)); the engine's board is rebuilt from the referee's; the
-    # second warning loses the game (12(2)).
+    # Chinese rules: the move is void and counts as a pass, with no warning
+    # (10, 11(1): 判着手无效，弃权一次); the engine's board is rebuilt from the
+    # referee's, and a second void move is no more than a second pass.
     me = register(engine_client, "steady")
     gid = go_against(engine_client, me, "fake-occupied", ruleset="chinese")
     st = wait_for(engine_client, gid, lambda s: s["ply"] >= 2, "the void move")
-    assert st["warnings"]["second"] == 1 and st["position"]["last"] == "pass"
-    assert st["rulings"][0]["kind"] == "warning" and "12(1)" in st["rulings"][0]["clause"]
+    assert st["warnings"]["second"] == 0 and st["position"]["last"] == "pass"
+    assert not st["rulings"]
     r = engine_client.post(f"/api/games/{gid}/actions",
                            json={"type": "move", "ply": 3, "move": "D4"}, headers=me["headers"])
     assert r.status_code == 200, r.text
-    st = wait_result(engine_client, gid)
-    assert st["result"]["reason"] == "two_warnings" and st["result"]["winner"] == "first"
-    assert st["ply"] == 4 and st["moves"][3]["move"] == "C3"
+    st = wait_for(engine_client, gid, lambda s: s["ply"] >= 4, "the second void move")
+    assert st["result"] is None and st["warnings"]["second"] == 0
+    assert st["moves"][3]["move"] == "C3" and st["position"]["last"] == "pass"
+    r = engine_client.post(f"/api/games/{gid}/actions", json={"type": "resign"},
+                           headers=me["headers"])
+    assert r.status_code == 200, r.text
 
 
 def test_engine_specs_name_their_game() -> None:

@@ -440,9 +440,9 @@ class GtpGoSeat(Seat):
     async def _start(self, request: GoRequest) -> Any:
         from qisai.engines.gtp import GtpEngine, KgsTimeSystem
 
-        engine = await GtpEngine.start(list(self.spec.argv), name=self.name)
-        self._engine = engine
         rules = request.rules
+        engine = await GtpEngine.start(list(self.spec.argv), name=self.name, rules=rules.core)
+        self._engine = engine
         await engine.boardsize(rules.board_size)
         await engine.komi(float(rules.komi))
         control = rules.time_control
