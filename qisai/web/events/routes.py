@@ -149,7 +149,8 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
             ev = McMahonTournament(body.name, rounds=body.rounds, bar=body.bar,
                                    floor=body.floor, start_by=body.start_by, seed=seed)
         else:
-            ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed)
+            ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed,
+                            rules=ruleset)  # scores by the profile's points (issue 13.11)
     except (RefereeError, CompetitionError) as exc:
         raise HTTPException(422, f"tournament: {exc}") from None
     settings["event"] = ev.to_dict()
