@@ -3,8 +3,10 @@
 
 FastAPI's own pages load Swagger UI and ReDoc from a CDN.  These load them
 from the files the ``fastapi-offline`` package ships (Swagger UI 5 and ReDoc 2
-bundles), served by the arena itself under ``/docs/assets``; no page asks
-anything of another host (no fonts, no validator badge, no remote favicon).
+bundles), served by the arena itself under ``/docs/assets``, with no fonts,
+validator badge or favicon from elsewhere; and a Content-Security-Policy
+keeps the pages to this host (ReDoc's bundle shows a logo from its maker's
+CDN: the browser does not fetch it, and ReDoc leaves it out).
 """
 
 from __future__ import annotations
@@ -28,6 +30,18 @@ ASSETS_URL = "/docs/assets"
 
 SWAGGER_PARAMETERS = {"validatorUrl": None}
 """Added to FastAPI's defaults: no badge from validator.swagger.io."""
+
+
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+            "worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'self'")
+"""Only this host: Swagger UI's page starts it in an inline script, both
+bundles style inline, ReDoc compiles schema checks at run time."""
+
+
+def _same_host_only(page: HTMLResponse) -> HTMLResponse:
+    page.headers["Content-Security-Policy"] = DOCS_CSP
+    return page
 
 
 def assets_dir() -> Path:
@@ -61,22 +75,22 @@ def add_api_docs(app: FastAPI, *, docs_url: str = "/docs", redoc_url: str = "/re
     @app.get(docs_url, include_in_schema=False)
     async def swagger_ui(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        return get_swagger_ui_html(
+        return _same_host_only(get_swagger_ui_html(
             openapi_url=f"{root}{openapi_url}", title=f"{app.title} - Swagger UI",
             oauth2_redirect_url=f"{root}{redirect_url}",
             swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui-bundle.js",
             swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui.css",
             swagger_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
-            swagger_ui_parameters=SWAGGER_PARAMETERS)
+            swagger_ui_parameters=SWAGGER_PARAMETERS))
 
     @app.get(redirect_url, include_in_schema=False)
     async def swagger_ui_redirect() -> HTMLResponse:
-        return get_swagger_ui_oauth2_redirect_html()
+        return _same_host_only(get_swagger_ui_oauth2_redirect_html())
 
     @app.get(redoc_url, include_in_schema=False)
     async def redoc(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        return get_redoc_html(
+        return _same_host_only(get_redoc_html(
             openapi_url=f"{root}{openapi_url}", title=f"{app.title} - ReDoc",
             redoc_js_url=f"{root}{ASSETS_URL}/redoc.standalone.js",
-            redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png", with_google_fonts=False)
+            redoc_favicon_url=f"{root}{ASSETS_URL}/favicon.png", with_google_fonts=False))

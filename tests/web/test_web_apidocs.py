@@ -64,6 +64,10 @@ def test_docs_pages_load_only_local_files(client: TestClient, page: str,
         elif name.endswith(".css"):
             assert got.headers["content-type"].startswith("text/css")
             assert ".swagger-ui" in got.text
+    # The browser is told to fetch nothing from another host.
+    csp = r.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "img-src 'self' data:" in csp
+    assert "http" not in csp and "*" not in csp
     # The schema the page points at is there too.
     assert client.get("/openapi.json").json()["info"]["title"] == "qisai arena"
 
@@ -111,6 +115,7 @@ def test_swagger_ui_lists_every_operation_offline(live_server: tuple[str, Path],
     # An operation opens and shows its responses, from the local bundle's code.
     page.locator(".opblock-summary", has_text="/api/rules").first.click()
     page.wait_for_selector(".opblock.is-open .responses-wrapper", timeout=10_000)
+    page.wait_for_load_state("networkidle")
     assert outside == [] and errors == []
 
 
@@ -128,4 +133,5 @@ def test_redoc_lists_every_operation_offline(live_server: tuple[str, Path],
         f"document.querySelectorAll(\"{selector}\").length >= {operations}", timeout=60_000)
     assert page.locator(selector).count() == operations
     assert page.get_by_text("/api/rules").count() >= 1
+    page.wait_for_load_state("networkidle")  # late requests (images) too
     assert outside == [] and errors == []
