@@ -77,6 +77,22 @@ def browser_missing() -> str | None:
     return None
 
 
+OUTSIDE_PROGRAMS = ("fairy-stockfish", "gnugo", "maxqi", "sjaakii", "chromium")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """One header line: which outside programs this run has (the tests of
+    the missing ones skip)."""
+    missing = [name for name in OUTSIDE_PROGRAMS if find_binary(name) is None]
+    if not has_module("playwright"):
+        missing.append("playwright")
+    if not os.environ.get("QISAI_TEST_POSTGRES_URL"):
+        missing.append("PostgreSQL (QISAI_TEST_POSTGRES_URL)")
+    if not missing:
+        return "outside programs: all there"
+    return f"outside programs missing, their tests skip: {', '.join(missing)} ({INSTALL_HINT})"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the browser tests at collection when they cannot run, so that no
     fixture of theirs (a server, a browser) is set up only to be skipped."""
