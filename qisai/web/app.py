@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
 from qisai.web import api, pages, tournaments, ws
+from qisai.web.apidocs import add_api_docs
 from qisai.web.deps import AppState
 from qisai.web.live import Hub
 from qisai.web.security import RateLimiter
@@ -56,7 +57,9 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
                   description="Xiangqi and Go under the official Chinese rules: play, watch, "
-                              "run events.  WebSocket per game at /ws/games/{id}.")
+                              "run events.  WebSocket per game at /ws/games/{id}.",
+                  docs_url=None, redoc_url=None)
+    add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
 
     @app.exception_handler(RequestValidationError)
