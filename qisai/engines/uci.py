@@ -340,6 +340,9 @@ class UciEngine:
         self._process = process
         self.protocol = protocol
         self.name = process.name
+        self.id_name = ""
+        """The name the engine gives itself (``id name``), kept when ``name``
+        is overridden."""
         self.author = ""
         self.options: dict[str, Option] = {}
         self.coordinates = Coordinates.ICCS
@@ -415,7 +418,7 @@ class UciEngine:
                 return
             if tokens[0] == "id" and len(tokens) >= 3:
                 if tokens[1] == "name":
-                    self.name = " ".join(tokens[2:])
+                    self.name = self.id_name = " ".join(tokens[2:])
                 elif tokens[1] == "author":
                     self.author = " ".join(tokens[2:])
             elif tokens[0] == "option":
