@@ -391,7 +391,7 @@ class XboardEngine:
         want = f"pong {self._ping}"
         process.send(f"ping {self._ping}")
         deadline = time.monotonic() + (self.sync_timeout if timeout is None else timeout)
-        out = []
+        out: list[str] = []
         while True:
             line = (await process.readline(max(0.0, deadline - time.monotonic()))).strip()
             if line == want:
