@@ -277,6 +277,9 @@ class XboardEngine:
                                        f"(variants: {variants[:200]})")
             if coordinates is not None:
                 engine.coordinates = Coordinates(coordinates)
+            if process.returncode is not None:
+                raise EngineTerminatedError(f"engine {engine.name} exited (status "
+                                            f"{process.returncode})", process.returncode)
             process.send("easy", "post")
             if options:
                 await engine.configure(options)
