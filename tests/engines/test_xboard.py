@@ -238,18 +238,20 @@ def test_draw_offer_accepted_by_an_xboard_opponent() -> None:
 
 
 def test_draw_offers_a_uci_opponent_ignores_are_ruled_by_the_referee() -> None:
-    # The UCI fake cannot answer the offer: it declines by moving (23.1);
-    # the offer made again after that refusal is a foul (9.1.3).
-    config = MatchConfig("xiangqi", [fake_spec("offer"), uci_good()],
-                         time=parse_time_control("movetime=0.05"), games=2,
-                         adjudication=Adjudication(max_plies=4))
+    # qisai's engine (UCI) is not told of offers: it declines by moving
+    # (23.1); offering again after a refusal is a foul (9.1.3), and three
+    # fouls lose (4.1.8).
+    config = MatchConfig("xiangqi", [fake_spec("offer"), EngineSpec.parse("name=q cmd=builtin")],
+                         time=parse_time_control("movetime=0.05"), games=2)
     report = play(config)
     reimports(report)
     for record in report.games:
         game = record.report.game
         offerer = Side.FIRST if record.first == 0 else Side.SECOND
-        assert game.result is not None
-        assert game.fouls(offerer) >= 1 or game.result.reason is not Reason.AGREEMENT
+        assert game.result is not None and game.result.reason is Reason.FOULS
+        assert game.result.winner is offerer.other and game.result.clause == "4.1.8"
+        assert [i.side for i in game.infractions] == [offerer] * 3
+        assert all(i.clause.startswith("9.1.3") for i in game.infractions)
 
 
 # -------------------------------------------------------------- real engines
@@ -280,8 +282,13 @@ def test_builtin_against_maxqi_from_an_opening_it_replays(tmp_path: Path) -> Non
     if MAXQI is None:
         pytest.skip("maxqi is not installed (apt-get install fairymax)")
     report = real_match(MAXQI, tmp_path, f"{STARTING_FEN} moves h2e2 h9g7")
+    start = Board()
+    start.push(Move.from_iccs("h2e2"))
+    start.push(Move.from_iccs("h9g7"))
+    # The games start after the opening; MaxQi (no setboard) got its moves.
+    assert all(g.report.game.start_fen == start.fen() for g in report.games)
     text = (tmp_path / "games.pgn").read_text()
-    assert '"MaxQi' in text and ("RedEngine" in text or "BlackEngine" in text)
+    assert '[RedEngine "MaxQi 4.8G"]' in text and '[BlackEngine "MaxQi 4.8G"]' in text
 
 
 @pytest.mark.engine
@@ -312,7 +319,7 @@ def test_maxqi_without_setboard_reaches_a_position_by_replaying_the_moves() -> N
             assert result.move is not None and board.is_legal(result.move)
             assert engine._known == (STARTING_FEN, [*line_moves(line), result.move])
             log = "\n".join(engine._process.log)
-            assert "setboard" not in log and "> e7e3" in log
+            assert "> setboard" not in log and "> e7e3" in log
         finally:
             await engine.quit()
     asyncio.run(run())
