@@ -327,3 +327,49 @@ def test_maxqi_without_setboard_reaches_a_position_by_replaying_the_moves() -> N
 
 def line_moves(line: list[str]) -> list[Move]:
     return [Move.from_iccs(t) for t in line]
+
+
+# ---------------------------------------------------------------- the arena
+def test_arena_specs_and_serve_take_xboard_engines(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    import typer
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from qisai.cli.arena import register
+    from qisai.web.opponents import engine_kinds, parse_spec
+
+    for text in ("xboard:maxqi", "cecp:maxqi", "WinBoard:maxqi"):
+        assert parse_spec(text).protocol == "xboard" and parse_spec(text).argv == ("maxqi",)
+    assert engine_kinds("m", {"m": "xboard:maxqi"}) == ("xiangqi",)
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.setdefault("app", app))
+    app = typer.Typer()
+    register(app)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--engine", "xboard:maxqi",
+                                 "--engine", "sj=cecp:sjaakii --xboard"])
+    assert r.exit_code == 0, r.output
+    hub = served["app"].state.qisai.hub  # type: ignore[attr-defined]
+    assert hub.engines == {"maxqi": "xboard:maxqi", "sj": "cecp:sjaakii --xboard"}
+    r = CliRunner().invoke(app, ["serve", "--engine", "maxqi"])
+    assert r.exit_code == 2 and "NAME=COMMAND" in r.output
+
+
+def test_arena_seat_plays_and_resigns_for_an_xboard_engine() -> None:
+    import shlex
+
+    from qisai.web.opponents import UciXiangqiSeat, XiangqiRequest, parse_spec
+
+    async def run() -> None:
+        board = Board()
+        seat = UciXiangqiSeat(parse_spec("xboard:" + shlex.join([sys.executable, FAKE, "resign"])),
+                              "fake")
+        try:
+            for _ in range(2):
+                answer = await seat.move(XiangqiRequest(board.copy(), 0.05, 5.0))
+                board.push(Move.from_iccs(answer))
+                board.push(sorted(board.legal_moves(), key=lambda m: m.iccs())[0])
+            assert await seat.move(XiangqiRequest(board.copy(), 0.05, 5.0)) == "resign"
+        finally:
+            await seat.close()
+    asyncio.run(run())
