@@ -5,7 +5,9 @@ referee at a fixed time control, then an Elo table with error bars.
         [--concurrency 2] [--skills 0,5,10] [--pgnout ladder.pgn]
 
 The engines: qisai's built-in engine (UCI, ``cmd=builtin``), Fairy-Stockfish
-(UCI, ``UCI_Variant xiangqi``) at the Skill Levels of ``--skills``, MaxQi
+(UCI, ``UCI_Variant xiangqi``) at the Skill Levels of ``--skills`` (with a
+Move Overhead of ``--fsf-overhead`` ms: the clocks are wall time, and on a
+loaded machine its default 30 ms lost games on time), MaxQi
 (xboard; Debian's ``fairymax`` package) and Sjaak II (xboard).  Those not
 installed are left out, with a line saying so.  Every game is refereed by
 :mod:`qisai.referee` under ``cxa`` (the 2011 CXA rules: 棋例, natural
@@ -65,15 +67,17 @@ def find(program: str) -> str | None:
     return str(candidate) if os.access(candidate, os.X_OK) else None
 
 
-def ladder_engines(skills: Sequence[int]) -> list[EngineSpec]:
-    """The engines installed here, as match entries."""
+def ladder_engines(skills: Sequence[int], overhead: int) -> list[EngineSpec]:
+    """The engines installed here, as match entries (``overhead``:
+    Fairy-Stockfish's Move Overhead, milliseconds)."""
     engines = [EngineSpec.parse("name=qisai-builtin cmd=builtin")]
     fairy = find("fairy-stockfish")
     if fairy is None:
         print("fairy-stockfish is not installed: left out (apt-get install fairy-stockfish)")
     else:
         engines += [EngineSpec.parse(f"name=fsf-skill{s} cmd={fairy} proto=uci "
-                                     f"option.Skill_Level={s}") for s in skills]
+                                     f"option.Skill_Level={s} option.Move_Overhead={overhead}")
+                    for s in skills]
     for name, program, package in (("maxqi", "maxqi", "fairymax"),
                                    ("sjaak-ii", "sjaakii", "sjaakii")):
         path = find(program)
@@ -166,6 +170,8 @@ def main() -> None:
     parser.add_argument("--skills", default="0,5,10", help="Fairy-Stockfish Skill Levels")
     parser.add_argument("--maxplies", type=int, default=300)
     parser.add_argument("--pgnout", type=Path, default=None)
+    parser.add_argument("--fsf-overhead", type=int, default=300,
+                        help="Fairy-Stockfish's Move Overhead (ms): the clock is wall time")
     parser.add_argument("--alpha", type=float, default=0.5, help="choix regularisation")
     parser.add_argument("--bootstrap", type=int, default=1000)
     args = parser.parse_args()
@@ -174,7 +180,7 @@ def main() -> None:
     except ImportError:
         sys.exit("the ladder's ratings need choix: pip install choix (or pip install .[bench])")
     skills = [int(s) for s in args.skills.split(",") if s.strip()]
-    engines = ladder_engines(skills)
+    engines = ladder_engines(skills, args.fsf_overhead)
     config = MatchConfig("xiangqi", engines, time=parse_time_control(args.tc), rules="cxa",
                          games=args.games, concurrency=args.concurrency,
                          tournament="round-robin", pgnout=args.pgnout, startup_timeout=30,

@@ -423,8 +423,9 @@ class XboardEngine:
         text = self.coordinates.format(move)
         return f"usermove {text}" if self._feature("usermove") else text
 
-    async def _reset(self, root: str, moves: list[Move]) -> None:
-        """Set the engine's board to ``root`` plus ``moves`` (in force mode).
+    async def _reset(self, root: str, moves: list[Move], timeout: float | None = None) -> None:
+        """Set the engine's board to ``root`` plus ``moves`` (in force mode);
+        ``timeout`` bounds each ``ping`` (default :attr:`sync_timeout`).
 
         Raises :class:`EngineProtocolError` if it cannot be given the
         position (no ``setboard`` and not the standard start; a FEN or a
@@ -445,7 +446,7 @@ class XboardEngine:
                 lines.append("setboard " + _FEN_STYLES[style](root))
             sent = [self._move_line(m) for m in moves]
             self._process.send(*lines, *sent)
-            answers = await self.sync()
+            answers = await self.sync(timeout)
             if root != STARTING_FEN and _position_error(answers):
                 continue
             refusal = _refusal(answers, sent)
@@ -510,6 +511,13 @@ class XboardEngine:
             raise EngineTerminatedError(f"engine {self.name} was killed", self._process.returncode)
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
+
+        def left() -> float | None:
+            # The engine's own time bounds the set-up too (a silent engine).
+            if deadline is None:
+                return None
+            return min(self.sync_timeout, max(0.0, deadline - time.monotonic()))
+
         process = self._process
         for line in process.pending():  # late lines of an earlier exchange
             if line.startswith("feature"):
@@ -521,7 +529,7 @@ class XboardEngine:
         sent: list[str] = []
         if known is None or known[0] != root or len(known[1]) > len(stack) or \
                 stack[:len(known[1])] != known[1]:
-            await self._reset(root, list(stack))
+            await self._reset(root, list(stack), left())
         elif len(stack) > len(known[1]):
             sent = [self._move_line(m) for m in stack[len(known[1]):]]
             lines += sent
@@ -532,7 +540,7 @@ class XboardEngine:
             self._settings = key
         if lines:
             process.send(*lines)
-            refusal = _refusal(await self.sync(), sent)
+            refusal = _refusal(await self.sync(left()), sent)
             if refusal is not None:
                 self._known = None
                 raise EngineProtocolError(
