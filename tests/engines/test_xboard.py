@@ -87,8 +87,9 @@ def play(config: MatchConfig) -> MatchReport:
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Protocol-1 engines are waited for briefly; a hung one is given up soon."""
-    monkeypatch.setattr(XboardEngine, "feature_timeout", 0.5)
+    """A hung engine is given up soon.  (The wait for a protocol-1 engine's
+    features stays xboard's 2 s: a fake engine, a Python program, can take
+    most of that to start on a loaded machine.)"""
     monkeypatch.setattr(XboardEngine, "stop_grace", 0.3)
 
 
