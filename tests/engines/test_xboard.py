@@ -188,6 +188,7 @@ def test_sync_wrapper_replays_moves_without_setboard() -> None:
     ("illegal", Reason.ILLEGAL_MOVE, None),
     ("garbage", Reason.ILLEGAL_MOVE, Fault.GARBAGE),
     ("crash", Reason.TIME_FORFEIT, Fault.CRASH),
+    ("closepipe", Reason.TIME_FORFEIT, Fault.CRASH),
     ("hang", Reason.TIME_FORFEIT, Fault.TIMEOUT),
     ("refuse", Reason.ILLEGAL_MOVE, Fault.PROTOCOL),
     ("claim", Reason.TIME_FORFEIT, Fault.TIMEOUT),

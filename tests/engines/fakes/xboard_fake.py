@@ -19,6 +19,7 @@ unless MODE says otherwise:
 * ``garbage`` - ``move xyzzy``;
 * ``crash`` - exits at its second move (mid-game);
 * ``hang`` - never answers ``go`` from its second move on, nor ``?``;
+* ``closepipe`` - closes its output at its second move and lives on;
 * ``resign`` - ``resign`` instead of its third move;
 * ``offer`` - ``offer draw`` with each move;
 * ``claim`` - claims ``1/2-1/2 {Draw by repetition}`` instead of its
@@ -27,6 +28,7 @@ unless MODE says otherwise:
 * ``refuse`` - answers ``Illegal move: MOVE`` to the second move it is fed.
 """
 
+import os
 import sys
 import time
 
@@ -102,6 +104,10 @@ def main() -> None:
                 sys.exit(1)
             if mode == "hang" and gos >= 2:
                 continue
+            if mode == "closepipe" and gos == 2:
+                sys.stdout.close()
+                os.close(1)
+                time.sleep(3600)
             if mode == "resign" and gos == 3:
                 out("resign")
                 continue
