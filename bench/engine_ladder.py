@@ -28,9 +28,24 @@ by choix; the 2.5th-97.5th percentiles), as ordo gets its errors by
 simulation.  Elo is the fitted strength times 400/ln 10, the average set
 to 0.
 
-Measured on 2026-12-01 (2 cores shared with other work, load average
-about 8-13, ``nice -n 19``, ``--tc 10+0.1 --games 4 --concurrency 2``):
-see the table in the commit that added this line, or run it again.
+Measured on 2026-12-01, ``nice -n 19 python bench/engine_ladder.py``
+(the defaults: ``--tc 10+0.1 --games 4 --concurrency 2``), 2 cores shared
+with other work (load average 17-22 during the run), 60 games in 9.3 min::
+
+     # engine           games       score    Elo    95% interval     ±
+     1 fsf-skill10         20    17 ( 85%)   +187 [  +109,  +273]    82
+     2 sjaak-ii            20    12 ( 60%)    +68 [   -35,  +175]   105
+     3 maxqi               20  10.5 ( 52%)    +29 [  -110,  +142]   126
+     4 fsf-skill5          20    10 ( 50%)    +16 [   -81,  +117]    99
+     5 qisai-builtin       20   9.5 ( 48%)     +3 [  -100,   +96]    98
+     6 fsf-skill0          20     1 (  5%)   -303 [  -426,  -191]   117
+
+    Endings: checkmate 52, time_forfeit 4, stalemate 2, perpetual_check 1,
+    no_win_possible 1 (the 300-ply limit)
+
+The clocks are wall time, so on a loaded machine every engine plays
+weaker than it would alone (and the four losses on time are the load's as
+much as the engines'); compare runs made at a similar load.
 """
 
 from __future__ import annotations
