@@ -375,3 +375,24 @@ def test_arena_seat_plays_and_resigns_for_an_xboard_engine() -> None:
         finally:
             await seat.close()
     asyncio.run(run())
+
+
+def test_match_command_with_proto_xboard(tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from qisai.cli.engines import register
+
+    app = typer.Typer()
+    register(app)
+    app.command("version")(lambda: None)  # a second command keeps "match" a sub-command
+    pgn = tmp_path / "out.pgn"
+    offer = f"{sys.executable} {FAKE} offer"
+    result = CliRunner().invoke(app, [
+        "match", "--engine", f'name=offers cmd="{offer}" proto=cecp',
+        "--engine", f'name=takes cmd="{sys.executable} {FAKE} good" proto=xboard',
+        "--tc", "movetime=0.05", "--games", "2", "--pgnout", str(pgn)])
+    assert result.exit_code == 0, result.output
+    assert "offers vs takes: +0 =2 -0" in result.output and "agreement 2" in result.output
+    text = pgn.read_text()
+    assert len(parse_pgn(text)) == 2 and '[RedEngine "Fake CECP offer"]' in text
