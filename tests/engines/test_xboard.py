@@ -396,3 +396,19 @@ def test_match_command_with_proto_xboard(tmp_path: Path) -> None:
     assert "offers vs takes: +0 =2 -0" in result.output and "agreement 2" in result.output
     text = pgn.read_text()
     assert len(parse_pgn(text)) == 2 and '[RedEngine "Fake CECP offer"]' in text
+
+
+def test_gauntlet_and_sprt_with_xboard_engines() -> None:
+    from qisai.competition.match import Sprt
+
+    gauntlet = MatchConfig("xiangqi", [fake_spec("good"), fake_spec("garbage"), fake_spec("illegal")],
+                           time=parse_time_control("movetime=0.05"), games=2,
+                           tournament="gauntlet")
+    report = play(gauntlet)
+    assert sorted(report.pairs) == [(0, 1), (0, 2)]
+    assert all((st.wins, st.losses) == (2, 0) for st in report.pairs.values())
+    sprt = MatchConfig("xiangqi", [fake_spec("good"), fake_spec("garbage")],
+                       time=parse_time_control("movetime=0.05"), games=20,
+                       sprt=Sprt.parse("elo0=0 elo1=200"))
+    report = play(sprt)
+    assert report.stopped_by_sprt == "H1 accepted" and len(report.games) == 5
