@@ -77,9 +77,15 @@ def test_engine_specs() -> None:
     assert builtin.protocol == "gtp" and builtin.command[-1] == "qisai.engines.builtin.go_server"
     gnugo = EngineSpec.parse('name=gg cmd="gnugo --mode gtp" arg="--level 0"', game="go")
     assert gnugo.command == ("gnugo", "--mode", "gtp", "--level", "0")
-    for bad in ("name=x", "cmd=a colour=red", "cmd=a proto=xboard", "cmd=a proto=gtp", "cmd"):
+    for bad in ("name=x", "cmd=a colour=red", "cmd=a proto=telnet", "cmd=a proto=gtp", "cmd"):
         with pytest.raises(MatchError):
             EngineSpec.parse(bad)
+    # xboard/CECP: the cutechess spelling and its other names.
+    for proto in ("xboard", "cecp", "WinBoard"):
+        spec = EngineSpec.parse(f"name=maxqi cmd=maxqi proto={proto}")
+        assert spec == EngineSpec("maxqi", ("maxqi",), "xboard")
+    with pytest.raises(MatchError, match="cannot play go"):
+        EngineSpec.parse("cmd=maxqi proto=xboard", game="go")
 
 
 def test_pairings_and_profiles() -> None:
