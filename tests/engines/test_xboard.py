@@ -8,6 +8,7 @@ import asyncio
 import os
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,10 +38,8 @@ from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.xiangqi.board import STARTING_FEN, Board, Move
 from qisai.xiangqi.pgn import parse_pgn
 
-from .conftest import FAKES, find_binary
+from .conftest import FAKES
 
-MAXQI = find_binary("maxqi")
-SJAAK = find_binary("sjaakii")
 FAKE = str(FAKES / "xboard_fake.py")
 
 
@@ -280,10 +279,9 @@ def real_match(engine: str, tmp_path: Path, opening: str | None = None) -> Match
 
 
 @pytest.mark.engine
-def test_builtin_against_maxqi_from_an_opening_it_replays(tmp_path: Path) -> None:
-    if MAXQI is None:
-        pytest.skip("maxqi is not installed (apt-get install fairymax)")
-    report = real_match(MAXQI, tmp_path, f"{STARTING_FEN} moves h2e2 h9g7")
+def test_builtin_against_maxqi_from_an_opening_it_replays(tmp_path: Path,
+                                                          tool: Callable[[str], str]) -> None:
+    report = real_match(tool("maxqi"), tmp_path, f"{STARTING_FEN} moves h2e2 h9g7")
     start = Board()
     start.push(Move.from_iccs("h2e2"))
     start.push(Move.from_iccs("h9g7"))
@@ -294,20 +292,18 @@ def test_builtin_against_maxqi_from_an_opening_it_replays(tmp_path: Path) -> Non
 
 
 @pytest.mark.engine
-def test_builtin_against_sjaak(tmp_path: Path) -> None:
-    if SJAAK is None:
-        pytest.skip("sjaakii is not installed (apt-get install sjaakii)")
-    real_match(SJAAK, tmp_path)
+def test_builtin_against_sjaak(tmp_path: Path, tool: Callable[[str], str]) -> None:
+    real_match(tool("sjaakii"), tmp_path)
     assert "Sjaak II" in (tmp_path / "games.pgn").read_text()
 
 
 @pytest.mark.engine
-def test_maxqi_without_setboard_reaches_a_position_by_replaying_the_moves() -> None:
-    if MAXQI is None:
-        pytest.skip("maxqi is not installed (apt-get install fairymax)")
+def test_maxqi_without_setboard_reaches_a_position_by_replaying_the_moves(
+        tool: Callable[[str], str]) -> None:
+    maxqi = tool("maxqi")
 
     async def run() -> None:
-        engine = await XboardEngine.start(MAXQI)
+        engine = await XboardEngine.start(maxqi)
         try:
             assert engine.features.get("setboard") == "0"
             # Black's cannon has taken the central pawn and checks: Red has
