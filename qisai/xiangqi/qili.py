@@ -270,13 +270,19 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             # AXF: a check that also chases keeps the chase for the "same
             # piece chased on every move" test (one check, one chase of one
             # piece is a perpetual chase; Fairy-Stockfish's AXF code agrees).
+            # The chase content is judged as if the check were answered:
+            # the opponent's recaptures (roots, 28.16) and counter-captures
+            # (兑, 28.5) count when only this check makes them illegal
+            # (issue 13.1; :func:`~qisai.xiangqi.qili_search.scan_threats`).
             after_scan = _scan(null_move(after), profile, cache)
             before_scan = _scan(before, profile, cache)
             chases = tuple(t for t in after_scan.threats if t.excluded == ""
                            and t.how != "joint" and _is_new(t, before_scan, move, profile))
             if chases:
-                zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases)
-                en += "; it also chases: " + "; ".join(_threat_en(t) for t in chases)
+                zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases) \
+                    + "（按应将后的局面判断根与兑，28.16、28.5）"
+                en += "; it also chases: " + "; ".join(_threat_en(t) for t in chases) \
+                    + " (roots and offers judged as if the check were answered, 28.16, 28.5)"
         return _Classified(Label.CHECK, Nuance.NONE, chases, (), (), False, zh, en, ("28.1",))
     if was_in_check and piece.type is PieceType.KING and profile.king_evasion_is_idle:
         # CXA examples 13, 17: threats created by the king answering check are idle.
