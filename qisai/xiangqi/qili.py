@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from qisai.xiangqi import notation
 from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType, square_name
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.qili_pins import pinned_rook_victims
 from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
 from qisai.xiangqi.qili_search import (
     Threat,
@@ -140,7 +141,8 @@ def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
                            hidden_roots=profile.hidden_roots,
                            square_only=profile.root_by_recapture_only,
                            check_budget=profile.check_node_budget,
-                           mate_cache=cache.capture_mates)
+                           mate_cache=cache.capture_mates,
+                           pinned_rooks_unprotected=profile.pinned_rook_chase_first)
         cache.scans[board.key] = hit
     return hit
 
@@ -196,6 +198,8 @@ def _threat_zh(t: Threat) -> str:
         return f"联合攻击少根{name}（28.16）"
     if t.how == "exchange":
         return f"{by}攻击{name}，交换后得子（25.3、29.1）"
+    if t.how == "pinned":
+        return f"{by}攻击被马牵制的{name}，按无根车论（亚洲象联规则图39-41）"
     root = "假根" if t.false_root else "无根"
     return f"{by}攻击{root}{name}（28.3、28.16）"
 
@@ -209,6 +213,9 @@ def _threat_en(t: Threat) -> str:
         return f"two pieces attack the under-protected {name} (28.16)"
     if t.how == "exchange":
         return f"the {by} attacks the {name} and wins material after the exchange (25.3, 29.1)"
+    if t.how == "pinned":
+        return (f"the {by} attacks the {name} pinned by a horse, which counts as unprotected "
+                "(AXF diagrams 39-41)")
     root = "falsely protected" if t.false_root else "unprotected"
     return f"the {by} attacks the {root} {name} (28.3, 28.16)"
 
@@ -444,13 +451,16 @@ def repetition_window(board: Board) -> tuple[int, int]:
 
 
 def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[int]],
-                profile: str | QiliProfile = "cxa") -> SideStatus:
+                profile: str | QiliProfile = "cxa",
+                pinned: Sequence[frozenset[int]] | None = None) -> SideStatus:
     """Return ``color``'s cycle status from the labels its moves count as
     (25.2, 28.10-28.12).
 
     ``chases`` gives, per move, the identities of the pieces it chases (used
-    when the profile needs one piece chased on every move, AXF).  Raises
-    :class:`ValueError` for an unknown profile or mismatched lengths.
+    when the profile needs one piece chased on every move, AXF); ``pinned``
+    those of them that are rooks pinned by a horse (AXF diagrams 39-41:
+    chasing one on every move is :attr:`CycleKind.PERPETUAL_CHASE_PINNED_ROOK`).
+    Raises :class:`ValueError` for an unknown profile or mismatched lengths.
     """
     profile = get_profile(profile)
     if len(chases) != len(counts):
@@ -474,6 +484,10 @@ def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozense
             if profile.chase_same_piece_only and not frozenset.intersection(*chases):
                 # AXF: 长捉 only when one and the same piece is chased every move.
                 kind = CycleKind.ALLOWED
+            elif (profile.pinned_rook_chase_first and pinned is not None
+                  and len(pinned) == len(labels) and frozenset.intersection(*pinned)):
+                # AXF diagrams 39-41: the chased piece is a rook pinned by a horse.
+                kind = CycleKind.PERPETUAL_CHASE_PINNED_ROOK
         elif profile.chase_same_piece_only and attacks == {Label.CHECK, Label.CHASE}:
             # AXF: checks and chases in turn are allowed unless every move,
             # the checks included, chases one and the same piece.
@@ -497,7 +511,8 @@ def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozense
               "move: allowed (25.2)")
         return SideStatus(color, False, kind, labels, zh, en, "25.2")
     clause = {CycleKind.PERPETUAL_CHECK: "28.10", CycleKind.PERPETUAL_MATE_THREAT: "28.11",
-              CycleKind.PERPETUAL_CHASE: "28.12"}.get(kind, "25.2")
+              CycleKind.PERPETUAL_CHASE: "28.12",
+              CycleKind.PERPETUAL_CHASE_PINNED_ROOK: "28.12"}.get(kind, "25.2")
     zh = f"{who_zh}着法为{seq}，构成{kind.value}，为禁止着法（25.2、{clause}）"
     en = f"{who_en} plays {kind.english} on every move: forbidden (25.2, {clause})"
     if clause == "25.2":
@@ -532,20 +547,42 @@ def decide(red: SideStatus, black: SideStatus, occurrence: int,
         v = Verdict.RED_LOSES if rc else Verdict.BLACK_LOSES
         return (v, "26.1", f"{loser.chinese}方单方面长将，判负（26.1、24.1）",
                 f"{loser.name.capitalize()} checks perpetually alone and loses (26.1, 24.1)")
+    rp = red.kind is CycleKind.PERPETUAL_CHASE_PINNED_ROOK
+    bp = black.kind is CycleKind.PERPETUAL_CHASE_PINNED_ROOK
+    if red.forbidden and black.forbidden and rp != bp:
+        # AXF diagrams 39-41: chasing a rook pinned by a horse weighs more
+        # than the other side's chase; that side alone has to change (26.4).
+        bad = red if rp else black
+        return _must_change(bad, occurrence, need, profile,
+                            "长捉被马牵制的车重于对方的长捉（亚洲象联规则图39-41）",
+                            "chasing a rook pinned by a horse weighs more than the other "
+                            "side's chase (AXF diagrams 39-41)")
     if red.forbidden and black.forbidden:
         return (Verdict.DRAW, "26.3", "双方均为禁止着法，不变作和（26.3、24.2、细则8）",
                 "both sides play forbidden moves: draw (26.3, 24.2, rule 8)")
     if not red.forbidden and not black.forbidden:
         return (Verdict.DRAW, "26.2", "双方均为允许着法，不变作和（26.2、24.2）",
                 "both sides play allowed moves: draw (26.2, 24.2)")
-    bad = red if red.forbidden else black
+    return _must_change(red if red.forbidden else black, occurrence, need, profile, "", "")
+
+
+def _must_change(bad: SideStatus, occurrence: int, need: int, profile: QiliProfile,
+                 why_zh: str, why_en: str) -> tuple[Verdict, str, str, str]:
+    """The verdict against the one forbidden side ``bad`` (26.4, 24.3)."""
+    red = bad.color is Color.RED
     name_zh, name_en = bad.color.chinese + "方", bad.color.name.capitalize()
+    pre_zh = why_zh + "，" if why_zh else ""
+    pre_en = why_en + "; " if why_en else ""
     if occurrence >= need + profile.extra_cycles_to_lose:
-        v = Verdict.RED_LOSES if bad is red else Verdict.BLACK_LOSES
-        return (v, "24.3", f"{name_zh}为禁止着法，裁定变着后仍重复循环，判负（26.4、24.3）",
-                f"{name_en} repeated the forbidden cycle again after having to change: "
+        v = Verdict.RED_LOSES if red else Verdict.BLACK_LOSES
+        return (v, "24.3", f"{pre_zh}{name_zh}为禁止着法，裁定变着后仍重复循环，判负（26.4、24.3）",
+                f"{pre_en}{name_en} repeated the forbidden cycle again after having to change: "
                 "loses (26.4, 24.3)")
-    v = Verdict.RED_MUST_CHANGE if bad is red else Verdict.BLACK_MUST_CHANGE
+    v = Verdict.RED_MUST_CHANGE if red else Verdict.BLACK_MUST_CHANGE
+    if why_zh:
+        return (v, "26.4", f"{pre_zh}{name_zh}必须变着，若再重复一次循环即判负（26.4、24.3）",
+                f"{pre_en}{name_en} must change, and loses if the cycle repeats once more "
+                "(26.4, 24.3)")
     return (v, "26.4", f"{name_zh}为禁止着法，对方为允许着法，{name_zh}必须变着，"
             "若再重复一次循环即判负（26.4、24.3）",
             f"{name_en}'s moves are forbidden and the opponent's are allowed: {name_en} "
@@ -586,6 +623,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         b.push_unchecked(m)
     cache = _cache_for(profile)
     entries: list[tuple[Board, Move, int, _Classified, frozenset[int]]] = []
+    pinned: list[frozenset[int]] = []  # chased rooks pinned by a horse (AXF)
     # Piece identities so a victim is tracked as it moves (AXF 长捉 of one piece).
     ident = {sq: sq for sq in range(90) if b.piece_at(sq) is not None}
     for ply in range(first, len(moves)):
@@ -601,6 +639,9 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         victims = frozenset(ident[t.target] for t in c.chases if t.target in ident)
         entries.append((b.copy(stack=False), m, ply, c, victims))
         b.push_unchecked(m)
+        pinned.append(frozenset(
+            ident[t] for t in pinned_rook_victims(b, tuple(t.target for t in c.chases))
+            if t in ident) if profile.pinned_rook_chase_first else frozenset())
     fen = b.fen()
     # 27.2 / 细则 11: when both sides attack on every move counting the
     # soldiers' own attacks (相互长打, 28.14), those attacks are chases.
@@ -608,17 +649,21 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
     if profile.pawn_chase_in_mutual_attack and any(e[3].pawn_chases for e in entries):
         mutual = all(_counts(e[3], profile, True) is not Label.IDLE for e in entries)
     rulings: list[MoveRuling] = []
-    per_side: dict[Color, tuple[list[Label], list[frozenset[int]]]] = {
-        Color.RED: ([], []), Color.BLACK: ([], [])}
-    for before, m, ply, c, victims in entries:
+    per_side: dict[Color, tuple[list[Label], list[frozenset[int]], list[frozenset[int]]]] = {
+        Color.RED: ([], [], []), Color.BLACK: ([], [], [])}
+    for (before, m, ply, c, victims), pins in zip(entries, pinned, strict=True):
         counts = _counts(c, profile, mutual)
         mr = _ruling(before, m, ply, c, counts)
         rulings.append(mr)
-        labels, chased = per_side[before.turn]
+        labels, chased, pinned_chased = per_side[before.turn]
         labels.append(counts)
-        chased.append(victims if counts in (Label.CHASE, Label.CHECK) else frozenset())
-    red = side_status(Color.RED, *per_side[Color.RED], profile)
-    black = side_status(Color.BLACK, *per_side[Color.BLACK], profile)
+        attack = counts in (Label.CHASE, Label.CHECK)
+        chased.append(victims if attack else frozenset())
+        pinned_chased.append(pins if attack else frozenset())
+    red = side_status(Color.RED, *per_side[Color.RED][:2], profile,
+                      pinned=per_side[Color.RED][2])
+    black = side_status(Color.BLACK, *per_side[Color.BLACK][:2], profile,
+                        pinned=per_side[Color.BLACK][2])
     verdict, clause, vzh, ven = decide(red, black, occurrence, profile, need)
     zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
     en_lines = [f"The position has occurred {occurrence} times (24). Under the "

@@ -58,6 +58,11 @@ class QiliProfile:
             interpretation of the CXA examples; AXF: a real root is no chase).
         pawn_chase_in_mutual_attack: a pawn's own attacks count as chases when
             both sides attack perpetually (27.2, 细则 11).  AXF: never.
+        pinned_rook_chase_first: AXF's rule on a rook pinned by a horse
+            (diagrams 39-41, 105; :mod:`qisai.xiangqi.qili_pins`): such a
+            rook counts as unprotected, and when both sides chase
+            perpetually, the side chasing it must change.  CXA: no such
+            clause.
         king_evasion_is_idle: a king move answering check is idle whatever it
             threatens (spec 6, CXA examples 13 and 17).
         mate_after_capture_plies: a capture after which the opponent mates
@@ -86,6 +91,7 @@ class QiliProfile:
     exchange_gains: bool = True
     joint_chase_is_idle: bool = True
     pawn_chase_in_mutual_attack: bool = True
+    pinned_rook_chase_first: bool = False
     king_evasion_is_idle: bool = True
     mate_after_capture_plies: int = 1
     forcing_plies: int = 8
@@ -125,6 +131,7 @@ AXF = QiliProfile(
     check_sequence_gains=False,
     exchange_gains=False,
     pawn_chase_in_mutual_attack=False,
+    pinned_rook_chase_first=True,
 )
 
 PROFILES: dict[str, QiliProfile] = {CXA.name: CXA, AXF.name: AXF}

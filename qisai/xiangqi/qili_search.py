@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.qili_pins import rook_pinned_by_horse
 
 __all__ = [
     "EPS",
@@ -219,7 +220,8 @@ class Threat:
             ``"exchange"`` (capture wins even after recaptures: a rook taken
             by a horse, or a complete exchange), ``"check"`` (consecutive
             checks then a capture), ``"joint"`` (the gain needs two pieces
-            capturing on the target's square: 联合捉/捉少根子).
+            capturing on the target's square: 联合捉/捉少根子), ``"pinned"``
+            (a rook pinned by a horse, unprotected by the AXF rule).
         root: whether the target had a legal recapture (有根, 28.16);
             ``false_root``: a protector that attacks the square but cannot
             legally recapture (假根).
@@ -475,7 +477,8 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                  check_chains: bool = True, exchanges: bool = True,
                  mate_plies: int = 1, hidden_roots: bool = True,
                  square_only: bool = False, check_budget: int | None = None,
-                 mate_cache: dict[int, bool] | None = None) -> ThreatScan:
+                 mate_cache: dict[int, bool] | None = None,
+                 pinned_rooks_unprotected: bool = False) -> ThreatScan:
     """Return every immediate material threat of the side to move.
 
     For each legal capture of a piece that is material (25.3) the forcing
@@ -490,6 +493,9 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     (keyed by position).  Threats by the general's or a pawn's own capture and
     same-value mutual attacks are kept with ``excluded`` set so the caller
     can explain them.  ``budget`` bounds the nodes of each search.
+    ``pinned_rooks_unprotected`` (AXF, diagrams 39-41): a rook pinned by a
+    horse counts as unprotected, its capture a gain of the whole rook
+    (``how="pinned"``; :mod:`qisai.xiangqi.qili_pins`).
     """
     b = board.copy(stack=False)
     s = b.turn
@@ -564,6 +570,9 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                            mate_cache=mates, checkers=checkers)
             gain, line = full.s_root(m, forbid=-1)
             how = "joint"
+        if (pinned_rooks_unprotected and not definite(gain)
+                and rook_pinned_by_horse(b, t) is not None):
+            gain, line, how = value, [m], "pinned"
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
                                        tuple(line), excluded))

@@ -228,7 +228,7 @@ def test_profiles() -> None:
     assert diff == {"mate_threat_is_attack", "mixed_attacks_forbidden", "chase_same_piece_only",
                     "new_chase_by_attack", "hidden_roots", "root_by_recapture_only",
                     "check_sequence_gains", "exchange_gains", "pawn_chase_in_mutual_attack",
-                    "mate_after_capture_plies"}
+                    "mate_after_capture_plies", "pinned_rook_chase_first"}
 
 
 # ------------------------------------------------- clauses, hand-built
