@@ -201,6 +201,9 @@ def _threat_zh(t: Threat) -> str:
     if t.how == "pinned":
         return f"{by}攻击被马牵制的{name}，按无根车论（亚洲象联规则图39-41）"
     root = "假根" if t.false_root else "无根"
+    if t.offer_mated:
+        return (f"{by}攻击{root}{name}，对方{name}吃回即被将死，不成兑"
+                "（28.3、28.5、细则7）")
     return f"{by}攻击{root}{name}（28.3、28.16）"
 
 
@@ -217,6 +220,9 @@ def _threat_en(t: Threat) -> str:
         return (f"the {by} attacks the {name} pinned by a horse, which counts as unprotected "
                 "(AXF diagrams 39-41)")
     root = "falsely protected" if t.false_root else "unprotected"
+    if t.offer_mated:
+        return (f"the {by} attacks the {root} {name}; taking back would be mated at once, "
+                "so it is no exchange offer (28.3, 28.5, rule 7)")
     return f"the {by} attacks the {root} {name} (28.3, 28.16)"
 
 
@@ -322,6 +328,8 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             clauses.append("29.1")
         if any(t.how == "exchange" for t in chases):
             clauses.append("25.3")
+        if any(t.offer_mated for t in chases):
+            clauses += ["28.5", "细则7"]
         if piece.type is PieceType.KING:
             # 27.1: other pieces chasing with the general's help is a chase.
             zh += "，借帅（将）之力捉子（27.1）"

@@ -229,6 +229,8 @@ class Threat:
         excluded: why the threat does not count as a chase, or ``""``:
             ``"king"`` (27.1), ``"pawn"`` (27.2), ``"offer"`` (28.5),
             ``"mated"`` (29.4, 细则 7).
+        offer_mated: the target could take the attacker back, equal for
+            equal, but would be mated at once: no offer (28.5 with 细则 7).
     """
 
     target: int
@@ -241,6 +243,7 @@ class Threat:
     false_root: bool
     line: tuple[Move, ...]
     excluded: str = ""
+    offer_mated: bool = False
 
 
 @dataclass
@@ -289,6 +292,31 @@ def _takers(board: Board, color: Color, t: int, checkers: frozenset[int]) -> lis
         return board.legal_attackers(color, t)
     return [a for a in board.attackers(color, t)
             if _takes_ignoring(board, color, a, t, checkers)]
+
+
+def _counter_capture_mated(board: Board, t: int, a: int, mate_plies: int,
+                           mates: dict[int, bool]) -> bool:
+    """Whether the opponent's piece on ``t`` taking the side to move's piece
+    on ``a`` lets the side to move mate within ``mate_plies`` moves.
+
+    细则7 ("一旦吃子立即会被对方将死") read for the offer of 28.5: a
+    counter-capture that is mated at once is not really available, so the
+    mutual attack is no exchange offer (兑) but a chase.  ``mates`` memoises
+    the mate test by position.  ``False`` when ``mate_plies`` is 0.
+    """
+    if mate_plies <= 0:
+        return False
+    turn = board.turn
+    board.push_code(t << 7 | a)
+    try:
+        hit = mates.get(board.key)
+        if hit is None:
+            hit = mate_by_checks(board, mate_plies, budget=200) is not None
+            mates[board.key] = hit
+        return hit
+    finally:
+        board.pop_code()
+        board.turn = turn
 
 
 class _Search:
@@ -531,15 +559,20 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         if not definite(value):
             continue  # 25.3: the general and uncrossed pawns are not material
         excluded = ""
+        offer_mated = False
         if attacker.type is PieceType.KING:
             excluded = "king"  # 27.1: 帅(将)本身叫吃, 按闲
         elif attacker.type is PieceType.PAWN:
             excluded = "pawn"  # 27.2: 兵(卒)本身捉吃, 按闲 (unless 互打)
         elif (piece_value(attacker, m.from_square) == value
               and t in _takers(b, o, m.from_square, checkers)):
-            # 28.5 兑: the target can take the attacker back, equal for equal.
-            excluded = "offer"
-            offers.add((m.from_square, t))
+            if _counter_capture_mated(b, t, m.from_square, mate_plies, mates):
+                # 细则7: taking back would be mated at once: no real offer.
+                offer_mated = True
+            else:
+                # 28.5 兑: the target can take the attacker back, equal for equal.
+                excluded = "offer"
+                offers.add((m.from_square, t))
         moved_checkers = (checkers - {m.from_square}) | {t} \
             if m.from_square in checkers else checkers
         b.push_unchecked(m)
@@ -575,7 +608,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
             gain, line, how = value, [m], "pinned"
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
-                                       tuple(line), excluded))
+                                       tuple(line), excluded, offer_mated))
     if check_chains:
         for m in checking_moves(b, legal):
             if b.piece_value_at(m.to_square):

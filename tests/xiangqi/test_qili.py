@@ -564,3 +564,61 @@ def test_29_1_check_line_ends_in_an_exchange_offer() -> None:
     r = classify_move(Board("5k3/9/1r3a3/9/R8/9/9/9/9/3K3R1 w - - 0 1"),
                       Move.from_iccs("a5b5"), "cxa")
     assert r.label is Label.IDLE and r.nuance is Nuance.OFFER and "28.5" in r.clauses
+
+
+def test_rule_7_offer_whose_recapture_is_mated_is_a_chase() -> None:
+    # 车二进四 attacks the loose black rook on f8 along the rank, and the
+    # black rook could take it back: in form an exchange offer (28.5).  But
+    # after 车4平2 吃车 red mates at once with 车一平六 (the general cannot
+    # step to e8, facing the red general, 4.1.2): the counter-capture is not
+    # really available (细则7), so the rook is chased (28.3), not offered.
+    fen = "9/3k1r3/9/9/9/7R1/9/4K4/8R/9 w - - 0 1"
+    after = _play(fen, ["h4h8", "f8h8", "i1d1"])
+    assert after.is_checkmate()
+    r = classify_move(Board(fen), Move.from_iccs("h4h8"), "cxa")
+    assert r.label is Label.CHASE and r.nuance is Nuance.NONE
+    assert "细则7" in r.clauses and "28.5" in r.clauses
+    assert "不成兑" in r.reason_zh and "no exchange offer" in r.reason_en
+    # AXF has no immediate-mate clause (mate_after_capture_plies = 0): an offer.
+    a = classify_move(Board(fen), Move.from_iccs("h4h8"), "axf")
+    assert a.label is Label.IDLE and a.nuance is Nuance.OFFER
+
+
+def test_axf_rook_pinned_by_a_horse() -> None:
+    # The black rook on f8 stands on the leg of the red horse on g8, whose
+    # move over it would check the general on e9: 车被马牵制.  It is
+    # protected by the horse on e6, yet under AXF (diagrams 39-41) an
+    # attack on it is a chase; under CXA (no such clause) 车九进一 only
+    # keeps an eye on a protected rook (跟, 28.8).
+    from qisai.xiangqi.qili_pins import rook_pinned_by_horse
+
+    fen = "4k4/5rN2/R8/4n4/9/9/9/9/9/3K5 w - - 0 1"
+    b = Board(fen)
+    f8, g8 = Move.from_iccs("f8g8")
+    assert rook_pinned_by_horse(b, f8) == g8
+    assert rook_pinned_by_horse(b, Move.from_iccs("a7a7").from_square) is None
+    assert rook_pinned_by_horse(Board(fen.replace("4k4", "5k3")), f8) is None
+    a = classify_move(b, Move.from_iccs("a7a8"), "axf")
+    assert a.label is Label.CHASE and "AXF diagrams 39-41" in a.reason_en
+    c = classify_move(b, Move.from_iccs("a7a8"), "cxa")
+    assert c.label is Label.IDLE and c.nuance is Nuance.FOLLOW
+
+
+def test_axf_chasing_a_pinned_rook_weighs_more() -> None:
+    # Both sides chase one piece on every move (26.3 would draw); the side
+    # whose victim is a rook pinned by a horse must change (AXF diagrams
+    # 39-41; data cases AXF-OX-043..045, AXF-FSF-020/021).  CXA: draw.
+    chase = [Label.CHASE, Label.CHASE]
+    same = [frozenset({7}), frozenset({7})]
+    red = side_status(Color.RED, chase, same, "axf", pinned=same)
+    black = side_status(Color.BLACK, chase, [frozenset({3})] * 2, "axf",
+                        pinned=[frozenset()] * 2)
+    assert red.kind is CycleKind.PERPETUAL_CHASE_PINNED_ROOK and red.forbidden
+    assert black.kind is CycleKind.PERPETUAL_CHASE
+    v, clause, zh, en = decide(red, black, 3, "axf")
+    assert (v, clause) == (Verdict.RED_MUST_CHANGE, "26.4")
+    assert "马牵制" in zh and "pinned by a horse" in en
+    assert decide(red, black, 4, "axf")[0] is Verdict.RED_LOSES
+    assert decide(red, red, 3, "axf")[0] is Verdict.DRAW
+    cxa_red = side_status(Color.RED, chase, same, "cxa", pinned=same)
+    assert cxa_red.kind is CycleKind.PERPETUAL_CHASE
