@@ -171,22 +171,42 @@ class _Classified:
     clauses: tuple[str, ...]
 
 
-def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile) -> bool:
+def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile,
+            escaping: bool = False) -> bool:
     """29.2 / 细则 2: a chase must arise from the move just made.
 
     CXA (细则 2, 3, 6): the target was not already won with at least this
     gain before the move, by whichever piece.  AXF (``new_chase_by_attack``):
     the attacking piece (followed if it is the one that moved) could not
-    capture the target before the move.
+    capture the target before the move.  ``escaping`` (AXF,
+    ``root_cut_by_escape_is_idle``, issue 13.3): the move takes the mover's
+    own piece out of attack; then a threat of a piece that did not move and
+    could already capture the target before (the move only put or removed a
+    screen and so cut the target's root) is a by-product, not new.
     """
     if profile.new_chase_by_attack and threat.how != "check":
         a = threat.first_move.from_square
         old = move.from_square if a == move.to_square else a
+        if (escaping and a != move.to_square
+                and (a, threat.target) in before.captures):
+            return False
         return not any(b.first_move.from_square == old and b.target == threat.target
                        and vec_ge(b.gain, threat.gain)
                        for b in before.threats if b.excluded in ("", "pawn"))
     return not any(b.target == threat.target and vec_ge(b.gain, threat.gain)
                    for b in before.threats if b.excluded in ("", "pawn"))
+
+
+def _escapes(before: Board, move: Move, profile: QiliProfile, cache: _Cache) -> bool:
+    """Whether ``move`` takes the mover's piece out of a threat: before it,
+    the opponent could win that piece (by any piece, a soldier's or the
+    general's own capture included).  Only asked under
+    ``root_cut_by_escape_is_idle`` (AXF, issue 13.3)."""
+    if not profile.root_cut_by_escape_is_idle:
+        return False
+    o_scan = _scan(null_move(before), profile, cache)
+    return any(t.target == move.from_square and t.excluded in ("", "pawn", "king")
+               for t in o_scan.threats)
 
 
 def _threat_zh(t: Threat) -> str:
@@ -289,8 +309,10 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             # (issue 13.1; :func:`~qisai.xiangqi.qili_search.scan_threats`).
             after_scan = _scan(null_move(after), profile, cache)
             before_scan = _scan(before, profile, cache)
+            escaping = _escapes(before, move, profile, cache)
             chases = tuple(t for t in after_scan.threats if t.excluded == ""
-                           and t.how != "joint" and _is_new(t, before_scan, move, profile))
+                           and t.how != "joint"
+                           and _is_new(t, before_scan, move, profile, escaping))
             if chases:
                 zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases) \
                     + "（按应将后的局面判断根与兑，28.16、28.5）"
@@ -307,7 +329,8 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
     mate_threat = _has_mate(passed, profile, cache) and not _has_mate(before, profile, cache)
     after_scan = _scan(passed, profile, cache)
     before_scan = _scan(before, profile, cache)
-    new = [t for t in after_scan.threats if _is_new(t, before_scan, move, profile)]
+    escaping = _escapes(before, move, profile, cache)
+    new = [t for t in after_scan.threats if _is_new(t, before_scan, move, profile, escaping)]
     chases = tuple(t for t in new if t.excluded == "" and t.how != "joint")
     joint = tuple(t for t in new if t.excluded == "" and t.how == "joint")
     pawn = tuple(t for t in new if t.excluded == "pawn")
@@ -352,13 +375,24 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
         return _Classified(Label.IDLE, Nuance.PAWN_OWN, (), pawn, (), False,
                            f"兵（卒）本身捉{names}，按闲（27.2）",
                            "a soldier's own attack is idle (27.2)", ("27.2",))
+    cut = [t for t in counting_after if escaping and t.how != "joint"
+           and _is_new(t, before_scan, move, profile)]
+    if cut:
+        names = "、".join(_zh(t.target_piece) for t in cut)
+        names_en = ", ".join(_en(t.target_piece) for t in cut)
+        return _Classified(Label.IDLE, Nuance.OLD_CHASE, (), (), (), False,
+                           f"走子避开对方的捉，附带断了{names}的根，不算新的捉"
+                           "（亚洲象联规则，29.2）",
+                           f"the move takes its piece out of attack; that the {names_en} "
+                           "loses its root on the way is no new chase (AXF rules, 29.2)",
+                           ("29.2",))
     if counting_after:
         return _Classified(Label.IDLE, Nuance.OLD_CHASE, (), (), (), False,
                            "走子前已存在的捉，走后无新的捉，按闲（细则6、29.2）",
                            "the attack existed before the move; nothing new is chased "
                            "(rule 6, 29.2)", ("细则6", "29.2"))
     kinds = {t.excluded for t in after_scan.threats
-             if _is_new(t, before_scan, move, profile)}
+             if _is_new(t, before_scan, move, profile, escaping)}
     if "king" in kinds:
         return _Classified(Label.IDLE, Nuance.KING_OWN, (), (), (), False,
                            "帅（将）本身叫吃，按闲（27.1）",

@@ -42,6 +42,12 @@ class QiliProfile:
             an attack or takes away a real root).  CXA 细则 2, 3, 6: new if the move creates
             a *gain* that did not exist ("从没捉到捉", "预计下一着能在子力价值上
             构成得子"), whichever piece realises it.
+        root_cut_by_escape_is_idle: a move that takes the mover's own piece
+            out of attack and thereby puts or removes a screen, so that a
+            piece already attacked by the same enemy piece loses its root,
+            is no new chase (AXF rule-book diagrams and Fairy-Stockfish, spec
+            §5.1 review 2026-12; issue 13.3).  CXA: a root cut is a chase
+            (CXA fig. 3 "断根捉马").
         hidden_roots: a protection by a check that wins the capturer back
             counts (28.16 "包括暗根").  AXF: a real root must recapture.
         root_by_recapture_only: weigh a capture against recaptures on the
@@ -85,6 +91,7 @@ class QiliProfile:
     mixed_attacks_forbidden: bool = True
     chase_same_piece_only: bool = False
     new_chase_by_attack: bool = False
+    root_cut_by_escape_is_idle: bool = False
     hidden_roots: bool = True
     root_by_recapture_only: bool = False
     check_sequence_gains: bool = True
@@ -125,6 +132,7 @@ AXF = QiliProfile(
     mixed_attacks_forbidden=False,
     chase_same_piece_only=True,
     new_chase_by_attack=True,
+    root_cut_by_escape_is_idle=True,
     hidden_roots=False,
     root_by_recapture_only=True,
     mate_after_capture_plies=0,
