@@ -35,7 +35,7 @@ AXF rule on a rook pinned by a horse).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from qisai.xiangqi import notation
@@ -211,6 +211,38 @@ def _escapes(before: Board, move: Move, profile: QiliProfile, cache: _Cache) -> 
                for t in o_scan.threats)
 
 
+def _own_half(color: Color, sq: int) -> bool:
+    return sq // 9 <= 4 if color is Color.RED else sq // 9 >= 5
+
+
+def _defensive_key_point(before: Board, after: Board, move: Move, chases: Sequence[Threat],
+                         profile: QiliProfile, cache: _Cache) -> bool:
+    """27.3 / 细则13: "占据防守要点，立即构成简明和棋，附带产生的捉士相（象），
+    按闲处理".
+
+    The text gives no mechanical test (spec 5.7, Q6); this reading
+    (*interpretation*, ``defensive_key_point_idle``) asks for all of:
+
+    * every new chase is of an advisor or elephant (捉士相);
+    * the moved piece stands on its own side of the river (防守);
+    * before the move the opponent threatened to win material or to mate,
+      and after it the opponent threatens neither (the key point at once
+      leaves nothing to play for: 立即构成简明和棋).
+    """
+    if not profile.defensive_key_point_idle:
+        return False
+    if any(t.target_piece.type not in (PieceType.ADVISOR, PieceType.ELEPHANT) for t in chases):
+        return False
+    if not _own_half(before.turn, move.to_square):
+        return False
+    if any(t.excluded == "" for t in _scan(after, profile, cache).threats) \
+            or _has_mate(after, profile, cache):
+        return False
+    passed = null_move(before)
+    return (any(t.excluded in ("", "pawn", "king") for t in _scan(passed, profile, cache).threats)
+            or _has_mate(passed, profile, cache))
+
+
 def _threat_zh(t: Threat) -> str:
     name = _zh(t.target_piece)
     by = _zh(t.attacker)
@@ -345,6 +377,15 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
                 + "; the heavier label counts (27.4)"
         return _Classified(Label.MATE_THREAT, Nuance.NONE, chases, pawn, joint, True, zh, en,
                            ("28.2", "27.4") if chases else ("28.2",))
+    if chases and _defensive_key_point(before, after, move, chases, profile, cache):
+        names = "、".join(_zh(t.target_piece) for t in chases)
+        names_en = ", ".join(_en(t.target_piece) for t in chases)
+        return _Classified(Label.IDLE, Nuance.KEY_POINT, (), pawn, joint, False,
+                           f"占据防守要点，立即构成简明和棋，附带产生的捉{names}按闲"
+                           "（27.3、细则13）",
+                           f"takes a defensive key point that at once leaves the opponent "
+                           f"nothing to win; the incidental attack on the {names_en} is idle "
+                           "(27.3, rule 13)", ("27.3", "细则13"))
     if chases:
         zh = "；".join(_threat_zh(t) for t in chases)
         en = "; ".join(_threat_en(t) for t in chases)

@@ -69,6 +69,11 @@ class QiliProfile:
             rook counts as unprotected, and when both sides chase
             perpetually, the side chasing it must change.  CXA: no such
             clause.
+        defensive_key_point_idle: 27.3 / 细则13: a move that takes a
+            defensive key point and at once leaves the opponent nothing to
+            win, whose only new chases are of advisors or elephants, is idle
+            (see ``qili._defensive_key_point`` for the reading).  AXF: no
+            such clause.
         king_evasion_is_idle: a king move answering check is idle whatever it
             threatens (spec 6, CXA examples 13 and 17).
         mate_after_capture_plies: a capture after which the opponent mates
@@ -99,6 +104,7 @@ class QiliProfile:
     joint_chase_is_idle: bool = True
     pawn_chase_in_mutual_attack: bool = True
     pinned_rook_chase_first: bool = False
+    defensive_key_point_idle: bool = True
     king_evasion_is_idle: bool = True
     mate_after_capture_plies: int = 1
     forcing_plies: int = 8
@@ -140,6 +146,7 @@ AXF = QiliProfile(
     exchange_gains=False,
     pawn_chase_in_mutual_attack=False,
     pinned_rook_chase_first=True,
+    defensive_key_point_idle=False,
 )
 
 PROFILES: dict[str, QiliProfile] = {CXA.name: CXA, AXF.name: AXF}

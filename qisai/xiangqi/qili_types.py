@@ -44,6 +44,7 @@ class Nuance(enum.Enum):
     PAWN_OWN = "兵本身捉"  # 27.2
     OLD_CHASE = "从捉到捉"  # 细则 6
     MATED_AFTER = "吃子被杀"  # 29.4, 细则 7
+    KEY_POINT = "占据防守要点"  # 27.3, 细则 13
 
 
 class CycleKind(enum.Enum):

@@ -229,7 +229,7 @@ def test_profiles() -> None:
                     "new_chase_by_attack", "hidden_roots", "root_by_recapture_only",
                     "check_sequence_gains", "exchange_gains", "pawn_chase_in_mutual_attack",
                     "mate_after_capture_plies", "pinned_rook_chase_first",
-                    "root_cut_by_escape_is_idle"}
+                    "root_cut_by_escape_is_idle", "defensive_key_point_idle"}
 
 
 # ------------------------------------------------- clauses, hand-built
@@ -663,3 +663,25 @@ def test_axf_root_cut_by_an_escape_real_game() -> None:
     r = judge(_play(fen, "f5f4 d0e1 f4f5 e1d0".split() * 2), "axf")
     assert r is not None and r.verdict is Verdict.DRAW
     assert r.moves[0].label is Label.IDLE and r.moves[2].label is Label.CHASE
+
+
+def test_27_3_rule_13_defensive_key_point() -> None:
+    # The black rook on a4 attacks the loose red horse on h4.  马四进五
+    # takes e4, blocking the rank (the soldier on e3 protects it), after
+    # which black has nothing left to win: a defensive key point.  From e4
+    # the horse also attacks the loose elephant on g5: 附带产生的捉象, idle
+    # (27.3, 细则13).
+    fen = "5k3/9/9/9/6b2/r6N1/4P4/5N3/9/3K5 w - - 0 1"
+    r = classify_move(Board(fen), Move.from_iccs("f2e4"), "cxa")
+    assert r.label is Label.IDLE and r.nuance is Nuance.KEY_POINT
+    assert r.clauses == ("27.3", "细则13") and "防守要点" in r.reason_zh
+    # Without the black rook there is nothing to defend: a plain chase of
+    # the elephant (28.3).
+    quiet = classify_move(Board(fen.replace("r6N1", "7N1")), Move.from_iccs("f2e4"), "cxa")
+    assert quiet.label is Label.CHASE
+    # 27.3 covers advisors and elephants only: a loose cannon on g5 instead
+    # is chased whatever the move defends.
+    horse = classify_move(Board(fen.replace("6b2", "6c2")), Move.from_iccs("f2e4"), "cxa")
+    assert horse.label is Label.CHASE
+    # AXF has no such clause.
+    assert classify_move(Board(fen), Move.from_iccs("f2e4"), "axf").label is Label.CHASE
