@@ -184,7 +184,15 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     ``root_cut_by_escape_is_idle``, issue 13.3): the move takes the mover's
     own piece out of attack; then a threat of a piece that did not move and
     could already capture the target before (the move only put or removed a
-    screen and so cut the target's root) is a by-product, not new.
+    screen and so cut the target's root) is a by-product, not new.  What
+    decides it: the AXF rule-book diagrams as reviewed in spec §5.1 (review
+    2026-12: a root cut is no chase when the move answers an attack on the
+    mover's own piece), Fairy-Stockfish's AXF judge, and the real-game cycle
+    of ``test_axf_root_cut_by_an_escape_real_game`` (车6进1 escapes a soldier
+    and removes the cannon screen that protected it; Fairy-Stockfish: draw).
+    No record of the test data depends on it either way.  A root cut that
+    is the move's own purpose stays a chase (``test_axf_root_cut_without_
+    escape_is_a_chase``); CXA counts every root cut (fig. 3 "断根捉马").
     """
     if profile.new_chase_by_attack and threat.how != "check":
         a = threat.first_move.from_square
