@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,8 @@ def serve(
     engine: list[str] = typer.Option(  # noqa: B008 - typer's idiom
         [], "--engine",
         help="An external engine players may choose (repeatable): NAME=gtp:COMMAND for a Go "
-             "engine (GTP), NAME=[ucci:]COMMAND for a Xiangqi engine (UCI, or UCCI)."),
+             "engine (GTP), NAME=[ucci:|xboard:]COMMAND for a Xiangqi engine (UCI, UCCI or "
+             "xboard/CECP).  PROTOCOL:COMMAND alone (xboard:maxqi) is named after its program."),
     engine_think: float | None = typer.Option(
         None, "--engine-think", min=0.01, max=600.0,
         help="Seconds an engine opponent thinks a move (default $QISAI_ENGINE_THINK or 1)."),
@@ -48,18 +50,21 @@ def serve(
         raise typer.Exit(2) from exc
     engines: dict[str, str] = {}
     for spec in engine:
-        name, sep, command = spec.partition("=")
-        if not sep or not name.strip() or not command.strip():
-            _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND")
-            raise typer.Exit(2)
         from qisai.web.play.opponents import parse_spec
 
+        name, sep, command = spec.partition("=")
+        if not sep or not re.fullmatch(r"[\w.+-]+", name.strip()):
+            name, command = "", spec  # PROTOCOL:COMMAND alone: named after its program
+            if not re.match(r"[A-Za-z]+:\S", spec.strip()):
+                _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND "
+                           "or PROTOCOL:COMMAND (e.g. xboard:maxqi)")
+                raise typer.Exit(2)
         try:
-            parse_spec(command.strip())
+            parsed = parse_spec(command.strip())
         except ValueError as exc:
             _err.print(f"[red]error:[/red] --engine {spec!r}: {exc}")
             raise typer.Exit(2) from None
-        engines[name.strip()] = command.strip()
+        engines[name.strip() or Path(parsed.argv[0]).name] = command.strip()
     try:
         folder = data_dir.expanduser() if data_dir is not None else None
         if folder is not None:

@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
 from qisai.web.accounts import routes as accounts_api
+from qisai.web.apidocs import add_api_docs
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import record_game_result
 from qisai.web.pages import accounts as account_pages
@@ -73,7 +74,9 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
                   description="Xiangqi and Go under the official Chinese rules: play, watch, "
-                              "run events.  WebSocket per game at /ws/games/{id}.")
+                              "run events.  WebSocket per game at /ws/games/{id}.",
+                  docs_url=None, redoc_url=None)
+    add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
 
     @app.exception_handler(RequestValidationError)

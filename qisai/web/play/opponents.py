@@ -7,7 +7,8 @@ Engines are named by the server's ``--engine NAME=SPEC``:
 * ``gtp:COMMAND``: a Go engine speaking GTP (one process per game, fed the
   game's moves, told the clock with ``kgs-time_settings``/``time_left``,
   asked ``final_status_list dead`` at the count);
-* ``ucci:COMMAND``, ``uci:COMMAND`` or a bare ``COMMAND``: a Xiangqi engine;
+* ``ucci:COMMAND``, ``uci:COMMAND``, ``xboard:COMMAND`` (also ``cecp:``,
+  ``winboard:``) or a bare ``COMMAND`` (UCI): a Xiangqi engine;
 * ``builtin`` (always there) is qisai's own engine for both games.
 
 A seat only answers; the referee judges.  Whatever goes wrong inside a seat
@@ -64,13 +65,13 @@ __all__ = [
 BUILTIN = "builtin"
 """The name of qisai's own engine (both games)."""
 
-_PROTOCOL_KIND = {"gtp": "go", "uci": "xiangqi", "ucci": "xiangqi"}
+_PROTOCOL_KIND = {"gtp": "go", "uci": "xiangqi", "ucci": "xiangqi", "xboard": "xiangqi"}
 
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """A configured engine: its protocol (``gtp``, ``uci``, ``ucci``) and
-    the command line that starts it."""
+    """A configured engine: its protocol (``gtp``, ``uci``, ``ucci``,
+    ``xboard``) and the command line that starts it."""
 
     protocol: str
     argv: tuple[str, ...]
@@ -83,12 +84,16 @@ class EngineSpec:
 
 def parse_spec(spec: str) -> EngineSpec:
     """Return the engine ``spec`` describes (``gtp:CMD``, ``ucci:CMD``,
-    ``uci:CMD`` or a bare ``CMD``, which is UCI).
+    ``uci:CMD``, ``xboard:CMD`` (``cecp:``, ``winboard:``) or a bare
+    ``CMD``, which is UCI).
 
     Raises :class:`ValueError` if the command is empty or cannot be split
     like a shell line.
     """
+    from qisai.engines.clients import protocol_name
+
     protocol, sep, rest = spec.partition(":")
+    protocol = protocol_name(protocol)
     if not sep or protocol not in _PROTOCOL_KIND:
         protocol, rest = "uci", spec
     try:
@@ -310,7 +315,10 @@ class BuiltinXiangqiSeat(Seat):
 
 
 class UciXiangqiSeat(Seat):
-    """An external UCI/UCCI engine, started on first use."""
+    """An external UCI/UCCI or xboard engine, started on first use.  Its
+    resignation (or an xboard claim of its own loss) is ``resign``; an
+    xboard engine that claims anything else instead of moving is asked
+    once more, then has failed."""
 
     def __init__(self, spec: EngineSpec, name: str) -> None:
         self.spec = spec
@@ -319,18 +327,26 @@ class UciXiangqiSeat(Seat):
 
     async def move(self, request: XiangqiRequest) -> str:
         """Return the engine's best move (see :meth:`Seat.move`)."""
-        from qisai.engines.uci import Limit, Protocol, UciEngine
+        from qisai.engines.clients import start_xiangqi_engine
+        from qisai.engines.results import Limit
+        from qisai.xiangqi.board import Color as XiangqiColor
 
         if self._engine is None:
-            protocol = Protocol.UCCI if self.spec.protocol == "ucci" else Protocol.UCI
-            self._engine = await UciEngine.start(list(self.spec.argv), protocol=protocol,
-                                                 name=self.name)
+            self._engine = await start_xiangqi_engine(list(self.spec.argv), self.spec.protocol,
+                                                      name=self.name)
             await self._engine.new_game()
-        result = await self._engine.play(request.board, Limit(movetime=request.think),
-                                         timeout=request.timeout)
-        if result.move is None:
-            raise EngineMoveError(f"engine {self.name} gave no move", "(none)")
-        return str(result.move.iccs())
+        for _ in range(2):
+            result = await self._engine.play(request.board, Limit(movetime=request.think),
+                                             timeout=request.timeout)
+            own_loss = "0-1" if request.board.turn is XiangqiColor.RED else "1-0"
+            if result.resign or (result.move is None and result.claim == own_loss):
+                return "resign"
+            if result.move is not None:
+                return str(result.move.iccs())
+            if result.claim is None:
+                break
+        raise EngineMoveError(f"engine {self.name} gave no move ({result.text or 'none'})",
+                              result.text or "(none)")
 
     async def close(self) -> None:
         """Quit the engine process.  Never raises (but may be cancelled:
