@@ -2,7 +2,8 @@
 
 Runs each command below in a fresh interpreter (``python -m qisai ...``, from
 this checkout) and prints the median and the fastest of ``--runs`` wall-clock
-times.  The commands do almost no work (perft to depth 1, two moves, a 9x9
+times, and the median CPU time (user + system) of the child, which a busy
+machine inflates less than the wall clock.  The commands do almost no work (perft to depth 1, two moves, a 9x9
 game without dead-stone search), so the time is the interpreter, the imports
 and Typer.  Target on an idle machine: median under 0.3 s each.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,23 +33,36 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]
 
 
-def time_command(python: str, args: list[str], runs: int) -> list[float]:
-    """Wall-clock seconds of ``runs`` runs of ``python -m qisai ARGS``.
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    Raises :class:`RuntimeError` if a run exits non-zero.
+
+def time_run(argv: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``argv`` (from the repository
+    root, with this checkout first on the path).
+
+    Raises :class:`RuntimeError` if it exits non-zero.
     """
-    times: list[float] = []
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run([python, "-m", "qisai", *args], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        elapsed = time.perf_counter() - start
-        if done.returncode != 0:
-            raise RuntimeError(f"qisai {' '.join(args)}: exit {done.returncode}: "
-                               f"{done.stderr.decode(errors='replace')}")
-        times.append(elapsed)
-    return times
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: exit {done.returncode}: "
+                           f"{done.stderr.decode(errors='replace')}")
+    return elapsed, _children_cpu() - cpu
+
+
+def report(label: str, argv: list[str], runs: int) -> None:
+    """Print the median and fastest wall-clock time and the median CPU time
+    of ``runs`` runs of ``argv`` (after one unmeasured run)."""
+    time_run(argv)  # warm the file cache and the .pyc files
+    walls, cpus = zip(*(time_run(argv) for _ in range(runs)), strict=True)
+    print(f"{label:32} {statistics.median(walls):8.3f} {min(walls):8.3f} "
+          f"{statistics.median(cpus):8.3f}")
 
 
 def main() -> None:
@@ -55,17 +70,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10, help="runs per command (default 10)")
     parser.add_argument("--python", default=sys.executable, help="interpreter to run")
     options = parser.parse_args()
-    bare = []
-    for _ in range(options.runs):
-        start = time.perf_counter()
-        subprocess.run([options.python, "-c", "pass"], check=True)
-        bare.append(time.perf_counter() - start)
-    print(f"{'command':32} {'median':>8} {'fastest':>8}")
-    print(f"{'python -c pass':32} {statistics.median(bare):8.3f} {min(bare):8.3f}")
+    print(f"{'command':32} {'median':>8} {'fastest':>8} {'cpu':>8}  (seconds)")
+    report("python -c pass", [options.python, "-c", "pass"], options.runs)
     for label, args in COMMANDS:
-        time_command(options.python, args, 1)  # warm the file cache and .pyc files
-        times = time_command(options.python, args, options.runs)
-        print(f"{label:32} {statistics.median(times):8.3f} {min(times):8.3f}")
+        report(label, [options.python, "-m", "qisai", *args], options.runs)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,21 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["grant_role", "play", "register", "serve"]
 
-_err = Console(stderr=True, highlight=False)
+
+def _stderr() -> Console:
+    """A console on standard error (rich is imported when first needed)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
 
 
 def serve(
@@ -39,6 +47,7 @@ def serve(
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Start the web arena: play, watch and run events at http://HOST:PORT/."""
+    _err = _stderr()
     try:
         import uvicorn
 
@@ -103,6 +112,7 @@ def play(
 ) -> None:
     """Play Xiangqi in the terminal under the casual rules; moves in Chinese
     notation (炮二平五), WXF (C2.5) or ICCS (h2e2).  Type 'resign', 'draw' or 'quit'."""
+    _err = _stderr()
     from qisai.referee.errors import EventError
     from qisai.referee.rulesets import ruleset
     from qisai.referee.verdict import Side
@@ -132,6 +142,8 @@ def play(
         from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
 
         searcher = XiangqiSearcher(hash_entries=1 << 18)
+    from rich.console import Console
+
     out = Console(highlight=False)
     while not game.is_over:
         board = game.board
@@ -195,6 +207,7 @@ def grant_role(
     """Give an arena account a role: how the first organiser is made (after
     that, organisers grant roles on the server).  Exit 2 for an unknown role
     or account, 1 if the database cannot be reached."""
+    _err = _stderr()
     from sqlalchemy.exc import SQLAlchemyError
 
     from qisai.store import Database, repo

@@ -1,7 +1,8 @@
 """``qisai go ...`` commands: score and replay SGF games.
 
 This module does the I/O (reading files, printing); the rules live in
-:mod:`qisai.go`.
+:mod:`qisai.go`, imported by the commands (so that ``qisai --help`` and the
+other commands do not pay for it).
 """
 
 from __future__ import annotations
@@ -10,17 +11,13 @@ import json
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from qisai.go.board import Board
-from qisai.go.coords import gtp_name, parse_gtp
-from qisai.go.deadstones import estimate_dead
-from qisai.go.errors import GoError, IllegalMoveError
-from qisai.go.rules import CHINESE, JAPANESE, Rules
-from qisai.go.scoring import score as count
-from qisai.go.sgf import SgfGame, read_sgf
-from qisai.go.sgf import replay as replay_game
+if TYPE_CHECKING:
+    from qisai.go.rules import Rules
+    from qisai.go.sgf import SgfGame
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -33,6 +30,9 @@ class RulesName(StrEnum):
 
 
 def _load(path: Path) -> SgfGame:
+    from qisai.go.errors import GoError
+    from qisai.go.sgf import read_sgf
+
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -46,6 +46,8 @@ def _load(path: Path) -> SgfGame:
 
 
 def _rules(name: RulesName, game: SgfGame, komi: str | None) -> Rules:
+    from qisai.go.rules import CHINESE, JAPANESE
+
     rules = CHINESE if name is RulesName.chinese else JAPANESE
     if komi is not None:
         try:
@@ -68,6 +70,11 @@ def score_command(
     playouts: int = typer.Option(64, "--playouts", help="Random playouts for --dead auto."),
 ) -> None:
     """Replay FILE, remove the dead stones and print the result (last line: SGF RE form)."""
+    from qisai.go.coords import gtp_name, parse_gtp
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.scoring import score as count
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
     try:
         the_rules = _rules(rules, game, komi)
@@ -80,6 +87,8 @@ def score_command(
         raise typer.Exit(2) from None
     try:
         if dead == "auto":
+            from qisai.go.deadstones import estimate_dead
+
             dead_points = sorted(estimate_dead(board, playouts=playouts))
         elif dead == "none":
             dead_points = []
@@ -108,10 +117,14 @@ def replay_command(
     rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (positional superko) or japanese (simple ko)."),
 ) -> None:
     """Check every move of FILE against the rules; report the first illegal one."""
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.rules import CHINESE, JAPANESE
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
     the_rules = CHINESE if rules is RulesName.chinese else JAPANESE
     try:
-        board: Board = replay_game(game, the_rules)
+        board = replay_game(game, the_rules)
     except IllegalMoveError as err:
         typer.echo(f"illegal: {err}")
         raise typer.Exit(1) from None

@@ -5,13 +5,6 @@ from __future__ import annotations
 import json
 
 import typer
-from rich.console import Console
-
-from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
-from qisai.xiangqi.notation import parse_line
-from qisai.xiangqi.qili import first_ruling
-
-_out = Console(highlight=False)
 
 
 def judge(
@@ -30,6 +23,13 @@ def judge(
     on; the explanation (or with --json the labels, reasons and clauses)
     comes before it.  Exits 0, or 1 for a bad FEN, move or rules name.
     """
+    from rich.console import Console
+
+    from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
+    from qisai.xiangqi.notation import parse_line
+    from qisai.xiangqi.qili import first_ruling
+
+    _out = Console(highlight=False)
     start = STARTING_FEN if fen == "startpos" else fen
     try:
         board = Board(start)
