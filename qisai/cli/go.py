@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +45,8 @@ def _load(path: Path) -> SgfGame:
 
 
 def _rules(name: RulesName, game: SgfGame, komi: str | None) -> Rules:
+    from fractions import Fraction
+
     from qisai.go.rules import CHINESE, JAPANESE
 
     rules = CHINESE if name is RulesName.chinese else JAPANESE

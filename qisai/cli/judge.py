@@ -23,20 +23,17 @@ def judge(
     on; the explanation (or with --json the labels, reasons and clauses)
     comes before it.  Exits 0, or 1 for a bad FEN, move or rules name.
     """
-    from rich.console import Console
-
     from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
     from qisai.xiangqi.notation import parse_line
     from qisai.xiangqi.qili import first_ruling
 
-    _out = Console(highlight=False)
     start = STARTING_FEN if fen == "startpos" else fen
     try:
         board = Board(start)
         iccs = [m.iccs() for m in parse_line(board, moves)]
         ruling = first_ruling(start, iccs, profile, occurrences)
     except XiangqiError as exc:
-        _out.print(f"[red]error:[/red] {exc}")
+        typer.echo(typer.style("error:", fg="red") + f" {exc}")
         raise typer.Exit(1) from exc
     if ruling is None:
         print("none")
@@ -44,8 +41,8 @@ def judge(
     if as_json:
         print(json.dumps(ruling.to_dict(), ensure_ascii=False, indent=2))
     else:
-        _out.print(ruling.explanation_en if english else ruling.explanation_zh)
-    _out.print(f"{ruling.clause}")
+        print(ruling.explanation_en if english else ruling.explanation_zh)
+    print(ruling.clause)
     print(ruling.verdict.value)
 
 

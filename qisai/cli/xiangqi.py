@@ -38,7 +38,6 @@ def perft(
 ) -> None:
     """Count the leaf nodes of the legal move tree (perft); the count is the last line."""
     board = _board_or_exit(fen)
-    out = _console()
     start = time.perf_counter()
     if divide and depth >= 1:
         total = 0
@@ -47,12 +46,12 @@ def perft(
             n = board.perft(depth - 1)
             board.pop()
             total += n
-            out.print(f"{move.iccs()}: {n}")
+            print(f"{move.iccs()}: {n}")
     else:
         total = board.perft(depth)
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else 0.0
-    out.print(f"[dim]depth {depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s[/dim]")
+    typer.secho(f"depth {depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s", dim=True)
     print(total)
 
 
