@@ -25,7 +25,16 @@ def _stderr() -> Console:
     """A console on standard error (rich is imported when first needed)."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``error: MESSAGE`` on standard error (``MESSAGE`` is plain text,
+    no markup) and return the exit to raise with status ``code``."""
+    from rich.markup import escape
+
+    _stderr().print(f"[red]error:[/red] {escape(message)}")
+    return typer.Exit(code)
 
 
 def serve(
@@ -195,6 +204,28 @@ def play(
     sys.stdout.flush()
 
 
+def _sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL, or None for an in-memory database or
+    another backend.  Raises :class:`ValueError` for a malformed URL."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise ValueError(f"{url!r} is not a database URL ({exc})") from None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser()
+
+
+def _shown_url(url: str) -> str:
+    """``url`` with its password hidden (the URL must be well formed)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def grant_role(
     username: str = typer.Argument(..., help="An account registered on the arena."),
     role: str = typer.Argument(..., help="guest, player, arbiter or organiser."),
@@ -203,43 +234,63 @@ def grant_role(
     database_url: str | None = typer.Option(
         None, "--database-url", help="SQLAlchemy URL (default $QISAI_DATABASE_URL or the "
                                      "SQLite file in the data folder)."),
+    create: bool = typer.Option(
+        False, "--create", help="Create the database (the SQLite file, or qisai's tables in an "
+                                "empty database) if it does not exist yet."),
 ) -> None:
-    """Give an arena account a role: how the first organiser is made (after
-    that, organisers grant roles on the server).  Exit 2 for an unknown role
-    or account, 1 if the database cannot be reached."""
+    """Give an arena account a role (how the first organiser is made).
+
+    Prints the database it uses (on standard error), then ACCOUNT: ROLE.
+    The database must exist (made by `qisai serve`, or by --create here);
+    a missing one is not created by accident.  Exit 2 for an unknown role or
+    account or a missing database, 1 if the database cannot be reached.
+    """
     _err = _stderr()
+    from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
     from qisai.store import Database, repo
+    from qisai.store import config as store_config
     from qisai.store.models import Role
-    from qisai.web import Settings
 
     try:
         wanted = Role(role.strip().lower())
     except ValueError:
-        _err.print(f"[red]error:[/red] role {role!r}: expected one of "
-                   f"{', '.join(r.value for r in Role)}")
-        raise typer.Exit(2) from None
+        raise _fail(f"role {role!r}: expected one of {', '.join(r.value for r in Role)}") from None
+    folder = data_dir.expanduser() if data_dir is not None else store_config.data_dir(create=False)
+    url = database_url or store_config.database_url(folder)
     try:
-        folder = data_dir.expanduser() if data_dir is not None else None
-        settings = Settings.from_env(folder, url=database_url)
-    except (OSError, ValueError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    db = Database(settings.database_url)
+        sqlite_file = _sqlite_file(url)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    where = str(sqlite_file) if sqlite_file is not None else _shown_url(url)
+    _err.print(f"database: {where}", markup=False)
+    if sqlite_file is not None and not sqlite_file.is_file():
+        if not create:
+            raise _fail(f"the database {where} does not exist; start the arena once (qisai "
+                        "serve) with this data folder or URL, or pass --create to make a new one")
+        try:
+            sqlite_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _fail(f"cannot create {sqlite_file.parent}: {exc}", 1) from exc
     try:
+        db = Database(url)
+    except SQLAlchemyError as exc:  # e.g. the driver of the URL is not installed
+        raise _fail(f"database {where}: {exc}", 1) from exc
+    try:
+        if not create and not inspect(db.engine).has_table("alembic_version"):
+            raise _fail(f"the database {where} has no qisai tables; start the arena once (qisai "
+                        "serve) with it, or pass --create to create them")
         db.upgrade()
         with db.session() as s:
             user = repo.find_user(s, username)
             if user is None:
-                _err.print(f"[red]error:[/red] no account named {username!r} "
-                           f"(register it on the arena first)")
-                raise typer.Exit(2)
+                raise _fail(f"no account named {username!r} in {where} (register it on the "
+                            "arena first)")
             repo.set_role(s, user.id, wanted)
             print(f"{user.username}: {wanted.value}")
     except SQLAlchemyError as exc:
-        _err.print(f"[red]error:[/red] database {settings.database_url.split('@')[-1]}: {exc}")
-        raise typer.Exit(1) from exc
+        raise _fail(f"database {where}: {exc}", 1) from exc
     finally:
         db.dispose()
 
