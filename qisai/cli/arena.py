@@ -1,15 +1,14 @@
-"""Arena commands: ``qisai serve`` (the web arena) and ``qisai play`` (a
-terminal game against the built-in engine or a friend).
+"""Arena commands: ``qisai serve`` (the web arena) and ``qisai role`` (grant
+an account a role); ``qisai play`` (a terminal game) is in
+:mod:`qisai.cli.play`.
 
-``register(app)`` adds them to the ``qisai`` command.
+``register(app)`` adds the three to the ``qisai`` command.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +17,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["grant_role", "play", "register", "serve"]
+__all__ = ["grant_role", "register", "serve"]
 
 
 def _stderr() -> Console:
@@ -107,101 +106,6 @@ def serve(
     except OSError as exc:
         _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
         raise typer.Exit(1) from exc
-
-
-def play(
-    opponent: str = typer.Option("engine", "--opponent", help="'engine' (built-in) or 'friend' "
-                                 "(two players at one terminal)."),
-    color: str = typer.Option("red", "--color", help="Your colour against the engine: red or black."),
-    think: float = typer.Option(1.0, "--think", min=0.05, max=60.0,
-                                help="Engine thinking time per move, seconds."),
-    notation_name: str = typer.Option("chinese", "--notation",
-                                      help="Move display: chinese, wxf or iccs."),
-    fen: str | None = typer.Option(None, "--fen", help="Start position (Xiangqi FEN)."),
-) -> None:
-    """Play Xiangqi in the terminal under the casual rules; moves in Chinese
-    notation (炮二平五), WXF (C2.5) or ICCS (h2e2).  Type 'resign', 'draw' or 'quit'."""
-    _err = _stderr()
-    from qisai.referee.errors import EventError
-    from qisai.referee.rulesets import ruleset
-    from qisai.referee.verdict import Side
-    from qisai.referee.xiangqi_game import XiangqiGame
-    from qisai.xiangqi import notation
-
-    if opponent not in ("engine", "friend"):
-        _err.print(f"[red]error:[/red] --opponent {opponent!r}: use engine or friend")
-        raise typer.Exit(2)
-    if color not in ("red", "black"):
-        _err.print(f"[red]error:[/red] --color {color!r}: use red or black")
-        raise typer.Exit(2)
-    if notation_name not in ("chinese", "wxf", "iccs"):
-        _err.print(f"[red]error:[/red] --notation {notation_name!r}: use chinese, wxf or iccs")
-        raise typer.Exit(2)
-    rules = ruleset("casual")
-    try:
-        game = XiangqiGame(rules, fen=fen, now=time.monotonic)  # type: ignore[arg-type]
-    except EventError as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    game.start()
-    human = {Side.FIRST, Side.SECOND} if opponent == "friend" else (
-        {Side.FIRST} if color == "red" else {Side.SECOND})
-    searcher = None
-    if opponent == "engine":
-        from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
-
-        searcher = XiangqiSearcher(hash_entries=1 << 18)
-    from rich.console import Console
-
-    out = Console(highlight=False)
-    while not game.is_over:
-        board = game.board
-        out.print(board.unicode())
-        side = game.to_move
-        who = "红方 Red" if side is Side.FIRST else "黑方 Black"
-        if side in human:
-            try:
-                text = input(f"{who} {'(将军!) ' if board.is_check() else ''}> ").strip()
-            except EOFError:
-                text = "quit"
-            if text in ("quit", "exit"):
-                out.print("bye")
-                raise typer.Exit(0)
-            if text == "resign":
-                game.resign(side)
-                break
-            if text == "draw":
-                if opponent == "engine":
-                    out.print("the engine plays on (it takes no draw offers)")
-                    continue
-                game.offer_draw(side)
-                game.accept_draw(side.other)
-                break
-            try:
-                move = notation.parse(board, text)
-            except ValueError as exc:
-                out.print(f"[red]{exc}[/red]")
-                continue
-            shown = notation.format(board, move, notation_name)
-            try:
-                game.move(side, move.iccs())
-            except EventError as exc:
-                out.print(f"[red]{exc}[/red]")
-                continue
-            out.print(f"{who}: {shown}")
-        else:
-            assert searcher is not None
-            result = searcher.search(board.copy(), SearchLimits(soft_deadline=time.monotonic() + think,
-                                                                hard_deadline=time.monotonic() + 2 * think))
-            if result.move is None:  # no legal move: the referee has ruled already
-                break
-            shown = notation.format(board, result.move, notation_name)
-            game.move(side, result.move.iccs())
-            out.print(f"{who}: {shown}")
-    out.print(game.board.unicode())
-    if game.result is not None:
-        out.print(f"{game.result.pgn_result}  {game.result.explanation_zh}  {game.result.explanation_en}")
-    sys.stdout.flush()
 
 
 def _sqlite_file(url: str) -> Path | None:
@@ -298,5 +202,7 @@ def grant_role(
 def register(app: typer.Typer) -> None:
     """Add ``serve``, ``play`` and ``role`` to the ``qisai`` command."""
     app.command("serve")(serve)
+    from qisai.cli.play import play
+
     app.command("play")(play)
     app.command("role")(grant_role)
