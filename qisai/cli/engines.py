@@ -103,8 +103,9 @@ def _adjudication(resign: str, draw: str, max_plies: int) -> Adjudication:
 def match(
     game: str = typer.Option("xiangqi", "--game", help="xiangqi or go."),
     engine: list[str] = typer.Option(
-        ..., "--engine", help="name=N cmd=C [proto=uci|ucci|gtp] [arg=A] [option.X=V]; "
-        "cmd=builtin for qisai's own engine.  Repeat for each engine."),
+        ..., "--engine", help="name=N cmd=C [proto=uci|ucci|gtp] [arg=A] [option.X=V], as "
+        "separate words (cutechess-cli) or one quoted spec; cmd=builtin for qisai's own engine.  "
+        "Repeat for each engine."),
     tc: str = typer.Option("movetime=1", "--tc", help="40/5400+0, 60+1, '300 byoyomi 5x60', "
                            "'3600 chinese 5', '600 canadian 25/300', movetime=0.1, none."),
     rules: str = typer.Option("", "--rules", help="cxa, axf, cxa-local (Xiangqi); chinese, "
