@@ -4,6 +4,7 @@ An event is a JSON file the user keeps (until the store lands): ``create``
 makes it from a file of entries, ``pair`` pairs the next round, ``result``
 enters results, ``standings`` and ``crosstable`` print the tables.  Errors
 of the competition layer print one line to stderr and exit with status 2.
+The competition layer is imported by the commands, not with this module.
 """
 
 from __future__ import annotations
@@ -16,18 +17,12 @@ import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
-from qisai.competition import output
-from qisai.competition.errors import CompetitionError, EntryError, EventFileError
-from qisai.competition.pairing.berger import berger_table, double_round_robin, format_round
-from qisai.competition.pairing.knockout import Knockout, card_draw
-from qisai.competition.pairing.swiss import SwissOptions
-from qisai.competition.scoring import preset, table_for_rules
-from qisai.competition.tiebreaks import parse_criteria
-from qisai.competition.tournament import Player, Tournament
+if TYPE_CHECKING:
+    from qisai.competition.tournament import Player, Tournament
 
 app = typer.Typer(no_args_is_help=True, help="Competitions (比赛): pairings, results, standings.")
 
@@ -35,6 +30,8 @@ T = TypeVar("T")
 
 
 def _run(fn: Callable[[], T]) -> T:
+    from qisai.competition.errors import CompetitionError
+
     try:
         return fn()
     except CompetitionError as exc:
@@ -59,6 +56,9 @@ def read_entries(path: Path) -> list[Player]:
     ``title``, ``club``, ``team``, ``federation``) or JSON (a list of objects
     with the same keys).  Raises :class:`EventFileError` naming the file and
     line."""
+    from qisai.competition.errors import EntryError, EventFileError
+    from qisai.competition.tournament import Player
+
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
@@ -93,11 +93,20 @@ def read_entries(path: Path) -> list[Player]:
     return players
 
 
+def _load(event: Path) -> Tournament:
+    """The event in file ``event``; exit 2 (with the message) if it cannot be read."""
+    from qisai.competition.tournament import Tournament
+
+    return _run(lambda: Tournament.load(event))
+
+
 @app.command()
 def berger(n: int = typer.Argument(..., help="number of entries"),
            double: bool = typer.Option(False, help="double round robin (colours swapped)")) -> None:
     """Print the Berger table (循环赛对局秩序表) for N entries, one round per
     line (first-listed plays Red; an odd field's bye shows as ``1-(8)``)."""
+    from qisai.competition.pairing.berger import berger_table, double_round_robin, format_round
+
     table = _run(lambda: double_round_robin(n) if double else berger_table(n))
     phantom = n + 1 if n % 2 else None
     for rnd in table:
@@ -108,6 +117,8 @@ def berger(n: int = typer.Argument(..., help="number of entries"),
 def cards(n: int = typer.Argument(..., help="number of entries (numbered 1..N)"),
           seed: int = typer.Option(0, help="seed of the draw")) -> None:
     """Card draw of the local rules (cards 1..k twice, K for the bye)."""
+    from qisai.competition.pairing.knockout import card_draw
+
     cd = _run(lambda: card_draw(list(range(1, n + 1)), random.Random(seed)))
     for red, black in cd.pairs:
         typer.echo(f"{red} ({cd.cards[red]}) - {black} ({cd.cards[black]})")
@@ -121,6 +132,8 @@ def knockout(n: int = typer.Argument(..., help="number of entries (seeds 1..N)")
              seed: int = typer.Option(0, help="seed of the lots")) -> None:
     """Print the first round of a seeded knock-out bracket (11.1; colours by
     lot, 13.4)."""
+    from qisai.competition.pairing.knockout import Knockout
+
     ko = _run(lambda: Knockout(list(range(1, n + 1)), byes=byes, seed=seed))
     for m in _run(ko.pair_next_round):
         typer.echo(f"{m.red} bye" if m.black is None else f"{m.red}-{m.black}")
@@ -146,6 +159,11 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
                           "--no-draw-numbers keeps the file's order"),
            force: bool = typer.Option(False, help="overwrite an existing event file")) -> None:
     """Create an event from a file of entries and draw its numbers."""
+    from qisai.competition.pairing.swiss import SwissOptions
+    from qisai.competition.scoring import preset, table_for_rules
+    from qisai.competition.tiebreaks import parse_criteria
+    from qisai.competition.tournament import Tournament
+
     if event.exists() and not force:
         typer.echo(f"error: {event} exists (use --force)", err=True)
         raise typer.Exit(2)
@@ -175,7 +193,9 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
 def pair(event: Path = typer.Argument(..., help="event file"),
          explain: bool = typer.Option(False, help="print why each pair was made")) -> None:
     """Pair the next round and print it."""
-    t = _run(lambda: Tournament.load(event))
+    from qisai.competition import output
+
+    t = _load(event)
     rec = _run(t.pair_next_round)
     _save(t, event)
     typer.echo(output.pairings_text(t, rec.number), nl=False)
@@ -189,7 +209,9 @@ def pairings(event: Path = typer.Argument(..., help="event file"),
              round_no: int = typer.Argument(0, help="round (default: the last)"),
              fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
     """Print a round's pairings and results."""
-    t = _run(lambda: Tournament.load(event))
+    from qisai.competition import output
+
+    t = _load(event)
     r = round_no or t.current_round
     if fmt == "json":
         typer.echo(json.dumps(_run(lambda: output.pairings_rows(t, r)), ensure_ascii=False,
@@ -212,7 +234,7 @@ def result(event: Path = typer.Argument(..., help="event file"),
            black_fouls: int = typer.Option(0, help="fouls of Black"),
            overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
     """Enter the result of one board."""
-    t = _run(lambda: Tournament.load(event))
+    t = _load(event)
     g = _run(lambda: t.record_result(round_no, board, res, red_fouls=red_fouls,
                                      black_fouls=black_fouls, overwrite=overwrite))
     _save(t, event)
@@ -224,7 +246,7 @@ def withdraw(event: Path = typer.Argument(..., help="event file"),
              number: int = typer.Argument(..., help="entry number"),
              after: int | None = typer.Option(None, help="last round played (default: now)")) -> None:
     """Withdraw an entry (20.3 round robin, 20.4 Swiss)."""
-    t = _run(lambda: Tournament.load(event))
+    t = _load(event)
     _run(lambda: t.withdraw(number, after))
     _save(t, event)
     typer.echo(f"{number} {t.player(number).name} withdrawn after round "
@@ -235,7 +257,9 @@ def withdraw(event: Path = typer.Argument(..., help="event file"),
 def standings(event: Path = typer.Argument(..., help="event file"),
               fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
     """Print the standings with every tie-break column."""
-    t = _run(lambda: Tournament.load(event))
+    from qisai.competition import output
+
+    t = _load(event)
     if fmt == "text":
         typer.echo(_run(lambda: output.standings_text(t)), nl=False)
     elif fmt == "csv":
@@ -254,7 +278,9 @@ def standings(event: Path = typer.Argument(..., help="event file"),
 def crosstable(event: Path = typer.Argument(..., help="event file"),
                fmt: str = typer.Option("text", "--format", help="text, csv, html")) -> None:
     """Print the crosstable."""
-    t = _run(lambda: Tournament.load(event))
+    from qisai.competition import output
+
+    t = _load(event)
     render = {"text": output.crosstable_text, "csv": output.crosstable_csv,
               "html": output.crosstable_html}.get(fmt)
     if render is None:
@@ -266,5 +292,7 @@ def crosstable(event: Path = typer.Argument(..., help="event file"),
 @app.command("export-trf")
 def export_trf(event: Path = typer.Argument(..., help="event file")) -> None:
     """Print the event as FIDE TRF-16 (only what TRF can express)."""
-    t = _run(lambda: Tournament.load(event))
+    from qisai.competition import output
+
+    t = _load(event)
     typer.echo(_run(lambda: output.tournament_trf(t)), nl=False)

@@ -34,10 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import networkx as nx
-import numpy as np
-from scipy.optimize import linear_sum_assignment
+from typing import Any
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
@@ -181,6 +178,15 @@ class _Rules:
         return bool(self.orientations(a, b))
 
 
+def _assignment() -> tuple[Any, Any]:
+    """numpy and scipy's ``linear_sum_assignment``, imported on first use
+    (they take about a second to import; only pairing needs them)."""
+    import numpy
+    from scipy.optimize import linear_sum_assignment
+
+    return numpy, linear_sum_assignment
+
+
 def _preference(pl: SwissPlayer) -> tuple[Colour | None, int]:
     """Return the colour an entry should have next and how strongly (2: its
     difference is off balance, 1: alternation only, 0: none)."""
@@ -245,6 +251,7 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
         # same-group avoidance: keep the draw, repair it by a matching that
         # prefers the drawn pairs
         drawn = {frozenset(p) for p in pairs}
+        np, linear_sum_assignment = _assignment()
         cost = np.full((half, half), _FORBIDDEN, dtype=np.int64)
         for i, t in enumerate(top):
             for j, b in enumerate(bottom):
@@ -330,6 +337,7 @@ class _Solver:
         many allowed pairs are made (the others float down)."""
         n1, n2 = len(s1), len(s2)
         big = 4 * (n1 + n2) + 4
+        np, linear_sum_assignment = _assignment()
         cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
         allowed = self.rules.allowed
         colour_cost = self._colour_cost
@@ -375,6 +383,8 @@ class _Solver:
             prefix.append(prefix[-1] + w)
         top_cost = (prefix[-1] + 1) * c1
         target = 1 if self.o.segment_pairing == "adjacent" else max(1, n // 2)
+        import networkx as nx  # imported here: a second of start-up for every command
+
         g = nx.Graph()
         g.add_nodes_from(nodes)
         for x in range(n):
