@@ -1,7 +1,8 @@
 """The package's own imports, read statically (issue 18): qisai's layers
 import only downwards, no module of qisai is in an import cycle, the
 arena's domains (qisai.web's sub-packages) do not import each other in a
-circle, and no module of the arena is over 800 lines.
+circle, and no module of the arena is over 800 lines (nor of qisai, but for
+the known exceptions listed here).
 
 Every ``import`` and ``from ... import`` of a module counts, wherever it
 stands: at module level, inside a function, or under ``if TYPE_CHECKING``.
@@ -34,7 +35,11 @@ LAYERS = {
 from its own)."""
 
 MAX_LINES = 800
-"""No module of the arena is longer (issue 18)."""
+"""No module of qisai is longer (issue 18): the arena's none at all, the
+rest of qisai none but the known exceptions below."""
+KNOWN_LONG = frozenset({"qisai/xiangqi/board.py"})
+"""Modules over :data:`MAX_LINES` outside the arena today, to be split (and
+then struck from this list)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -178,8 +183,16 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_no_module_of_the_arena_over_800_lines() -> None:
-    web = PACKAGE / "web"
-    long = {str(p.relative_to(ROOT)): n for p in sorted(web.rglob("*.py"))
+def _long_modules(folder: Path) -> dict[str, int]:
+    return {p.relative_to(ROOT).as_posix(): n for p in sorted(folder.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+
+
+def test_no_module_of_the_arena_over_800_lines() -> None:
+    long = _long_modules(PACKAGE / "web")
+    assert long == {}, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_no_module_of_qisai_over_800_lines_but_the_known_ones() -> None:
+    long = {p: n for p, n in _long_modules(PACKAGE).items() if p not in KNOWN_LONG}
     assert long == {}, f"modules over {MAX_LINES} lines: {long}"
