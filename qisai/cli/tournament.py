@@ -167,6 +167,8 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
     _save(t, event)
     typer.echo(f"{t.name}: {len(t.players)} entries, {t.rounds_planned} rounds, "
                f"{t.system.value}, rules {t.rules}, scoring {t.scoring.name}")
+    for line in t.warnings:
+        typer.echo(f"warning: {line}", err=True)
     for p in t.players:
         typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
 

@@ -210,6 +210,7 @@ class Tournament:
         self.players: list[Player] = []
         self.rounds: list[RoundRecord] = []
         self.started = False
+        self.warnings: list[str] = []  # said at start(), e.g. rounds close to entries
 
     # -- entries ---------------------------------------------------------------
     def add_player(self, player: Player) -> Player:
@@ -271,6 +272,16 @@ class Tournament:
                 raise CompetitionError(
                     f"{self.name}: {self.rounds_planned} rounds is too many for "
                     f"{len(self.players)} entries without rematches")
+            nodes = len(self.players) + len(self.players) % 2
+            if self.rounds_planned > nodes // 2:
+                # up to n/2 rounds every history can be paired (a graph of
+                # degree >= n/2 has a perfect matching); beyond that a round
+                # can be a dead end (相遇过的对手不再编对) unless paired with look-ahead
+                self.warnings.append(
+                    f"{self.rounds_planned} rounds for {len(self.players)} entries is more "
+                    f"than {nodes // 2} (half the field): rounds are paired with look-ahead "
+                    "so that the later ones stay pairable without rematches, which can "
+                    "take some pairings out of their score groups (Appendix 2)")
             if self.draw_numbers:
                 # Appendix 2: order by 等级分; unrated entries after the rated
                 # ones, in an order drawn by lot; equal ratings by lot too
@@ -388,7 +399,10 @@ class Tournament:
             states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group,
                                       unplayed))
         rng = random.Random(f"{self.seed}:round:{number}")
-        res = pair_swiss_round(states, number, self.swiss, rng)
+        assert self.rounds_planned is not None
+        # look-ahead: this round must leave the later rounds pairable (Appendix 2)
+        res = pair_swiss_round(states, number, self.swiss, rng,
+                               rounds_left=self.rounds_planned - number)
         return RoundRecord(number, res.pairings, explanation=res.explanation)
 
     def record_result(self, round_no: int, board: int, result: Result | str, *,
