@@ -266,7 +266,11 @@ def crosstable(event: Path = typer.Argument(..., help="event file"),
 
 
 @app.command("export-trf")
-def export_trf(event: Path = typer.Argument(..., help="event file")) -> None:
-    """Print the event as FIDE TRF-16 (only what TRF can express)."""
+def export_trf(event: Path = typer.Argument(..., help="event file"),
+               columns: str = typer.Option(
+                   "chars", help="chars (positions in characters, as bbpPairings reads "
+                                 "UTF-8) or bytes (positions in UTF-8 bytes)")) -> None:
+    """Print the event as FIDE TRF-16 (only what TRF can express); the rank
+    column holds the places of the standings."""
     t = _run(lambda: Tournament.load(event))
-    typer.echo(_run(lambda: output.tournament_trf(t)), nl=False)
+    typer.echo(_run(lambda: output.tournament_trf(t, columns)), nl=False)
