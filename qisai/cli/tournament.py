@@ -38,12 +38,18 @@ def _run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except CompetitionError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        problems = getattr(exc, "problems", None)
+        if problems:  # a bulk entry: one line per bad item, naming its board
+            typer.echo(f"error: {len(problems)} bad item(s), nothing recorded:", err=True)
+            for line in problems:
+                typer.echo(f"  {line}", err=True)
+        else:
+            typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
 
 
 def _save(t: Tournament, path: Path) -> None:
-    data = json.dumps(t.to_dict(), ensure_ascii=False, indent=1)
+    data = t.to_json()
     fd, tmp = tempfile.mkstemp(prefix=".qisai-", dir=str(path.parent or Path(".")))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -207,18 +213,64 @@ def pairings(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def result(event: Path = typer.Argument(..., help="event file"),
-           round_no: int = typer.Argument(..., help="round"),
-           board: int = typer.Argument(..., help="board"),
-           res: str = typer.Argument(..., help="1-0, 0-1, =, +- (Red wins by forfeit), -+, --"),
-           red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
-           black_fouls: int = typer.Option(0, help="fouls of Black"),
+           items: list[str] | None = typer.Argument(
+               None, help="ROUND BOARD RESULT (one board), or with --round the items "
+                          "'1 1-0, 2 =, 12-7 0-1' (board, or two players: the result "
+                          "from the first-named side; 'f=1/0' adds fouls)"),
+           round_opt: int | None = typer.Option(
+               None, "--round", help="enter many results of this round at once"),
+           file: Path | None = typer.Option(
+               None, "--file", help="read the items from a file (one or more a line)"),
+           by_player: bool = typer.Option(
+               False, "--by-player", help="a single number is a player, not a board "
+                                          "('12 0-1': player 12 lost)"),
+           red_fouls: int = typer.Option(0, help="fouls (犯规) of Red (one board)"),
+           black_fouls: int = typer.Option(0, help="fouls of Black (one board)"),
            overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
-    """Enter the result of one board."""
+    """Enter results: one board (ROUND BOARD RESULT), or a whole round from
+    one command line or file (--round R "1 1-0, 2 =, 3 0-1").  Items are all
+    checked first: one bad item records nothing and each is named with its
+    board."""
+    from qisai.competition.bulk import parse_items, record_results
+
+    args = list(items or [])
+    if round_opt is None and file is None:
+        if len(args) != 3:
+            typer.echo("error: give ROUND BOARD RESULT, or --round R with the items",
+                       err=True)
+            raise typer.Exit(2)
+        try:
+            round_no, board = int(args[0]), int(args[1])
+        except ValueError:
+            typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
+                       err=True)
+            raise typer.Exit(2) from None
+        t = _run(lambda: Tournament.load(event))
+        g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
+                                         black_fouls=black_fouls, overwrite=overwrite))
+        _save(t, event)
+        typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+        return
+    text = ", ".join(args)
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8-sig") + ("\n" + text if text else "")
+        except OSError as exc:
+            typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
+            raise typer.Exit(2) from None
     t = _run(lambda: Tournament.load(event))
-    g = _run(lambda: t.record_result(round_no, board, res, red_fouls=red_fouls,
-                                     black_fouls=black_fouls, overwrite=overwrite))
+    number = round_opt if round_opt is not None else t.current_round
+    parsed = _run(lambda: parse_items(text, by_player=by_player))
+    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
     _save(t, event)
-    typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+    rec = t.rounds[number - 1]
+    for g in games:
+        board = next(b for b, x in rec.results.items() if x is g)
+        typer.echo(f"round {number} board {board}: {g.red} - {g.black} {g.result.value}")
+    missing = [p.board for p in rec.pairings if not p.is_bye and p.board not in rec.results]
+    typer.echo(f"round {number}: {len(games)} result(s) entered; "
+               + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
+                  else "complete"))
 
 
 @app.command()

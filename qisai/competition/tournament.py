@@ -76,7 +76,7 @@ class Player:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the player as a JSON-ready dict."""
-        return asdict(self)
+        return {key: getattr(self, key) for key in self.__dataclass_fields__}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Player:
@@ -628,9 +628,10 @@ class Tournament:
                     for pid in p.players():
                         t.player(pid)
                 rec = RoundRecord(k, pairings, explanation=list(r.get("explanation", [])))
+                by_board = {p.board: p for p in pairings}
                 for res in r["results"]:
                     board = int(res["board"])
-                    p = rec.board(board)
+                    p = by_board[board] if board in by_board else rec.board(board)
                     rec.results[board] = Game(k, p.red, p.black, Result(res["result"]),
                                               int(res.get("red_fouls", 0)),
                                               int(res.get("black_fouls", 0)))
@@ -667,10 +668,23 @@ class Tournament:
             raise EventFileError(f"{source}: {len(self.rounds)} rounds recorded, "
                                  f"{self.rounds_planned} planned")
 
+    def to_json(self) -> str:
+        """Return :meth:`to_dict` as JSON text: one line per entry and per
+        round (readable and diffable, and written by the C encoder, which
+        matters at hundreds of entries)."""
+        data = self.to_dict()
+        parts = []
+        for key, value in data.items():
+            if key in ("players", "rounds") and value:
+                items = ",\n  ".join(json.dumps(v, ensure_ascii=False) for v in value)
+                parts.append(f"{json.dumps(key)}: [\n  {items}\n ]")
+            else:
+                parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+        return "{\n " + ",\n ".join(parts) + "\n}\n"
+
     def save(self, path: str | Path) -> None:
         """Write the event as JSON to ``path``."""
-        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1),
-                              encoding="utf-8")
+        Path(path).write_text(self.to_json(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Tournament:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-import networkx as nx
-
 EXACT_LIMIT = 14  # nodes (entries plus the bye node) decided exactly
 _BUDGET = 400_000  # search steps before the exact check gives up (None)
 
@@ -141,6 +139,8 @@ def completable(adj: dict[int, set[int]], rounds_left: int) -> bool | None:
             return None
     if min(len(v) for v in adj.values()) >= n // 2 + rounds_left - 1:
         return True
+    import networkx as nx  # imported here: start-up time of the CLI
+
     g = nx.Graph()
     g.add_nodes_from(adj)
     g.add_edges_from((a, b) for a, bs in adj.items() for b in bs if a < b)

@@ -43,10 +43,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
 from qisai.competition.pairing import lookahead
@@ -292,6 +288,9 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
         # same-group avoidance: keep the draw, repair it by a matching that
         # prefers the drawn pairs
         drawn = {frozenset(p) for p in pairs}
+        import numpy as np  # imported here: loading the solvers costs start-up time
+        from scipy.optimize import linear_sum_assignment
+
         cost = np.full((half, half), _FORBIDDEN, dtype=np.int64)
         for i, t in enumerate(top):
             for j, b in enumerate(bottom):
@@ -384,6 +383,9 @@ class _Solver:
         many allowed pairs are made (the others float down)."""
         n1, n2 = len(s1), len(s2)
         big = 4 * (n1 + n2) + 4
+        import numpy as np  # imported here: loading the solvers costs start-up time
+        from scipy.optimize import linear_sum_assignment
+
         cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
         allowed = self.rules.allowed
         colour_cost = self._colour_cost
@@ -429,6 +431,8 @@ class _Solver:
             prefix.append(prefix[-1] + w)
         top_cost = (prefix[-1] + 1) * c1
         target = 1 if self.o.segment_pairing == "adjacent" else max(1, n // 2)
+        import networkx as nx  # imported here: start-up time of the CLI
+
         g = nx.Graph()
         g.add_nodes_from(nodes)
         for x in range(n):
