@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,21 +60,31 @@ def build(path: Path, players: int, rounds: int) -> Tournament:
     return t
 
 
-def timed(args: list[str], runner: CliRunner) -> float:
-    t0 = time.perf_counter()
+def timed(args: list[str], runner: CliRunner) -> tuple[float, float]:
+    """Run one command in-process; return (wall seconds, CPU seconds)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     out = runner.invoke(app, args)
-    took = time.perf_counter() - t0
+    took, cpu = time.perf_counter() - t0, time.process_time() - c0
     if out.exit_code != 0:
         raise SystemExit(f"{' '.join(args)} failed: {out.output}")
-    return took
+    return took, cpu
 
 
-def timed_process(args: list[str]) -> float:
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def timed_process(cmd: list[str]) -> tuple[float, float]:
+    """Run ``cmd`` as a new process; return (wall seconds, CPU seconds)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "qisai", "tournament", *args], check=True,
-                   capture_output=True, env=env, cwd=ROOT)
-    return time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), _children_cpu()
+    subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=ROOT)
+    return time.perf_counter() - t0, _children_cpu() - c0
+
+
+def _fmt(t: tuple[float, float]) -> str:
+    return f"{t[0]:.3f} s wall / {t[1]:.3f} s CPU"
 
 
 def main() -> None:
@@ -88,21 +99,23 @@ def main() -> None:
         t = build(ev, opts.players, opts.rounds)
         r = t.current_round
         print(f"{opts.players} players, {opts.rounds} rounds played, round {r} paired")
-        one = timed(["result", str(ev), str(r), "1", "1-0"], runner)
-        many = ", ".join(f"{b} =" for b in range(2, 22))
+        runner.invoke(app, ["--help"])  # typer's own first-call set-up, not ours
+        # the best of three: the machine is shared, and the first call loads modules
+        one = min((timed(["result", str(ev), str(r), str(b), "1-0"], runner)
+                   for b in (1, 22, 23)), key=lambda x: x[1])
+        many = ", ".join(f"{b} =" for b in range(2, 22))  # boards 2-21
         bulk = timed(["result", str(ev), "--round", str(r), many], runner)
-        stand = timed(["standings", str(ev)], runner)
-        print(f"in-process: result (one board) {one:.3f} s; result (20 boards, one "
-              f"command) {bulk:.3f} s; standings {stand:.3f} s (target < 0.3 s)")
+        stand = min((timed(["standings", str(ev)], runner) for _ in range(3)),
+                    key=lambda x: x[1])
+        print(f"in-process: result (one board) {_fmt(one)}; result (20 boards, one "
+              f"command) {_fmt(bulk)}; standings {_fmt(stand)} (target < 0.3 s)")
         if not opts.no_subprocess:
-            one_p = timed_process(["result", str(ev), str(r), "30", "0-1"])
-            stand_p = timed_process(["standings", str(ev)])
-            base = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import qisai.cli"], check=True,
-                           env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT)
-            start = time.perf_counter() - base
-            print(f"new process: result {one_p:.3f} s; standings {stand_p:.3f} s "
-                  f"(of which interpreter start and imports {start:.3f} s)")
+            cli = [sys.executable, "-m", "qisai", "tournament"]
+            one_p = timed_process([*cli, "result", str(ev), str(r), "30", "0-1"])
+            stand_p = timed_process([*cli, "standings", str(ev)])
+            start = timed_process([sys.executable, "-c", "import qisai.cli"])
+            print(f"new process: result {_fmt(one_p)}; standings {_fmt(stand_p)} "
+                  f"(of which interpreter start and imports {_fmt(start)})")
 
 
 if __name__ == "__main__":
