@@ -39,8 +39,11 @@ def _run(fn: Callable[[], T]) -> T:
         return fn()
     except CompetitionError as exc:
         problems = getattr(exc, "problems", None)
-        if problems:  # a bulk entry: one line per bad item, naming its board
-            typer.echo(f"error: {len(problems)} bad item(s), nothing recorded:", err=True)
+        if problems:  # one line per bad item (bulk results) or finding (manual pairing)
+            head = ("manual pairing refused (--force accepts a rematch only)"
+                    if hasattr(exc, "findings") else
+                    f"{len(problems)} bad item(s), nothing recorded")
+            typer.echo(f"error: {head}:", err=True)
             for line in problems:
                 typer.echo(f"  {line}", err=True)
         else:
@@ -179,17 +182,67 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
         typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
 
 
+def _findings(findings: list[Any]) -> None:
+    for f in findings:
+        typer.echo(f"warning: {f}", err=True)
+
+
 @app.command()
 def pair(event: Path = typer.Argument(..., help="event file"),
-         explain: bool = typer.Option(False, help="print why each pair was made")) -> None:
-    """Pair the next round and print it."""
+         explain: bool = typer.Option(False, help="print why each pair was made"),
+         manual: str | None = typer.Option(
+             None, help="the arbiter's own pairing, e.g. '1-5, 2-6, 7' (Red first; a lone "
+                        "number has the bye)"),
+         fix: str | None = typer.Option(
+             None, help="boards the arbiter fixes, e.g. '3-8'; the pairer pairs the rest"),
+         round_no: int | None = typer.Option(
+             None, "--round", help="with --manual: re-pair this round (the last one, "
+                                   "before any result)"),
+         reason: str = typer.Option("", help="why (logged in the round's explanation)"),
+         force: bool = typer.Option(False, help="accept a rematch")) -> None:
+    """Pair the next round and print it; --manual or --fix for pairings by
+    hand, checked against the rules (a rematch is refused unless forced,
+    colour limits and score groups are warned about, each with its clause)."""
+    from qisai.competition import manual as hand
+
     t = _run(lambda: Tournament.load(event))
-    rec = _run(t.pair_next_round)
+    if manual is not None and fix is not None:
+        typer.echo("error: give --manual or --fix, not both", err=True)
+        raise typer.Exit(2)
+    if manual is not None:
+        boards = _run(lambda: hand.parse_boards(manual))
+        _findings(_run(lambda: hand.set_round(t, boards, reason, round_no=round_no,
+                                              force=force)))
+        rec = t.rounds[-1]
+    elif fix is not None:
+        fixed = _run(lambda: hand.parse_boards(fix))
+        rec, found = _run(lambda: hand.pair_with_fixed(t, fixed, reason, force=force))
+        _findings(found)
+    else:
+        rec = _run(t.pair_next_round)
     _save(t, event)
     typer.echo(output.pairings_text(t, rec.number), nl=False)
     if explain:
         for line in rec.explanation:
             typer.echo(f"  · {line}")
+
+
+@app.command()
+def swap(event: Path = typer.Argument(..., help="event file"),
+         a: int = typer.Argument(..., help="entry number"),
+         b: int = typer.Argument(..., help="entry number"),
+         round_no: int | None = typer.Option(None, "--round", help="round (default: last)"),
+         reason: str = typer.Option(..., help="why (logged in the round's explanation)"),
+         force: bool = typer.Option(False, help="accept a rematch")) -> None:
+    """Swap two entries in a round (each takes the other's board and
+    colour); the result is checked against the rules as for --manual."""
+    from qisai.competition import manual as hand
+
+    t = _run(lambda: Tournament.load(event))
+    number = round_no or t.current_round
+    _findings(_run(lambda: hand.swap(t, number, a, b, reason, force=force)))
+    _save(t, event)
+    typer.echo(output.pairings_text(t, number), nl=False)
 
 
 @app.command()

@@ -340,8 +340,19 @@ class Tournament:
         previous round lacks results; :class:`PairingError` if Swiss pairing
         is impossible.
         """
+        return self.pair_around(())
+
+    def pair_around(self, fixed: Sequence[Pairing]) -> RoundRecord:
+        """Pair the next round around ``fixed``, Swiss boards set by the
+        arbiter (see :mod:`qisai.competition.manual`, which checks them);
+        the pairer pairs the other entries.  Returns and raises as
+        :meth:`pair_next_round`; :class:`EventStateError` for fixed boards
+        in a round robin."""
         if not self.started:
             raise EventStateError(f"{self.name}: start the event before pairing")
+        if fixed and self.system is not System.SWISS:
+            raise EventStateError(f"{self.name}: a round robin's boards come from the "
+                                  "Berger table (13.1); change them with a manual pairing")
         assert self.rounds_planned is not None
         if len(self.rounds) >= self.rounds_planned:
             raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
@@ -353,7 +364,7 @@ class Tournament:
                 f"board(s) {', '.join(map(str, missing))}")
         number = len(self.rounds) + 1
         if self.system is System.SWISS:
-            rec = self._pair_swiss(number)
+            rec = self._pair_swiss(number, fixed)
         else:
             table = (double_round_robin(len(self.players))
                      if self.system is System.DOUBLE_ROUND_ROBIN
@@ -361,6 +372,20 @@ class Tournament:
             rec = RoundRecord(number, list(table[number - 1]),
                               explanation=[f"Berger table round {number} (Appendix 1; "
                                            "first-listed plays Red, 13.1)"])
+        return self.install_round(number, rec.pairings, rec.explanation)
+
+    def install_round(self, number: int, pairings: Sequence[Pairing],
+                      explanation: Sequence[str] = ()) -> RoundRecord:
+        """Append round ``number`` with ``pairings`` as given (the pairer's,
+        or the arbiter's once :mod:`qisai.competition.manual` has checked
+        them): a Swiss bye is scored at once, games against withdrawn
+        entries become forfeits (20.3, 20.4).  Returns the round.
+
+        Raises :class:`EventStateError` unless ``number`` is the next round.
+        """
+        if number != len(self.rounds) + 1:
+            raise EventStateError(f"{self.name}: round {number} is not the next round")
+        rec = RoundRecord(number, list(pairings), explanation=list(explanation))
         self.rounds.append(rec)
         for p in rec.pairings:
             if p.is_bye:
@@ -385,11 +410,19 @@ class Tournament:
         w = self.player(pid).withdrawn_after
         return w is not None and w < round_no
 
-    def _pair_swiss(self, number: int) -> RoundRecord:
-        games = self.games(annul=False)
+    def swiss_states(self, number: int) -> list[SwissPlayer]:
+        """Return the pairer's view (score, opponents, colours, byes, group)
+        of every entry still in the event before round ``number``, from the
+        results of the rounds before it."""
+        by_player: dict[int, list[Game]] = {}
+        for rec in self.rounds[:number - 1]:
+            for _, g in sorted(rec.results.items()):
+                by_player.setdefault(g.red, []).append(g)
+                if g.black is not None:
+                    by_player.setdefault(g.black, []).append(g)
         states = []
         for p in self.active(number):
-            mine = [g for g in games if p.id in (g.red, g.black)]
+            mine = by_player.get(p.id, [])
             opponents = frozenset(o for g in mine if (o := g.opponent_of(p.id)) is not None)
             colours = tuple(g.colour_of(p.id) for g in mine if g.result.played)
             byes = sum(1 for g in mine if g.result is Result.BYE)
@@ -398,12 +431,31 @@ class Tournament:
             unplayed = (number - 1) - len(colours)
             states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group,
                                       unplayed))
+        return states
+
+    def _pair_swiss(self, number: int, fixed: Sequence[Pairing] = ()) -> RoundRecord:
+        held = {x for p in fixed for x in p.players()}
+        states = [s for s in self.swiss_states(number) if s.id not in held]
         rng = random.Random(f"{self.seed}:round:{number}")
         assert self.rounds_planned is not None
-        # look-ahead: this round must leave the later rounds pairable (Appendix 2)
-        res = pair_swiss_round(states, number, self.swiss, rng,
-                               rounds_left=self.rounds_planned - number)
-        return RoundRecord(number, res.pairings, explanation=res.explanation)
+        notes: list[str] = []
+        boards: list[Pairing] = []
+        if len(states) >= 2:
+            # look-ahead: this round must leave the later rounds pairable (Appendix 2)
+            res = pair_swiss_round(states, number, self.swiss, rng,
+                                   rounds_left=self.rounds_planned - number)
+            boards, notes = list(res.pairings), list(res.explanation)
+        elif states:
+            boards = [Pairing(states[0].id, None)]
+        if fixed:
+            score = {s.id: s.score for s in self.swiss_states(number)}
+            played = sorted([*fixed, *boards], key=lambda p: (
+                p.is_bye, -max(score.get(x, 0.0) for x in p.players()), min(p.players())))
+            boards = [Pairing(p.red, p.black, k) for k, p in enumerate(played, start=1)]
+            notes.insert(0, "boards fixed by the arbiter: " + ", ".join(
+                f"{p.red}-{p.black}" if p.black is not None else f"{p.red} bye"
+                for p in fixed))
+        return RoundRecord(number, boards, explanation=notes)
 
     def record_result(self, round_no: int, board: int, result: Result | str, *,
                       red_fouls: int = 0, black_fouls: int = 0,
