@@ -206,6 +206,8 @@ def main() -> None:
     if "--dead-ends" in sys.argv:
         print(f"10x9: {dead_ends()} of 20 simulated events stopped at a dead end")
         return
+    import scipy.optimize  # noqa: F401  (the pairer loads it lazily: not part of a round)
+
     cases = [(200, 9, 3.0), (500, 11, 15.0)]
     if "--quick" in sys.argv:
         cases = [(200, 9, 3.0)]

@@ -449,3 +449,17 @@ def test_lookahead_exact_check() -> None:
     assert completable(c6, 2) is True and completable(c6, 3) is False
     two_triangles = {0: {1, 2}, 1: {0, 2}, 2: {0, 1}, 3: {4, 5}, 4: {3, 5}, 5: {3, 4}}
     assert completable(two_triangles, 1) is False
+
+
+def test_larger_fields_with_rounds_near_the_field_complete() -> None:
+    """Above the exact limit the look-ahead re-pairs with boards ruled out
+    (cheap bound, greedy, budgeted search): 16 entries x 15 rounds and
+    18 x 17 (a round robin's worth of rounds, the hardest case) complete."""
+    for n, rounds, seeds in ((16, 15, range(4)), (18, 17, range(2))):
+        for seed in seeds:
+            rng = random.Random(seed)
+            t = make_event(n, "swiss", rounds, seed)
+            for r in range(1, rounds + 1):
+                play_round(t, rng)
+                _check_round(t, r, t.swiss)
+            assert t.finished

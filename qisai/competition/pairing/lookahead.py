@@ -14,7 +14,8 @@ entries that may still have a bye).
 * Larger fields: a sufficient bound -- a graph whose least degree is at
   least n/2 + k - 1 holds k disjoint perfect matchings (Dirac: degree >= n/2
   gives a Hamiltonian cycle, hence a perfect matching; taking one out lowers
-  every degree by one) -- then a greedy search with networkx matchings.
+  every degree by one) -- then a greedy search with networkx matchings, and
+  up to :data:`SEARCH_LIMIT` nodes the exact search with a smaller budget.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 EXACT_LIMIT = 14  # nodes (entries plus the bye node) decided exactly
+SEARCH_LIMIT = 24  # nodes tried exactly, with a smaller budget, when the bounds fail
 _BUDGET = 400_000  # search steps before the exact check gives up (None)
+_SMALL_BUDGET = 50_000
 
 BYE = -1  # the bye node
 
@@ -89,7 +92,8 @@ def _matchings(adj: tuple[int, ...], rest: int, first_min: int) -> Iterator[list
 
 
 class _Search:
-    def __init__(self) -> None:
+    def __init__(self, budget: int = _BUDGET) -> None:
+        self.budget = budget
         self.steps = 0
         self.memo: dict[tuple[tuple[int, ...], int, int], bool] = {}
 
@@ -106,7 +110,7 @@ class _Search:
         found = False
         for m in _matchings(adj, full, first_min):
             self.steps += 1
-            if self.steps > _BUDGET:
+            if self.steps > self.budget:
                 raise TimeoutError
             nxt = list(adj)
             for a, b in m:
@@ -147,9 +151,16 @@ def completable(adj: dict[int, set[int]], rounds_left: int) -> bool | None:
     for _ in range(rounds_left):
         m = nx.max_weight_matching(g, maxcardinality=True)
         if 2 * len(m) != n:
-            return None
+            break
         g.remove_edges_from(m)
-    return True
+    else:
+        return True
+    if n <= SEARCH_LIMIT:
+        try:
+            return _Search(_SMALL_BUDGET).holds(_bits(adj), rounds_left)
+        except TimeoutError:
+            return None
+    return None
 
 
 def perfect_matchings(adj: dict[int, set[int]]) -> Iterator[list[tuple[int, int]]]:

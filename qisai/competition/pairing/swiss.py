@@ -150,8 +150,10 @@ class _Rules:
     """
 
     def __init__(self, players: dict[int, SwissPlayer], options: SwissOptions,
-                 round_no: int, colour_limits: bool, group_avoid: bool) -> None:
+                 round_no: int, colour_limits: bool, group_avoid: bool,
+                 taboo: frozenset[frozenset[int]] = frozenset()) -> None:
         self.p = players
+        self.taboo = taboo  # pairs the look-ahead rules out this round
         self.o = options
         self.colour_limits = colour_limits
         self.soft = colour_limits and options.colour_rule == "score_first"
@@ -213,6 +215,8 @@ class _Rules:
         pa, pb = self.p[a], self.p[b]
         if b in pa.opponents or a in pb.opponents:
             return False  # 相遇过的对手不再编对
+        if self.taboo and frozenset((a, b)) in self.taboo:
+            return False
         if self.group_avoid and pa.group is not None and pa.group == pb.group:
             return False
         if self.soft:
@@ -617,11 +621,14 @@ def _keep_completable(result: SwissResult, by_id: dict[int, SwissPlayer], round_
                                     rounds_left)
     if verdict:
         return result
-    if verdict is None or len(after) > lookahead.EXACT_LIMIT:
+    if verdict is None:
         result.explanation.append(
             f"look-ahead: could not confirm that the {rounds_left} later round(s) stay "
             "pairable without rematches")
         return result
+    if len(after) > lookahead.EXACT_LIMIT:
+        return _retry_without(result, by_id, round_no, options, seed, colour_limits,
+                              group_avoid, draw_first_round, rounds_left, after, taken)
     rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
     solver = _Solver(by_id, rules, options)
     candidates = set(_pick_bye(by_id, set())) if len(ids) % 2 else set()
@@ -660,6 +667,38 @@ def _keep_completable(result: SwissResult, by_id: dict[int, SwissPlayer], round_
     return result
 
 
+def _retry_without(result: SwissResult, by_id: dict[int, SwissPlayer], round_no: int,
+                   options: SwissOptions, seed: float, colour_limits: bool,
+                   group_avoid: bool, draw_first_round: bool, rounds_left: int,
+                   after: dict[int, set[int]],
+                   taken: Callable[[list[tuple[int, int]], int | None], list[tuple[int, int]]]
+                   ) -> SwissResult:
+    """Larger fields: re-pair with one board of the first choice ruled out,
+    bottom board first, then with the bottom boards ruled out together, until
+    the later rounds stay pairable; the first such pairing is returned."""
+    pairs = [frozenset((p.red, p.black)) for p in result.pairings if p.black is not None]
+    tries = [frozenset({x}) for x in reversed(pairs)]
+    tries += [frozenset(pairs[-k:]) for k in range(2, len(pairs) + 1)]
+    for taboo in tries[:2 * len(pairs)]:
+        try:
+            alt = _pair_with(by_id, round_no, options, random.Random(seed), colour_limits,
+                             group_avoid, draw_first_round, taboo=taboo)
+        except PairingError:
+            continue
+        alt_pairs = [(p.red, p.black) for p in alt.pairings if p.black is not None]
+        if lookahead.completable(lookahead.without(after, taken(alt_pairs, alt.bye)),
+                                 rounds_left):
+            alt.explanation.insert(0, (
+                f"look-ahead: the first choice would leave the {rounds_left} later round(s) "
+                "without a rematch-free pairing (相遇过的对手不再编对); re-paired without "
+                + ", ".join("-".join(map(str, sorted(x))) for x in taboo)))
+            return alt
+    result.explanation.append(
+        f"look-ahead: no re-pairing found that keeps the {rounds_left} later round(s) "
+        "pairable without rematches")
+    return result
+
+
 def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
     """Return bye candidates, best first: lowest score, then fewest rounds
     already without a game, then last in order, among entries without a bye
@@ -673,9 +712,9 @@ def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
 def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptions,
                rng: random.Random, colour_limits: bool, group_avoid: bool,
                draw_first_round: bool = True,
-               forced: tuple[list[tuple[int, int]], int | None, str] | None = None
-               ) -> SwissResult:
-    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
+               forced: tuple[list[tuple[int, int]], int | None, str] | None = None,
+               taboo: frozenset[frozenset[int]] = frozenset()) -> SwissResult:
+    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid, taboo)
     candidates = _pick_bye(by_id, set()) if len(by_id) % 2 else []
     bye = candidates[0] if candidates else None
     if forced is not None:
