@@ -144,3 +144,23 @@ def test_000_6_tied_series_by_lot_when_the_organiser_chooses_it() -> None:
     assert not e.decided and e.next_game().kind == "extra"  # type: ignore[union-attr]
     with pytest.raises(EventStateError):
         Series(1, 2, SeriesFormat.BEST_OF_THREE, tied="coin")
+
+
+def test_knockout_card_draw_series_keeps_the_card_colours() -> None:
+    """000 clauses 6 and 9 together: a card-draw knock-out played as
+    best-of-three; game 1 of every match is Red for the red card holder."""
+    from qisai.competition.pairing.knockout import Knockout
+
+    for seed in range(40):
+        ko = Knockout(list(range(1, 14)), draw="cards", seed=seed)
+        for k, m in enumerate(ko.pair_next_round()):
+            if m.black is None:
+                with pytest.raises(ResultError):
+                    ko.series(1, k)
+                continue
+            assert m.note.startswith("cards 红")
+            s = ko.series(1, k, tied="lot")
+            g1 = s.next_game()
+            assert g1 is not None and g1.red == m.red
+    with pytest.raises(EventStateError):
+        ko.series(1, 0, "best_of_five")
