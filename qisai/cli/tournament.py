@@ -35,12 +35,21 @@ def _run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except CompetitionError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        problems = getattr(exc, "problems", None)
+        if problems:  # one line per bad item (bulk results) or finding (manual pairing)
+            head = ("manual pairing refused (--force accepts a rematch only)"
+                    if hasattr(exc, "findings") else
+                    f"{len(problems)} bad item(s), nothing recorded")
+            typer.echo(f"error: {head}:", err=True)
+            for line in problems:
+                typer.echo(f"  {line}", err=True)
+        else:
+            typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
 
 
 def _save(t: Tournament, path: Path) -> None:
-    data = json.dumps(t.to_dict(), ensure_ascii=False, indent=1)
+    data = t.to_json()
     fd, tmp = tempfile.mkstemp(prefix=".qisai-", dir=str(path.parent or Path(".")))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -185,23 +194,75 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
     _save(t, event)
     typer.echo(f"{t.name}: {len(t.players)} entries, {t.rounds_planned} rounds, "
                f"{t.system.value}, rules {t.rules}, scoring {t.scoring.name}")
+    for line in t.warnings:
+        typer.echo(f"warning: {line}", err=True)
     for p in t.players:
         typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
 
 
+def _findings(findings: list[Any]) -> None:
+    for f in findings:
+        typer.echo(f"warning: {f}", err=True)
+
+
 @app.command()
 def pair(event: Path = typer.Argument(..., help="event file"),
-         explain: bool = typer.Option(False, help="print why each pair was made")) -> None:
-    """Pair the next round and print it."""
+         explain: bool = typer.Option(False, help="print why each pair was made"),
+         manual: str | None = typer.Option(
+             None, help="the arbiter's own pairing, e.g. '1-5, 2-6, 7' (Red first; a lone "
+                        "number has the bye)"),
+         fix: str | None = typer.Option(
+             None, help="boards the arbiter fixes, e.g. '3-8'; the pairer pairs the rest"),
+         round_no: int | None = typer.Option(
+             None, "--round", help="with --manual: re-pair this round (the last one, "
+                                   "before any result)"),
+         reason: str = typer.Option("", help="why (logged in the round's explanation)"),
+         force: bool = typer.Option(False, help="accept a rematch")) -> None:
+    """Pair the next round and print it; --manual or --fix for pairings by
+    hand, checked against the rules (a rematch is refused unless forced,
+    colour limits and score groups are warned about, each with its clause)."""
+    from qisai.competition import manual as hand
     from qisai.competition import output
 
     t = _load(event)
-    rec = _run(t.pair_next_round)
+    if manual is not None and fix is not None:
+        typer.echo("error: give --manual or --fix, not both", err=True)
+        raise typer.Exit(2)
+    if manual is not None:
+        boards = _run(lambda: hand.parse_boards(manual))
+        _findings(_run(lambda: hand.set_round(t, boards, reason, round_no=round_no,
+                                              force=force)))
+        rec = t.rounds[-1]
+    elif fix is not None:
+        fixed = _run(lambda: hand.parse_boards(fix))
+        rec, found = _run(lambda: hand.pair_with_fixed(t, fixed, reason, force=force))
+        _findings(found)
+    else:
+        rec = _run(t.pair_next_round)
     _save(t, event)
     typer.echo(output.pairings_text(t, rec.number), nl=False)
     if explain:
         for line in rec.explanation:
             typer.echo(f"  · {line}")
+
+
+@app.command()
+def swap(event: Path = typer.Argument(..., help="event file"),
+         a: int = typer.Argument(..., help="entry number"),
+         b: int = typer.Argument(..., help="entry number"),
+         round_no: int | None = typer.Option(None, "--round", help="round (default: last)"),
+         reason: str = typer.Option(..., help="why (logged in the round's explanation)"),
+         force: bool = typer.Option(False, help="accept a rematch")) -> None:
+    """Swap two entries in a round (each takes the other's board and
+    colour); the result is checked against the rules as for --manual."""
+    from qisai.competition import manual as hand
+    from qisai.competition import output
+
+    t = _load(event)
+    number = round_no or t.current_round
+    _findings(_run(lambda: hand.swap(t, number, a, b, reason, force=force)))
+    _save(t, event)
+    typer.echo(output.pairings_text(t, number), nl=False)
 
 
 @app.command()
@@ -227,18 +288,64 @@ def pairings(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def result(event: Path = typer.Argument(..., help="event file"),
-           round_no: int = typer.Argument(..., help="round"),
-           board: int = typer.Argument(..., help="board"),
-           res: str = typer.Argument(..., help="1-0, 0-1, =, +- (Red wins by forfeit), -+, --"),
-           red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
-           black_fouls: int = typer.Option(0, help="fouls of Black"),
+           items: list[str] | None = typer.Argument(
+               None, help="ROUND BOARD RESULT (one board), or with --round the items "
+                          "'1 1-0, 2 =, 12-7 0-1' (board, or two players: the result "
+                          "from the first-named side; 'f=1/0' adds fouls)"),
+           round_opt: int | None = typer.Option(
+               None, "--round", help="enter many results of this round at once"),
+           file: Path | None = typer.Option(
+               None, "--file", help="read the items from a file (one or more a line)"),
+           by_player: bool = typer.Option(
+               False, "--by-player", help="a single number is a player, not a board "
+                                          "('12 0-1': player 12 lost)"),
+           red_fouls: int = typer.Option(0, help="fouls (犯规) of Red (one board)"),
+           black_fouls: int = typer.Option(0, help="fouls of Black (one board)"),
            overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
-    """Enter the result of one board."""
+    """Enter results: one board (ROUND BOARD RESULT), or a whole round from
+    one command line or file (--round R "1 1-0, 2 =, 3 0-1").  Items are all
+    checked first: one bad item records nothing and each is named with its
+    board."""
+    from qisai.competition.bulk import parse_items, record_results
+
+    args = list(items or [])
+    if round_opt is None and file is None:
+        if len(args) != 3:
+            typer.echo("error: give ROUND BOARD RESULT, or --round R with the items",
+                       err=True)
+            raise typer.Exit(2)
+        try:
+            round_no, board = int(args[0]), int(args[1])
+        except ValueError:
+            typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
+                       err=True)
+            raise typer.Exit(2) from None
+        t = _load(event)
+        g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
+                                         black_fouls=black_fouls, overwrite=overwrite))
+        _save(t, event)
+        typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+        return
+    text = ", ".join(args)
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8-sig") + ("\n" + text if text else "")
+        except OSError as exc:
+            typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
+            raise typer.Exit(2) from None
     t = _load(event)
-    g = _run(lambda: t.record_result(round_no, board, res, red_fouls=red_fouls,
-                                     black_fouls=black_fouls, overwrite=overwrite))
+    number = round_opt if round_opt is not None else t.current_round
+    parsed = _run(lambda: parse_items(text, by_player=by_player))
+    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
     _save(t, event)
-    typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+    rec = t.rounds[number - 1]
+    for g in games:
+        board = next(b for b, x in rec.results.items() if x is g)
+        typer.echo(f"round {number} board {board}: {g.red} - {g.black} {g.result.value}")
+    missing = [p.board for p in rec.pairings if not p.is_bye and p.board not in rec.results]
+    typer.echo(f"round {number}: {len(games)} result(s) entered; "
+               + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
+                  else "complete"))
 
 
 @app.command()
@@ -290,9 +397,13 @@ def crosstable(event: Path = typer.Argument(..., help="event file"),
 
 
 @app.command("export-trf")
-def export_trf(event: Path = typer.Argument(..., help="event file")) -> None:
-    """Print the event as FIDE TRF-16 (only what TRF can express)."""
+def export_trf(event: Path = typer.Argument(..., help="event file"),
+               columns: str = typer.Option(
+                   "chars", help="chars (positions in characters, as bbpPairings reads "
+                                 "UTF-8) or bytes (positions in UTF-8 bytes)")) -> None:
+    """Print the event as FIDE TRF-16 (only what TRF can express); the rank
+    column holds the places of the standings."""
     from qisai.competition import output
 
     t = _load(event)
-    typer.echo(_run(lambda: output.tournament_trf(t)), nl=False)
+    typer.echo(_run(lambda: output.tournament_trf(t, columns)), nl=False)
