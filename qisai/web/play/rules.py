@@ -1,8 +1,7 @@
-"""JSON views of games for the API, the sockets and the pages, and the one
-place the web layer builds referee games from stored settings.
+"""The one place the web layer builds referee games from stored settings
+(rule profiles, time controls), and the JSON forms of results and notices.
 
-Nothing here decides anything: positions, legal moves and notation come from
-the rules cores, results and clocks from the referee.
+Nothing here decides anything: results and clocks come from the referee.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from qisai.referee.clock import (
     Byoyomi,
@@ -27,13 +26,9 @@ from qisai.referee.errors import RulesetError, TimeControlError
 from qisai.referee.events import Notice
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import PRESETS, GoRules, XiangqiRules, ruleset
-from qisai.referee.verdict import GameKind, Side
-
-if TYPE_CHECKING:
-    from qisai.web.live import LiveGame
+from qisai.referee.verdict import Side
 
 __all__ = [
-    "game_state",
     "jsonable",
     "new_referee_game",
     "notice_data",
@@ -42,9 +37,6 @@ __all__ = [
     "result_data",
     "same_move",
 ]
-
-_SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
-"""ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
 
 _SCHEMES: dict[str, Callable[[], SideTimeControl]] = {
     "6.1": scheme_6_1, "6.2": scheme_6_2, "6.3": scheme_6_3, "6.4": scheme_6_4,
@@ -187,126 +179,3 @@ def notice_data(n: Notice) -> dict[str, Any]:
     """Return a referee notice as JSON-ready data."""
     return {"type": n.type.value, "at": n.at, "side": None if n.side is None else n.side.name.lower(),
             "zh": n.text_zh, "en": n.text_en, "clause": n.clause, "data": jsonable(n.data)}
-
-
-def _xiangqi_texts(live: LiveGame) -> list[str]:
-    """Chinese notation of every move, cached on the live game."""
-    from qisai.xiangqi import Board, Move
-    from qisai.xiangqi.notation import format as fmt
-
-    game = live.game
-    cache: dict[str, Any] = live.__dict__.setdefault("_notation", {})
-    texts: list[str] = cache.setdefault("texts", [])
-    board = cache.get("board")
-    if board is None or len(texts) > len(game.moves):
-        board = Board(getattr(game, "start_fen", None))
-        texts.clear()
-        cache["fens"] = []
-        cache["board"] = board
-    fens: list[str] = cache.setdefault("fens", [])
-    del fens[len(texts):]
-    for rec in game.moves[len(texts):]:
-        mv = Move.from_iccs(rec.move)
-        try:
-            texts.append(fmt(board, mv, "chinese"))
-        except ValueError:  # pragma: no cover - the referee only records legal moves
-            texts.append(rec.move)
-        board.push_unchecked(mv)
-        fens.append(board.fen())
-    return texts
-
-
-def _xiangqi_fens(live: LiveGame) -> list[str]:
-    """The position after every move (for replay), cached with the notation."""
-    _xiangqi_texts(live)
-    fens: list[str] = live.__dict__["_notation"]["fens"]
-    return fens
-
-
-def _position(live: LiveGame) -> dict[str, Any]:
-    game = live.game
-    board: Any = getattr(game, "board", None)
-    if live.kind == "xiangqi" and board is not None:
-        legal: dict[str, list[str]] = {}
-        if not game.is_over:
-            names = _SQUARE_NAMES
-            for mv in board.legal_moves():
-                legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
-        last = board.peek()
-        return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
-                "last": None if last is None else last.iccs()}
-    if live.kind == "go" and board is not None:
-        from qisai.go import coords
-
-        size = board.size
-        grid = []  # top row first; points are (row, col) with row 0 at the bottom
-        for r in range(size - 1, -1, -1):
-            line = ""
-            for c in range(size):
-                colour = board.get((r, c))
-                line += "." if colour is None else ("b" if colour.name == "BLACK" else "w")
-            grid.append(line)
-        last = board.last_move()
-        last_name = None
-        if last is not None:
-            last_name = "pass" if last.is_pass else coords.gtp_name(last.point, size)
-        dead = getattr(game, "dead", None)
-        return {"size": size, "grid": grid, "last": last_name,
-                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ()))}
-    return {}
-
-
-def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any]:
-    rec = live.game.moves[i]
-    clock = None
-    if rec.clock is not None:
-        clock = rec.clock.main
-    data = {"ply": rec.ply, "side": rec.side.name.lower(), "move": rec.move,
-            "text": texts[i] if texts is not None and i < len(texts) else rec.move,
-            "at": rec.at, "elapsed": round(rec.elapsed, 3), "clock": clock}
-    if live.kind == "xiangqi":
-        fens = _xiangqi_fens(live)
-        if i < len(fens):
-            data["fen"] = fens[i]  # the position after the move, for replay
-    return data
-
-
-def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> dict[str, Any]:
-    """Return the full state of a live game as seen by a player of side
-    ``you`` (``None``: a spectator).  ``with_moves=False`` sends only the
-    last move instead of the whole record (socket updates)."""
-    game = live.game
-    kind = GameKind.XIANGQI if live.kind == "xiangqi" else GameKind.GO
-    texts = _xiangqi_texts(live) if live.kind == "xiangqi" else None
-
-    def player(uid: int | None) -> dict[str, Any] | None:
-        if uid is None:
-            return None if live.engine is None else {"id": None, "name": f"qisai {live.engine}",
-                                                     "engine": True}
-        return live.players.get(uid, {"id": uid, "name": f"#{uid}"})
-
-    clocks = None
-    if game.clock is not None:
-        clocks = {"first": game.clock_reading(Side.FIRST), "second": game.clock_reading(Side.SECOND),
-                  "running": None if game.clock.running is None else game.clock.running.name.lower()}
-    n = len(game.moves)
-    state: dict[str, Any] = {
-        "id": live.id, "kind": live.kind, "ruleset": live.ruleset, "status": live.status,
-        "phase": game.phase.value,
-        "players": {"first": player(live.first_user_id), "second": player(live.second_user_id)},
-        "names": {s.name.lower(): {"zh": s.name_zh(kind), "en": s.name_en(kind)} for s in Side},
-        "you": None if you is None else you.name.lower(),
-        "to_move": game.to_move.name.lower(),
-        "ply": n, "event_count": live.event_count,
-        "position": _position(live),
-        "clocks": clocks,
-        "offer": None if game.pending_offer is None else game.pending_offer.name.lower(),
-        "fouls": {s.name.lower(): game.fouls(s) for s in Side},
-        "warnings": {s.name.lower(): game.warnings(s) for s in Side},
-        "result": result_data(game),
-    }
-    if with_moves:
-        state["moves"] = [_move_data(live, i, texts) for i in range(n)]
-    else:
-        state["last_move"] = _move_data(live, n - 1, texts) if n else None
-    return state

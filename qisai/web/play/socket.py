@@ -21,8 +21,10 @@ from fastapi.concurrency import run_in_threadpool
 
 from qisai.store import repo
 from qisai.store.models import User
-from qisai.web.deps import AppState, token_from
-from qisai.web.live import ActionError
+from qisai.web.accounts.deps import token_from
+from qisai.web.play.deps import hub_of
+from qisai.web.play.live import ActionError
+from qisai.web.state import AppState
 
 __all__ = ["router"]
 
@@ -43,6 +45,7 @@ def _origin_ok(ws: WebSocket) -> bool:
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Follow and play game ``game_id``."""
     st: AppState = ws.app.state.qisai
+    hub = hub_of(st)
     token, via = token_from(ws.headers, ws.cookies)
     if via == "cookie" and not _origin_ok(ws):
         await ws.close(code=4403, reason="cross-site socket refused")
@@ -63,7 +66,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await ws.send_text(json.dumps(msg, ensure_ascii=False))
 
     try:
-        live, key = await st.hub.subscribe(game_id, user.id if user else None, send_text)
+        live, key = await hub.subscribe(game_id, user.id if user else None, send_text)
     except ActionError as exc:
         await send({"type": "error", "status": exc.status, "message": exc.message})
         await ws.close(code=4404)
@@ -96,7 +99,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                             "message": "spectators cannot act; log in or start a guest session"})
                 continue
             try:
-                ack = await st.hub.act(game_id, user, msg)
+                ack = await hub.act(game_id, user, msg)
             except ActionError as exc:
                 await send({"type": "error", "status": exc.status, "message": exc.message,
                             "id": msg.get("id")})
@@ -105,4 +108,4 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        st.hub.unsubscribe(live, key)
+        hub.unsubscribe(live, key)

@@ -1,4 +1,4 @@
-"""Request dependencies: the app's state, the database session, the user.
+"""Who is asking: the session (cookie or bearer token), the user, the roles.
 
 Authentication: the ``qisai_session`` cookie (pages) or an
 ``Authorization: Bearer <token>`` header (API clients).  A request that
@@ -11,27 +11,25 @@ token bound to the ``qisai_form`` cookie instead (:func:`form_csrf`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
-from qisai.store import Database, repo
+from qisai.store import repo
 from qisai.store.models import Role, User
-from qisai.web.live import Hub
 from qisai.web.security import (
-    RateLimiter,
     check_form_token,
     constant_time_equal,
     form_token,
     new_form_nonce,
 )
-from qisai.web.settings import Settings
+from qisai.web.state import AppState, db_session, state
 
-__all__ = ["COOKIE", "FORM_COOKIE", "AppState", "Viewer", "check_form_csrf", "db_session",
-           "form_csrf", "require_role", "require_user", "state", "viewer"]
+__all__ = ["COOKIE", "FORM_COOKIE", "ArbiterDep", "OrganiserDep", "UserDep", "Viewer",
+           "ViewerDep", "check_form_csrf", "form_csrf", "require_role", "require_user",
+           "token_from", "viewer"]
 
 COOKIE = "qisai_session"
 FORM_COOKIE = "qisai_form"
@@ -39,17 +37,6 @@ FORM_COOKIE = "qisai_form"
 FORM_CSRF_REFUSED = ("the form's security token (CSRF protection) is missing or does not match "
                      "this browser: reload the page and send the form again")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-@dataclass
-class AppState:
-    """What every request needs, kept on ``app.state.qisai``."""
-
-    settings: Settings
-    db: Database
-    hub: Hub
-    login_limiter: RateLimiter
-    signup_limiter: RateLimiter
 
 
 @dataclass
@@ -61,18 +48,6 @@ class Viewer:
     token: str | None = None
     via: str | None = None
     csrf: str | None = None
-
-
-def state(request: Request) -> AppState:
-    """Return the app's :class:`AppState`."""
-    st: AppState = request.app.state.qisai
-    return st
-
-
-def db_session(st: Annotated[AppState, Depends(state)]) -> Iterator[Session]:
-    """Yield a database session for one request."""
-    with st.db.session() as s:
-        yield s
 
 
 def token_from(headers: dict[str, str] | object, cookies: dict[str, str]) -> tuple[str | None, str | None]:
@@ -146,10 +121,6 @@ def require_role(role: Role):  # type: ignore[no-untyped-def]
     return dep
 
 
-StateDep = Annotated[AppState, Depends(state)]
-"""The app state, as a parameter type."""
-SessionDep = Annotated[Session, Depends(db_session)]
-"""A database session for the request, as a parameter type."""
 ViewerDep = Annotated[Viewer, Depends(viewer)]
 """The request's viewer, as a parameter type."""
 UserDep = Annotated[User, Depends(require_user)]

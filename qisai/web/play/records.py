@@ -12,7 +12,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from qisai.web.live import LiveGame
+    from qisai.web.play.live import LiveGame
 
 __all__ = ["export"]
 

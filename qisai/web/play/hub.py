@@ -29,11 +29,12 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import anyio
+from sqlalchemy.orm import Session
 
 from qisai.engines.errors import EngineMoveError
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
@@ -44,8 +45,14 @@ from qisai.referee.verdict import Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
-from qisai.web import views
-from qisai.web.opponents import (
+from qisai.web.play.live import (
+    ARBITER_ACTIONS,
+    PLAYER_ACTIONS,
+    ActionError,
+    LiveGame,
+    Send,
+)
+from qisai.web.play.opponents import (
     BUILTIN,
     BuiltinGoSeat,
     BuiltinXiangqiSeat,
@@ -60,104 +67,18 @@ from qisai.web.opponents import (
     go_time_left,
     parse_spec,
 )
+from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
+from qisai.web.security import RateLimiter
 
-__all__ = ["ActionError", "Hub", "LiveGame", "PLAYER_ACTIONS", "ARBITER_ACTIONS"]
+__all__ = ["ActionError", "BoardResult", "Hub", "LiveGame"]
 
 log = logging.getLogger("qisai.web")
 
-PLAYER_ACTIONS = frozenset({
-    "move", "pass", "offer_draw", "accept_draw", "decline_draw", "resign", "claim", "flag",
-    "mark_dead", "confirm_dead", "dispute_dead",
-})
-"""Actions a player takes for his own side."""
-ARBITER_ACTIONS = frozenset({"foul", "warning", "time_penalty", "adjudicate", "pause", "resume"})
-"""Actions that need the arbiter role; they name the side they concern."""
-
-Send = Callable[[str], Awaitable[None]]
-"""Sends one text frame (JSON) to a socket."""
-
-
-class ActionError(Exception):
-    """An action refused; ``status`` is the HTTP-like code (400 bad input,
-    403 not allowed, 404 unknown game, 409 out of turn or stale, 429 too
-    fast), ``message`` says what and where."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: its stored row's facts and its referee game."""
-
-    id: str
-    kind: str
-    ruleset: str
-    settings: dict[str, Any]
-    status: str
-    first_user_id: int | None
-    second_user_id: int | None
-    players: dict[int, dict[str, Any]]
-    game: RefereeGame
-    event_count: int
-    engine: str | None = None
-    """The engine holding the open seat (``builtin``), if any."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: dict[int, Send] = field(default_factory=dict)
-
-    def side_of(self, user_id: int) -> Side | None:
-        """Return the side ``user_id`` plays (the side to move if he holds
-        both seats), or ``None`` for a spectator."""
-        first = self.first_user_id == user_id
-        second = self.second_user_id == user_id
-        if first and second:
-            return self.game.to_move
-        if first:
-            return Side.FIRST
-        if second:
-            return Side.SECOND
-        return None
-
-    @property
-    def engine_side(self) -> Side | None:
-        """Return the side the engine plays, or ``None``."""
-        if self.engine is None:
-            return None
-        if self.first_user_id is None:
-            return Side.FIRST
-        if self.second_user_id is None:
-            return Side.SECOND
-        return None
-
-    def snapshot(self, viewer: int | None = None, *, moves: bool = True) -> dict[str, Any]:
-        """Return the game state as JSON-ready data for ``viewer``, with the
-        actions the rule profile gives a player (``actions``) and the
-        arbiter's rulings so far (``rulings``: warnings and fouls with their
-        clauses)."""
-        side = self.side_of(viewer) if viewer is not None else None
-        state = views.game_state(self, side, with_moves=moves)
-        state["actions"] = self.player_actions()
-        state["rulings"] = [
-            {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
-             "at": i.at}
-            for i in self.game.infractions]
-        return state
-
-    def player_actions(self) -> list[str]:
-        """Return the actions a player of this game may take under its rule
-        profile, in the order the page shows them: no draw offers where the
-        profile has none (the Go rules: 竞赛规定 has no draw by agreement)
-        or against an engine (it answers offers only by moving, 23.1)."""
-        actions = ["move", "resign"]
-        if self.kind == "go":
-            actions += ["pass", "mark_dead", "confirm_dead", "dispute_dead"]
-        else:
-            actions.append("claim")
-        if self.game.rules.draw_offers and self.engine is None:
-            actions += ["offer_draw", "accept_draw", "decline_draw"]
-        return actions
+BoardResult = Callable[[Session, int, str], None]
+"""Enters a finished server game's result into its event: called with the
+game's database session (in the same transaction), the pairing id and the
+PGN result.  The events domain provides it (the app wires it in), so that
+play never imports events."""
 
 
 def _now() -> float:
@@ -173,7 +94,8 @@ class Hub:
 
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
                  moves_per_second: int = 10, engine_think: float = 1.0,
-                 engines: dict[str, str] | None = None, engine_timeout: float = 60.0) -> None:
+                 engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
+                 board_result: BoardResult | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -184,7 +106,7 @@ class Hub:
         self.engine_think = engine_think
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
-        (Xiangqi); see :mod:`qisai.web.opponents`."""
+        (Xiangqi); see :mod:`qisai.web.play.opponents`."""
         self.engine_timeout = engine_timeout
         """Seconds an engine may think in a game without clocks before it
         has failed (with clocks: until its flag falls)."""
@@ -192,13 +114,14 @@ class Hub:
         self._engine_running: dict[str, asyncio.Task[None]] = {}
         self._engine_wake: dict[str, int] = {}
         self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
-        from qisai.web.security import RateLimiter
-
+        self.board_result = board_result
+        """Enters the result of a game played for an event (see
+        :data:`BoardResult`); ``None``: such results are not entered."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
 
     # ------------------------------------------------------------- loading
     def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
-        game = views.new_referee_game(row.kind, row.ruleset, row.settings, self.now)
+        game = new_referee_game(row.kind, row.ruleset, row.settings, self.now)
         for data in events:
             game.apply(Event.from_dict(data))
         return game
@@ -266,7 +189,7 @@ class Hub:
         code = None
         if game.is_over:
             status = GameStatus.FINISHED
-            result = views.result_data(game)
+            result = result_data(game)
             code = result["tag"] if result else None
         elif live.status == GameStatus.WAITING.value and game.phase.value != "waiting":
             status = GameStatus.ACTIVE
@@ -282,10 +205,9 @@ class Hub:
                 if score is not None:
                     repo.record_ratings(s, live.id, score)
                 row = repo.get_game(s, live.id)
-                if row.pairing_id is not None:  # a tournament board: enter the result
-                    from qisai.web.tournaments import record_game_result
-
-                    record_game_result(s, row.pairing_id, result["pgn"])
+                if row.pairing_id is not None and self.board_result is not None:
+                    # a tournament board: the event enters the result
+                    self.board_result(s, row.pairing_id, result["pgn"])
         if status is not None:
             live.status = status.value
 
@@ -341,7 +263,7 @@ class Hub:
         """
         if not live.subscribers:
             return
-        notes = [views.notice_data(n) for n in notices]
+        notes = [notice_data(n) for n in notices]
         state = live.snapshot(None, moves=False)
         del state["you"]
         text = json.dumps({"type": "update", "notices": notes, "state": state},
@@ -419,7 +341,7 @@ class Hub:
                 played = len(game.moves)
             if ply <= played:
                 rec = game.moves[ply - 1]
-                if rec.side is side and views.same_move(rec.move, move_text, kind):
+                if rec.side is side and same_move(rec.move, move_text, kind):
                     return {"type": "ack", "id": action.get("id"), "ply": ply,
                             "duplicate": True}, []
                 raise ActionError(409, f"{where}: ply {ply} was already played "
@@ -670,7 +592,7 @@ class Hub:
 
     async def _engine_failed(self, live: LiveGame, side: Side, exc: BaseException) -> None:
         """Rule the failure ``exc`` of the engine playing ``side``: the game
-        is lost for it (see :func:`~qisai.web.opponents.fault_verdict`),
+        is lost for it (see :func:`~qisai.web.play.opponents.fault_verdict`),
         unless it has ended already (a flag fall while it was silent)."""
         log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
                     type(exc).__name__, exc)
