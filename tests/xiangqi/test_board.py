@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -234,16 +233,9 @@ def _random_positions(count: int, seed: int) -> list[str]:
     return fens
 
 
-def _fairy_stockfish() -> str | None:
-    return shutil.which("fairy-stockfish") or (
-        "/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None)
-
-
 @pytest.mark.engine
-def test_legal_moves_agree_with_fairy_stockfish() -> None:
-    exe = _fairy_stockfish()
-    if exe is None:
-        pytest.skip("fairy-stockfish is not installed (.ci/run installs it)")
+def test_legal_moves_agree_with_fairy_stockfish(fairy: str) -> None:
+    exe = fairy
     fens = _random_positions(150, seed=7)
     script = ["uci", "setoption name UCI_Variant value xiangqi"]
     for fen in fens:
