@@ -90,6 +90,8 @@ def create(
     byes: str = typer.Option("seeded", help="knock-out byes: seeded or lot"),
     double: bool = typer.Option(False, help="double elimination"),
     seeding: str = typer.Option("rating", help="knock-out seeding: rating, order, lot"),
+    tied: str = typer.Option("extra_game", help="a level best of three: extra_game (加赛一局, "
+                                                "then a lot) or lot (抽签), local rules 6"),
     groups: int = typer.Option(2, help="groups (分组循环)"),
     grouping: str = typer.Option("snake", help="groups by snake seeding or lot"),
     advance: int = typer.Option(2, help="entries of each group that go to the final"),
@@ -113,7 +115,7 @@ def create(
         typer.echo(f"error: {event} exists (use --force)", err=True)
         raise typer.Exit(2)
     opts = EventOptions(fmt, rounds, rules, scoring, tiebreaks, seed, draw_numbers,
-                        avoid_rounds, series, draw, byes, double, seeding, groups, grouping,
+                        avoid_rounds, series, draw, byes, double, seeding, tied, groups, grouping,
                         advance, final, boards, lineup_mode, bar, floor, start_by)
 
     def make() -> EventFile:

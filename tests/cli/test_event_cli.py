@@ -187,6 +187,24 @@ def test_knockout_card_draw_two_games_and_lot(tmp_path: Path) -> None:
     assert len([x for x in out.splitlines() if "(红)" in x]) == 2
 
 
+def test_best_of_three_level_series_extra_game_or_lot(tmp_path: Path) -> None:
+    """Local rules 6: a level 三局两胜 goes to 加赛一局 or straight to a lot, as
+    the organiser chose."""
+    entries = tmp_path / "two.csv"
+    entries.write_text("姓名\n甲\n乙\n", encoding="utf-8")
+    for tied, games in (("extra_game", 4), ("lot", 3)):
+        ev = tmp_path / f"{tied}.json"
+        q("create", ev, "--entries", entries, "--format", "knockout", "--series",
+          "best_of_three", "--tied", tied)
+        q("pair", ev)
+        while not EventFile.load(ev).event.finished:
+            q("result", ev, 1, 1, "=")
+        s = EventFile.load(ev).event.series(1, 0)
+        assert s is not None and len(s.games) == games
+        assert s.games[-1][0].kind == ("extra" if tied == "extra_game" else "game")
+        assert "抽签" in s.how  # all drawn: the lot decides either way
+
+
 def test_double_elimination(tmp_path: Path) -> None:
     ev = tmp_path / "de.json"
     entries = tmp_path / "four.csv"

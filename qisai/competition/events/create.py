@@ -67,6 +67,7 @@ class EventOptions:
     byes: str = "seeded"
     double: bool = False
     seeding: str = "rating"
+    tied: str = "extra_game"
     # groups
     groups: int = 2
     grouping: str = "snake"
@@ -122,7 +123,7 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
         kind, ev = "mcmahon", m
     elif o.format == "knockout":
         k = KnockoutEvent(header.name, series=o.series.replace("-", "_"), draw=o.draw,
-                          byes=o.byes, double=o.double, seeding=o.seeding, seed=o.seed)
+                          byes=o.byes, double=o.double, seeding=o.seeding, seed=o.seed, tied=o.tied)
         for e in entries:
             k.add_player(e.player())
         kind, ev = "knockout", k

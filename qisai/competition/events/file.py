@@ -125,7 +125,8 @@ class Playoff:
         a play-off of more entries)."""
         if len(self.entries) != 2:
             return None
-        s = Series(self.entries[0], self.entries[1], SeriesFormat(self.series), seed=self.seed)
+        s = Series(self.entries[0], self.entries[1], SeriesFormat(self.series), seed=self.seed,
+                   first_colours="lot")  # 13.4: 猜先
         for value in self.games:
             if s.decided:
                 break

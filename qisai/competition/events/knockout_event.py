@@ -38,8 +38,13 @@ class KnockoutEvent(EntryList):
 
     def __init__(self, name: str, *, series: str = "two_games", draw: str = "bracket",
                  byes: str = "seeded", double: bool = False, seeding: str = "rating",
-                 seed: int = 0) -> None:
-        """Raises :class:`CompetitionError` for an unknown option."""
+                 seed: int = 0, tied: str = "extra_game") -> None:
+        """``tied``: how a level best of three (or two games) is settled,
+        as local rules 6 lets the organiser choose: ``extra_game`` (加赛一局,
+        then a lot) or ``lot`` (抽签).  Raises :class:`CompetitionError` for
+        an unknown option."""
+        if tied not in ("extra_game", "lot"):
+            raise CompetitionError(f"tied must be extra_game or lot, not {tied!r}")
         if series not in KNOCKOUT_SERIES:
             raise CompetitionError(f"series must be one of {', '.join(KNOCKOUT_SERIES)}, "
                                    f"not {series!r}")
@@ -54,7 +59,7 @@ class KnockoutEvent(EntryList):
         self.name = name
         self.series_format = series
         self.draw, self.byes, self.double, self.seeding = draw, byes, double, seeding
-        self.seed = seed
+        self.seed, self.tied = seed, tied
         self.players: list[Player] = []
         self.ko: Knockout | None = None
         self.games: dict[str, list[str]] = {}
@@ -141,11 +146,10 @@ class KnockoutEvent(EntryList):
         m = self.match(round_no, index)
         assert m.black is not None
         s = Series(m.red, m.black, SeriesFormat(self.series_format),
-                   seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True)
-        # The match's Red has Red in game 1: the holder of the red card (local
-        # rules 9: 抽到红色数字扑克牌者执红棋先走), or the bracket's lot (13.4 猜先),
-        # not a second lot of the series'.
-        s._first_red = m.red
+                   seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True,
+                   # game 1 has the match's colours: the red card holder's (local
+                   # rules 9), or the bracket's lot (13.4 猜先), not a second lot
+                   first_colours="pairing", tied=self.tied)
         choice = self.choices.get(match_key(round_no, index))
         kept: list[str] = []
         for value in games:
@@ -360,6 +364,7 @@ class KnockoutEvent(EntryList):
         return {"format": "qisai-knockout", "name": self.name,
                 "series": self.series_format, "draw": self.draw, "byes": self.byes,
                 "double": self.double, "seeding": self.seeding, "seed": self.seed,
+                "tied": self.tied,
                 "players": [p.to_dict() for p in self.players],
                 "knockout": None if self.ko is None else self.ko.to_dict(),
                 "games": self.games, "decisions": self.decisions, "choices": self.choices}
@@ -370,7 +375,8 @@ class KnockoutEvent(EntryList):
         try:
             ev = cls(str(data["name"]), series=data["series"], draw=data["draw"],
                      byes=data["byes"], double=bool(data["double"]),
-                     seeding=data["seeding"], seed=int(data["seed"]))
+                     seeding=data["seeding"], seed=int(data["seed"]),
+                     tied=str(data.get("tied", "extra_game")))
             ev.players = [Player.from_dict(p) for p in data["players"]]
             if data.get("knockout") is not None:
                 ev.ko = Knockout.from_dict(dict(data["knockout"]))
