@@ -413,6 +413,18 @@ def standings(event: Path = typer.Argument(..., help="event file"),
         raise typer.Exit(2)
 
 
+@app.command("team-ranking")
+def team_ranking(event: Path = typer.Argument(..., help="individual event file"),
+                 by: str = typer.Option("team", help="group the entries by team or club"),
+                 counted: int | None = typer.Option(None, help="best N players of each team")
+                 ) -> None:
+    """12.5 队员总分制: teams ranked by their players' individual places (15.5)."""
+    from qisai.competition.events.views import team_ranking_table, text_table
+
+    ef = _load(event)
+    typer.echo(text_table(_run(lambda: team_ranking_table(ef, by, counted))), nl=False)
+
+
 @app.command()
 def crosstable(event: Path = typer.Argument(..., help="event file")) -> None:
     """Print the crosstable: opponent, colour and result per round."""

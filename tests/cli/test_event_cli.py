@@ -414,3 +414,25 @@ def test_team_reserve_added_before_the_start(tmp_path: Path) -> None:
     ef = EventFile.load(ev)
     zj = next(t for t in ef.event._tt().teams if t.name == "浙江队")
     assert zj.roster[-1] == "王天一" and len(zj.roster) == 4
+
+
+def test_team_totals_12_5_from_an_individual_event(tmp_path: Path) -> None:
+    """12.5 队员总分制 and 15.5: the team with the smaller sum of individual
+    places is ahead."""
+    ev = tmp_path / "ind.json"
+    q("create", ev, "--entries", DATA / "teams.csv", "--format", "round-robin",
+      "--no-draw-numbers")
+    for _ in range(11):
+        q("pair", ev)
+        play_round(ev, lower_wins)
+    ef = EventFile.load(ev)
+    places = {ef.individual.player(s.entry).name: s.rank for s in ef.standings()}
+    out = q("team-ranking", ev)
+    lines = out.splitlines()[2:]
+    sums = {}
+    for team in ("北京队", "广东队", "浙江队", "上海队"):
+        roster = [p.name for p in ef.individual.players if p.team == team]
+        sums[team] = sum(places[n] for n in roster)
+    assert [ln.split()[1] for ln in lines] == sorted(sums, key=sums.get)
+    assert all(str(sums[ln.split()[1]]) == ln.split()[2] for ln in lines)
+    assert "no entry has a club" in fails("team-ranking", ev, "--by", "club")

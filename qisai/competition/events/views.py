@@ -25,7 +25,8 @@ from qisai.competition.tiebreaks import Criterion
 from qisai.competition.tournament import Tournament
 
 __all__ = ["BoardRow", "Table", "board_count", "bracket_rounds", "crosstable_table",
-           "result_text", "round_count", "round_rows", "standings_table", "text_table"]
+           "result_text", "round_count", "round_rows", "standings_table", "team_ranking_table",
+           "text_table"]
 
 _MARK = {Outcome.WIN: "1", Outcome.DRAW: "=", Outcome.LOSS: "0", Outcome.FORFEIT_WIN: "+",
          Outcome.FORFEIT_LOSS: "-"}
@@ -316,6 +317,44 @@ def crosstable_table(ef: EventFile) -> Table:
         if p.id not in placed:
             rows.append(["", str(p.id), p.name] + cells[p.id] + ["注销"] + [""] * len(cols))
     return Table(f"{ef.header.name} 交叉表", head, rows)
+
+
+def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = None) -> Table:
+    """12.5 队员总分制 over an individual event: its entries grouped by team
+    (or club), ranked by the sum of their individual places (15.5: fewer
+    first, then the best place, the second best, then team fouls), with the
+    sum of their points beside.  ``counted`` takes each team's best
+    ``counted`` players.  Raises :class:`CompetitionError` for another kind
+    of event or entries without a team."""
+    from qisai.competition.teams import Team, rank_by_place_sum, team_totals
+
+    ev = ef.event
+    if not isinstance(ev, Tournament):
+        raise CompetitionError(f"{ef.header.name}: 12.5 team totals come from an individual "
+                               "event")
+    if by not in ("team", "club"):
+        raise CompetitionError(f"group entries by team or club, not {by!r}")
+    st = ef.standings()
+    places = {ev.player(s.entry).name: s.rank for s in st}
+    points = {ev.player(s.entry).name: s.points for s in st}
+    recs = ev.records()
+    fouls = {ev.player(e).name: int(sum(x.fouls for x in r.encounters)) for e, r in recs.items()}
+    rosters: dict[str, list[str]] = {}
+    for p in ev.players:
+        key = p.team if by == "team" else p.club
+        if key and p.name in places:
+            rosters.setdefault(key, []).append(p.name)
+    if not rosters:
+        raise CompetitionError(f"{ef.header.name}: no entry has a {by}")
+    teams = [Team(name, roster, 1) for name, roster in rosters.items()]
+    totals = team_totals(points, teams)
+    head = ["名次", "队名", "名次总和", "个人名次", "总分"]
+    rows = []
+    for place, name, total in rank_by_place_sum(places, teams, fouls, counted):
+        own = sorted(places[n] for n in rosters[name])
+        rows.append([str(place), name, str(total), " ".join(map(str, own)),
+                     _num(totals[name])])
+    return Table(f"{ef.header.name} 团体总分 (12.5, 15.5)", head, rows)
 
 
 def bracket_rounds(ef: EventFile) -> list[list[tuple[str, str, str]]]:
