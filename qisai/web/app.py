@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import api, pages, tournaments, ws
+from qisai.web import api, manual, pages, tournaments, ws
 from qisai.web.apidocs import add_api_docs
 from qisai.web.deps import AppState
 from qisai.web.live import Hub
@@ -76,5 +76,6 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(tournaments.api)
     app.include_router(pages.router)
     app.include_router(tournaments.pages)
+    app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
