@@ -126,13 +126,15 @@ def _chinese_int(text: str) -> int:
 
 _ARTICLE = re.compile(r"^第\s*([0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*条\s*(.*)$")
 _CHAPTER = re.compile(r"^第[一二三四五六七八九十]+章")
-_NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){1,2})\s*(.*)$")
+# "24,3" / "24，3": the source texts have a comma for the dot once (clause 24.3).
+_NUMBERED = re.compile(r"^(\d{1,2}(?:[.,，]\d{1,2}){1,2})\s*(.*)$")
 _DETAIL_ITEM = re.compile(r"^(\d{1,2})\.(?!\d)(.*)$")
-_INLINE = re.compile(r"(?<!\d)(?<!\d[.．])(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?=\s?[^\d.．%％])")
+_INLINE = re.compile(r"(?<!\d)(?<!\d[.．])(\d{1,2}(?:\.|(?<=24)[,，](?=3))\d{1,2}(?:\.\d{1,2})?)"
+                     r"(?=\s?[^\d.．%％])")
 
 
 def _anchor(number: str) -> str:
-    return "c-" + number.replace(".", "-")
+    return "c-" + re.sub(r"[.,，]", "-", number)
 
 
 def _clause_p(ident: str, label: str, text: str) -> str:
@@ -169,7 +171,7 @@ def rules_markdown(text: str, title: str, intro: str) -> str:
                 continue
         if m := _NUMBERED.match(line):
             ident = _anchor(m[1])
-            if ident not in seen and 1 <= int(m[1].split(".")[0]) <= 29:
+            if ident not in seen and 1 <= int(re.split(r"[.,，]", m[1])[0]) <= 29:
                 seen.add(ident)
                 out += [_clause_p(ident, m[1], m[2]), ""]
                 continue
@@ -194,7 +196,7 @@ def _inline_anchors(line: str, seen: set[str]) -> str:
     last = 0
     for m in _INLINE.finditer(line):
         ident = _anchor(m[1])
-        if ident in seen or not 1 <= int(m[1].split(".")[0]) <= 29:
+        if ident in seen or not 1 <= int(re.split(r"[.,，]", m[1])[0]) <= 29:
             continue
         seen.add(ident)
         pieces.append(html.escape(line[last:m.start()]))
