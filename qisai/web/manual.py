@@ -228,11 +228,13 @@ def _write_rule_pages(docs: Path, lang: str) -> None:
 # ------------------------------------------------------------------ 繁體中文
 
 _FENCE = re.compile(r"^(```|~~~)")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 
 
 def to_traditional(markdown: str) -> str:
     """Convert a simplified-Chinese Markdown page to traditional characters
-    with OpenCC (``s2t``); fenced code blocks (program output) stay as they are."""
+    with OpenCC (``s2t``).  Code stays as it is: fenced blocks (real program
+    output) and inline code spans (what to type, e.g. ``--tiebreaks 小分,胜局``)."""
     import opencc  # the docs extra
 
     converter = opencc.OpenCC("s2t")
@@ -240,9 +242,17 @@ def to_traditional(markdown: str) -> str:
     fence: str | None = None
     prose: list[str] = []
 
+    def convert(text: str) -> str:
+        pieces, last = [], 0
+        for m in _CODE_SPAN.finditer(text):
+            pieces += [converter.convert(text[last:m.start()]), m[0]]
+            last = m.end()
+        pieces.append(converter.convert(text[last:]))
+        return "".join(pieces)
+
     def flush() -> None:
         if prose:
-            out.append(converter.convert("".join(prose)))
+            out.append(convert("".join(prose)))
             prose.clear()
 
     for line in markdown.splitlines(keepends=True):

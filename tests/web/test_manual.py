@@ -83,9 +83,10 @@ def test_traditional_tree_is_converted(site: Path) -> None:
 
 
 def test_to_traditional_keeps_code_blocks() -> None:
-    text = "裁判长用 `qisai judge` 裁决长捉。\n\n```\n黑方长捉，判负\n```\n\n马8进7\n"
+    text = ("裁判长用 `qisai judge` 裁决长捉，`--tiebreaks 小分,胜局` 定顺序。\n\n"
+            "```\n黑方长捉，判负\n```\n\n马8进7\n")
     out = to_traditional(text)
-    assert out.startswith("裁判長用 `qisai judge` 裁決長捉。")
+    assert out.startswith("裁判長用 `qisai judge` 裁決長捉，`--tiebreaks 小分,胜局` 定順序。")
     assert "```\n黑方长捉，判负\n```" in out
     assert out.endswith("馬8進7\n")
 
