@@ -74,9 +74,15 @@ RULE_PAGES = {
 
 CLAUSE_PAGE = "rules/xiangqi.html"
 """The page whose clause anchors :func:`clause_url` points at (the complete text)."""
+GO_PAGE = "rules/go.html"
+"""The Go rules page (竞赛规定 and 基本下法 items)."""
 
 _CLAUSE = re.compile(r"^\s*(?:棋例|第)?\s*(\d{1,2}(?:\.\d{1,2}){0,2})\s*(?:条|款)?\s*$")
 _DETAIL = re.compile(r"^\s*棋例细则\s*(\d{1,2})\s*$")
+_GO_CLAUSE = re.compile(r"^\s*(竞赛规定|競賽規定|基本下法)\s*(\d{1,2})\s*(?:[(（].*)?$")
+GO_SECTIONS = {"基本下法": "go-basic", "競賽規定": "go", "竞赛规定": "go"}
+"""Numbered sections of the Go text (seed 003) and their anchor prefixes:
+竞赛规定 11(1) -> ``rules/go.html#go-11``, 基本下法 2 -> ``#go-basic-2``."""
 
 
 def clause_url(clause: str, lang: str = "zh", base: str = "/manual") -> str:
@@ -85,7 +91,9 @@ def clause_url(clause: str, lang: str = "zh", base: str = "/manual") -> str:
 
     Reads ``"4.1.2"``, ``"棋例 26.1"`` (the 棋例 chapters keep the rule book's
     numbers), ``"第23条"`` / ``"23"`` (the clause's heading) and ``"棋例细则 3"``
-    (chapter 7's items, ``#xz-3``).  ``lang`` is ``zh``, ``zh-Hant`` or ``en``.
+    (chapter 7's items, ``#xz-3``); Go: ``"竞赛规定 11(1)"`` ->
+    ``/manual/zh/rules/go.html#go-11`` and ``"基本下法 2"`` -> ``#go-basic-2``
+    (the Go text numbers items, not sub-items).  ``lang`` is ``zh``, ``zh-Hant`` or ``en``.
     Raises :class:`ValueError` for anything else.
     """
     if lang not in LANGUAGES:
@@ -94,6 +102,11 @@ def clause_url(clause: str, lang: str = "zh", base: str = "/manual") -> str:
     if not isinstance(clause, str):
         raise ValueError(f"a clause is a string like '23.3', not {clause!r}")
     page = f"{base.rstrip('/')}/{lang}/{CLAUSE_PAGE}"
+    if m := _GO_CLAUSE.match(clause):
+        n = int(m[2])
+        if not 1 <= n <= 12:
+            raise ValueError(f"the Go text's {m[1]} has items 1 to 12, not {n}")
+        return f"{base.rstrip('/')}/{lang}/{GO_PAGE}#{GO_SECTIONS[m[1]]}-{n}"
     if m := _DETAIL.match(clause):
         n = int(m[1])
         if 1 <= n <= 13:
@@ -129,6 +142,8 @@ _CHAPTER = re.compile(r"^第[一二三四五六七八九十]+章")
 # "24,3" / "24，3": the source texts have a comma for the dot once (clause 24.3).
 _NUMBERED = re.compile(r"^(\d{1,2}(?:[.,，]\d{1,2}){1,2})\s*(.*)$")
 _DETAIL_ITEM = re.compile(r"^(\d{1,2})\.(?!\d)(.*)$")
+_PINYIN = re.compile(r"\([a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü]+\)")
+_GO_ITEM = re.compile(r"^(\d{1,2})、(.*)$")
 _INLINE = re.compile(r"(?<!\d)(?<!\d[.．])(\d{1,2}(?:\.|(?<=24)[,，](?=3))\d{1,2}(?:\.\d{1,2})?)"
                      r"(?=\s?[^\d.．%％])")
 
@@ -154,10 +169,32 @@ def rules_markdown(text: str, title: str, intro: str) -> str:
     out = [f"# {title}", "", intro, ""]
     seen: set[str] = set()
     in_details = False
+    go_prefix: str | None = None  # inside a numbered section of the Go text
+    go_last = 0
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
             continue
+        plain = _PINYIN.sub("", line)  # the Go text carries pinyin: 規(guī)定
+        if plain in GO_SECTIONS:
+            go_prefix, go_last = GO_SECTIONS[plain], 0
+            ident = go_prefix + "-section"
+            out += [f"## {html.escape(line)} {{ #{ident} }}" if ident not in seen
+                    else f"## {html.escape(line)}", ""]
+            seen.add(ident)
+            continue
+        if go_prefix is not None and (m := _GO_ITEM.match(line)):
+            n = int(m[1])
+            ident = f"{go_prefix}-{n}"
+            if n == go_last + 1 and ident not in seen:
+                go_last = n
+                seen.add(ident)
+                if len(_PINYIN.sub("", m[2])) <= 20:  # a title: 1、先后手的確定
+                    out += [f"### {html.escape(line)} {{ #{ident} }}", ""]
+                else:  # a rule: 1、對局雙方各執一色棋子，黑先白后……
+                    out += [_clause_p(ident, f"{n}、", m[2]), ""]
+                continue
+            go_prefix = None  # the numbering starts again: the section is over
         if _CHAPTER.match(line):
             in_details = "棋例细则" in line
             out += [f"## {html.escape(line)}", ""]

@@ -49,9 +49,11 @@ def test_strict_build_has_every_page_in_every_language(site: Path) -> None:
 @pytest.mark.parametrize("lang", list(manual.LANGUAGES))
 def test_clause_anchors(site: Path, lang: str) -> None:
     ids = _ids(site / lang / "rules" / "xiangqi.html")
-    for clause in ("c-4-1-2", "c-4-2-4", "c-11-4", "c-21-1", "c-23-3", "c-24-1", "c-26-1",
+    for clause in ("c-4-1-2", "c-4-2-4", "c-11-4", "c-21-1", "c-23-3", "c-24-1", "c-24-3", "c-26-1",
                    "c-26-4", "c-28-16", "c-29-4", "c-21", "c-23", "xz-1", "xz-13"):
         assert clause in ids, (lang, clause)
+    go = _ids(site / lang / "rules" / "go.html")
+    assert {"go-section", "go-1", "go-10", "go-11", "go-12", "go-basic-2"} <= go
     # The run-together text 000 gets anchors at its clause numbers too.
     local = _ids(site / lang / "rules" / "xiangqi-local.html")
     assert {"c-4-1-2", "c-23-3", "c-26-1"} <= local
@@ -107,7 +109,11 @@ def test_clause_url() -> None:
     assert clause_url("第23条") == "/manual/zh/rules/xiangqi.html#c-23"
     assert clause_url("棋例细则 3", lang="en") == "/manual/en/rules/xiangqi.html#xz-3"
     assert clause_url("21.1", lang="zh-Hant", base="") == "/zh-Hant/rules/xiangqi.html#c-21-1"
-    for bad in ("", "23.3.1.1", "30.1", "abc", "棋例细则 14"):
+    # Go (seed 003), as the Go referee cites it.
+    assert clause_url("竞赛规定 11(1)") == "/manual/zh/rules/go.html#go-11"
+    assert clause_url("竞赛规定 11（禁止全局同形再现）") == "/manual/zh/rules/go.html#go-11"
+    assert clause_url("基本下法 2") == "/manual/zh/rules/go.html#go-basic-2"
+    for bad in ("", "23.3.1.1", "30.1", "abc", "棋例细则 14", "竞赛规定 13"):
         with pytest.raises(ValueError):
             clause_url(bad)
     with pytest.raises(ValueError, match="language"):
@@ -115,7 +121,8 @@ def test_clause_url() -> None:
 
 
 def test_clause_urls_point_at_built_anchors(site: Path) -> None:
-    for clause in ("4.1.2", "23.3", "棋例 26.1", "21.3", "第24条", "棋例细则 12"):
+    for clause in ("4.1.2", "23.3", "棋例 26.1", "21.3", "24.3", "第24条", "棋例细则 12",
+                   "竞赛规定 3", "竞赛规定 12(2)", "基本下法 4"):
         url = clause_url(clause, lang="en")
         path, _, anchor = url.removeprefix("/manual/").partition("#")
         assert anchor in _ids(site / path), clause
