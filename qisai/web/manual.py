@@ -48,14 +48,20 @@ RULES = ROOT / "docs" / "rules"
 """The rule book's texts, from which the rules pages are made."""
 
 LANGUAGES: dict[str, dict[str, str]] = {
-    "zh": {"name": "简体中文", "theme": "zh", "search": "zh", "rules": "规则原文",
+    "zh": {"name": "简体中文", "theme": "zh", "search": "en", "rules": "规则原文",
            "title": "棋赛 qisai 使用手册"},
-    "zh-Hant": {"name": "繁體中文", "theme": "zh-Hant", "search": "zh", "rules": "規則原文",
+    "zh-Hant": {"name": "繁體中文", "theme": "zh-Hant", "search": "en", "rules": "規則原文",
                 "title": "棋賽 qisai 使用手冊"},
     "en": {"name": "English", "theme": "en", "search": "en", "rules": "The rule book",
            "title": "qisai manual"},
 }
-"""The manual's languages: folder name -> names and settings."""
+"""The manual's languages: folder name -> names and settings.  Search is
+``en`` for all three: the Chinese text is cut into words by jieba when the
+index is built (the words joined by U+200B, a separator of the index), and
+lunr's own ``zh`` needs a Node.js jieba that a browser does not have."""
+
+SEARCH_SEPARATOR = r"[\s\u200b\u3000\-、。，．？！；：（）()“”「」《》]+"
+"""Where the search index splits words (Material's Chinese default, and brackets)."""
 
 PAGES = ["index.md", "players.md", "notation.md", "arbiters.md", "organisers.md",
          "engines.md", "operators.md"]
@@ -335,7 +341,13 @@ def _config(lang: str, docs: Path, site: Path) -> dict[str, Any]:
     for plugin in base["plugins"]:
         if isinstance(plugin, dict) and "search" in plugin:
             plugin["search"]["lang"] = info["search"]
+            # Words are split at U+200B (jieba's cuts) and Chinese punctuation
+            # too, in every language (the English pages quote Chinese terms).
+            plugin["search"]["separator"] = SEARCH_SEPARATOR
             plugin["search"]["jieba_dict_user"] = str(SOURCE / "jieba_user.txt")
+    # The offline plugin adds the iframe-worker shim from a CDN unless one is
+    # listed: ours is a local copy, so nothing is fetched from outside.
+    base.setdefault("extra", {})["polyfills"] = ["assets/qisai/iframe-worker-shim.js"]
     base.setdefault("extra", {})["alternate"] = [
         {"name": v["name"], "link": f"../{k}/index.html", "lang": v["theme"]}
         for k, v in LANGUAGES.items()]
@@ -373,6 +385,7 @@ def build(out: Path | None = None, *, strict: bool = True, quiet: bool = True) -
         stage = Path(tmp)
         for lang in ("zh", "en"):
             shutil.copytree(SOURCE / lang, stage / lang)
+            shutil.copytree(SOURCE / "assets", stage / lang / "assets" / "qisai")
             _write_rule_pages(stage / lang, lang)
         _convert_tree(stage / "zh", stage / "zh-Hant")
         built = stage / "site"
