@@ -157,3 +157,10 @@ def test_manual_not_built_says_how(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert r.status_code == 503
         assert "python -m qisai.web.manual build" in r.text
         assert str(tmp_path / "data" / "manual") in r.text
+
+
+def test_where_prints_the_served_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QISAI_MANUAL_DIR", str(tmp_path / "m"))
+    assert manual.main(["where"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "m")
