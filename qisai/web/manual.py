@@ -9,7 +9,7 @@ The manual's sources are in ``docs/manual/`` of the source tree: ``zh/``
    pages, generated from ``docs/rules/*.txt`` with an HTML id for every
    numbered clause (``23.3`` -> ``#c-23-3``, the heading of 第23条 ->
    ``#c-23``, 棋例细则 item 3 -> ``#xz-3``);
-2. makes the 繁體中文 tree from the simplified one with OpenCC (``s2t``),
+2. makes the 繁體中文 tree from the simplified one with OpenCC (``s2tw``),
    leaving fenced code blocks (real program output) as they are;
 3. runs ``mkdocs build`` (``--strict``: a broken link or a missing page fails)
    once per language into ``SITE/zh``, ``SITE/zh-Hant`` and ``SITE/en``, and
@@ -276,11 +276,13 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 
 def to_traditional(markdown: str) -> str:
     """Convert a simplified-Chinese Markdown page to traditional characters
-    with OpenCC (``s2t``).  Code stays as it is: fenced blocks (real program
-    output) and inline code spans (what to type, e.g. ``--tiebreaks 小分,胜局``)."""
+    with OpenCC (``s2tw``: standard characters as in Taiwan, 著 for 着 as the
+    Go seed writes 一著; no vocabulary changes).  Code stays as it is: fenced
+    blocks (real program output) and inline code spans (what to type, e.g.
+    ``--tiebreaks 小分,胜局``)."""
     import opencc  # the docs extra
 
-    converter = opencc.OpenCC("s2t")
+    converter = opencc.OpenCC("s2tw")
     out: list[str] = []
     fence: str | None = None
     prose: list[str] = []
