@@ -1,26 +1,25 @@
 """``qisai go ...`` commands: score and replay SGF games.
 
 This module does the I/O (reading files, printing); the rules live in
-:mod:`qisai.go`.
+:mod:`qisai.go`, imported by the commands (so that ``qisai --help`` and the
+other commands do not pay for it).
 """
 
 from __future__ import annotations
 
 import json
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from qisai.go.board import Board
-from qisai.go.coords import gtp_name, parse_gtp
-from qisai.go.deadstones import estimate_dead
-from qisai.go.errors import GoError, IllegalMoveError
-from qisai.go.rules import CHINESE, JAPANESE, Rules
-from qisai.go.scoring import score as count
-from qisai.go.sgf import SgfGame, read_sgf
-from qisai.go.sgf import replay as replay_game
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from qisai.go.board import Board
+    from qisai.go.rules import Rules
+    from qisai.go.sgf import SgfGame
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -33,6 +32,9 @@ class RulesName(StrEnum):
 
 
 def _load(path: Path) -> SgfGame:
+    from qisai.go.errors import GoError
+    from qisai.go.sgf import read_sgf
+
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -46,6 +48,8 @@ def _load(path: Path) -> SgfGame:
 
 
 def _rules(name: RulesName) -> Rules:
+    from qisai.go.rules import CHINESE, JAPANESE
+
     return CHINESE if name is RulesName.chinese else JAPANESE
 
 
@@ -53,6 +57,8 @@ def _komi(option: str | None, game: SgfGame) -> Fraction | None:
     """Return the komi to count with: ``--komi`` if given, else the file's
     ``KM`` (read by its ``RU``), else None: the rules decide by the handicap
     (胜负判别 2: a Chinese handicap game has no komi)."""
+    from fractions import Fraction
+
     if option is not None:
         try:
             return Fraction(option)
@@ -77,6 +83,11 @@ def score_command(
     playouts: int = typer.Option(64, "--playouts", help="Random playouts for --dead auto."),
 ) -> None:
     """Replay FILE, remove the dead stones and print the result (last line: SGF RE form)."""
+    from qisai.go.coords import gtp_name, parse_gtp
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.scoring import score as count
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
     the_rules = _rules(rules)
     try:
@@ -90,6 +101,8 @@ def score_command(
         raise typer.Exit(2) from None
     try:
         if dead == "auto":
+            from qisai.go.deadstones import estimate_dead
+
             dead_points = sorted(estimate_dead(board, playouts=playouts))
         elif dead == "none":
             dead_points = []
@@ -124,8 +137,11 @@ def replay_command(
     rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (positional superko) or japanese (simple ko)."),
 ) -> None:
     """Check every move of FILE against the rules; report the first illegal one."""
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
-    the_rules = CHINESE if rules is RulesName.chinese else JAPANESE
+    the_rules = _rules(rules)
     try:
         board: Board = replay_game(game, the_rules)
     except IllegalMoveError as err:

@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
-from qisai.xiangqi.board import Move
-from qisai.xiangqi.notation import parse_line
-from qisai.xiangqi.qili import Ruling, first_ruling
-from qisai.xiangqi.qili import judge as qili_judge
-
-_out = Console(highlight=False)
-_err = Console(highlight=False, stderr=True)
+if TYPE_CHECKING:
+    from qisai.xiangqi import Board
+    from qisai.xiangqi.qili import Ruling
 
 
 def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
@@ -26,6 +20,8 @@ def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
     ``--setup``.  Raises :class:`XiangqiError` (a :class:`FenError`) for a
     FEN that even the lenient check refuses.
     """
+    from qisai.xiangqi import Board, XiangqiError
+
     try:
         return Board(fen), None
     except XiangqiError as strict:
@@ -40,6 +36,9 @@ def _first_ruling_from(board: Board, iccs: list[str], profile: str,
                        occurrences: int | None) -> Ruling | None:
     """:func:`qisai.xiangqi.qili.first_ruling` from a board (which may be a
     set-up position): the ruling at the first position where one applies."""
+    from qisai.xiangqi.board import Move
+    from qisai.xiangqi.qili import judge as qili_judge
+
     b = board.copy()
     for text in iccs:
         b.push(Move.from_iccs(text))
@@ -71,20 +70,24 @@ def judge(
     too, with a warning on stderr.  Exits 0, or 1 for a bad FEN, move or
     rules name.
     """
+    from qisai.xiangqi import STARTING_FEN, XiangqiError
+    from qisai.xiangqi.notation import parse_line
+    from qisai.xiangqi.qili import first_ruling
+
     start = STARTING_FEN if fen == "startpos" else fen
     try:
         board, unreachable = _start_board(start, setup)
         if unreachable is not None:
-            _err.print(f"[yellow]warning:[/yellow] the position is not reachable in play "
-                       f"({escape(unreachable)}); judged as a set-up diagram / "
-                       "此局面在实战中不可能出现，按排局裁决", soft_wrap=True)
+            typer.echo(typer.style("warning:", fg="yellow") + " the position is not reachable "
+                       f"in play ({unreachable}); judged as a set-up diagram / "
+                       "此局面在实战中不可能出现，按排局裁决", err=True)
         iccs = [m.iccs() for m in parse_line(board, moves)]
         if setup:
             ruling = _first_ruling_from(board, iccs, profile, occurrences)
         else:
             ruling = first_ruling(start, iccs, profile, occurrences)
     except XiangqiError as exc:
-        _out.print(f"[red]error:[/red] {exc}")
+        typer.echo(typer.style("error:", fg="red") + f" {exc}")
         raise typer.Exit(1) from exc
     if ruling is None:
         print("none")
@@ -92,8 +95,8 @@ def judge(
     if as_json:
         print(json.dumps(ruling.to_dict(), ensure_ascii=False, indent=2))
     else:
-        _out.print(ruling.explanation_en if english else ruling.explanation_zh)
-    _out.print(f"{ruling.clause}")
+        print(ruling.explanation_en if english else ruling.explanation_zh)
+    print(ruling.clause)
     print(ruling.verdict.value)
 
 

@@ -49,6 +49,7 @@ from qisai.xiangqi.board import STARTING_FEN, Board, Move
 from qisai.xiangqi.errors import XiangqiError
 
 __all__ = [
+    "ENGINE_SPEC_KEYS",
     "EngineSpec",
     "GameRecord",
     "MatchConfig",
@@ -71,6 +72,11 @@ __all__ = [
 class MatchError(ValueError):
     """A match setting that cannot be used (bad engine spec, time control,
     opening file); the message says which and why."""
+
+
+#: The keys of an engine spec besides ``option.X`` (an engine option); the
+#: command line also uses them to read ``--engine name=a cmd=b`` unquoted.
+ENGINE_SPEC_KEYS = ("name", "cmd", "proto", "arg")
 
 
 # -------------------------------------------------------------- settings
@@ -104,7 +110,7 @@ class EngineSpec:
                 raise MatchError(f"engine spec {text!r}: {word!r} is not key=value")
             if key.startswith("option."):
                 options.append((key[len("option."):], value))
-            elif key in ("name", "cmd", "proto", "arg"):
+            elif key in ENGINE_SPEC_KEYS:
                 fields[key] = (fields[key] + " " + value) if key == "arg" and key in fields else value
             else:
                 raise MatchError(f"engine spec {text!r}: unknown key {key!r} "

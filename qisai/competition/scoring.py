@@ -17,12 +17,13 @@ to Black); a table named by the organiser overrides it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qisai.competition.errors import CompetitionError
 from qisai.competition.model import Colour, Game, Outcome, Result
-from qisai.referee.errors import RulesetError
-from qisai.referee.rulesets import GoRules, XiangqiRules, ruleset
+
+if TYPE_CHECKING:
+    from qisai.referee.rulesets import GoRules, XiangqiRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +143,10 @@ def table_for_rules(rules: str | XiangqiRules | GoRules) -> ScoringTable:
     :data:`CLASSIC`, ``cxa-2007`` :data:`TRIAL_2007`).  Raises
     :class:`CompetitionError` for an unknown profile name.
     """
+    # imported here: the referee is not needed to read an event (CLI start-up)
+    from qisai.referee.errors import RulesetError
+    from qisai.referee.rulesets import ruleset
+
     if isinstance(rules, str):
         try:
             profile = ruleset(rules)
