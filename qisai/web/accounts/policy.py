@@ -13,8 +13,8 @@
 * **Passwords**: at least 8 characters (NIST SP 800-63B), at most 256, and
   not easy to guess: zxcvbn (its own frequency lists of common passwords,
   names, words and keyboard patterns) must score them 2 or more of 4
-  ("safe from throttled online guessing"), with the user's names and the
-  site's words counted as known.
+  ("safe from throttled online guessing"), with the user's names, the
+  site's words and common pinyin password parts counted as known.
 
 Each check returns ``None`` or the reason, in Chinese and English.
 """
@@ -42,6 +42,10 @@ _ZXCVBN_MAX = 72
 """zxcvbn refuses longer input; the first 72 characters decide (a password
 that long and weak in its first 72 is weak)."""
 _SITE_WORDS = ("qisai", "xiangqi", "weiqi", "go", "chess", "棋赛", "象棋", "围棋")
+_PINYIN_WORDS = ("woaini", "aini", "5201314", "1314520", "520", "1314", "mima", "wodemima",
+                 "baobao", "laopo", "laogong", "zhongguo", "beijing", "shanghai", "qwe123")
+"""Common parts of Chinese users' passwords that zxcvbn's English lists
+miss ("I love you" in pinyin and digits, "my password", ...)."""
 
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (bidi overrides, zero-width joiners and spaces, ...),
@@ -100,7 +104,7 @@ def password_problem(password: str, *known: str) -> str | None:
     if len(password) > PASSWORD_MAX:
         return (f"密码：最多 {PASSWORD_MAX} 个字符 / password: at most {PASSWORD_MAX} "
                 "characters")
-    inputs = [k for k in known if k] + list(_SITE_WORDS)
+    inputs = [k for k in known if k] + list(_SITE_WORDS) + list(_PINYIN_WORDS)
     result = zxcvbn(password[:_ZXCVBN_MAX], user_inputs=inputs)
     if result["score"] < PASSWORD_MIN_SCORE:
         hint = result["feedback"].get("warning") or ""
