@@ -44,8 +44,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 __all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "Passwords", "RateLimiter",
-           "check_form_token", "constant_time_equal", "form_token", "hash_password",
-           "new_form_nonce", "new_hasher", "verify_password"]
+           "check_form_token", "constant_time_equal", "form_token", "new_form_nonce",
+           "new_hasher"]
 
 ARGON2_PARAMS: dict[str, int] = {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
 """Argon2id at OWASP's first recommended setting (m=19 MiB, t=2, p=1): with
@@ -54,33 +54,11 @@ thread; t=2 makes up for the smaller memory (OWASP's equivalent settings
 trade one for the other)."""
 
 
-
 def new_hasher() -> PasswordHasher:
     """Return an Argon2id hasher with :data:`ARGON2_PARAMS`."""
     return PasswordHasher(time_cost=ARGON2_PARAMS["time_cost"],
                           memory_cost=ARGON2_PARAMS["memory_cost"],
                           parallelism=ARGON2_PARAMS["parallelism"])
-
-
-_hasher = new_hasher()
-
-
-def hash_password(password: str) -> str:
-    """Return the Argon2id hash of ``password`` (salted, self-describing).
-    Not gated: the app hashes through :class:`Passwords`."""
-    return _hasher.hash(password)
-
-
-def verify_password(stored: str | None, password: str) -> bool:
-    """Return whether ``password`` matches the ``stored`` hash (``None``, a
-    guest, never matches).  Not gated: the app verifies through
-    :class:`Passwords`."""
-    if not stored:
-        return False
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
 
 
 class HashBusy(Exception):
