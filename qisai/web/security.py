@@ -37,8 +37,11 @@ import hmac
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -46,6 +49,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 __all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "Passwords", "RateLimiter",
            "check_form_token", "constant_time_equal", "form_token", "new_form_nonce",
            "new_hasher"]
+
+_T = TypeVar("_T")
 
 ARGON2_PARAMS: dict[str, int] = {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
 """Argon2id at OWASP's first recommended setting (m=19 MiB, t=2, p=1): with
@@ -120,15 +125,26 @@ class Passwords:
     def __init__(self, hasher: PasswordHasher | None = None, gate: HashGate | None = None) -> None:
         self.hasher = hasher or new_hasher()
         self.gate = gate or HashGate()
-        self.dummy = self.hasher.hash(secrets.token_hex(16))
+        self._pool = ThreadPoolExecutor(max_workers=self.gate.max_active,
+                                        thread_name_prefix="qisai-argon2")
+        """The hashes run on these few threads only: the C allocator keeps
+        a freed Argon2 block in the arena of the thread that used it, so
+        hashing on any of the server's 40 worker threads left up to 40
+        blocks resident; on ``max_active`` threads it leaves at most that
+        many."""
+        weakref.finalize(self, self._pool.shutdown, wait=False)
+        self.dummy = self._run(self.hasher.hash, secrets.token_hex(16))
         """A hash of a random secret nobody knows: what a log-in with an
         unknown name (or a guest's, who has no password) is checked
         against, so it costs one hash like any other."""
 
+    def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        return self._pool.submit(fn, *args).result()
+
     def hash(self, password: str) -> str:
         """Return the hash of ``password``.  Raises :class:`HashBusy`."""
         with self.gate.slot():
-            return self.hasher.hash(password)
+            return self._run(self.hasher.hash, password)
 
     def verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
         """Check ``password`` against ``stored`` (``None``: no such user, or
@@ -139,13 +155,16 @@ class Passwords:
         Raises :class:`HashBusy`.
         """
         with self.gate.slot():
-            try:
-                ok = self.hasher.verify(stored or self.dummy, password) and bool(stored)
-            except (VerificationError, InvalidHashError):
-                ok = False
-            if not ok or stored is None or not self.hasher.check_needs_rehash(stored):
-                return ok, None
-            return True, self.hasher.hash(password)
+            return self._run(self._verify, stored, password)
+
+    def _verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
+        try:
+            ok = self.hasher.verify(stored or self.dummy, password) and bool(stored)
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok or stored is None or not self.hasher.check_needs_rehash(stored):
+            return ok, None
+        return True, self.hasher.hash(password)
 
 
 def constant_time_equal(a: str, b: str) -> bool:
