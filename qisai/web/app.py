@@ -60,7 +60,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               engine_think=settings.engine_think, board_result=record_game_result)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
-                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
+                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),
+                  account_limiter=RateLimiter(settings.login_per_account_hour, 3600.0))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
