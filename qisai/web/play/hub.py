@@ -45,6 +45,7 @@ from qisai.referee.verdict import Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
+from qisai.web.play import explain
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -310,7 +311,8 @@ class Hub:
         game = live.game
         where = f"game {live.id}"
         if live.status == GameStatus.WAITING.value:
-            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
+            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
+                              explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
             if not user.role_enum.allows(Role.ARBITER):
                 raise ActionError(403, f"{where}: {kind} needs the arbiter role")
@@ -323,7 +325,8 @@ class Hub:
         else:
             side = live.side_of(user.id)
             if side is None:
-                raise ActionError(403, f"{where}: you are not a player of this game")
+                raise ActionError(403, f"{where}: you are not a player of this game",
+                                  explain.text("not_a_player"))
             data = {k: v for k, v in action.items()
                     if k in ("move", "claim", "points")}
         if kind in ("move", "pass"):
@@ -365,7 +368,8 @@ class Hub:
             # Out of turn and after the end are conflicts with the game's
             # state (409); anything else is a bad action (400).
             status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
-            raise ActionError(status, f"{where}: {refusal}")
+            raise ActionError(status, f"{where}: {refusal}",
+                              explain.refusal(live, side, kind, action, str(refusal)))
         ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}

@@ -14,7 +14,7 @@ from typing import Any
 
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
-from qisai.web.play import rules
+from qisai.web.play import explain, rules
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary"]
@@ -34,12 +34,22 @@ Send = Callable[[str], Awaitable[None]]
 class ActionError(Exception):
     """An action refused; ``status`` is the HTTP-like code (400 bad input,
     403 not allowed, 404 unknown game, 409 out of turn or stale, 429 too
-    fast), ``message`` says what and where."""
+    fast), ``message`` says what and where; ``text`` is the reason as
+    ``{code, zh, en, clause}`` for the page (see :mod:`~qisai.web.play.explain`)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, text: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.text = text
+
+    def body(self) -> dict[str, Any]:
+        """The error as the API and the socket send it: ``detail`` (English,
+        without game ids or timestamps), ``code``, ``zh``, ``en``, ``clause``."""
+        from qisai.web.play.explain import clean, text
+
+        detail = clean(self.message)
+        return {"detail": detail, **(self.text or text("refused", detail))}
 
 
 @dataclass
@@ -93,6 +103,7 @@ class LiveGame:
         side = self.side_of(viewer) if viewer is not None else None
         state = game_state(self, side, with_moves=moves)
         state["actions"] = self.player_actions()
+        state["allowed"] = explain.allowed_now(self)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at}
@@ -102,14 +113,14 @@ class LiveGame:
     def player_actions(self) -> list[str]:
         """Return the actions a player of this game may take under its rule
         profile, in the order the page shows them: no draw offers where the
-        profile has none (the Go rules: 竞赛规定 has no draw by agreement)
-        or against an engine (it answers offers only by moving, 23.1)."""
+        profile has none (the Go rules: 竞赛规定 has no draw by agreement);
+        an engine answers offers from its own evaluation."""
         actions = ["move", "resign"]
         if self.kind == "go":
             actions += ["pass", "mark_dead", "confirm_dead", "dispute_dead"]
         else:
             actions.append("claim")
-        if self.game.rules.draw_offers and self.engine is None:
+        if self.game.rules.draw_offers:
             actions += ["offer_draw", "accept_draw", "decline_draw"]
         return actions
 
@@ -180,8 +191,16 @@ def _position(live: LiveGame) -> dict[str, Any]:
         if last is not None:
             last_name = "pass" if last.is_pass else coords.gtp_name(last.point, size)
         dead = getattr(game, "dead", None)
+        forbidden: dict[str, str] = {}
+        if not game.is_over and game.phase.value == "playing":
+            cache: dict[str, Any] = live.__dict__.setdefault("_forbidden", {})
+            key = (len(game.moves), board.zobrist)
+            if cache.get("key") != key:
+                cache["key"], cache["points"] = key, explain.go_forbidden(board)
+            forbidden = cache["points"]
         return {"size": size, "grid": grid, "last": last_name,
-                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ()))}
+                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ())),
+                "forbidden": forbidden}
     return {}
 
 

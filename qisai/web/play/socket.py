@@ -101,8 +101,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             try:
                 ack = await hub.act(game_id, user, msg)
             except ActionError as exc:
-                await send({"type": "error", "status": exc.status, "message": exc.message,
-                            "id": msg.get("id")})
+                body = exc.body()
+                await send({"type": "error", "status": exc.status, "message": body.pop("detail"),
+                            "id": msg.get("id"), **body})
                 continue
             await send(ack)
     except WebSocketDisconnect:
