@@ -24,7 +24,7 @@ from qisai.referee.verdict import GameKind, Side
 if TYPE_CHECKING:
     from qisai.web.play.live import LiveGame
 
-__all__ = ["allowed_now", "clean", "go_forbidden", "refusal", "text", "xiangqi_why"]
+__all__ = ["all_texts", "allowed_now", "clean", "go_forbidden", "refusal", "text", "xiangqi_why"]
 
 Text = dict[str, str]
 
@@ -189,9 +189,10 @@ def go_forbidden(board: Any) -> dict[str, str]:
     return out
 
 
-def go_reason_texts() -> dict[str, dict[str, str]]:
-    """The sentences of the Go reasons, by reason (``suicide`` ...)."""
-    return {name.lower(): text(code) for name, code in _GO_CODES.items()}
+def all_texts() -> dict[str, dict[str, str]]:
+    """Every sentence by code, for the page (it explains a click on a
+    forbidden point, or a move it cannot show as legal, without asking)."""
+    return {code: text(code) for code in _TEXTS}
 
 
 # -------------------------------------------------------------- actions

@@ -125,6 +125,9 @@ class LiveGame:
         return actions
 
 
+_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+"""The standard start position (the replay's first position)."""
+
 _SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
 """ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
 
@@ -173,8 +176,9 @@ def _position(live: LiveGame) -> dict[str, Any]:
             for mv in board.legal_moves():
                 legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
         last = board.peek()
+        start = getattr(game, "start_fen", None) or _START_FEN
         return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
-                "last": None if last is None else last.iccs()}
+                "last": None if last is None else last.iccs(), "start": start}
     if live.kind == "go" and board is not None:
         from qisai.go import coords
 
@@ -212,6 +216,8 @@ def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any
     data = {"ply": rec.ply, "side": rec.side.name.lower(), "move": rec.move,
             "text": texts[i] if texts is not None and i < len(texts) else rec.move,
             "at": rec.at, "elapsed": round(rec.elapsed, 3), "clock": clock}
+    if rec.void:
+        data["void"] = True  # Go: a void move counted as a pass (the replay skips it)
     if live.kind == "xiangqi":
         fens = _xiangqi_fens(live)
         if i < len(fens):

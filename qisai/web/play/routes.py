@@ -92,10 +92,10 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
     (share ``invite``).  422 for a bad rule profile or time control."""
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
     settings: dict[str, Any] = {}
-    if body.time is not None:
+    if body.time is not None or "time" in body.model_fields_set:
+        # ``"time": null`` asks for no clock (the page's "No clock"); left
+        # out, the profile's own time control applies.
         settings["time"] = body.time
-    elif name in ("casual", "go-casual"):
-        pass
     if body.rules:
         settings["rules"] = body.rules
     if body.size is not None:
