@@ -288,7 +288,7 @@
       const r = why[act];
       if (r && !b.hidden) {
         b.disabled = true; b.title = reasonText(r); b.dataset.why = r.code;
-        lines.push(`${b.textContent}: ${reasonText(r)}`);
+        lines.push(`${b.textContent}${lang === "zh" ? "：" : ": "}${reasonText(r)}`);
       } else { b.title = ""; delete b.dataset.why; }
     }
     $("why-not").replaceChildren(...lines.map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
