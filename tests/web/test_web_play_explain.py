@@ -114,7 +114,8 @@ def test_engine_games_name_the_engine_in_the_record(register: Any, client: TestC
 
 
 def test_the_builtin_engine_answers_a_draw_offer(register: Any, client: TestClient) -> None:
-    client.app.state.qisai.hub.engine_think = 0.2  # type: ignore[attr-defined]
+    # the engine thinks long enough for the offer to come right after the move (23.1)
+    client.app.state.qisai.hub.engine_think = 3.0  # type: ignore[attr-defined]
     me = register(client, "me")
     g = new_game(client, me, kind="xiangqi", opponent="engine", engine="builtin")
     gid = g["id"]
@@ -129,3 +130,64 @@ def test_the_builtin_engine_answers_a_draw_offer(register: Any, client: TestClie
     assert "accept_draw" in events or "decline_draw" in events
     if "accept_draw" in events:
         assert st["result"]["reason"] == "agreement"
+
+
+def test_engines_answer_draw_offers_from_their_own_score() -> None:
+    import asyncio
+    import shlex
+    import sys
+
+    from qisai.referee.verdict import Side
+    from qisai.web.play.draws import accepts_draw
+    from qisai.web.play.opponents import (
+        BuiltinXiangqiSeat,
+        UciXiangqiSeat,
+        XiangqiRequest,
+        parse_spec,
+    )
+    from qisai.xiangqi import Board
+
+    losing = Board("3k5/9/9/9/9/9/9/9/R8/4K4 b")  # Black (the engine) a chariot down
+    winning = Board("3k5/9/9/9/9/9/9/9/r8/4K4 b")  # Black a chariot up
+
+    async def answers(seat: Any, board: Any, margin: int = 50) -> bool:
+        return await accepts_draw(seat, XiangqiRequest(board, 0.2, 20.0), Side.SECOND, "xiangqi",
+                                  margin)
+
+    builtin = BuiltinXiangqiSeat()
+    assert asyncio.run(answers(builtin, losing)) is True
+    assert asyncio.run(answers(builtin, winning)) is False
+    spec = parse_spec(shlex.join([sys.executable, "-m", "qisai.engines.builtin.xiangqi_server"]))
+
+    async def uci() -> tuple[bool, bool, bool]:
+        seat = UciXiangqiSeat(spec, "qisai-uci")
+        try:
+            # the configured threshold decides a level position
+            return (await answers(seat, losing), await answers(seat, winning),
+                    await answers(seat, Board(), margin=100_000),
+                    await answers(seat, Board(), margin=-100_000))
+        finally:
+            await seat.close()
+
+    assert asyncio.run(uci()) == (True, False, True, False)
+
+
+def test_socket_errors_and_no_clock_and_rule_names(register: Any, client: TestClient) -> None:
+    red, black, gid = started(client, register, kind="go", ruleset="go-casual", size=9,
+                              time=None)
+    st = client.get(f"/api/games/{gid}").json()
+    assert st["clocks"] is None  # "No clock": not the profile's two hours
+    with client.websocket_connect(f"/ws/games/{gid}", headers=red["headers"]) as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "move", "ply": 1, "move": "E5", "id": "x"})
+        while ws.receive_json()["type"] != "ack":
+            pass
+        ws.send_json({"type": "move", "ply": 2, "move": "E4", "id": "y"})
+        err = ws.receive_json()
+        while err["type"] != "error":
+            err = ws.receive_json()
+    assert err["code"] == "not_your_turn" and err["zh"] == "现在不是你走棋" and err["en"]
+    assert gid not in err["message"] and not TIMESTAMP.search(err["message"])
+    page = client.get("/", headers={"Accept-Language": "zh-CN"}).text
+    assert ">casual<" not in page
+    assert client.get("/favicon.ico").status_code == 200
