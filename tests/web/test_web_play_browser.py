@@ -10,6 +10,7 @@ folder).  Skipped when playwright or /usr/bin/chromium is missing.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,18 @@ def test_a_forbidden_go_point_is_explained_and_not_sent(live_server: tuple[str, 
     b.click('#board g[data-point="C3"]')  # a legal point is played
     b.wait_for_selector('#board[data-ply="5"]')
     assert len(frames) == 1 and frames[0]["move"] == "C3"
+    # Go replay: the positions are rebuilt move by move.
+    b.keyboard.press("Home")
+    b.wait_for_selector('#board[data-view="0"]')
+    assert b.locator("#board circle.black").count() == 0
+    b.keyboard.press("ArrowRight")
+    b.keyboard.press("ArrowRight")
+    b.wait_for_selector('#board[data-view="2"]')
+    assert b.locator("#board circle.black").count() == 1
+    assert b.locator('#board g[data-point="A2"] circle.white').count() == 1
+    b.click('#board g[data-point="H8"]')  # no move from an old position
+    b.wait_for_selector('#notice[data-code="viewing"]')
+    assert len(frames) == 1
 
 
 def test_a_blocked_horse_is_explained_and_not_sent(live_server: tuple[str, Path],
@@ -152,17 +165,42 @@ def test_the_builtin_engine_answers_a_draw_offer(live_server: tuple[str, Path], 
             me.click("#offer-draw:not([disabled])", timeout=1500)
         except Exception:  # noqa: BLE001 - the engine was faster; try after the next move
             continue
-        me.wait_for_function(
-            """() => ['draw_declined', 'game_over', 'result'].includes(
-                document.getElementById('notice').dataset.code)
-                || !document.getElementById('result').hidden""")
         answered = True
         break
     assert answered, "no draw offer could be made before the engine moved"
-    events = [e["kind"] for e in api(me, "GET", f"/api/games/{gid}/events")]
+    for _ in range(200):
+        events = [e["kind"] for e in api(me, "GET", f"/api/games/{gid}/events")]
+        if "decline_draw" in events or "accept_draw" in events:
+            break
+        me.wait_for_timeout(100)
     assert "offer_draw" in events
     assert "decline_draw" in events or "accept_draw" in events
+    if "decline_draw" in events:  # then it moves, and the page names its move in its notation
+        me.wait_for_function("() => document.getElementById('notice').dataset.code === 'moved'")
+        assert me.inner_text("#notice").startswith("Black ")
+        assert not re.search(r"\b[a-i][0-9][a-i][0-9]\b", me.inner_text("#notice"))
+    else:
+        me.wait_for_selector("#result:not([hidden])")
+        assert me.inner_text("#result-reason") == "Draw by agreement"
     me.screenshot(path=str(shots / "engine-draw-answer.png"))
+
+
+def test_the_engines_move_is_noticed_in_the_pages_notation(live_server: tuple[str, Path],
+                                                           browser: Any) -> None:
+    base, _ = live_server
+    me = signed_up(browser, base, "notation", "zh-CN")
+    gid = new_game(me, kind="xiangqi", opponent="engine", engine="builtin")
+    me.goto(f"{base}/games/{gid}")
+    me.wait_for_selector('#board[data-phase="playing"]')
+    me.click('#board g[data-square="h2"]')
+    me.click('#board g[data-square="e2"]')
+    me.wait_for_selector('#board[data-ply="2"]')
+    me.wait_for_function("() => document.getElementById('notice').dataset.code === 'moved'")
+    text = me.inner_text("#notice")
+    reply = api(me, "GET", f"/api/games/{gid}")["moves"][1]
+    assert text == f"黑方 {reply['text']}", text  # 黑方 马8进7, not 黑方 h9g7
+    me.select_option("#notation", "move")
+    assert me.locator('#moves .mv[data-ply="2"]').inner_text() == reply["move"]
 
 
 def finished_game(page: Any, other: Any) -> str:
