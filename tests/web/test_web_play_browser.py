@@ -273,6 +273,23 @@ def test_a_live_game_cannot_be_moved_while_viewing_history(live_server: tuple[st
     red.wait_for_selector('#notice[data-code="viewing"]')
     red.wait_for_timeout(200)
     assert frames == []
+    # Resigning asks first: dismissed, nothing happens; confirmed, the game ends.
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+    red.once("dialog", lambda d: answer(d, False))
+    red.click("#resign")
+    red.wait_for_timeout(300)
+    assert asked == ["Resign this game?"] and api(red, "GET", f"/api/games/{gid}")["result"] is None
+    red.once("dialog", lambda d: answer(d, True))
+    red.click("#resign")
+    red.wait_for_selector("#result:not([hidden])")
+    assert red.inner_text("#result-reason") == "Resignation"
 
 
 def test_the_game_page_fits_390_px(live_server: tuple[str, Path], browser: Any,
