@@ -114,14 +114,13 @@ def test_engine_games_name_the_engine_in_the_record(register: Any, client: TestC
 
 
 def test_the_builtin_engine_answers_a_draw_offer(register: Any, client: TestClient) -> None:
-    # the engine thinks long enough for the offer to come right after the move (23.1)
-    client.app.state.qisai.hub.engine_think = 3.0  # type: ignore[attr-defined]
+    client.app.state.qisai.hub.engine_think = 0.2  # type: ignore[attr-defined]
     me = register(client, "me")
     g = new_game(client, me, kind="xiangqi", opponent="engine", engine="builtin")
     gid = g["id"]
     assert "offer_draw" in g["actions"]
-    assert play(client, me, gid, type="move", ply=1, move="h2e2").status_code == 200
-    r = play(client, me, gid, type="offer_draw")
+    # The offer goes with the move (23.1: right after it), before the engine can move.
+    r = play(client, me, gid, type="move", ply=1, move="h2e2", offer_draw=True)
     assert r.status_code == 200, r.text
     # The engine accepts (a level opening) or declines, then moves.
     st = wait_for(client, gid, lambda s: s["offer"] is None and (s["result"] or s["ply"] >= 2),

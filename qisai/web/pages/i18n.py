@@ -212,6 +212,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "last_move": ("最后一着", "Last move"),
     "start_position": ("开局局面", "Start position"),
     "not_now": ("现在不可", "Not now"),
+    "offer_with_move": ("走这步棋后提和", "Offer a draw with this move"),
 }
 
 

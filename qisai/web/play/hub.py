@@ -374,6 +374,13 @@ class Hub:
             status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
             raise ActionError(status, f"{where}: {refusal}",
                               explain.refusal(live, side, kind, action, str(refusal)))
+        if (kind in ("move", "pass") and side is not None and action.get("offer_draw") is True
+                and "offer_draw" not in explain.allowed_now(live)[side.name.lower()]):
+            # 23.1: a draw offered with the move, right after it (so that an
+            # engine cannot answer by moving before the offer is made).
+            more, _ = await self._apply(live, Event(EventType.OFFER_DRAW, self.now(), side),
+                                        user.id)
+            notices = [*notices, *more]
         ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}

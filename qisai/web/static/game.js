@@ -291,6 +291,15 @@
         lines.push(`${b.textContent}${lang === "zh" ? "：" : ": "}${reasonText(r)}`);
       } else { b.title = ""; delete b.dataset.why; }
     }
+    if ($("offer-with-move-label")) {
+      // Offered with the move (23.1): allowed when it is one's turn and the
+      // offer would not be a second one in a row.
+      const r = why.offer_draw;
+      const can = playing && myTurn() && viewPly === null && !offerFromThem
+        && !(r && r.code === "offer_twice");
+      $("offer-with-move-label").hidden = !can;
+      if (!can) $("offer-with-move").checked = false;
+    }
     $("why-not").replaceChildren(...lines.map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
     if ($("confirm-dead")) {
       const sc = state.phase === "scoring";
@@ -384,7 +393,10 @@
   }
   function sendMove(mv) {
     if (viewPly !== null) { say(R.viewing); return; }  // never a move from an old position
-    pending = send({type: state.kind === "go" && mv === "pass" ? "pass" : "move", ply: state.ply + 1, move: mv});
+    const msg = {type: state.kind === "go" && mv === "pass" ? "pass" : "move", ply: state.ply + 1, move: mv};
+    const offer = $("offer-with-move");
+    if (offer && offer.checked) { msg.offer_draw = true; offer.checked = false; }
+    pending = send(msg);
   }
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
