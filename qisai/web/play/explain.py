@@ -17,12 +17,13 @@ only puts their answers into words.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from qisai.referee.verdict import GameKind, Side
 
-if TYPE_CHECKING:
-    from qisai.web.play.live import LiveGame
+LiveGame = Any
+"""A :class:`qisai.web.play.live.LiveGame` (not imported: live imports this
+module)."""
 
 __all__ = ["all_texts", "allowed_now", "clean", "go_forbidden", "refusal", "text", "xiangqi_why"]
 
