@@ -1,7 +1,10 @@
 """The games API (``/api``): engines, rule profiles, games, actions,
 records, and players' profiles (rating, its history, their games).
 
-Every refusal is a 4xx with a ``detail`` that says what was wrong and where.
+Every refusal is a 4xx with a ``detail`` that says what was wrong and where;
+a refused action also carries its reason as ``code``, ``zh``, ``en`` and
+``clause`` (never game ids or timestamps), and ``GET /api/games/{id}/why``
+says why a move may not be played before it is sent.
 The same actions as on the socket can be posted to
 ``/api/games/{id}/actions`` (for clients without WebSockets).
 """
