@@ -26,7 +26,7 @@ def signed_up(browser: Any, base: str, name: str, lang: str = "en-US",
     page.set_default_timeout(20000)
     page.goto(f"{base}/login")
     page.fill("#username", name)
-    page.fill("#password", "password123")
+    page.fill("#password", "velvet-otter-93")
     page.click("#register-button")
     page.wait_for_url(f"{base}/")
     return page
