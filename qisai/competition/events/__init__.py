@@ -1,4 +1,5 @@
-"""Events of every format kept in one file each (the command line's model).
+"""Events of every format: the one event model of the command line (one
+file each) and of the arena (one database row each).
 
 * :class:`EventFile` (:mod:`.file`): the file: an event of any kind with its
   header, penalties (18.1-18.4), play-offs (15.6) and entry details;

@@ -1,6 +1,6 @@
 """McMahon events for Go: an individual Swiss paired on McMahon scores.
 
-Moved down from the arena's ``qisai/web/events.py`` so that the command
+Moved down from the arena's ``qisai/web/events/`` so that the command
 line and the arena share one event model; the competition layer only.
 """
 

@@ -2,7 +2,7 @@
 under 12.1-12.3, board results one at a time, 场分/局分 (14.2), team
 tie-breaks (15.3/15.4), team withdrawals (20.3/20.4).
 
-Moved down from the arena's ``qisai/web/events.py`` so that the command
+Moved down from the arena's ``qisai/web/events/`` so that the command
 line and the arena share one event model; the competition layer only.
 """
 
