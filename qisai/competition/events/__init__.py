@@ -9,6 +9,10 @@ file each) and of the arena (one database row each).
   :class:`~qisai.competition.tournament.Tournament`);
 * :mod:`.views`: their rounds, standings, crosstables and brackets as rows.
 
+The event models came down from the arena (``qisai/web/events/``), which
+now imports them from here and stores each event's ``to_dict()`` in its
+row.
+
 Import the submodules directly; this package imports nothing at import
 time so that ``qisai --help`` stays fast.
 """

@@ -1,9 +1,6 @@
 """Individual knock-out events (淘汰制, 11.1): a seeded bracket, the card draw
 of the local rules, double elimination; each match a :class:`Series`
 (one game, two games 13.5, best of three, the 2021 league format).
-
-Moved down from the arena's ``qisai/web/events/`` so that the command
-line and the arena share one event model; the competition layer only.
 """
 
 from __future__ import annotations
