@@ -18,8 +18,10 @@ server's memory (VmRSS from /proc; also the engine processes it started).
 
 Prints the honest moves' round trip p50/p99, ``/api/rules`` p50/p99, the
 server's peak RSS, the honest clients' error count, and what the abusers
-got (status codes).  Loopback only; bounded: about ``--duration`` seconds
-of play plus set-up (at most 30 s more to wind down).
+got (status codes).  The honest games are opened before the abuse starts
+(at most 60 s), the abuse runs ``--warmup`` seconds alone, then the honest
+bots play for ``--duration`` seconds (at most 30 s more to wind down).
+Loopback only.
 
     nice -n 5 python bench/arena_abuse.py --games 100 --abusers 20 --duration 60
 """
@@ -264,8 +266,9 @@ async def abuse_seeks(base: str, addr: str, stop: asyncio.Event, tally: Tally) -
 
 
 # ------------------------------------------------------------------ honest
-async def honest_games(base: str, n: int, plies: int, think: float, stop_at: float,
-                       stats: arena_load.Stats, rng: random.Random) -> None:
+async def honest_setup(base: str, n: int, stats: arena_load.Stats
+                       ) -> list[tuple[str, str, str]]:
+    """Open ``n`` honest games (two guests each, one seeks, the other joins)."""
     transport = httpx.AsyncHTTPTransport(local_address=HONEST)
     limits = httpx.Limits(max_connections=50)
     games = []
@@ -287,6 +290,11 @@ async def honest_games(base: str, n: int, plies: int, think: float, stop_at: flo
                 stats.errors.append(f"join {j.status_code}: {j.text[:100]}")
                 continue
             games.append((gid, a, b))
+    return games
+
+
+async def honest_games(base: str, games: list[tuple[str, str, str]], plies: int, think: float,
+                       stop_at: float, stats: arena_load.Stats, rng: random.Random) -> None:
     ws_base = base.replace("http", "ws")
 
     async def one(gid: str, tok: str, r: random.Random) -> None:
@@ -319,6 +327,13 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
                               headers=owner)
         r.raise_for_status()
         target = r.json()["id"]  # the game the frame abusers attack
+    # The honest games are opened first (a busy server may refuse new ones:
+    # those errors count too), then the abuse starts, then they play.
+    try:
+        games = await asyncio.wait_for(honest_setup(base, args.games, stats), 60)
+    except TimeoutError:
+        games = []
+        stats.errors.append("honest games could not be opened within 60 s")
     background = [asyncio.ensure_future(memory.watch(stop)),
                   asyncio.ensure_future(probe_rules(base, stop, rules_ms, rules_errors))]
     abusers = []
@@ -339,7 +354,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     stop_at = time.monotonic() + args.duration
     try:
-        await asyncio.wait_for(honest_games(base, args.games, args.plies, args.think, stop_at,
+        await asyncio.wait_for(honest_games(base, games, args.plies, args.think, stop_at,
                                             stats, rng), timeout=args.duration + 30)
     except TimeoutError:
         stats.errors.append("some honest games did not finish in time")
