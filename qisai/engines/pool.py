@@ -145,9 +145,9 @@ class EnginePool:
             self._count += 1
             return await self._start(key, start)
         if not self._waiters and self._idle:
-            # At the bound, but a process of another kind idles: it makes room.
+            # At the bound, but a process of another kind idles: it makes
+            # room (its place, still counted, passes to the new one).
             self._stop(self._idle.pop(0))
-            self._count += 1
             return await self._start(key, start)
         wait = self.max_wait if timeout is None else max(0.0, min(timeout, self.max_wait))
         waiter: asyncio.Future[PooledEngine | None] = (
@@ -199,7 +199,7 @@ class EnginePool:
                 best = e
         # Dead idle processes free their places.
         for e in [e for e in self._idle if not e.alive]:
-            self._idle.remove(e)
+            self._forget(e)
             self._stop(e)
         if best is None:
             return None
