@@ -4,12 +4,20 @@ the dead stones are agreed.
 
 Engines are named by the server's ``--engine NAME=SPEC``:
 
-* ``gtp:COMMAND``: a Go engine speaking GTP (one process per game, fed the
-  game's moves, told the clock with ``kgs-time_settings``/``time_left``,
-  asked ``final_status_list dead`` at the count);
+* ``gtp:COMMAND``: a Go engine speaking GTP (fed the game's moves, told the
+  clock with ``kgs-time_settings``/``time_left``, asked
+  ``final_status_list dead`` at the count);
 * ``ucci:COMMAND``, ``uci:COMMAND``, ``xboard:COMMAND`` (also ``cecp:``,
   ``winboard:``) or a bare ``COMMAND`` (UCI): a Xiangqi engine;
-* ``builtin`` (always there) is qisai's own engine for both games.
+* ``builtin`` (always there) is qisai's own engine for both games:
+  ``python -m qisai engine xiangqi`` (UCI) and ``python -m qisai engine go``
+  (GTP; its dead stones are its own ``final_status_list dead``, qisai's
+  estimate computed in its process).
+
+No engine runs in the server's interpreter: every seat leases a process
+from the hub's :class:`~qisai.engines.pool.EnginePool` for each move (and
+for its dead stones), so a bounded number of engine processes serve every
+game, and a game waits in line for a free one (:class:`PooledSeat`).
 
 A seat only answers; the referee judges.  Whatever goes wrong inside a seat
 is raised as it is (:class:`~qisai.engines.errors.EngineError` or any other
