@@ -55,6 +55,11 @@ KINDS = ("frames", "login", "engine", "seeks")
 
 
 # ------------------------------------------------------------------ memory
+def say(text: str) -> None:
+    """Progress, on standard error."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
 def rss_kib(pid: int) -> int:
     """Return the resident memory of ``pid`` in KiB (0 if it is gone)."""
     try:
@@ -334,6 +339,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     except TimeoutError:
         games = []
         stats.errors.append("honest games could not be opened within 60 s")
+    say(f"{len(games)} honest games open; the abuse starts")
     background = [asyncio.ensure_future(memory.watch(stop)),
                   asyncio.ensure_future(probe_rules(base, stop, rules_ms, rules_errors))]
     abusers = []
@@ -351,6 +357,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             abusers.append(abuse_seeks(base, addr, stop, tally))
     abuse_tasks = [asyncio.ensure_future(a) for a in abusers]
     await asyncio.sleep(args.warmup)  # let the abuse build up first
+    say("the honest games start")
     t0 = time.perf_counter()
     stop_at = time.monotonic() + args.duration
     try:
@@ -359,11 +366,12 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     except TimeoutError:
         stats.errors.append("some honest games did not finish in time")
     elapsed = time.perf_counter() - t0
+    say("the honest games are over; stopping the abuse")
     stop.set()
-    for t in abuse_tasks:
+    for t in abuse_tasks + background:
         t.cancel()
-    await asyncio.gather(*abuse_tasks, return_exceptions=True)
-    await asyncio.gather(*background, return_exceptions=True)
+    await asyncio.wait(abuse_tasks + background, timeout=15)
+    say("stopped")
     return {"stats": stats, "rules_ms": rules_ms, "rules_errors": rules_errors,
             "tally": tally, "memory": memory, "elapsed": elapsed}
 
