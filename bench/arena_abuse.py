@@ -345,7 +345,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     abusers = []
     for i in range(args.abusers):
         addr = f"127.0.0.{10 + i}"
-        kind = KINDS[i % len(KINDS)]
+        kind = args.kinds[i % len(args.kinds)]
         r_ = random.Random(rng.random())
         if kind == "frames":
             abusers.append(abuse_frames(base, addr, stop, tally, target, r_))
@@ -387,8 +387,13 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of honest play")
     ap.add_argument("--warmup", type=float, default=10.0,
                     help="seconds of abuse before the honest games start")
+    ap.add_argument("--kinds", default=",".join(KINDS),
+                    help=f"the kinds of abuse, in turn (default {','.join(KINDS)})")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if not args.kinds or any(k not in KINDS for k in args.kinds):
+        raise SystemExit(f"--kinds: a comma-separated list of {', '.join(KINDS)}")
     if not (1 <= args.games <= 500 and 0 <= args.abusers <= 200 and 0 < args.duration <= 300):
         raise SystemExit("--games 1..500, --abusers 0..200, --duration (0, 300]")
     os.environ.setdefault("QISAI_RATE_MOVES", "1000")
@@ -407,7 +412,7 @@ def main() -> None:
     stats: arena_load.Stats = out["stats"]
     mem: Memory = out["memory"]
     print(f"honest: {args.games} games, think {args.think} s; abusers: {args.abusers} "
-          f"({', '.join(KINDS)}), {args.duration:.0f} s of play after {args.warmup:.0f} s "
+          f"({', '.join(args.kinds)}), {args.duration:.0f} s of play after {args.warmup:.0f} s "
           f"of abuse")
     ms = [r * 1000 for r in stats.rtts]
     if ms:
