@@ -513,12 +513,12 @@ class Hub:
         self._seats[live.id] = seat
         return seat
 
-    ENGINE_WAITING: dict[str, Any] = {"type": "engine_waiting", "at": None, "side": None,
-                      "zh": "引擎忙，等待中", "en": "engine busy, waiting", "clause": None,
-                      "data": {}}
-    ENGINE_READY: dict[str, Any] = {"type": "engine_ready", "at": None, "side": None,
-                    "zh": "引擎已就绪，思考中", "en": "engine free, thinking", "clause": None,
-                    "data": {}}
+    ENGINE_WAITING: dict[str, Any] = {
+        "type": "engine_waiting", "at": None, "side": None, "zh": "引擎忙，等待中",
+        "en": "engine busy, waiting", "clause": None, "data": {}}
+    ENGINE_READY: dict[str, Any] = {
+        "type": "engine_ready", "at": None, "side": None, "zh": "引擎已就绪，思考中",
+        "en": "engine free, thinking", "clause": None, "data": {}}
 
     def _engine_waiting(self, live: LiveGame, waiting: bool) -> None:
         """The engine of ``live`` starts (or stops) waiting for a free
