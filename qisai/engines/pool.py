@@ -147,7 +147,7 @@ class EnginePool:
         if not self._waiters and self._idle:
             # At the bound, but a process of another kind idles: it makes
             # room (its place, still counted, passes to the new one).
-            self._stop(self._idle.pop(0))
+            self._stop(self._idle.pop(0), kill=True)
             return await self._start(key, start)
         wait = self.max_wait if timeout is None else max(0.0, min(timeout, self.max_wait))
         waiter: asyncio.Future[PooledEngine | None] = (
@@ -212,8 +212,11 @@ class EnginePool:
         return engine
 
     async def _start(self, key: Hashable, start: Callable[[], Awaitable[Any]]) -> PooledEngine:
-        """Start a process in a place already counted."""
+        """Start a process in a place already counted (once the processes
+        being stopped have gone, so that no more run than the bound)."""
         try:
+            if self._closing:
+                await asyncio.wait(list(self._closing), timeout=2.0)
             client = await start()
         except BaseException:
             self._count -= 1
@@ -244,7 +247,7 @@ class EnginePool:
                 waiter.set_result(engine)
             else:
                 # The waiter needs another kind: this process makes room.
-                self._stop(engine)
+                self._stop(engine, kill=True)
                 waiter.set_result(None)
             return
         engine.idle_since = self.clock()
@@ -283,7 +286,9 @@ class EnginePool:
             return
 
     def _stop(self, engine: PooledEngine, *, kill: bool = False) -> asyncio.Task[None] | None:
-        """Stop ``engine`` in the background (the place is already freed)."""
+        """Stop ``engine`` in the background (the place is already freed;
+        a new process starts once it has gone); ``kill``: at once, without
+        asking it to quit (it holds no work worth a goodbye)."""
         async def stop() -> None:
             client = engine.client
             if kill:
@@ -314,7 +319,7 @@ class EnginePool:
         for e in old:
             self._idle.remove(e)
             self._count -= 1
-            self._stop(e)
+            self._stop(e, kill=True)
         if old:
             self._hand_on()
         return len(old)
