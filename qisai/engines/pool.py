@@ -158,6 +158,10 @@ class EnginePool:
             on_wait(True)
         try:
             got = await asyncio.wait_for(asyncio.shield(waiter), wait)
+        except EngineBusyError:  # the pool shut down meanwhile
+            if on_wait is not None:
+                on_wait(False)
+            raise
         except (TimeoutError, asyncio.CancelledError) as exc:
             if on_wait is not None:
                 on_wait(False)
