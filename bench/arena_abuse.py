@@ -24,6 +24,28 @@ bots play for ``--duration`` seconds (at most 30 s more to wind down).
 Loopback only.
 
     nice -n 5 python bench/arena_abuse.py --games 100 --abusers 20 --duration 60
+
+Measured 2026-12-01 on the shared 2-core machine (load average 9 to 16 from
+other work: even without abuse the honest p99 was 1.6 s, so figures are
+rough), ``nice -n 5``, 100 honest games, 60 s (moves p50/p99, /api/rules
+p50/p99 in ms, server peak RSS, honest errors):
+
+=====================================  ===========  ===========  =======  ===
+run                                    moves        /api/rules   RSS MiB  err
+=====================================  ===========  ===========  =======  ===
+main, 20 abusers (all kinds)           2010 / 4603  3049 / 6747  392      0
+issue 14 pool, 20 abusers (all kinds)  2186 / 6304  3123 / 11779 285      0
+main, 2 engine abusers (20 games)      620 / 1703   330 / 2256   128      0
+issue 14 pool, 2 engine abusers        123 / 975    38 / 1347    126      0
+issue 14 pool, no abusers              30 / 1608    25 / 1076    126      0
+issue 14 pool, 5 log-in flooders       1541 / 4118  408 / 4712   439      0
+issue 14 pool, 5 frame abusers         66 / 869     28 / 1018    517      0
+=====================================  ===========  ===========  =======  ===
+
+With the pool the engines' processes stayed within the bound (2; together
+71-91 MiB) and the engine flood got 429s; what remains slow under the full
+abuse is the log-in flood (Argon2 on every wrong password, by any name) and
+the huge frames (memory), being fixed elsewhere.
 """
 
 from __future__ import annotations
