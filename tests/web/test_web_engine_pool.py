@@ -269,3 +269,32 @@ def test_a_killed_engine_process_is_replaced(register: Any, pool_client: TestCli
     st = wait_for(pool_client, again, lambda s: s["ply"] >= 2 or s["result"], "a new engine")
     assert st["result"] is None and st["ply"] == 2
     assert pid2 not in hub.pool.pids() and hub.pool.size == 1
+
+
+# ---------------------------------------------------------- settings
+def test_the_bound_and_the_limits_are_set_by_the_server(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    import typer
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from qisai.cli.arena import register
+
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.setdefault("app", app))
+    monkeypatch.setenv("QISAI_ENGINE_GAMES", "5")
+    monkeypatch.setenv("QISAI_OPEN_SEEKS", "7")
+    monkeypatch.setenv("QISAI_ENGINE_WAIT", "12")
+    app = typer.Typer()
+    register(app)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path),
+                                 "--engine-processes", "3"])
+    assert r.exit_code == 0, r.output
+    hub = served["app"].state.qisai.hub
+    assert hub.pool.max_processes == 3 and hub.pool.max_wait == 12
+    assert hub.quota.engine_games == 5 and hub.quota.seeks == 7
+    monkeypatch.setenv("QISAI_ENGINE_PROCESSES", "4")
+    served.clear()
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert served["app"].state.qisai.hub.pool.max_processes == 4
