@@ -289,8 +289,9 @@ def test_penalty_of_exactly_all_the_time_left_flags(control: SideTimeControl, ru
         assert clock.remaining(side, at=0) == total
         assert clock.charge(side, seconds, at=0) is expected, seconds
         if expected is None:
-            # Japanese: the last period is not used up, and it is whole again
-            left = 30 if control is JAPANESE else TICK
+            # Japanese, between moves: the last period is not used up, and is
+            # whole again for the next move
+            left = 30 if control is JAPANESE and not running else TICK
             assert clock.remaining(side, at=0) == pytest.approx(left)
         else:
             assert clock.remaining(side, at=0) == 0
