@@ -1,0 +1,133 @@
+"""Counting with the arbiter's seki list, and ownership where the owner is certain.
+
+Rule text (docs/rules/003_*, 胜负判别): under area counting (数子) every
+stone and surrounded point counts, seki eyes included; under territory
+counting (数目) points of groups in seki count for nobody.  The arbiter
+names the groups in seki; ``score(seki=...)`` takes that list instead of
+:func:`find_seki`'s guess.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from qisai.go.board import Board
+from qisai.go.deadstones import estimate_dead, ownership
+from qisai.go.errors import ScoringError
+from qisai.go.rules import CHINESE, JAPANESE, Color
+from qisai.go.scoring import find_seki, score
+
+from .test_board import board_from
+from .test_scoring import seki_board
+
+# ------------------------------------------------------- the seki list
+G1, H1, H2, J2, G4 = (0, 6), (0, 7), (1, 7), (1, 8), (3, 6)
+
+
+def test_arbiter_seki_list_names_groups_and_their_eyes_count_for_nobody() -> None:
+    board = seki_board()
+    found = find_seki(board)
+    # Naming one stone of each group in seki is enough: the group is meant.
+    named = score(board, rules=JAPANESE, seki=[H2, H1, G4])
+    assert named.seki == found
+    assert named.seki >= board.group(H2) | board.group(H1) | board.group(G4)
+    guessed = score(board, rules=JAPANESE)
+    assert (named.black_territory, named.white_territory, named.shared) == (
+        guessed.black_territory, guessed.white_territory, guessed.shared)
+    assert G1 in named.shared and G1 not in named.black_territory
+    assert named.margin == guessed.margin
+
+
+def test_arbiter_seki_list_overrides_the_guess() -> None:
+    board = seki_board()
+    none = score(board, rules=JAPANESE, seki=[])
+    guessed = score(board, rules=JAPANESE)
+    assert none.seki == frozenset()
+    # Without seki the eye G1 is Black's territory: one point more for Black.
+    assert G1 in none.black_territory
+    assert none.black_territory == guessed.black_territory | {G1}
+    assert none.black_count == guessed.black_count + 1
+    assert none.margin == guessed.margin + 1
+    # Only the white group in seki named: G1 borders only Black stones, so
+    # it is Black's again; the black groups are not in seki.
+    white_only = score(board, rules=JAPANESE, seki=[H2])
+    assert white_only.seki == board.group(H2)
+    assert G1 in white_only.black_territory
+
+
+def test_seki_list_does_not_change_an_area_count() -> None:
+    """数子: seki eyes count like any surrounded point."""
+    board = seki_board()
+    plain = score(board, rules=CHINESE)
+    for seki in ([], [H2, H1, G4], None):
+        s = score(board, rules=CHINESE, seki=seki)
+        assert (s.black_count, s.white_count, s.margin) == (
+            plain.black_count, plain.white_count, plain.margin)
+        assert s.black_count + s.white_count == 81
+    assert G1 in plain.black_territory
+    assert score(board, rules=CHINESE, seki=[H2]).seki == board.group(H2)
+
+
+def test_seki_list_point_must_hold_a_stone() -> None:
+    board = seki_board()
+    with pytest.raises(ScoringError, match="holds no stone"):
+        score(board, rules=JAPANESE, seki=[G1])
+
+
+# ------------------------------------------------------------ ownership
+# Two groups with two one-point eyes each fill the board: Black owns the
+# left four columns, White the right three, whatever is played.
+SPLIT = [
+    "X X X X O O O",
+    "X . X X O . O",
+    "X X X X O O O",
+    "X X X X O O O",
+    "X X X X O O O",
+    "X . X X O . O",
+    "X X X X O O O",
+]
+# As SPLIT, with a lone white stone in a two-point space of Black's (B4):
+# Black has two more eyes, White cannot play C4, so Black takes the stone
+# in every playout.
+DEAD_STONE = [
+    "X X X X O O O",
+    "X . X X O . O",
+    "X X X X O O O",
+    "X O . X O O O",
+    "X X X X O O O",
+    "X . X X O . O",
+    "X X X X O O O",
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ownership_of_unconditionally_alive_groups_is_certain(seed: int) -> None:
+    board = board_from(SPLIT)
+    own = ownership(board, playouts=16, seed=seed)
+    assert len(own) == 49
+    for (row, col), share in own.items():
+        assert share == (1.0 if col <= 3 else 0.0), ((row, col), share)
+    assert estimate_dead(board, playouts=16, seed=seed) == frozenset()
+    # the area count agrees: 28 points for Black, 21 for White
+    s = score(board, dead=[], rules=CHINESE, komi=0)
+    assert (s.black_count, s.white_count) == (28, 21)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_dead_stone_inside_a_living_group_is_owned_by_the_other_side(seed: int) -> None:
+    board = board_from(DEAD_STONE)
+    dead = (3, 1)  # B4
+    assert board.get(dead) is Color.WHITE
+    own = ownership(board, playouts=16, seed=seed)
+    assert own[dead] == 1.0
+    assert all(own[(r, c)] == 1.0 for r in range(7) for c in range(4))  # Black's side
+    assert all(own[(r, c)] == 0.0 for r in range(7) for c in range(4, 7))  # White's side
+    assert estimate_dead(board, playouts=16, seed=seed) == {dead}
+    s = score(board, dead=[dead], rules=CHINESE, komi=0)
+    assert (s.black_count, s.white_count) == (28, 21)
+
+
+def test_ownership_of_an_empty_board_is_not_certain() -> None:
+    own = ownership(Board(5), playouts=16, seed=0)
+    assert len(own) == 25 and all(0.0 <= v <= 1.0 for v in own.values())
+    assert any(0.0 < v < 1.0 for v in own.values())
