@@ -295,3 +295,44 @@ def test_penalty_of_exactly_all_the_time_left_flags(control: SideTimeControl, ru
             assert clock.remaining(side, at=0) == pytest.approx(left)
         else:
             assert clock.remaining(side, at=0) == 0
+
+
+# ----------------------------------------------------- Canadian calls
+def test_canadian_calls_from_main_time() -> None:
+    """Canadian byo-yomi: the start is called with the moves to make, then
+    the seconds left in the period (60, 30, 10, 5..1) and the flag."""
+    clock = started(CANADIAN)
+    calls = clock.calls(0, 200)
+    assert [(c.at, c.kind, c.value) for c in calls] == [
+        (10.0, "byoyomi", 3),
+        (50.0, "seconds", 60), (80.0, "seconds", 30), (100.0, "seconds", 10),
+        (105.0, "seconds", 5), (106.0, "seconds", 4), (107.0, "seconds", 3),
+        (108.0, "seconds", 2), (109.0, "seconds", 1),
+        (110.0, "flag", 0),
+    ]
+    assert calls[0].text_zh == "开始读秒，还剩3着" and calls[0].text_en == "byo-yomi begins: 3 moves left"
+    assert calls[1].text_zh == "还剩60秒" and calls[1].text_en == "60 seconds left"
+    assert calls[-1].text_zh == "超时判负"
+    assert all(c.side is R for c in calls)
+    # one tick either side of a call
+    assert clock.calls(0, 50 - TICK)[-1].kind == "byoyomi"
+    assert [c.value for c in clock.calls(50 - TICK, 50)] == [60]
+    assert clock.calls(50, 80 - TICK) == []
+
+
+def test_canadian_calls_inside_the_period_count_what_is_left() -> None:
+    clock = red_moves(CANADIAN, 10)  # in byo-yomi: 100 s for 2 more moves
+    clock.press(at=10)
+    clock.press(at=70)  # 40 s left for the last move of the period
+    clock.press(at=70)
+    calls = [(c.at, c.kind, c.value) for c in clock.calls(70, 200)]
+    # no start call (already in byo-yomi), no 60 s call (only 40 s left)
+    assert calls == [(80.0, "seconds", 30), (100.0, "seconds", 10), (105.0, "seconds", 5),
+                     (106.0, "seconds", 4), (107.0, "seconds", 3), (108.0, "seconds", 2),
+                     (109.0, "seconds", 1), (110.0, "flag", 0)]
+    assert clock.deadline() == 110
+    # the period renews after the third move: the next calls count 100 s again
+    clock.press(at=75)
+    clock.press(at=75)
+    renewed = [(c.at, c.kind, c.value) for c in clock.calls(75, 300)]
+    assert renewed[0] == (115.0, "seconds", 60) and renewed[-1] == (175.0, "flag", 0)
