@@ -142,7 +142,7 @@ def test_server_speaks_uci_and_ucci_through_the_client() -> None:
                 assert result.last_info is not None and result.last_info.depth
                 board.push(result.move)
                 clock = Limit(red_clock=3, black_clock=3, red_inc=0.1, black_inc=0.1)
-                result = await engine.play(board, clock, timeout=5)
+                result = await engine.play(board, clock, timeout=30)  # a hang bound
                 assert result.move is not None and board.is_legal(result.move)
                 banned = [m for m in board.legal_moves() if m != Move.from_iccs("a9a8")]
                 board.push(result.move)
