@@ -200,3 +200,156 @@ def test_cycle_length_reaches_back_to_the_empty_board_but_not_past_a_setup() -> 
     d.setup(black=["E5"], to_move=Color.BLACK)
     d.play("C3")
     assert d.cycle_length() is None  # a set-up ends the search
+
+
+# ------------------------------------------------------------------- undo
+def _state(b: Board) -> tuple:  # type: ignore[type-arg]
+    """Everything a move can change, liberties of every group included."""
+    libs = {p: b.liberties(p) for p in b.points() if b.get(p) is not None}
+    return (str(b), b.zobrist, b.to_move, b.ko_point, b.move_number, b.consecutive_passes,
+            b.captures(Color.BLACK), b.captures(Color.WHITE), b.repetitions(),
+            b.cycle_length(), libs, len(b.history), sorted(b.legal_points()))
+
+
+def _played(rows: list[str], rules=CHINESE) -> Board:  # type: ignore[no-untyped-def]
+    from .test_board import board_from
+
+    return board_from(rows, rules=rules)
+
+
+# White's three stones on the left and the single one on the right are both
+# in atari at C3: Black C3 takes four stones in two groups at once.
+DOUBLE_CAPTURE = [
+    ". . . . .",
+    "X X . X .",
+    "O O . O X",
+    "X X . X .",
+    ". . . . .",
+]
+
+
+@pytest.mark.parametrize("rules", [CHINESE, SIMPLE, SITUATIONAL], ids=["chinese", "simple", "situational"])
+def test_undo_of_a_double_capture_restores_everything(rules) -> None:  # type: ignore[no-untyped-def]
+    b = _played(DOUBLE_CAPTURE, rules)
+    b.play(None)
+    b.play(None)  # passes before: the count must come back too
+    b.play("E1")
+    b.play(None)  # White passes: Black's capture follows a pass
+    before = _state(b)
+    move = b.play("C3")
+    assert sorted(move.captured) == [(2, 0), (2, 1), (2, 3)]
+    assert b.captures(Color.BLACK) == 3 and b.consecutive_passes == 0
+    b.undo()
+    assert _state(b) == before
+    assert b.captures(Color.BLACK) == 0 and b.consecutive_passes == 1
+
+
+def test_undo_of_a_pass_and_a_setup_restores_ko_and_counts() -> None:
+    from .test_ko_point import REAL_KO, board_from
+
+    b = board_from(REAL_KO, SITUATIONAL)
+    b.play("E4")  # takes the ko: D4 is the ko point
+    before = _state(b)
+    b.play(None)
+    assert b.ko_point is None and b.consecutive_passes == 1
+    b.undo()
+    assert _state(b) == before and b.ko_point == (3, 3)
+    b.setup(white=["A1"], to_move=Color.BLACK)
+    assert b.ko_point is None and b.to_move is Color.BLACK
+    b.undo()
+    assert _state(b) == before
+    b.undo()
+    b.undo()  # the position's own set-up
+    assert b.history == [] and b.zobrist == 0 and b.repetitions() == 0
+    from qisai.go.errors import UndoError
+
+    with pytest.raises(UndoError, match="^nothing to undo$"):
+        b.undo()
+
+
+def test_undo_through_a_ko_cycle_keeps_the_counts() -> None:
+    from .test_board import triple_ko_board
+
+    b = triple_ko_board(SIMPLE)
+    cycle = ["C8", "B5", "C2", "B8", "C5", "B2"]
+    states = [_state(b)]
+    for name in cycle * 2:
+        b.play(name)
+        states.append(_state(b))
+    assert b.repetitions() == 2
+    for expected in reversed(states[:-1]):
+        b.undo()
+        assert _state(b) == expected
+
+
+@pytest.mark.parametrize("rules", [CHINESE, SIMPLE, SITUATIONAL], ids=["chinese", "simple", "situational"])
+def test_legal_points_agree_with_legal_reason_round_a_ko_cycle(rules) -> None:  # type: ignore[no-untyped-def]
+    from .test_board import triple_ko_board
+
+    b = triple_ko_board(rules)
+    for name in ["C8", "B5", "C2", "B8", "C5", "B2", "C8"]:
+        expected = [p for p in b.empty_points() if b.legal_reason(p) is None]
+        assert sorted(b.legal_points()) == sorted(expected)
+        if b.legal_reason(name) is not None:
+            break
+        b.play(name)
+
+
+def test_legal_points_after_a_double_capture_threat() -> None:
+    # Black C3 captures two groups at once; under superko the position after
+    # it is new, so it is legal in both lists.
+    for rules in (CHINESE, SIMPLE, SITUATIONAL):
+        b = _played(DOUBLE_CAPTURE, rules)
+        assert (2, 2) in b.legal_points() and b.legal_reason("C3") is None
+
+
+# ---------------------------------------------------------------- display
+def test_text_board_top_row_first_with_coordinates() -> None:
+    b = Board(3)
+    b.play("A1")
+    b.play("C3")
+    assert str(b) == " 3 . . O\n 2 . . .\n 1 X . .\n   A B C"
+    assert "J" in str(Board(9)).splitlines()[-1] and "I" not in str(Board(9)).splitlines()[-1]
+    assert repr(b) == "<Board 3x3 BLACK to move, move 2>"
+
+
+def test_get_on_a_pass_is_an_error() -> None:
+    b = Board(9)
+    with pytest.raises(CoordinateError, match="^a pass is not a point$"):
+        b.get(None)
+    assert b.get("A1") is None
+    b.play("A1")
+    assert b.get((0, 0)) is Color.BLACK
+
+
+def test_undo_restores_the_pass_count_after_passes_and_setups() -> None:
+    b = Board(9)
+    b.play(None)
+    b.play(None)
+    assert b.consecutive_passes == 2 and b.is_game_over()
+    b.undo()
+    assert b.consecutive_passes == 1 and not b.is_game_over()
+    b.setup(black=["E5"], to_move=Color.WHITE)
+    assert b.consecutive_passes == 0
+    b.undo()
+    assert b.consecutive_passes == 1
+
+
+def test_undo_of_a_suicide_restores_the_neighbours_liberties() -> None:
+    """Tromp-Taylor allows suicide: Black B1 kills its own two stones; undo
+    gives the white stones around their liberties back."""
+    from qisai.go.rules import TROMP_TAYLOR
+
+    b = _played([
+        ". . . . .",
+        ". . . . .",
+        "O O . . .",
+        "X O . . .",
+        ". X O . .",
+    ], TROMP_TAYLOR)
+    before = _state(b)
+    move = b.play("A1")  # B A1 joins A2 and B1: no liberty left, nothing taken
+    assert move.point == (0, 0)
+    assert b.get("A2") is None and b.get("B1") is None and b.captures(Color.WHITE) == 3
+    b.undo()
+    assert _state(b) == before
