@@ -353,3 +353,41 @@ def test_undo_of_a_suicide_restores_the_neighbours_liberties() -> None:
     assert b.get("A2") is None and b.get("B1") is None and b.captures(Color.WHITE) == 3
     b.undo()
     assert _state(b) == before
+
+
+def test_a_new_board_is_empty_and_unrepeated() -> None:
+    b = Board(9)
+    assert b.consecutive_passes == 0 and b.handicap == 0 and b.ko_point is None
+    assert b.captures(Color.BLACK) == 0 and b.captures(Color.WHITE) == 0
+    assert b.repetitions() == 0 and b.cycle_length() is None and b.move_number == 0
+    assert b.to_move is Color.BLACK and not b.is_game_over()
+    for bad in ((-1, 0), (9, 0), (0, 9), (0, -1), (True, 0), (1.0, 2), "Z1", "J10"):
+        with pytest.raises(CoordinateError):
+            b.get(bad)  # type: ignore[arg-type]
+
+
+def test_move_out_of_turn_names_the_point_colour_and_move() -> None:
+    from qisai.go.errors import IllegalMoveError
+
+    b = Board(9)
+    b.play("E5")
+    with pytest.raises(IllegalMoveError) as info:
+        b.play("D4", Color.BLACK)
+    err = info.value
+    assert (err.reason, err.point, err.color, err.move_number) == (
+        IllegalReason.OUT_OF_TURN, "D4", "B", 2)
+    assert str(err) == "move 2: B D4 is illegal: move out of turn (连走二步)"
+
+
+def test_captures_add_up() -> None:
+    b = _played([
+        ". . . . .",
+        "X O X O X",
+        ". X . X .",
+        ". . . . .",
+        ". . . . .",
+    ])
+    b.play("B5")  # takes B4
+    b.play(None)
+    b.play("D5")  # takes D4
+    assert b.captures(Color.BLACK) == 2 and b.captures(Color.WHITE) == 0
