@@ -9,13 +9,15 @@ names the groups in seki; ``score(seki=...)`` takes that list instead of
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from qisai.go.board import Board
 from qisai.go.deadstones import estimate_dead, ownership
 from qisai.go.errors import ScoringError
 from qisai.go.rules import CHINESE, JAPANESE, Color
-from qisai.go.scoring import find_seki, score
+from qisai.go.scoring import Result, ResultReason, area_result, find_seki, score
 
 from .test_board import board_from
 from .test_scoring import seki_board
@@ -131,3 +133,86 @@ def test_ownership_of_an_empty_board_is_not_certain() -> None:
     own = ownership(Board(5), playouts=16, seed=0)
     assert len(own) == 25 and all(0.0 <= v <= 1.0 for v in own.values())
     assert any(0.0 < v < 1.0 for v in own.values())
+
+
+# ------------------------------------------------------- the count as data
+def test_score_as_dict_is_the_whole_count() -> None:
+    """The count as the arena and the records show it, every field."""
+    board = board_from(SPLIT)
+    s = score(board, rules=CHINESE)
+    assert s.as_dict() == {
+        "scoring": "area", "size": 7, "komi": "15/2", "handicap": 0,
+        "black_stones": 26, "white_stones": 19, "black_territory": 2, "white_territory": 2,
+        "shared": 0, "black_prisoners": 0, "white_prisoners": 0,
+        "black_count": "28", "white_count": "21", "margin_points": "-1/2",
+        "margin_stones": "-1/4", "dead": [], "seki": [],
+        "result": "W+0.5", "result_chinese": "白胜1/4子",
+    }
+    dead = score(board_from(DEAD_STONE), dead=["B4"], rules=JAPANESE, seki=[], komi=0)
+    d = dead.as_dict()
+    assert (d["scoring"], d["komi"], d["dead"], d["black_prisoners"]) == ("territory", "0", ["B4"], 1)
+    assert d["white_prisoners"] == 0 and d["result"] == dead.result.sgf()
+    seki = score(seki_board(), rules=JAPANESE).as_dict()
+    assert seki["seki"] == sorted(seki["seki"]) and "H2" in seki["seki"] and "G4" in seki["seki"]
+
+
+def test_area_result_bounds_and_komi() -> None:
+    assert area_result(0).winner is Color.WHITE
+    assert area_result(361).winner is Color.BLACK and area_result(361).margin == 361 - 7.5
+    for bad in (-1, 362, Fraction(-1, 2)):
+        with pytest.raises(ScoringError, match=rf"^count {Fraction(bad)} is outside 0\.\.361$"):
+            area_result(bad)
+    # 9x9: par 40.5, komi 3¾ stones: 41 loses by 3¼ stones, 45 wins by ¾
+    assert area_result(41, size=9) == Result(Color.WHITE, ResultReason.SCORE, Fraction(13, 2))
+    assert area_result(45, size=9) == Result(Color.BLACK, ResultReason.SCORE, Fraction(3, 2))
+    assert area_result(Fraction(177, 4), size=9) == Result(None, ResultReason.DRAW)
+    with pytest.raises(ScoringError, match=r"^count 82 is outside 0\.\.81$"):
+        area_result(82, size=9)
+
+
+def test_a_shared_liberty_with_room_to_fill_is_no_seki() -> None:
+    """Filling B1 leaves either side two liberties: no self-atari, no seki."""
+    board = board_from([
+        ". . . . .",
+        ". . . . .",
+        ". . . . .",
+        ". . . . .",
+        "X . O X .",
+    ])
+    assert find_seki(board) == frozenset()
+    assert score(board, rules=JAPANESE).seki == frozenset()
+
+
+def test_sgf_results_read_with_their_scoring() -> None:
+    from qisai.go.rules import Scoring
+
+    for text in ("Draw", "draw", "Jigo", "0"):
+        r = Result.from_sgf(text, Scoring.TERRITORY)
+        assert r == Result(None, ResultReason.DRAW, scoring=Scoring.TERRITORY)
+    for text in ("Void", "?", "", "  "):
+        r = Result.from_sgf(text, Scoring.TERRITORY)
+        assert r == Result(None, ResultReason.VOID, scoring=Scoring.TERRITORY)
+    assert Result.from_sgf("B+") == Result(Color.BLACK, ResultReason.SCORE)
+    assert Result.from_sgf("w+3.5", Scoring.TERRITORY) == Result(
+        Color.WHITE, ResultReason.SCORE, Fraction(7, 2), Scoring.TERRITORY)
+    for bad in ("B", "+", "X+R", "B-R", "BR"):
+        with pytest.raises(ValueError, match="is not an SGF result"):
+            Result.from_sgf(bad)
+
+
+def test_result_texts_for_odd_margins_and_no_winner() -> None:
+    from qisai.go.rules import Scoring
+
+    assert Result(Color.BLACK, ResultReason.VOID).chinese() == "无胜负（重下）"
+    assert Result(Color.BLACK, ResultReason.VOID).sgf() == "Void"
+    assert Result(None, ResultReason.SCORE, Fraction(3)).chinese() == "无胜负（重下）"
+    assert Result(Color.WHITE, ResultReason.SCORE, Fraction(3, 4), Scoring.TERRITORY).chinese() \
+        == "白3/4目胜"
+    assert Result(Color.WHITE, ResultReason.SCORE, Fraction(11, 4), Scoring.TERRITORY).chinese() \
+        == "白2又3/4目胜"
+    assert Result(Color.BLACK, ResultReason.SCORE, Fraction(1, 2), Scoring.TERRITORY).chinese() \
+        == "黑半目胜"
+    assert Result(Color.BLACK, ResultReason.SCORE).chinese() == "黑胜"
+    assert Result(Color.BLACK, ResultReason.SCORE).sgf() == "B+"
+    assert Result(Color.WHITE, ResultReason.FORFEIT).chinese() == "白胜（对方判负）"
+    assert Result(Color.WHITE, ResultReason.TIME).chinese() == "白超时胜"
