@@ -382,3 +382,70 @@ def test_canadian_call_texts() -> None:
         (7.0, "seconds", 1, "还剩1秒", "1 seconds left"),
         (8.0, "flag", 0, "超时判负", "time is up: lost on time"),
     ]
+
+
+# A per-move limit for Red only: every query about Red must use Red's limit.
+RED_LIMIT = TimeControl(SideTimeControl((Stage(None, 600),), move_limit=30),
+                        SideTimeControl((Stage(None, 600),)))
+
+
+def test_red_only_limit_is_red_s() -> None:
+    clock = Clock(RED_LIMIT)
+    clock.start(R, at=0)
+    assert clock.flag_cause(R) is FlagCause.MOVE_LIMIT and clock.flag_cause(B) is FlagCause.TIME
+    assert clock.charge(R, 29, at=0) is None
+    assert clock.charge(R, 1, at=0) is FlagCause.TIME  # the move's time is up
+    flagged = Clock(RED_LIMIT)
+    flagged.start(R, at=0)
+    assert flagged.press(at=31).flagged is FlagCause.MOVE_LIMIT
+    stopped = Clock(RED_LIMIT)
+    stopped.start(R, at=0)
+    stopped.stop(at=100)  # a move cannot cost more than the limit
+    assert stopped.snapshot(R, at=100).main == 570
+
+
+def test_calls_end_at_the_move_limit() -> None:
+    control = TimeControl(SideTimeControl((Stage(None, 0),), byoyomi=JAPANESE, move_limit=40),
+                          SideTimeControl((Stage(None, 0),), byoyomi=JAPANESE))
+    clock = Clock(control)
+    clock.start(R, at=0)
+    got = [(c.at, c.kind, c.value) for c in clock.calls(-1, 1000)]
+    # the 10 s call of the second period would be at 40: the flag is there instead
+    assert got == [(0.0, "byoyomi", 3), (10.0, "seconds", 10), (20.0, "seconds", 20),
+                   (30.0, "periods_left", 2), (40.0, "flag", 0)]
+
+
+def test_periods_left_counts_down() -> None:
+    clock = Clock(TimeControl.both(SideTimeControl((Stage(None, 0),), byoyomi=Byoyomi(
+        ByoyomiKind.JAPANESE, 4, 10))))
+    clock.start(R, at=0)
+    left = [(c.at, c.value, c.text_zh) for c in clock.calls(-1, 100) if c.kind == "periods_left"]
+    assert left == [(10.0, 3, "还剩3次"), (20.0, 2, "还剩2次"), (30.0, 1, "还剩1次")]
+    counts = [c.at for c in clock.calls(30, 100) if c.kind == "count"]
+    assert counts == [31.0 + k for k in range(9)]
+
+
+def test_short_periods_call_only_what_fits() -> None:
+    # Japanese 5 s: the last-period count starts at 6 (5 s before the end)
+    clock = Clock(TimeControl.both(SideTimeControl((Stage(None, 0),), byoyomi=Byoyomi(
+        ByoyomiKind.JAPANESE, 1, 5))))
+    clock.start(R, at=0)
+    assert [(c.at, c.kind, c.value) for c in clock.calls(-1, 100)] == [
+        (0.0, "byoyomi", 1), (1.0, "count", 6), (2.0, "count", 7), (3.0, "count", 8),
+        (4.0, "count", 9), (5.0, "flag", 0)]
+    # Canadian 60 s: "60 seconds left" is not called at the period's start
+    canadian = Clock(TimeControl.both(SideTimeControl((Stage(None, 0),), byoyomi=Byoyomi(
+        ByoyomiKind.CANADIAN, 1, 60, 5))))
+    canadian.start(R, at=0)
+    first = [(c.at, c.kind, c.value) for c in canadian.calls(-1, 31)]
+    assert first == [(0.0, "byoyomi", 5), (30.0, "seconds", 30)]
+
+
+def test_leaving_byoyomi_for_a_new_stage_is_a_plain_false() -> None:
+    control = SideTimeControl((Stage(2, 10), Stage(None, 100)), byoyomi=JAPANESE)
+    clock = Clock(TimeControl.both(control))
+    clock.start(R, at=0)
+    clock.press(at=15)
+    clock.press(at=15)
+    clock.press(at=20)
+    assert clock.snapshot(R, at=20).in_byoyomi is False
