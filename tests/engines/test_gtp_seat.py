@@ -17,7 +17,10 @@ from qisai.go.board import Board
 from qisai.referee.clock import Byoyomi, ByoyomiKind, SideTimeControl, Stage, TimeControl
 from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Side
-from qisai.web.opponents import GoRequest, GtpGoSeat, parse_spec
+try:  # the arena's engine seats (qisai.web.play.opponents once the web package is split)
+    from qisai.web.opponents import GoRequest, GtpGoSeat, parse_spec
+except ImportError:  # pragma: no cover - after the web split
+    from qisai.web.play.opponents import GoRequest, GtpGoSeat, parse_spec  # type: ignore[no-redef]
 
 RECORDER = Path(__file__).parent / "fakes" / "gtp_recorder.py"
 
