@@ -17,6 +17,7 @@ from qisai.go.board import Board
 from qisai.referee.clock import Byoyomi, ByoyomiKind, SideTimeControl, Stage, TimeControl
 from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Side
+
 try:  # the arena's engine seats (qisai.web.play.opponents once the web package is split)
     from qisai.web.opponents import GoRequest, GtpGoSeat, parse_spec
 except ImportError:  # pragma: no cover - after the web split
