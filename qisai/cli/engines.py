@@ -1,38 +1,33 @@
 """Engine commands: ``qisai engine xiangqi|go`` (qisai's own engines on
 stdio) and ``qisai match`` (refereed engine matches, cutechess-cli style).
 
-Example::
+Example (each engine's ``key=value`` words follow its ``--engine``, as in
+cutechess-cli; quoting a whole spec, ``--engine "name=fsf cmd=..."``, works
+too)::
 
     qisai match --game xiangqi \\
-        --engine "name=fsf cmd=/usr/games/fairy-stockfish option.Skill_Level=0" \\
-        --engine "name=qisai cmd=builtin" --tc movetime=0.2 --games 10 --concurrency 2 \\
+        --engine name=fsf cmd=/usr/games/fairy-stockfish option.Skill_Level=0 \\
+        --engine name=qisai cmd=builtin --tc movetime=0.2 --games 10 --concurrency 2 \\
         --rules cxa --pgnout games.pgn --sprt "elo0=0 elo1=50"
+
+The match machinery (:mod:`qisai.competition.match`) is imported by the
+commands themselves, so that other commands start fast.
 """
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+import typer.core
 
-from qisai.competition.match import (
-    EngineSpec,
-    GameRecord,
-    MatchConfig,
-    MatchError,
-    MatchReport,
-    Sprt,
-    load_openings,
-    parse_time_control,
-    play_match,
-)
-from qisai.engines.play import Adjudication
+if TYPE_CHECKING:
+    from qisai.engines.play import Adjudication
 
-__all__ = ["register"]
-
-_console = Console(highlight=False, stderr=True)
+__all__ = ["regroup_engine_specs", "register"]
 
 engine_app = typer.Typer(no_args_is_help=True, add_completion=False,
                          help="Run qisai's own engines on standard input/output.")
@@ -71,6 +66,8 @@ def engine_go(
 
 
 def _pairs(text: str, what: str) -> dict[str, int]:
+    from qisai.competition.match import MatchError
+
     out: dict[str, int] = {}
     for word in text.split():
         key, _, value = word.partition("=")
@@ -82,6 +79,9 @@ def _pairs(text: str, what: str) -> dict[str, int]:
 
 
 def _adjudication(resign: str, draw: str, max_plies: int) -> Adjudication:
+    from qisai.competition.match import MatchError
+    from qisai.engines.play import Adjudication
+
     r = _pairs(resign, "resign")
     d = _pairs(draw, "draw")
     for key in r:
@@ -103,8 +103,9 @@ def _adjudication(resign: str, draw: str, max_plies: int) -> Adjudication:
 def match(
     game: str = typer.Option("xiangqi", "--game", help="xiangqi or go."),
     engine: list[str] = typer.Option(
-        ..., "--engine", help="name=N cmd=C [proto=uci|ucci|gtp] [arg=A] [option.X=V]; "
-        "cmd=builtin for qisai's own engine.  Repeat for each engine."),
+        ..., "--engine", help="name=N cmd=C [proto=uci|ucci|xboard|gtp] [arg=A] [option.X=V], as "
+        "separate words (cutechess-cli) or one quoted spec; cmd=builtin for qisai's own engine.  "
+        "Repeat for each engine."),
     tc: str = typer.Option("movetime=1", "--tc", help="40/5400+0, 60+1, '300 byoyomi 5x60', "
                            "'3600 chinese 5', '600 canadian 25/300', movetime=0.1, none."),
     rules: str = typer.Option("", "--rules", help="cxa, axf, cxa-local (Xiangqi); chinese, "
@@ -124,7 +125,32 @@ def match(
     komi: float | None = typer.Option(None, "--komi", help="Go komi in points (default: the rules')."),
     handicap: int = typer.Option(0, "--handicap", help="Go handicap stones (fixed placement)."),
 ) -> None:
-    """Play a refereed engine match and print score, Elo ± 95%, LOS, SPRT and endings."""
+    """Play a refereed engine match and print score, Elo ± 95%, LOS, SPRT and endings.
+
+    Each --engine is followed by its key=value words (cutechess-cli style) or
+    by one quoted spec.  Exit 2 for a bad setting."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from qisai.competition.match import (
+        EngineSpec,
+        GameRecord,
+        MatchConfig,
+        MatchError,
+        MatchReport,
+        Sprt,
+        load_openings,
+        parse_time_control,
+        play_match,
+    )
+
+    _console = Console(highlight=False, stderr=True)
     try:
         if game not in ("xiangqi", "go"):
             raise MatchError("--game must be xiangqi or go")
@@ -167,7 +193,74 @@ def match(
     print(report.summary())
 
 
+def _is_spec_word(word: str, keys: Sequence[str]) -> bool:
+    """Whether ``word`` is one ``key=value`` of an engine spec."""
+    key, sep, _ = word.partition("=")
+    return bool(sep) and (key in keys or (key.startswith("option.") and len(key) > 7))
+
+
+def _spec_text(word: str, keys: Sequence[str]) -> str:
+    """``word`` as a part of a spec string: kept if it already is a whole
+    spec of several words (the quoted form), else quoted as one word."""
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        parts = []
+    if len(parts) > 1 and all(_is_spec_word(p, keys) for p in parts):
+        return word
+    return shlex.quote(word)
+
+
+def regroup_engine_specs(args: Sequence[str], keys: Sequence[str]) -> list[str]:
+    """Rewrite the cutechess-cli form ``--engine name=a cmd=b proto=uci`` into
+    the one-value form ``--engine 'name=a cmd=b proto=uci'`` that the option
+    parser takes.
+
+    After each ``--engine`` (or ``--engine=WORD``), the following words that
+    are ``K=V`` with ``K`` in ``keys`` or ``option.X`` belong to that engine;
+    each word is quoted so that a value with spaces (``cmd="gnugo --mode
+    gtp"`` from the shell) stays one value.  A value that is already a whole
+    quoted spec is kept as it is.  Other words, and everything after
+    ``--``, are left alone.  Returns the new argument list (``args`` is not
+    changed).
+    """
+    out: list[str] = []
+    i = 0
+    n = len(args)
+    while i < n:
+        word = args[i]
+        if word == "--":
+            out.extend(args[i:])
+            break
+        if word == "--engine" and i + 1 < n:
+            group, j = [args[i + 1]], i + 2
+        elif word.startswith("--engine="):
+            group, j = [word[len("--engine="):]], i + 1
+        else:
+            out.append(word)
+            i += 1
+            continue
+        if _is_spec_word(group[0], keys):
+            while j < n and _is_spec_word(args[j], keys):
+                group.append(args[j])
+                j += 1
+            out += ["--engine", " ".join(_spec_text(w, keys) for w in group)]
+        else:
+            out += ["--engine", group[0]]
+        i = j
+    return out
+
+
+class _MatchCommand(typer.core.TyperCommand):
+    """``qisai match``: regroups the cutechess-cli engine form before parsing."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        from qisai.competition.match import ENGINE_SPEC_KEYS
+
+        return super().parse_args(ctx, regroup_engine_specs(args, ENGINE_SPEC_KEYS))
+
+
 def register(app: typer.Typer) -> None:
     """Add ``qisai engine xiangqi|go`` and ``qisai match`` to ``app``."""
     app.add_typer(engine_app, name="engine", help="qisai's own engines on stdio (UCI/UCCI, GTP).")
-    app.command("match")(match)
+    app.command("match", cls=_MatchCommand)(match)

@@ -1,26 +1,25 @@
 """``qisai go ...`` commands: score and replay SGF games.
 
 This module does the I/O (reading files, printing); the rules live in
-:mod:`qisai.go`.
+:mod:`qisai.go`, imported by the commands (so that ``qisai --help`` and the
+other commands do not pay for it).
 """
 
 from __future__ import annotations
 
 import json
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from qisai.go.board import Board
-from qisai.go.coords import gtp_name, parse_gtp
-from qisai.go.deadstones import estimate_dead
-from qisai.go.errors import GoError, IllegalMoveError
-from qisai.go.rules import CHINESE, JAPANESE, Rules
-from qisai.go.scoring import score as count
-from qisai.go.sgf import SgfGame, read_sgf
-from qisai.go.sgf import replay as replay_game
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from qisai.go.board import Board
+    from qisai.go.rules import Rules
+    from qisai.go.sgf import SgfGame
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -33,6 +32,9 @@ class RulesName(StrEnum):
 
 
 def _load(path: Path) -> SgfGame:
+    from qisai.go.errors import GoError
+    from qisai.go.sgf import read_sgf
+
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -45,32 +47,51 @@ def _load(path: Path) -> SgfGame:
         raise typer.Exit(2) from None
 
 
-def _rules(name: RulesName, game: SgfGame, komi: str | None) -> Rules:
-    rules = CHINESE if name is RulesName.chinese else JAPANESE
-    if komi is not None:
+def _rules(name: RulesName) -> Rules:
+    from qisai.go.rules import CHINESE, JAPANESE
+
+    return CHINESE if name is RulesName.chinese else JAPANESE
+
+
+def _komi(option: str | None, game: SgfGame) -> Fraction | None:
+    """Return the komi to count with: ``--komi`` if given, else the file's
+    ``KM`` (read by its ``RU``), else None: the rules decide by the handicap
+    (胜负判别 2: a Chinese handicap game has no komi)."""
+    from fractions import Fraction
+
+    if option is not None:
         try:
-            return rules.with_komi(Fraction(komi))
+            return Fraction(option)
         except (ValueError, ZeroDivisionError):
-            typer.echo(f"error: --komi {komi!r} is not a number", err=True)
+            typer.echo(f"error: --komi {option!r} is not a number", err=True)
             raise typer.Exit(2) from None
-    if game.komi is not None:
-        return rules.with_komi(game.komi)
-    return rules
+    return game.komi
+
+
+def _points(value: Fraction) -> str:
+    """Return a count as players write it: ``37.5``, ``40`` (never ``75/2``)."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 @app.command("score")
 def score_command(
     file: Path = typer.Argument(..., help="SGF file of the game (main line)."),
     rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (数子) or japanese (数目)."),
-    komi: str | None = typer.Option(None, "--komi", help="Komi in points (default: the file's KM, else the rules')."),
+    komi: str | None = typer.Option(None, "--komi", help="Komi in points (default: the file's KM, else the rules': none in a Chinese handicap game)."),
     dead: str = typer.Option("auto", "--dead", help='"auto", "none", or points such as "D4 Q16" (whole groups).'),
     as_json: bool = typer.Option(False, "--json", help="Print counts, dead stones and both result forms as JSON."),
     playouts: int = typer.Option(64, "--playouts", help="Random playouts for --dead auto."),
 ) -> None:
     """Replay FILE, remove the dead stones and print the result (last line: SGF RE form)."""
+    from qisai.go.coords import gtp_name, parse_gtp
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.scoring import score as count
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
+    the_rules = _rules(rules)
     try:
-        the_rules = _rules(rules, game, komi)
+        komi_value = _komi(komi, game)
         board = replay_game(game, the_rules, strict_turn=False)
     except IllegalMoveError as err:
         typer.echo(f"error: {file}: {err}", err=True)
@@ -80,13 +101,20 @@ def score_command(
         raise typer.Exit(2) from None
     try:
         if dead == "auto":
+            from qisai.go.deadstones import estimate_dead
+
             dead_points = sorted(estimate_dead(board, playouts=playouts))
         elif dead == "none":
             dead_points = []
         else:
-            named = [parse_gtp(word, board.size) for word in dead.replace(",", " ").split()]
-            dead_points = [p for p in named if p is not None]
-        result = count(board, dead_points, rules=the_rules)
+            dead_points = []
+            for word in dead.replace(",", " ").split():
+                point = parse_gtp(word, board.size)
+                if point is None or board.get(point) is None:
+                    typer.echo(f"error: --dead {word}: {word.upper()} names no stone", err=True)
+                    raise typer.Exit(2)
+                dead_points.append(point)
+        result = count(board, dead_points, rules=the_rules, komi=komi_value)
     except GoError as err:
         typer.echo(f"error: --dead {dead!r}: {err}", err=True)
         raise typer.Exit(2) from None
@@ -95,9 +123,10 @@ def score_command(
         return
     size = board.size
     dead_names = sorted({gtp_name(p, size) for p in result.dead})
-    typer.echo(f"rules: {the_rules.name}, komi {float(result.komi):g} points, handicap {result.handicap}")
+    typer.echo(f"rules: {the_rules.name}, komi {_points(result.komi)} points, "
+               f"handicap {result.handicap}")
     typer.echo(f"dead: {' '.join(dead_names) if dead_names else '(none)'}")
-    typer.echo(f"black: {result.black_count}  white: {result.white_count}")
+    typer.echo(f"black: {_points(result.black_count)}  white: {_points(result.white_count)}")
     typer.echo(result.result.chinese())
     typer.echo(result.result.sgf())
 
@@ -108,8 +137,11 @@ def replay_command(
     rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (positional superko) or japanese (simple ko)."),
 ) -> None:
     """Check every move of FILE against the rules; report the first illegal one."""
+    from qisai.go.errors import GoError, IllegalMoveError
+    from qisai.go.sgf import replay as replay_game
+
     game = _load(file)
-    the_rules = CHINESE if rules is RulesName.chinese else JAPANESE
+    the_rules = _rules(rules)
     try:
         board: Board = replay_game(game, the_rules)
     except IllegalMoveError as err:

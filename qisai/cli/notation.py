@@ -1,17 +1,17 @@
 """``qisai notation``: convert Xiangqi moves between notations (clause 7.5).
 
 Wire it with ``register(app)``; the conversion itself lives in
-:mod:`qisai.xiangqi.notation`.
+:mod:`qisai.xiangqi.notation`, imported when the command runs.
 """
 
 from __future__ import annotations
 
 import typer
 
-from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
-from qisai.xiangqi.notation import NOTATIONS, format_line, parse_line
-
-_NOTATION_HELP = "One of: " + ", ".join(NOTATIONS) + "."
+#: The names of :data:`qisai.xiangqi.notation.NOTATIONS` (a test keeps them
+#: equal), here so that the help needs no import of the notation module.
+NOTATION_NAMES = ("chinese", "wxf", "iccs", "engine")
+_NOTATION_HELP = "One of: " + ", ".join(NOTATION_NAMES) + "."
 
 
 def notation(
@@ -22,8 +22,8 @@ def notation(
     to: str = typer.Option("chinese", "--to", "-t", help="Notation to write. " + _NOTATION_HELP),
     from_: str = typer.Option(
         "auto", "--from", "-f",
-        help="Notation of --moves: 'auto' (detect each move) or " + ", ".join(NOTATIONS) + "."),
-    fen: str = typer.Option(STARTING_FEN, "--fen", help="Start position in Xiangqi FEN "
+        help="Notation of --moves: 'auto' (detect each move) or " + ", ".join(NOTATION_NAMES) + "."),
+    fen: str = typer.Option("startpos", "--fen", help="Start position in Xiangqi FEN "
                             "('startpos' for the start)."),
     lines: bool = typer.Option(False, "--lines", help="Print one move per line instead of "
                                "one line of space-separated moves."),
@@ -39,6 +39,9 @@ def notation(
     message naming the move if a move cannot be read, is illegal or is
     ambiguous (the candidates are listed in ICCS); 2 for a bad FEN or option.
     """
+    from qisai.xiangqi import STARTING_FEN, Board, XiangqiError
+    from qisai.xiangqi.notation import NOTATIONS, format_line, parse_line
+
     if to not in NOTATIONS:
         typer.echo(f"error: --to must be one of {', '.join(NOTATIONS)}, not {to!r}", err=True)
         raise typer.Exit(2)

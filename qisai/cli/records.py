@@ -9,18 +9,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 
-from qisai.xiangqi import Board, Move, XiangqiError
-from qisai.xiangqi.cbl import iter_cbl, read_cbf, read_cbr
-from qisai.xiangqi.notation import NOTATIONS
-from qisai.xiangqi.pgn import Game, iter_games, write
-from qisai.xiangqi.svg import board_svg
-from qisai.xiangqi.xqf import read_xqf
+if TYPE_CHECKING:
+    from rich.console import Console
 
-_err = Console(stderr=True, highlight=False)
+    from qisai.xiangqi.pgn import Game
+
+
+def _err() -> Console:
+    """A console on standard error (rich is imported when first needed)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
 
 
 def read_records(path: Path, *, strict: bool = True) -> Iterator[Game]:
@@ -29,6 +32,10 @@ def read_records(path: Path, *, strict: bool = True) -> Iterator[Game]:
     Raises :class:`~qisai.xiangqi.XiangqiError` subclasses for malformed
     files and :class:`OSError` if the file cannot be read.
     """
+    from qisai.xiangqi.cbl import iter_cbl, read_cbf, read_cbr
+    from qisai.xiangqi.pgn import iter_games
+    from qisai.xiangqi.xqf import read_xqf
+
     suffix = path.suffix.lower()
     if suffix == ".pgn":
         with open(path, "rb") as fh:
@@ -56,6 +63,11 @@ def convert(
     lenient: bool = typer.Option(False, "--lenient", help="Drop illegal variations instead of failing."),
 ) -> None:
     """Read every game of SOURCE and write it as Xiangqi PGN."""
+    from qisai.xiangqi import XiangqiError
+    from qisai.xiangqi.notation import NOTATIONS
+    from qisai.xiangqi.pgn import write
+
+    err = _err()
     if notation not in NOTATIONS or notation == "engine":
         raise typer.BadParameter(f"unknown notation {notation!r}: chinese, wxf or iccs")
     count = skipped = 0
@@ -74,14 +86,14 @@ def convert(
                     count += 1
                 except XiangqiError as exc:
                     skipped += 1
-                    _err.print(f"[yellow]skipped game {number}:[/yellow] {exc}")
+                    err.print(f"[yellow]skipped game {number}:[/yellow] {exc}")
         finally:
             if output is not None:
                 out.close()
     except (XiangqiError, OSError, LookupError) as exc:
-        _err.print(f"[red]error:[/red] {source}: {exc}")
+        err.print(f"[red]error:[/red] {source}: {exc}")
         raise typer.Exit(1) from exc
-    _err.print(f"{count} game(s) converted, {skipped} skipped")
+    err.print(f"{count} game(s) converted, {skipped} skipped")
 
 
 def svg(
@@ -91,14 +103,18 @@ def svg(
     flipped: bool = typer.Option(False, "--flip", help="Black at the bottom."),
 ) -> None:
     """Draw a position as an SVG picture."""
+    from qisai.xiangqi import Board, Move, XiangqiError
+    from qisai.xiangqi.svg import board_svg
+
+    err = _err()
     try:
         board = Board() if fen == "startpos" else Board(fen)
         mark = Move.from_iccs(last_move) if last_move else None
         output.write_text(board_svg(board, flipped=flipped, last_move=mark), encoding="utf-8")
     except (XiangqiError, OSError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from exc
-    _err.print(f"wrote {output}")
+    err.print(f"wrote {output}")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from qisai.competition.errors import CompetitionError, EventStateError
-from qisai.competition.scoring import CLASSIC, ScoringTable
+from qisai.competition.scoring import ScoringTable
 from qisai.competition.tournament import Player, System, Tournament
 
 
@@ -45,9 +45,12 @@ class GroupStage:
 
     @classmethod
     def create(cls, name: str, players: Sequence[Player], groups: int, *,
-               scoring: ScoringTable = CLASSIC, seed: int = 0) -> GroupStage:
+               scoring: ScoringTable | None = None, rules: str | None = None,
+               seed: int = 0) -> GroupStage:
         """Seed ``players`` by rating (best first; equal ratings keep their
         order), snake them into ``groups`` round robins and start them.
+        Each group plays under ``rules`` and scores by ``scoring``, which
+        defaults to the profile's points (see :class:`Tournament`).
 
         Raises :class:`CompetitionError` (see :func:`snake_groups`).
         """
@@ -55,7 +58,7 @@ class GroupStage:
         stage = cls(name)
         for k, members in enumerate(snake_groups(seeded, groups), start=1):
             t = Tournament(f"{name} group {k}", System.ROUND_ROBIN, scoring=scoring,
-                           seed=seed * 1000 + k)
+                           rules=rules, seed=seed * 1000 + k)
             for p in members:
                 t.add_player(Player(p.name, p.rating, p.title, p.club, p.team, p.federation))
             t.start()

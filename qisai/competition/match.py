@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qisai.engines.builtin import builtin_command
+from qisai.engines.clients import XiangqiClient, protocol_name, start_xiangqi_engine
 from qisai.engines.errors import EngineError
 from qisai.engines.gtp import GtpEngine
 from qisai.engines.play import Adjudication, GameReport, play_go, play_xiangqi
-from qisai.engines.uci import UciEngine
 from qisai.go.sgf import read_sgf
 from qisai.referee import records
 from qisai.referee.clock import Byoyomi, ByoyomiKind, SideTimeControl, Stage, TimeControl
@@ -49,6 +49,7 @@ from qisai.xiangqi.board import STARTING_FEN, Board, Move
 from qisai.xiangqi.errors import XiangqiError
 
 __all__ = [
+    "ENGINE_SPEC_KEYS",
     "EngineSpec",
     "GameRecord",
     "MatchConfig",
@@ -73,6 +74,11 @@ class MatchError(ValueError):
     opening file); the message says which and why."""
 
 
+#: The keys of an engine spec besides ``option.X`` (an engine option); the
+#: command line also uses them to read ``--engine name=a cmd=b`` unquoted.
+ENGINE_SPEC_KEYS = ("name", "cmd", "proto", "arg")
+
+
 # -------------------------------------------------------------- settings
 @dataclass(frozen=True)
 class EngineSpec:
@@ -85,7 +91,8 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: str, game: str = "xiangqi") -> EngineSpec:
-        """Parse ``name=N cmd=C proto=uci|ucci|gtp option.X=V ...``.
+        """Parse ``name=N cmd=C proto=uci|ucci|xboard|gtp option.X=V ...``
+        (``cecp`` and ``winboard`` are ``xboard``).
 
         ``cmd=builtin`` starts qisai's own engine for ``game``.  Quote a
         command with spaces (``cmd="gnugo --mode gtp"``).  Returns the spec.
@@ -103,7 +110,7 @@ class EngineSpec:
                 raise MatchError(f"engine spec {text!r}: {word!r} is not key=value")
             if key.startswith("option."):
                 options.append((key[len("option."):], value))
-            elif key in ("name", "cmd", "proto", "arg"):
+            elif key in ENGINE_SPEC_KEYS:
                 fields[key] = (fields[key] + " " + value) if key == "arg" and key in fields else value
             else:
                 raise MatchError(f"engine spec {text!r}: unknown key {key!r} "
@@ -111,9 +118,10 @@ class EngineSpec:
         if "cmd" not in fields:
             raise MatchError(f"engine spec {text!r}: cmd= is missing")
         default_proto = "gtp" if game == "go" else "uci"
-        proto = fields.get("proto", default_proto).lower()
-        if proto not in ("uci", "ucci", "gtp"):
-            raise MatchError(f"engine spec {text!r}: proto must be uci, ucci or gtp")
+        proto = protocol_name(fields.get("proto", default_proto))
+        if proto not in ("uci", "ucci", "xboard", "gtp"):
+            raise MatchError(f"engine spec {text!r}: proto must be uci, ucci, xboard "
+                             "(cecp, winboard) or gtp")
         if (proto == "gtp") != (game == "go"):
             raise MatchError(f"engine spec {text!r}: {proto} engines cannot play {game}")
         if fields["cmd"] == "builtin":
@@ -559,6 +567,9 @@ def game_record(report: GameReport, event: str, round_no: int) -> str:
                        "Black": report.names[1]}
             if report.opening:
                 headers["Opening"] = report.opening
+            for tag, own in zip(("RedEngine", "BlackEngine"), report.engine_names, strict=True):
+                if own:
+                    headers[tag] = own  # the engine's own name (id name, myname)
             return records.xiangqi_to_pgn(game, headers, notation="iccs").rstrip("\n") + "\n\n"
         return records.go_to_sgf(game, {"PB": report.names[0], "PW": report.names[1],
                                         "EV": event, "RO": str(round_no)}).strip() + "\n"
@@ -572,25 +583,28 @@ class _Seat:
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
-        self.running: dict[int, UciEngine | GtpEngine] = {}
+        self.running: dict[int, XiangqiClient | GtpEngine] = {}
 
-    async def get(self, index: int) -> UciEngine | GtpEngine | BaseException:
+    async def get(self, index: int) -> XiangqiClient | GtpEngine | BaseException:
         engine = self.running.get(index)
         if engine is not None and engine.alive:
             return engine
         self.running.pop(index, None)
         spec = self.config.engines[index]
         try:
-            new: UciEngine | GtpEngine
+            new: XiangqiClient | GtpEngine
             if spec.protocol == "gtp":
+                profile = self.config.profile()
                 new = await GtpEngine.start(spec.command, name=spec.name,
-                                            timeout=self.config.startup_timeout)
+                                            timeout=self.config.startup_timeout,
+                                            rules=profile.core if isinstance(profile, GoRules)
+                                            else None)
                 for key, value in spec.options:
                     await new.command(key, value)
             else:
-                new = await UciEngine.start(spec.command, protocol=spec.protocol, name=spec.name,
-                                            options=dict(spec.options),
-                                            timeout=self.config.startup_timeout)
+                new = await start_xiangqi_engine(spec.command, spec.protocol, name=spec.name,
+                                                 options=dict(spec.options),
+                                                 timeout=self.config.startup_timeout)
         except EngineError as exc:
             return exc
         self.running[index] = new
@@ -752,11 +766,17 @@ async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: 
     second = await seat.get(job.second)
     if isinstance(game, XiangqiGame):
         assert not isinstance(first, GtpEngine) and not isinstance(second, GtpEngine)
+        prelude = None
+        if job.opening is not None and job.opening.moves:
+            prelude = Board(job.opening.fen or STARTING_FEN)
+            for mv in job.opening.moves:
+                prelude.push(Move.from_iccs(mv))
         report = await play_xiangqi((first, second), game, names=names,
                                     movetime=config.time.movetime,
-                                    adjudication=config.adjudication)
+                                    adjudication=config.adjudication, prelude=prelude)
     else:
-        assert not isinstance(first, UciEngine) and not isinstance(second, UciEngine)
+        assert isinstance(first, GtpEngine | BaseException)
+        assert isinstance(second, GtpEngine | BaseException)
         report = await play_go((first, second), game, names=names, movetime=config.time.movetime,
                                adjudication=config.adjudication,
                                opening=_go_opening(job.opening))

@@ -219,12 +219,15 @@ def crosstable_html(t: Tournament) -> str:
     return "\n".join(out) + "\n"
 
 
-def tournament_trf(t: Tournament) -> str:
-    """Return the event as TRF-16 (see :func:`qisai.competition.trf.export_trf`).
+def tournament_trf(t: Tournament, columns: str = "chars") -> str:
+    """Return the event as TRF-16 (see :func:`qisai.competition.trf.export_trf`),
+    the rank column holding the places of the standings (clause 15).
 
     Raises :class:`qisai.competition.trf.TrfError` where TRF cannot express it.
     """
     from qisai.competition.trf import export_trf
 
+    ranks = {s.entry: s.rank for s in t.standings()}
     return export_trf(t.name, [(p.id, p.name, p.rating) for p in t.players],
-                      t.games(annul=False), t.scoring, t.rounds_planned or t.current_round)
+                      t.games(annul=False), t.scoring, t.rounds_planned or t.current_round,
+                      ranks=ranks, columns=columns)

@@ -8,15 +8,22 @@
   :class:`MatchPoints` / :data:`TEAM_MATCH`.
 * 21.4: a forfeit '+' is worth 1 for individuals and 2 (a match win) for
   teams; '-' is worth 0.
+
+An event's table defaults to its rule profile's points
+(:func:`table_for_rules`: ``cxa-2007`` scores 3/0 with draws 1 to Red and 2
+to Black); a table named by the organiser overrides it.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qisai.competition.errors import CompetitionError
 from qisai.competition.model import Colour, Game, Outcome, Result
+
+if TYPE_CHECKING:
+    from qisai.referee.rulesets import GoRules, XiangqiRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +132,38 @@ def preset(name: str) -> ScoringTable:
     except KeyError:
         raise CompetitionError(
             f"unknown scoring {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+
+def table_for_rules(rules: str | XiangqiRules | GoRules) -> ScoringTable:
+    """Return the scoring table of a rule profile (a name or a profile): its
+    points (:class:`qisai.referee.rulesets.PointScheme`: 14.1, or the 2007
+    trial 贴分 win 3, loss 0, draw 1 to Red and 2 to Black).
+
+    A preset with the same points is returned as itself (``cxa`` gives
+    :data:`CLASSIC`, ``cxa-2007`` :data:`TRIAL_2007`).  Raises
+    :class:`CompetitionError` for an unknown profile name.
+    """
+    # imported here: the referee is not needed to read an event (CLI start-up)
+    from qisai.referee.errors import RulesetError
+    from qisai.referee.rulesets import ruleset
+
+    if isinstance(rules, str):
+        try:
+            profile = ruleset(rules)
+        except RulesetError as exc:
+            raise CompetitionError(f"scoring: {exc}") from None
+    else:
+        profile = rules
+    pts = profile.points
+    table = ScoringTable(f"rules {profile.name}", win=float(pts.win),
+                         draw_red=float(pts.draw_first), draw_black=float(pts.draw_second),
+                         loss=float(pts.loss))
+    for known in PRESETS.values():
+        if (known.win, known.draw_red, known.draw_black, known.loss) == \
+                (table.win, table.draw_red, table.draw_black, table.loss) and \
+                known.forfeit_win is None and known.bye is None and known.forfeit_loss == 0:
+            return known
+    return table
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,17 @@
 """Match formats between two entries: one game, two games, best of three,
 and the 2021 league format.
 
+* Game 1's colours come from the pairing: entry ``a`` is the pairing's Red
+  (the red card holder of the 000 card draw, clause 9; the board colour of a
+  team match, 13.2/13.3; the table's first-listed entry) -- except where the
+  rules say lot: 13.5 两局制 "第一局猜先".  ``first_colours`` overrides.
 * Two games (两局制, 13.5): the first game's colours by lot (猜先), the second
   with colours swapped; the points decide.
 * Best of three (三局两胜, local rules clause 6 of 000): up to three games,
-  colours of game 1 by lot then alternating; decided as soon as one side
-  cannot be caught; a level series goes to an extra game ("加赛一局") and,
-  if that is drawn too, to a lot ("以抽签方式分出胜负").
+  colours of game 1 from the pairing, then alternating; decided as soon as
+  one side cannot be caught.  A level series is settled as the organiser
+  chose ("双方选择加赛一局或以抽签方式分出胜负", ``tied``): an extra game
+  ("加赛一局", then a lot if that is drawn too) or the lot at once.
 * 2021 league (001): a slow game; if drawn, a rapid game with colours
   swapped; if drawn again, a deciding game in which the rapid game's Black
   chooses the colour.  The source does not say what a drawn decider gives;
@@ -56,6 +61,14 @@ class Series:
     ``decide_ties``: for :attr:`SeriesFormat.TWO_GAMES`, whether a level
     series goes on to an extra game and a lot (knock-out) or stays drawn
     (round robin).
+    ``first_colours``: ``"pairing"`` (``a`` has Red in game 1), ``"lot"``
+    (猜先), or None for the format's rule: lot for two games (13.5), the
+    pairing otherwise (000 clause 9 card, 13.2 board colours).
+    ``tied``: how a level best-of-three (or a two-game series with
+    ``decide_ties``) is settled (000 clause 6): ``"extra_game"`` (加赛一局,
+    then 抽签 if drawn) or ``"lot"`` (抽签 at once).
+
+    Raises :class:`EventStateError` for equal entries or an unknown option.
     """
 
     a: int
@@ -63,6 +76,8 @@ class Series:
     format: SeriesFormat = SeriesFormat.SINGLE
     seed: int = 0
     decide_ties: bool = True
+    first_colours: str | None = None
+    tied: str = "extra_game"
     games: list[tuple[SeriesGame, Result]] = field(default_factory=list)
     winner: int | None = None
     decided: bool = False
@@ -74,9 +89,21 @@ class Series:
     def __post_init__(self) -> None:
         if self.a == self.b:
             raise EventStateError(f"a series needs two different entries, got {self.a} twice")
+        if self.first_colours not in (None, "pairing", "lot"):
+            raise EventStateError(
+                f"first_colours must be 'pairing' or 'lot', not {self.first_colours!r}")
+        if self.tied not in ("extra_game", "lot"):
+            raise EventStateError(f"tied must be 'extra_game' or 'lot', not {self.tied!r}")
         self._rng = random.Random(f"{self.seed}:{self.a}:{self.b}")
-        # 13.4/13.5: 猜先 — the first game's colours by lot
-        self._first_red = self.a if self._rng.random() < 0.5 else self.b
+        lot = self._rng.random() < 0.5  # drawn always, so later lots stay reproducible
+        how = self.first_colours or ("lot" if self.format is SeriesFormat.TWO_GAMES
+                                     else "pairing")
+        if how == "lot":
+            # 13.4/13.5: 猜先 — the first game's colours by lot
+            self._first_red = self.a if lot else self.b
+        else:
+            # the pairing's colours: red card (000 clause 9), board colour (13.2)
+            self._first_red = self.a
 
     def score(self) -> dict[int, float]:
         """Points of each side so far (1/0.5/0 per game)."""
@@ -171,6 +198,8 @@ class Series:
                     win(lead() or 0, "points over two games")
                 elif not self.decide_ties:
                     self.decided, self.how = True, "drawn series"
+                elif self.tied == "lot":
+                    win(self._rng.choice([self.a, self.b]), "level series: lot (抽签)")
             elif n == 3:
                 if lead() is not None:
                     win(lead() or 0, "extra game")
@@ -182,6 +211,9 @@ class Series:
                 ahead = lead()
                 if ahead is not None and abs(pts[self.a] - pts[self.b]) > remaining:
                     win(ahead, f"{pts[ahead]:g} points in {n} games")
+                elif n == 3 and ahead is None and self.tied == "lot":
+                    # 000 clause 6: the organiser chose 抽签 over 加赛一局
+                    win(self._rng.choice([self.a, self.b]), "level after three games: lot (抽签)")
             elif n == 4:
                 if lead() is not None:
                     win(lead() or 0, "extra game (加赛一局)")

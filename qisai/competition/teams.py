@@ -421,8 +421,10 @@ def rank_by_place_sum(places: Mapping[str, int], teams: Sequence[Team],
                       fouls: Mapping[str, int] | None = None,
                       counted: int | None = None) -> list[tuple[int, str, int]]:
     """15.5 队员总分制: rank teams by the sum of their players' individual
-    places (fewer is better), then the best place, the second best, ..., then
-    team fouls; still equal teams share the place.
+    places (fewer is better); on equal sums by 最高个人名次 (the best place),
+    次高个人名次 (the second best), then 全队犯规 (fewer team fouls first); "无法
+    区分，则名次并列": teams still equal share the place -- the third and later
+    places are not compared (15.5 names only the two best).
 
     ``places`` maps player name to individual place; ``counted`` limits the
     sum to each team's best ``counted`` players.  Returns (place, team name,
@@ -437,7 +439,10 @@ def rank_by_place_sum(places: Mapping[str, int], teams: Sequence[Team],
         if counted is not None:
             ps = ps[:counted]
         team_fouls = sum((fouls or {}).get(p, 0) for p in t.roster)
-        keyed.append(((sum(ps), tuple(ps), team_fouls), t.name, sum(ps)))
+        # 15.5: sum, best place, second best place (a one-player team has
+        # none: it comes after any team that has one), team fouls
+        second = ps[1] if len(ps) > 1 else len(places) + 1
+        keyed.append(((sum(ps), ps[0], second, team_fouls), t.name, sum(ps)))
     keyed.sort(key=lambda k: (k[0], k[1]))
     out: list[tuple[int, str, int]] = []
     for k, (key, name, total) in enumerate(keyed):

@@ -34,7 +34,7 @@ from qisai.competition.errors import (
 from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
-from qisai.competition.scoring import CLASSIC, ScoringTable
+from qisai.competition.scoring import CLASSIC, ScoringTable, table_for_rules
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
     SWISS_INDIVIDUAL,
@@ -76,7 +76,7 @@ class Player:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the player as a JSON-ready dict."""
-        return asdict(self)
+        return {key: getattr(self, key) for key in self.__dataclass_fields__}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Player:
@@ -165,18 +165,26 @@ class Tournament:
     """
 
     def __init__(self, name: str, system: System | str = System.SWISS, *,
-                 rounds: int | None = None, scoring: ScoringTable = CLASSIC,
+                 rounds: int | None = None, scoring: ScoringTable | None = None,
+                 rules: str | None = None,
                  tiebreaks: Sequence[Criterion] | None = None,
                  policy: TiebreakPolicy | None = None,
                  swiss: SwissOptions | None = None, seed: int = 0,
                  draw_numbers: bool = True) -> None:
         """Create an event.  ``rounds`` is required for Swiss and defaults to
         the table length for round robins.  ``tiebreaks`` defaults to 15.1 for
-        round robins and 15.2 for Swiss.  ``draw_numbers``: round robin
+        round robins and 15.2 for Swiss.  ``rules`` names the rule profile
+        the games are played under (:mod:`qisai.referee.rulesets`);
+        ``scoring`` defaults to that profile's points
+        (:func:`~qisai.competition.scoring.table_for_rules`: ``cxa-2007``
+        scores win 3, draw 1 to Red and 2 to Black), and to 14.1's 1/½/0
+        without a profile; a table given here overrides the profile's.
+        ``draw_numbers``: round robin
         pairing numbers by lot (制签), Swiss seeding by rating with lots for
         unrated and equal entries; off, both keep the registration order.
 
-        Raises :class:`CompetitionError` on an unknown system or bad rounds.
+        Raises :class:`CompetitionError` on an unknown system or rule
+        profile, or bad rounds.
         """
         try:
             self.system = System(system)
@@ -188,6 +196,9 @@ class Tournament:
             raise CompetitionError(f"rounds must be at least 1, got {rounds}")
         self.name = name
         self.rounds_planned = rounds
+        self.rules = rules
+        if scoring is None:
+            scoring = table_for_rules(rules) if rules is not None else CLASSIC
         self.scoring = scoring
         if tiebreaks is None:
             tiebreaks = SWISS_INDIVIDUAL if self.system is System.SWISS else ROUND_ROBIN_INDIVIDUAL
@@ -199,6 +210,7 @@ class Tournament:
         self.players: list[Player] = []
         self.rounds: list[RoundRecord] = []
         self.started = False
+        self.warnings: list[str] = []  # said at start(), e.g. rounds close to entries
 
     # -- entries ---------------------------------------------------------------
     def add_player(self, player: Player) -> Player:
@@ -260,6 +272,16 @@ class Tournament:
                 raise CompetitionError(
                     f"{self.name}: {self.rounds_planned} rounds is too many for "
                     f"{len(self.players)} entries without rematches")
+            nodes = len(self.players) + len(self.players) % 2
+            if self.rounds_planned > nodes // 2:
+                # up to n/2 rounds every history can be paired (a graph of
+                # degree >= n/2 has a perfect matching); beyond that a round
+                # can be a dead end (相遇过的对手不再编对) unless paired with look-ahead
+                self.warnings.append(
+                    f"{self.rounds_planned} rounds for {len(self.players)} entries is more "
+                    f"than {nodes // 2} (half the field): rounds are paired with look-ahead "
+                    "so that the later ones stay pairable without rematches, which can "
+                    "take some pairings out of their score groups (Appendix 2)")
             if self.draw_numbers:
                 # Appendix 2: order by 等级分; unrated entries after the rated
                 # ones, in an order drawn by lot; equal ratings by lot too
@@ -318,8 +340,19 @@ class Tournament:
         previous round lacks results; :class:`PairingError` if Swiss pairing
         is impossible.
         """
+        return self.pair_around(())
+
+    def pair_around(self, fixed: Sequence[Pairing]) -> RoundRecord:
+        """Pair the next round around ``fixed``, Swiss boards set by the
+        arbiter (see :mod:`qisai.competition.manual`, which checks them);
+        the pairer pairs the other entries.  Returns and raises as
+        :meth:`pair_next_round`; :class:`EventStateError` for fixed boards
+        in a round robin."""
         if not self.started:
             raise EventStateError(f"{self.name}: start the event before pairing")
+        if fixed and self.system is not System.SWISS:
+            raise EventStateError(f"{self.name}: a round robin's boards come from the "
+                                  "Berger table (13.1); change them with a manual pairing")
         assert self.rounds_planned is not None
         if len(self.rounds) >= self.rounds_planned:
             raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
@@ -331,7 +364,7 @@ class Tournament:
                 f"board(s) {', '.join(map(str, missing))}")
         number = len(self.rounds) + 1
         if self.system is System.SWISS:
-            rec = self._pair_swiss(number)
+            rec = self._pair_swiss(number, fixed)
         else:
             table = (double_round_robin(len(self.players))
                      if self.system is System.DOUBLE_ROUND_ROBIN
@@ -339,6 +372,20 @@ class Tournament:
             rec = RoundRecord(number, list(table[number - 1]),
                               explanation=[f"Berger table round {number} (Appendix 1; "
                                            "first-listed plays Red, 13.1)"])
+        return self.install_round(number, rec.pairings, rec.explanation)
+
+    def install_round(self, number: int, pairings: Sequence[Pairing],
+                      explanation: Sequence[str] = ()) -> RoundRecord:
+        """Append round ``number`` with ``pairings`` as given (the pairer's,
+        or the arbiter's once :mod:`qisai.competition.manual` has checked
+        them): a Swiss bye is scored at once, games against withdrawn
+        entries become forfeits (20.3, 20.4).  Returns the round.
+
+        Raises :class:`EventStateError` unless ``number`` is the next round.
+        """
+        if number != len(self.rounds) + 1:
+            raise EventStateError(f"{self.name}: round {number} is not the next round")
+        rec = RoundRecord(number, list(pairings), explanation=list(explanation))
         self.rounds.append(rec)
         for p in rec.pairings:
             if p.is_bye:
@@ -363,11 +410,19 @@ class Tournament:
         w = self.player(pid).withdrawn_after
         return w is not None and w < round_no
 
-    def _pair_swiss(self, number: int) -> RoundRecord:
-        games = self.games(annul=False)
+    def swiss_states(self, number: int) -> list[SwissPlayer]:
+        """Return the pairer's view (score, opponents, colours, byes, group)
+        of every entry still in the event before round ``number``, from the
+        results of the rounds before it."""
+        by_player: dict[int, list[Game]] = {}
+        for rec in self.rounds[:number - 1]:
+            for _, g in sorted(rec.results.items()):
+                by_player.setdefault(g.red, []).append(g)
+                if g.black is not None:
+                    by_player.setdefault(g.black, []).append(g)
         states = []
         for p in self.active(number):
-            mine = [g for g in games if p.id in (g.red, g.black)]
+            mine = by_player.get(p.id, [])
             opponents = frozenset(o for g in mine if (o := g.opponent_of(p.id)) is not None)
             colours = tuple(g.colour_of(p.id) for g in mine if g.result.played)
             byes = sum(1 for g in mine if g.result is Result.BYE)
@@ -376,9 +431,31 @@ class Tournament:
             unplayed = (number - 1) - len(colours)
             states.append(SwissPlayer(p.id, score, p.id, opponents, colours, byes, group,
                                       unplayed))
+        return states
+
+    def _pair_swiss(self, number: int, fixed: Sequence[Pairing] = ()) -> RoundRecord:
+        held = {x for p in fixed for x in p.players()}
+        states = [s for s in self.swiss_states(number) if s.id not in held]
         rng = random.Random(f"{self.seed}:round:{number}")
-        res = pair_swiss_round(states, number, self.swiss, rng)
-        return RoundRecord(number, res.pairings, explanation=res.explanation)
+        assert self.rounds_planned is not None
+        notes: list[str] = []
+        boards: list[Pairing] = []
+        if len(states) >= 2:
+            # look-ahead: this round must leave the later rounds pairable (Appendix 2)
+            res = pair_swiss_round(states, number, self.swiss, rng,
+                                   rounds_left=self.rounds_planned - number)
+            boards, notes = list(res.pairings), list(res.explanation)
+        elif states:
+            boards = [Pairing(states[0].id, None)]
+        if fixed:
+            score = {s.id: s.score for s in self.swiss_states(number)}
+            played = sorted([*fixed, *boards], key=lambda p: (
+                p.is_bye, -max(score.get(x, 0.0) for x in p.players()), min(p.players())))
+            boards = [Pairing(p.red, p.black, k) for k, p in enumerate(played, start=1)]
+            notes.insert(0, "boards fixed by the arbiter: " + ", ".join(
+                f"{p.red}-{p.black}" if p.black is not None else f"{p.red} bye"
+                for p in fixed))
+        return RoundRecord(number, boards, explanation=notes)
 
     def record_result(self, round_no: int, board: int, result: Result | str, *,
                       red_fouls: int = 0, black_fouls: int = 0,
@@ -520,6 +597,7 @@ class Tournament:
             "name": self.name,
             "system": self.system.value,
             "rounds_planned": self.rounds_planned,
+            "rules": self.rules,
             "scoring": self.scoring.to_dict(),
             "tiebreaks": [c.value for c in self.tiebreaks],
             "policy": self.policy.to_dict(),
@@ -561,9 +639,12 @@ class Tournament:
             for key in ("seed",):
                 if isinstance(data.get(key, 0), bool) or not isinstance(data.get(key, 0), int):
                     raise EventFileError(f"{source}: {key} must be a whole number")
+            rules = data.get("rules")
+            if rules is not None and not isinstance(rules, str):
+                raise EventFileError(f"{source}: rules must be a rule profile name")
             t = cls(
                 str(data["name"]), data["system"], rounds=data.get("rounds_planned"),
-                scoring=ScoringTable.from_dict(dict(data["scoring"])),
+                scoring=ScoringTable.from_dict(dict(data["scoring"])), rules=rules,
                 tiebreaks=[Criterion(c) for c in data["tiebreaks"]],
                 policy=TiebreakPolicy.from_dict(data.get("policy", {})),
                 swiss=SwissOptions(**data.get("swiss", {})),
@@ -599,9 +680,10 @@ class Tournament:
                     for pid in p.players():
                         t.player(pid)
                 rec = RoundRecord(k, pairings, explanation=list(r.get("explanation", [])))
+                by_board = {p.board: p for p in pairings}
                 for res in r["results"]:
                     board = int(res["board"])
-                    p = rec.board(board)
+                    p = by_board[board] if board in by_board else rec.board(board)
                     rec.results[board] = Game(k, p.red, p.black, Result(res["result"]),
                                               int(res.get("red_fouls", 0)),
                                               int(res.get("black_fouls", 0)))
@@ -638,10 +720,23 @@ class Tournament:
             raise EventFileError(f"{source}: {len(self.rounds)} rounds recorded, "
                                  f"{self.rounds_planned} planned")
 
+    def to_json(self) -> str:
+        """Return :meth:`to_dict` as JSON text: one line per entry and per
+        round (readable and diffable, and written by the C encoder, which
+        matters at hundreds of entries)."""
+        data = self.to_dict()
+        parts = []
+        for key, value in data.items():
+            if key in ("players", "rounds") and value:
+                items = ",\n  ".join(json.dumps(v, ensure_ascii=False) for v in value)
+                parts.append(f"{json.dumps(key)}: [\n  {items}\n ]")
+            else:
+                parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+        return "{\n " + ",\n ".join(parts) + "\n}\n"
+
     def save(self, path: str | Path) -> None:
         """Write the event as JSON to ``path``."""
-        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=1),
-                              encoding="utf-8")
+        Path(path).write_text(self.to_json(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Tournament:

@@ -5,11 +5,21 @@ TRF has one result code per game (``1``, ``=``, ``0``, ``+``, ``-``, byes
 different points to Red and Black (2007 trial), fouls (犯规), or team 场分/局分.
 :func:`export_trf` refuses such events with :class:`TrfError` rather than
 writing something wrong.  White is written for Red.
+
+Columns and multi-byte names.  The spec (TRF-16, TRF-2026: 001 positions
+5-8 number, 15-47 name, 49-52 rating, 81-84 points, 86-89 rank, round 1 at
+92-99, 10 positions a round) gives positions but no character encoding.
+bbpPairings decodes the file as UTF-8 and counts positions in Unicode code
+points (``std::u32string`` lines in ``src/fileformats/trf.cpp``), so the
+default here pads names in characters (``columns="chars"``); a reader that
+counts bytes gets ``columns="bytes"``, where names are padded so that every
+later field stands at its position counted in UTF-8 bytes.  Names are cut
+on a character boundary.  :func:`parse_trf` reads either layout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from qisai.competition.errors import EventFileError
@@ -106,6 +116,45 @@ class TrfTournament:
         return out
 
 
+def _layout(line: str) -> str | bytes:
+    """Return the 001 line as the sequence its columns are counted in:
+    characters when the fixed blanks and the points field stand at their
+    character positions, else UTF-8 bytes (a file written for byte readers)."""
+    if _fits(line) or line.isascii():
+        return line
+    raw = line.encode("utf-8")
+    return raw if _fits(raw) else line
+
+
+def _fits(seq: str | bytes) -> bool:
+    blank = " " if isinstance(seq, str) else b" "
+    dot = "." if isinstance(seq, str) else b"."
+    # points are "11.5": the decimal point at position 83, a digit at 84
+    if len(seq) < 84 or seq[3:4] != blank or seq[79:80] != blank or seq[82:83] != dot \
+            or not _text(seq[83:84]).isdigit():
+        return False
+    try:
+        float(_text(seq[80:84]))
+    except ValueError:
+        return False
+    return True
+
+
+def _text(seq: str | bytes) -> str:
+    return seq if isinstance(seq, str) else seq.decode("utf-8", errors="replace")
+
+
+def _name_field(name: str, columns: str) -> str:
+    """The 33 positions 15-47: ``name`` cut on a character and padded, in
+    characters or in UTF-8 bytes."""
+    if columns == "chars":
+        return f"{name[:33]:<33}"
+    cut = name
+    while len(cut.encode("utf-8")) > 33:
+        cut = cut[:-1]
+    return cut + " " * (33 - len(cut.encode("utf-8")))
+
+
 def parse_trf(text: str, source: str = "<trf>") -> TrfTournament:
     """Parse TRF-16 text (CR, LF or CRLF line ends).
 
@@ -124,14 +173,17 @@ def parse_trf(text: str, source: str = "<trf>") -> TrfTournament:
             elif code == "XXR":
                 rounds = int(line[3:].strip())
             elif code == "001":
-                number = int(line[4:8])
-                pname = line[14:47].strip()
-                rating = int(line[48:52]) if line[48:52].strip() else 0
-                points = float(line[80:84])
-                prank = int(line[85:89]) if line[85:89].strip() else 0
+                seq = _layout(line)
+                number = int(_text(seq[4:8]))
+                pname = _text(seq[14:47]).strip()
+                rating_s = _text(seq[48:52])
+                rating = int(rating_s) if rating_s.strip() else 0
+                points = float(_text(seq[80:84]))
+                rank_s = _text(seq[85:89])
+                prank = int(rank_s) if rank_s.strip() else 0
                 rr: list[tuple[int | None, str, str]] = []
-                pos = 91
-                body = line.rstrip()
+                pos = 0
+                body = _text(seq[91:]).rstrip()  # the rounds, 10 positions each
                 while pos < len(body):
                     block = body[pos:pos + 8].ljust(8)
                     if not block.strip():
@@ -153,14 +205,22 @@ def parse_trf(text: str, source: str = "<trf>") -> TrfTournament:
 
 
 def export_trf(name: str, players: Sequence[tuple[int, str, int]], games: Sequence[Game],
-               scoring: ScoringTable, rounds: int) -> str:
+               scoring: ScoringTable, rounds: int, *,
+               ranks: Mapping[int, int] | None = None, columns: str = "chars") -> str:
     """Write an event as TRF-16 (with ``XXR`` and, for a points table other
     than 1/0.5/0, the ``BBW``/``BBD``/``BBL`` lines).
 
-    ``players`` are (number, name, rating).  Returns the text.
+    ``players`` are (number, name, rating).  ``ranks`` are the places of the
+    standings (positions 86-89, "exact definition, ties allowed": after the
+    tie-breaks, shared places shared); without them, or for an entry they
+    leave out, places go by points then number.  ``columns``: ``"chars"``
+    (positions counted in characters, as bbpPairings reads) or ``"bytes"``
+    (in UTF-8 bytes).  Returns the text.
     Raises :class:`TrfError` when the scoring gives Red and Black different
-    draw points, which TRF cannot express.
+    draw points, which TRF cannot express, or for unknown ``columns``.
     """
+    if columns not in ("chars", "bytes"):
+        raise TrfError(f"columns must be 'chars' or 'bytes', not {columns!r}")
     if not scoring.colour_neutral:
         raise TrfError(f"scoring {scoring.name!r} gives Red and Black different draw points; "
                        "TRF cannot express it")
@@ -182,14 +242,18 @@ def export_trf(name: str, players: Sequence[tuple[int, str, int]], games: Sequen
         totals[g.black] += scoring.game_points(g, g.black)
     order = sorted(totals, key=lambda p: (-totals[p], p))
     place = {p: k + 1 for k, p in enumerate(order)}
+    if ranks is not None:
+        last = max(ranks.values(), default=0)
+        unranked = [p for p in order if p not in ranks]  # e.g. struck out by 20.3
+        place = dict(ranks) | {p: last + 1 + k for k, p in enumerate(unranked)}
     out = [f"012 {name}", f"XXR {rounds}"]
     if (scoring.win, scoring.draw_red, scoring.loss) != (1.0, 0.5, 0.0):
         out += [f"BBW {scoring.win:4.1f}", f"BBD {scoring.draw_red:4.1f}",
                 f"BBL {scoring.loss:4.1f}"]
     for number, pname, rating in players:
         rating_s = f"{rating:4d}" if rating else "    "
-        head = f"001 {number:4d}      {pname[:33]:<33} {rating_s}"
-        head = head.ljust(80) + f"{totals[number]:4.1f} {place[number]:4d}"
+        head = f"001 {number:4d}      {_name_field(pname, columns)} {rating_s}"
+        head += " " * 28 + f"{totals[number]:4.1f} {place[number]:4d}"
         blocks = []
         for r in range(1, rounds + 1):
             blocks.append(by_player[number].get(r, "0000 - Z" if r <= max(

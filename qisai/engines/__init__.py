@@ -1,5 +1,6 @@
-"""Engines: clients for external programs (UCI/UCCI, GTP) and qisai's own
-players (:mod:`qisai.engines.builtin`).
+"""Engines: clients for external programs (UCI/UCCI, xboard/CECP, GTP) and
+qisai's own players (:mod:`qisai.engines.builtin`).  Xiangqi clients are
+started by protocol name with :func:`qisai.engines.clients.start_xiangqi_engine`.
 
 Every client is asyncio-based with a thin synchronous wrapper; every way an
 engine can fail is an :class:`~qisai.engines.errors.EngineError`, which the

@@ -32,12 +32,56 @@ from qisai.engines.errors import (
     EngineTimeoutError,
     GtpCommandError,
 )
-from qisai.engines.process import EngineProcess, LoopThread
+from qisai.engines.process import EngineProcess, LoopThread, split_command
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.errors import CoordinateError
-from qisai.go.rules import Color
+from qisai.go.rules import Color, KoRule, Rules, Scoring
 
-__all__ = ["GenMove", "GtpEngine", "KgsTimeSystem", "SimpleGtpEngine", "parse_vertex"]
+__all__ = ["GenMove", "GtpEngine", "KgsTimeSystem", "SimpleGtpEngine", "gnugo_rule_flags",
+           "kgs_rules_name", "parse_vertex", "with_rule_flags"]
+
+_GNUGO_RULE_FLAGS = frozenset({
+    "--chinese-rules", "--japanese-rules", "--simple-ko", "--no-ko", "--positional-superko",
+    "--situational-superko", "--forbid-suicide", "--allow-suicide", "--allow-all-suicide"})
+_GNUGO_KO = {KoRule.SIMPLE: "--simple-ko", KoRule.POSITIONAL: "--positional-superko",
+             KoRule.SITUATIONAL: "--situational-superko"}
+
+
+def gnugo_rule_flags(rules: Rules) -> list[str]:
+    """Return GNU Go's command-line options for ``rules``: the counting
+    (``--chinese-rules`` for area 数子, ``--japanese-rules`` for territory
+    数目), the ko rule (11: ``--simple-ko`` / ``--positional-superko`` /
+    ``--situational-superko``) and suicide (10: ``--forbid-suicide`` or
+    ``--allow-all-suicide``).  GNU Go takes its rules only at start."""
+    counting = "--chinese-rules" if rules.scoring is Scoring.AREA else "--japanese-rules"
+    suicide = "--allow-all-suicide" if rules.suicide_allowed else "--forbid-suicide"
+    return [counting, _GNUGO_KO[rules.ko], suicide]
+
+
+def kgs_rules_name(rules: Rules) -> str:
+    """Return the ``kgs-rules`` name for ``rules``: ``chinese`` (area,
+    suicide forbidden), ``new_zealand`` (area with suicide: Tromp-Taylor's
+    kind) or ``japanese`` (territory)."""
+    if rules.scoring is Scoring.TERRITORY:
+        return "japanese"
+    return "new_zealand" if rules.suicide_allowed else "chinese"
+
+
+def _is_gnugo(args: Sequence[str]) -> bool:
+    program = args[0].replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return program.startswith("gnugo") or program.startswith("gnu-go")
+
+
+def with_rule_flags(command: str | Sequence[str], rules: Rules) -> list[str]:
+    """Return ``command`` as an argument list, with GNU Go's rule options
+    (:func:`gnugo_rule_flags`) added when the program is GNU Go and the
+    command names none of them itself (an explicit option wins).  Other
+    programs' commands are returned unchanged.  Raises
+    :class:`EngineStartError` for an empty command."""
+    args = split_command(command)
+    if not _is_gnugo(args) or any(a in _GNUGO_RULE_FLAGS for a in args):
+        return args
+    return [*args, *gnugo_rule_flags(rules)]
 
 
 class KgsTimeSystem(enum.Enum):
@@ -92,16 +136,30 @@ class GtpEngine:
         self.commands: set[str] = set()
         self.size = 19
         self._dead = False
+        self.rules_told: list[str] = []
+        """How the engine was told the rules: GNU Go options given at start
+        and/or a ``kgs-rules`` command; empty if it has no way to be told."""
 
     @classmethod
     async def start(cls, command: str | Sequence[str], *, name: str | None = None,
-                    cwd: str | None = None, timeout: float = 10.0) -> GtpEngine:
+                    cwd: str | None = None, timeout: float = 10.0,
+                    rules: Rules | None = None) -> GtpEngine:
         """Start a GTP engine and ask its protocol version, name and commands.
 
+        With ``rules`` the engine is told them as it understands: GNU Go by
+        its start options (:func:`with_rule_flags`), an engine that lists
+        ``kgs-rules`` by that command (:meth:`set_rules`); see
+        :attr:`rules_told`.
+
         Returns the engine.  Raises :class:`EngineStartError` if the program
-        cannot run, does not answer within ``timeout`` seconds or does not
-        speak GTP version 2.
+        cannot run, does not answer within ``timeout`` seconds, does not
+        speak GTP version 2 or refuses the rules.
         """
+        flags: list[str] = []
+        if rules is not None:
+            args = with_rule_flags(command, rules)
+            flags = args[len(split_command(command)):]
+            command = args
         process = await EngineProcess.start(command, name=name, cwd=cwd)
         engine = cls(process)
         try:
@@ -112,6 +170,9 @@ class GtpEngine:
             engine.version = (await engine.command("version", timeout=timeout)).strip()
             listed = await engine.command("list_commands", timeout=timeout)
             engine.commands = {c.strip() for c in listed.splitlines() if c.strip()}
+            if rules is not None:
+                engine.rules_told = flags
+                await engine.set_rules(rules)
         except EngineStartError:
             await process.close(grace=0.2)
             raise
@@ -198,6 +259,20 @@ class GtpEngine:
     async def clear_board(self) -> None:
         """Clear the board.  Raises :class:`GtpCommandError` on refusal."""
         await self.command("clear_board")
+
+    async def set_rules(self, rules: Rules) -> bool:
+        """Tell the engine ``rules`` with ``kgs-rules`` if it lists that
+        command (:func:`kgs_rules_name`).  Returns whether it was told so;
+        plain GTP has no rules command (GNU Go takes them at start:
+        :func:`with_rule_flags`).  Raises :class:`GtpCommandError` on refusal.
+        """
+        if "kgs-rules" not in self.commands:
+            return False
+        words = f"kgs-rules {kgs_rules_name(rules)}"
+        await self.command(*words.split())
+        if words not in self.rules_told:
+            self.rules_told.append(words)
+        return True
 
     async def komi(self, komi: float) -> None:
         """Set komi in points (Chinese 3¾ 子 = 7.5).  Raises

@@ -12,10 +12,26 @@ hang (no move in time)       time passes: the flag falls (4.1.4, 22.1)
 crash (process exited)       its clock can only run out: the flag falls
                              at the flag time (no waiting)
 move that is not a move      adjudication: illegal move (4.1.6)
+refused protocol command     adjudication: illegal move (4.1.6), "broke
+or move (xboard ``Illegal``  the protocol"
+``move`` to an accepted one)
 illegal move                 the move itself: the referee's penalty
                              (loss under ``cxa``, a foul under
-                             ``cxa-local``; Go: void, warning)
+                             ``cxa-local``; Go: void, a pass, 10 and
+                             11(1))
 ===========================  ============================================
+
+What an engine says besides its move is put to the referee, who rules: a
+resignation (UCCI ``bestmove ... resign``, xboard ``resign``); a draw offer
+(UCCI ``draw``, xboard ``offer draw``) made with a move is an offer after
+that move (23.1), passed on to an xboard opponent (``draw``), and made
+while the opponent's offer is pending it is an acceptance (4.2.2); an
+xboard result claim made instead of a move (``1/2-1/2 {...}``) is a claim
+in its own turn (23.3 natural limit, 24 repetition; a claim of its own loss
+is a resignation, a claim of its own win no claim the rules know).  An
+engine that will not move after its claim was not upheld (it claims
+again) has stopped playing: its flag falls, as for a crash.  A claim sent
+after a move is recorded in the notes; play goes on.
 
 Time is measured with :func:`time.monotonic`, from the moment the search
 command is sent to the moment the answer is read.
@@ -30,6 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from qisai.engines.clients import XiangqiClient
 from qisai.engines.errors import (
     EngineError,
     EngineMoveError,
@@ -38,18 +55,20 @@ from qisai.engines.errors import (
     GtpCommandError,
 )
 from qisai.engines.gtp import GtpEngine, KgsTimeSystem
-from qisai.engines.uci import Limit, PlayResult, Protocol, UciEngine
+from qisai.engines.results import Limit, PlayResult
+from qisai.engines.uci import Protocol
 from qisai.go.coords import gtp_name
 from qisai.go.deadstones import estimate_dead
 from qisai.go.rules import Color as GoColor
 from qisai.referee.clock import ByoyomiKind, SideTimeControl
-from qisai.referee.errors import GameOverError
+from qisai.referee.errors import GameOverError, RefereeError
+from qisai.referee.events import ClaimKind
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.xiangqi import qili
-from qisai.xiangqi.board import Move
+from qisai.xiangqi.board import Board, Move
 
 __all__ = ["Adjudication", "Fault", "GameReport", "play_go", "play_xiangqi"]
 
@@ -97,6 +116,9 @@ class GameReport:
     faults: dict[Side, tuple[Fault, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     opening: str = ""
+    engine_names: tuple[str, str] = ("", "")
+    """The names the engines give themselves (UCI ``id name``, xboard
+    ``myname``; empty if unknown), for the record."""
 
     @property
     def result(self) -> Result | None:
@@ -236,22 +258,79 @@ def _forbidden(game: XiangqiGame) -> list[Move]:
     return qili.forbidden_moves(board, profile, occurrences=need)
 
 
+def _offer_or_accept(report: GameReport, side: Side, result: PlayResult,
+                     players: dict[Side, XiangqiClient], at: float) -> None:
+    """The engine playing ``side`` offered a draw with its move (23.1): the
+    referee records the offer (or refuses it: a note), and an xboard
+    opponent is told."""
+    game = report.game
+    try:
+        game.offer_draw(side, at=at)
+    except RefereeError as exc:
+        report.notes.append(f"{report.names[side.value]} offered a draw: {exc}")
+        return
+    tell = getattr(players[side.other], "opponent_offers_draw", None)
+    if tell is not None and game.pending_offer is side:
+        tell()
+
+
+def _rule_claim(report: GameReport, side: Side, result: PlayResult, at: float) -> None:
+    """Put the result the engine playing ``side`` claimed in its own turn
+    to the referee (see the module's docstring)."""
+    game = report.game
+    assert isinstance(game, XiangqiGame)
+    name = report.names[side.value]
+    claim = f"{result.claim} {{{result.claim_comment}}}" if result.claim_comment else \
+        str(result.claim)
+    own_win = "1-0" if side is Side.FIRST else "0-1"
+    if result.claim == "1/2-1/2":
+        if "repet" in result.claim_comment.lower() or game.xrules.natural_limit is None:
+            kind = ClaimKind.REPETITION
+        else:
+            kind = ClaimKind.NATURAL_LIMIT
+        report.notes.append(f"{name} claims {claim}: a {kind.value} claim")
+        try:
+            game.claim(side, kind, at=at)
+        except RefereeError as exc:
+            report.notes.append(f"{name}'s claim is not one the referee can take: {exc}")
+    elif result.claim == own_win:
+        report.notes.append(f"{name} claims {claim}: the rules know no such claim, the game "
+                            "goes on")
+    else:
+        report.notes.append(f"{name} claims {claim}: its resignation (4.1.9)")
+        _safely(game.resign, side, at=at)
+
+
+def _engine_board(prelude: Board | None, game: XiangqiGame) -> Board | None:
+    """The game's position as reached from ``prelude`` (the moves before
+    the start position), for engines that cannot be set up from a FEN."""
+    if prelude is None or prelude.fen() != game.start_fen:
+        return None
+    board = prelude.copy()
+    for move in game.board.move_stack:
+        board.push(move)
+    return board
+
+
 async def play_xiangqi(
-    engines: tuple[UciEngine | BaseException, UciEngine | BaseException],
+    engines: tuple[XiangqiClient | BaseException, XiangqiClient | BaseException],
     game: XiangqiGame,
     *,
     names: tuple[str, str],
     movetime: float | None = None,
     adjudication: Adjudication = Adjudication(),
     on_move: Callable[[GameReport], None] | None = None,
+    prelude: Board | None = None,
 ) -> GameReport:
     """Play ``game`` (not yet started) between ``engines`` (Red, Black).
 
     An engine given as an exception failed to start.  ``movetime`` plays a
     fixed time a move (the referee's clock must then carry a per-move limit
     or a generous sudden death); otherwise the engines get the referee's
-    clocks.  Returns the report with the refereed game over.  Never raises
-    for engine faults.
+    clocks.  ``prelude``, a board at the game's start position holding the
+    moves that led there (an opening), is what xboard engines are given, so
+    that one without ``setboard`` can replay them.  Returns the report with
+    the refereed game over.  Never raises for engine faults.
     """
     now = time.monotonic
     report = GameReport(game, names)
@@ -262,12 +341,16 @@ async def play_xiangqi(
         _rule_start_failure(report, failed, now)
         return report
     watch = _ScoreWatch(adjudication)
-    players = {Side.FIRST: engines[0], Side.SECOND: engines[1]}
+    players: dict[Side, XiangqiClient] = {}
+    for side, e in zip((Side.FIRST, Side.SECOND), engines, strict=True):
+        assert not isinstance(e, BaseException)
+        players[side] = e
+    report.engine_names = (players[Side.FIRST].id_name, players[Side.SECOND].id_name)
+    claimed: set[Side] = set()
     # A fixed time a move is the same limit every move (and the engine can
     # then reuse its go command).
     fixed = Limit(movetime=movetime) if movetime is not None else None
     for engine in players.values():
-        assert isinstance(engine, UciEngine)
         try:
             await engine.new_game()
         except EngineError:
@@ -275,7 +358,6 @@ async def play_xiangqi(
     while not game.is_over:
         side = game.to_move
         engine = players[side]
-        assert isinstance(engine, UciEngine)
         board = game.board
         if adjudication.max_plies is not None and len(board.move_stack) >= adjudication.max_plies:
             _safely(game.adjudicate, Outcome.DRAW, Reason.NO_WIN_POSSIBLE, "4.2.1",
@@ -286,13 +368,33 @@ async def play_xiangqi(
         limit = fixed if fixed is not None else _engine_limit(game, movetime, now())
         flag = _flag_time(game)
         timeout = None if flag is None else max(0.0, flag - now()) + _GRACE
+        seen = board
+        if engine.protocol == "xboard":
+            seen = _engine_board(prelude, game) or board
         try:
-            result = await engine.play(board, limit, banmoves=banned, timeout=timeout)
+            result = await engine.play(seen, limit, banmoves=banned, timeout=timeout)
         except EngineError as exc:
             _rule_fault(report, side, exc, now)
             break
         at = now()
         move = result.move
+        if result.draw_offer and game.pending_offer is side.other:
+            # 4.2.2: its answer to the opponent's offer.
+            report.notes.append(f"{names[side.value]} accepts the draw offer")
+            _safely(game.accept_draw, side, at=at)
+            break
+        if move is None and result.claim is not None and not result.resign:
+            if side in claimed:
+                # It claimed again instead of moving: it will not move, so
+                # its flag can only fall (as for a crash).
+                _rule_fault(report, side, EngineTimeoutError(
+                    f"engine {names[side.value]} stopped playing after its claim "
+                    f"{result.claim} was not upheld"), now)
+                break
+            claimed.add(side)
+            _rule_claim(report, side, result, at)
+            continue
+        claimed.discard(side)
         if move is None or result.resign:
             # bestmove (none) with legal moves on the board, or UCCI "resign".
             report.notes.append(f"{names[side.value]} resigned ({result.text or 'no move'})")
@@ -302,8 +404,15 @@ async def play_xiangqi(
         _safely(game.move, side, move.iccs(), at=at)
         if on_move is not None:
             on_move(report)
+        if result.claim is not None:
+            report.notes.append(f"{names[side.value]} claimed {result.claim} "
+                                f"{{{result.claim_comment}}} after its move: "
+                                + ("the referee rules as above" if game.is_over else
+                                   "claims are made in one's own turn (8.5); play goes on"))
         if game.is_over:
             break
+        if result.draw_offer and game.to_move is side.other:
+            _offer_or_accept(report, side, result, players, now())
         if adjudication.resign_moves is None and adjudication.draw_from is None:
             continue
         verdict = watch.update(side, ply, _cp(result))
@@ -322,6 +431,7 @@ async def _go_setup(engine: GtpEngine, game: GoGame, movetime: float | None) -> 
     await engine.boardsize(rules.board_size)
     await engine.clear_board()
     await engine.komi(float(rules.komi))
+    await engine.set_rules(rules.core)  # kgs-rules where listed; GNU Go got options at start
     if game.board.handicap:
         # The referee placed the handicap stones (fixed points); tell the engine where.
         await engine.set_free_handicap(
@@ -502,16 +612,9 @@ async def _agree_dead(report: GameReport, players: dict[Side, GtpEngine],
             report.notes.append("the engines disagreed on the dead stones; the arbiter's estimate "
                                 "was used")
     size = game.board.size
-    marks: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    for point in sorted(dead):
-        if point in seen or game.board.get(point) is None:
-            continue
-        group = game.board.group(point)
-        seen |= group
-        marks.append(gtp_name(point, size))
+    marks = [gtp_name(p, size) for p in sorted(dead) if game.board.get(p) is not None]
     if marks:
-        game.mark_dead(None, marks, at=now())
+        game.mark_dead(None, marks, dead=True, at=now())  # each group once (4(5))
     first = game.to_move
     game.confirm_dead(first, at=now())
     game.confirm_dead(first.other, at=now())

@@ -25,6 +25,7 @@ import collections
 import concurrent.futures
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -34,7 +35,7 @@ from typing import Any, TypeVar
 
 from qisai.engines.errors import EngineStartError, EngineTerminatedError, EngineTimeoutError
 
-__all__ = ["EngineProcess", "LoopThread", "split_command"]
+__all__ = ["EngineProcess", "LoopThread", "resolve_program", "split_command"]
 
 T = TypeVar("T")
 
@@ -52,6 +53,19 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     if not args:
         raise EngineStartError("empty engine command")
     return args
+
+
+def resolve_program(program: str) -> str:
+    """Return ``program`` as it can be executed: a bare name not on ``PATH``
+    but in ``/usr/games`` (where Debian installs fairy-stockfish, maxqi,
+    sjaakii, gnugo) becomes that path; anything else is returned as it is."""
+    if os.sep in program or shutil.which(program) is not None:
+        return program
+    candidate = os.path.join(_GAMES_DIR, program)
+    return candidate if os.access(candidate, os.X_OK) and os.path.isfile(candidate) else program
+
+
+_GAMES_DIR = "/usr/games"
 
 
 def _expire(waiter: asyncio.Future[None]) -> None:
@@ -102,6 +116,7 @@ class EngineProcess:
         program cannot be executed.
         """
         args = split_command(command)
+        args[0] = resolve_program(args[0])
         full_env = None if env is None else {**os.environ, **env}
         loop = asyncio.get_running_loop()
         try:

@@ -7,7 +7,7 @@ The pieces a referee or an engine needs::
     board = Board(19, CHINESE)          # positional superko, no suicide
     board.play("Q16"); board.play((3, 3)); board.pass_move(); board.undo()
     board.legal_points()                # every legal point for the side to move
-    board.is_game_over()                # two passes in succession
+    board.is_game_over()                # two passes in succession (then confirm, 4(4))
     count = score(board, dead=estimate_dead(board))
     count.result.sgf(), count.result.chinese()   # "W+0.5", "白胜1/4子"
 
@@ -15,7 +15,8 @@ Modules: :mod:`~qisai.go.board` (play, captures, ko/superko, undo, set-up),
 :mod:`~qisai.go.scoring` (数子 and 数目, results), :mod:`~qisai.go.deadstones`
 (Benson, Monte Carlo ownership), :mod:`~qisai.go.sgf` (FF[4] read/write),
 :mod:`~qisai.go.svg` (pictures), :mod:`~qisai.go.coords` (point names),
-:mod:`~qisai.go.rules` (rule settings), :mod:`~qisai.go.errors`.
+:mod:`~qisai.go.rules` (rule settings), :mod:`~qisai.go.move` (record entries),
+:mod:`~qisai.go.errors`.
 """
 
 from __future__ import annotations
@@ -43,7 +44,15 @@ from qisai.go.errors import (
     UndoError,
 )
 from qisai.go.rules import CHINESE, JAPANESE, PRESETS, TROMP_TAYLOR, Color, KoRule, Rules, Scoring
-from qisai.go.scoring import Result, ResultReason, Score, area_result, find_seki, score
+from qisai.go.scoring import (
+    Result,
+    ResultReason,
+    Score,
+    area_result,
+    find_fill_points,
+    find_seki,
+    score,
+)
 from qisai.go.sgf import SgfGame, SgfNode, first_illegal, game_from_board, read_sgf, replay
 from qisai.go.svg import board_svg
 
@@ -53,6 +62,6 @@ __all__ = [
     "GoError", "BoardSizeError", "CoordinateError", "IllegalMoveError", "IllegalReason",
     "ScoringError", "SetupError", "SgfError", "UndoError", "CHINESE", "JAPANESE",
     "TROMP_TAYLOR", "PRESETS", "Color", "KoRule", "Rules", "Scoring", "Result",
-    "ResultReason", "Score", "area_result", "find_seki", "score", "SgfGame", "SgfNode",
+    "ResultReason", "Score", "area_result", "find_fill_points", "find_seki", "score", "SgfGame", "SgfNode",
     "first_illegal", "game_from_board", "read_sgf", "replay", "board_svg",
 ]

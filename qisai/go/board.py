@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from qisai.go.coords import Point, check_point, check_size, gtp_name, handicap_points, parse_gtp
 from qisai.go.errors import (
@@ -32,6 +32,8 @@ from qisai.go.errors import (
     SetupError,
     UndoError,
 )
+from qisai.go.move import Move as Move  # re-exported: qisai.go.board.Move
+from qisai.go.move import as_move
 from qisai.go.rules import CHINESE, Color, KoRule, Rules
 
 EMPTY = 0
@@ -66,28 +68,6 @@ class _Group:
         self.stones = stones
         self.libs = libs
         self.key = key
-
-
-class Move(NamedTuple):
-    """One entry of the game record: a move, a pass or a set-up (immutable).
-
-    ``point`` is ``None`` for a pass (and for a set-up); ``captured`` lists
-    the stones removed by the move (提子).  For a set-up, ``color`` is the
-    player to move after it and ``position`` holds the whole position after
-    it, one value per point in bottom-row-first order (0 empty, 1 Black,
-    2 White).
-    """
-
-    color: Color
-    point: Point | None
-    captured: tuple[Point, ...] = ()
-    setup: bool = False
-    position: tuple[int, ...] = ()
-
-    @property
-    def is_pass(self) -> bool:
-        """Return True if this is a pass (虚着)."""
-        return self.point is None and not self.setup
 
 
 # Undo records are plain tuples for speed:
@@ -259,14 +239,16 @@ class Board:
     @property
     def history(self) -> list[Move]:
         """Return the record so far: moves, passes and set-ups in order."""
-        return [_as_move(r[-1]) for r in self._history]
+        return [as_move(r[-1]) for r in self._history]
 
     def last_move(self) -> Move | None:
         """Return the last move, pass or set-up, or None at the start."""
-        return _as_move(self._history[-1][-1]) if self._history else None
+        return as_move(self._history[-1][-1]) if self._history else None
 
     def is_game_over(self) -> bool:
-        """Return True when both players have passed in succession (终局)."""
+        """Return True when both players have passed in succession: the
+        players then confirm the end (4(4)); a move after it is still legal
+        (play resumes when they do not agree, see :meth:`play`)."""
         return self._passes >= 2
 
     def repetitions(self) -> int:
@@ -366,8 +348,7 @@ class Board:
     def legal_reason(self, point: PointLike, color: Color | None = None) -> IllegalReason | None:
         """Return why ``color`` (default: the side to move) may not play ``point``.
 
-        Returns None if the move is legal; a pass is always legal until the
-        game is over.  Raises :class:`qisai.go.errors.CoordinateError` for a
+        Returns None if the move is legal; a pass is always legal.  Raises :class:`qisai.go.errors.CoordinateError` for a
         point off the board.
         """
         c = self._to_move if color is None else int(color)
@@ -446,9 +427,11 @@ class Board:
         :class:`Move` with the stones it captured.  Raises
         :class:`qisai.go.errors.IllegalMoveError` (with the reason and move
         number) for an occupied point, a forbidden point, a ko or superko
-        violation, a move out of turn or a move after the game ended; raises
+        violation or a move out of turn; raises
         :class:`qisai.go.errors.CoordinateError` for a point off the board.
-        The board is unchanged when an error is raised.
+        The board is unchanged when an error is raised.  Two passes do not
+        stop play: the rule text ends the game when both confirm it (4(1),
+        4(4)), and play resumes if they do not agree on the dead stones.
         """
         c = self._to_move
         i = self._index(point)
@@ -628,7 +611,7 @@ class Board:
             self._ko = prev_ko
             self._passes = prev_passes
             self._to_move = 3 - self._to_move
-            return _as_move(move)
+            return as_move(move)
         if kind == "s":
             _, colors, to_move, prev_ko, prev_hash, prev_passes, seen, _key, move = rec
             self._load(colors)
@@ -637,7 +620,7 @@ class Board:
             self._hash = prev_hash
             self._passes = prev_passes
             self._seen = seen
-            return _as_move(move)
+            return as_move(move)
         (
             _, i, c, enemies, captured, merged, n_before, old_key, new_libs,
             absorbed, suicide, prev_ko, prev_hash, prev_passes, key, move,
@@ -684,7 +667,7 @@ class Board:
         self._hash = prev_hash
         self._passes = prev_passes
         self._to_move = c
-        return _as_move(move)
+        return as_move(move)
 
     def _unsee(self, key: int) -> None:
         count = self._seen[key] - 1
@@ -812,7 +795,3 @@ class Board:
     def __repr__(self) -> str:
         return f"<Board {self.size}x{self.size} {self.to_move.name} to move, move {self.move_number}>"
 
-
-def _as_move(value: object) -> Move:
-    assert isinstance(value, Move)
-    return value

@@ -73,7 +73,9 @@ class Rules:
     """One rule set for a game of Go.
 
     ``komi`` is always in points (目); 3¾ stones (子) are 7.5 points since one
-    stone is two points.  ``handicap_giveback`` is how many *points* Black
+    stone is two points.  ``handicap_komi`` is the komi of a handicap game
+    (胜负判别 2: 让先不贴目 — none under the Chinese rules; the Japanese text
+    gives none either).  ``handicap_giveback`` is how many *points* Black
     gives back per handicap stone in area counting (Chinese rules: half a
     stone, that is 1 point, per stone: 让子要贴还让子数的一半).
     """
@@ -84,14 +86,23 @@ class Rules:
     scoring: Scoring = Scoring.AREA
     komi: Fraction = Fraction(15, 2)
     handicap_giveback: Fraction = Fraction(1)
+    handicap_komi: Fraction = Fraction(0)
 
     def with_komi(self, komi: Fraction | float | int | str) -> Rules:
-        """Return a copy of these rules with ``komi`` points of komi.
+        """Return a copy of these rules with ``komi`` points of komi, in even
+        and handicap games alike (an explicit komi is never dropped).
 
         Raises :class:`ValueError` if ``komi`` is not a number.
         """
-        value = Fraction(komi)
-        return replace(self, komi=value)
+        value = Fraction(str(komi)) if isinstance(komi, float) else Fraction(komi)
+        return replace(self, komi=value, handicap_komi=value)
+
+    def komi_for(self, handicap: int) -> Fraction:
+        """Return the komi in points of a game with ``handicap`` stones:
+        ``komi`` in an even game (0), ``handicap_komi`` when Black has
+        stones or moves first without komi (1 = 让先, 2-9 = 让子; 胜负判别 2).
+        """
+        return self.handicap_komi if handicap > 0 else self.komi
 
 
 CHINESE = Rules()

@@ -10,7 +10,10 @@ Rule text (``docs/rules/003_*.txt``), 胜负判别:
 * 让先与让子: 让先 has no komi; in a handicap game Black gives back half the
   number of handicap stones (贴还让子数的一半).
 * 日韩规则 (territory, 数目法): surrounded points plus prisoners, komi 6.5
-  目; points in seki count for nobody.
+  目; points in seki count for nobody, and neither do the points an owner
+  must still fill (补棋, :func:`find_fill_points`): a stone there costs a
+  point of territory but nothing under area counting, so only the
+  territory count changes.
 * 一子两目: a margin of m stones is 2m points; qisai keeps margins in points
   as exact :class:`~fractions.Fraction` values and writes them both ways.
 """
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from qisai.go.board import Board, PointLike
-from qisai.go.coords import Point
+from qisai.go.coords import Point, gtp_name
 from qisai.go.errors import ScoringError
 from qisai.go.rules import Color, Rules, Scoring
 
@@ -186,6 +189,9 @@ class Score:
     black_count: Fraction
     white_count: Fraction
     margin: Fraction
+    fill: frozenset[Point] = frozenset()
+    """Territory counting only: the points an owner must fill (补棋), which
+    are nobody's territory (:func:`find_fill_points`)."""
 
     @property
     def par(self) -> Fraction:
@@ -230,6 +236,7 @@ class Score:
             "margin_stones": str(self.margin_stones),
             "dead": names(self.dead),
             "seki": names(self.seki),
+            "fill": names(self.fill),
             "result": self.result.sgf(),
             "result_chinese": self.result.chinese(),
         }
@@ -304,7 +311,8 @@ def expand_dead(board: Board, dead: Iterable[PointLike]) -> frozenset[Point]:
     for p in dead:
         group = board.group(p)
         if not group:
-            raise ScoringError(f"{p!r} names no stone to mark dead")
+            name = p if isinstance(p, str) else gtp_name(p, board.size) if p else "pass"
+            raise ScoringError(f"{name} names no stone to mark dead")
         stones |= group
     return frozenset(stones)
 
@@ -342,6 +350,90 @@ def find_seki(board: Board, dead: Iterable[PointLike] = ()) -> frozenset[Point]:
     return frozenset(seki)
 
 
+def find_fill_points(board: Board, dead: Iterable[PointLike] = (),
+                     seki: Iterable[PointLike] | None = None) -> frozenset[Point]:
+    """Return the points their owner must fill before territory is counted
+    (补棋), with the ``dead`` groups removed and the groups in ``seki`` (found
+    by :func:`find_seki` when None) left alone.
+
+    When the dame (points bordered by both colours) are filled, a string
+    left with one liberty inside its owner's area would be captured there,
+    so the owner must fill that point (or an equivalent one): it is nobody's
+    territory under territory counting (数目法; GNU Go counts it as dame).
+    A string that its owner can join to another string with two liberties
+    by filling one of the dame himself is not counted: he fills that dame
+    instead.  The search repeats with each fill point taken as the owner's
+    stone, since one fill can leave another string short.
+
+    Raises :class:`ScoringError` if a dead or seki point holds no stone.
+    """
+    size = board.size
+    grid = _grid(board)
+    for r, c in expand_dead(board, dead):
+        grid[r][c] = 0
+    if seki is None:
+        seki_stones = find_seki(board, dead)
+    else:
+        seki_stones = expand_dead(board, seki)
+    fill: set[Point] = set()
+    for _ in range(size * size):
+        chains = _chains(grid, size)
+        dame: set[Point] = set()
+        own: dict[Point, int] = {}
+        for color, members, border in chains:
+            if color:
+                continue
+            colors = {grid[q[0]][q[1]] for q in border}
+            if len(colors) == 2:
+                dame.update(members)
+            elif colors:
+                owner = colors.pop()
+                own.update((m, owner) for m in members)
+        group_of = {p: i for i, (color, members, _b) in enumerate(chains) if color for p in members}
+        point = _short_string(grid, size, chains, group_of, dame, own, seki_stones)
+        if point is None:
+            break
+        fill.add(point[0])
+        grid[point[0][0]][point[0][1]] = point[1]
+    return frozenset(fill)
+
+
+def _short_string(
+    grid: list[list[int]],
+    size: int,
+    chains: list[tuple[int, list[Point], set[Point]]],
+    group_of: dict[Point, int],
+    dame: set[Point],
+    own: dict[Point, int],
+    seki_stones: frozenset[Point],
+) -> tuple[Point, int] | None:
+    """Return (point, colour) of the first fill point found, or None."""
+    for index, (color, members, libs) in enumerate(chains):
+        if not color or members[0] in seki_stones:
+            continue
+        inner = libs - dame
+        if len(inner) != 1:
+            continue  # two liberties left, or none but dame (filled by its owner)
+        [point] = inner
+        if own.get(point) != color:
+            continue
+        rescued = False
+        for d in libs & dame:
+            joined = set(inner)
+            for q in _neighbours(d, size):
+                qc = grid[q[0]][q[1]]
+                if qc == 0 and q not in dame:
+                    joined.add(q)
+                elif qc == color and group_of[q] != index:
+                    joined |= chains[group_of[q]][2] - dame
+            if len(joined - {d}) >= 2:
+                rescued = True
+                break
+        if not rescued:
+            return point, color
+    return None
+
+
 def _self_atari(
     grid: list[list[int]],
     size: int,
@@ -375,8 +467,10 @@ def score(
 ) -> Score:
     """Return the count of ``board`` with the groups named in ``dead`` removed.
 
-    ``rules`` defaults to the board's; ``komi`` (points) to the rules'; and
-    ``handicap`` to ``board.handicap``.  Under area rules (数子) the handicap
+    ``rules`` defaults to the board's; ``handicap`` to ``board.handicap``;
+    ``komi`` (points) to the rules' komi for that handicap
+    (:meth:`Rules.komi_for`: none in a Chinese handicap game, 胜负判别 2,
+    让子要贴还让子数的一半 being the give-back).  An explicit ``komi`` wins.  Under area rules (数子) the handicap
     give-back is ``rules.handicap_giveback`` points per stone; under
     territory rules (数目) points of groups in seki (``seki``, found by
     :func:`find_seki` when None) count for nobody and prisoners count.
@@ -386,10 +480,13 @@ def score(
     board.
     """
     rules = board.rules if rules is None else rules
-    komi_value = rules.komi if komi is None else Fraction(komi)
     handicap_count = board.handicap if handicap is None else handicap
     if handicap_count < 0:
         raise ScoringError(f"handicap {handicap_count} is negative")
+    if komi is None:
+        komi_value = rules.komi_for(handicap_count)
+    else:
+        komi_value = Fraction(str(komi)) if isinstance(komi, float) else Fraction(komi)
     size = board.size
     dead_stones = expand_dead(board, dead)
     grid = _grid(board)
@@ -433,6 +530,12 @@ def score(
             shared.update(members)
             continue
         owner.update(members)
+    fill: frozenset[Point] = frozenset()
+    if rules.scoring is Scoring.TERRITORY:
+        # 补棋: points their owner must still fill are nobody's territory.
+        fill = find_fill_points(board, dead_stones, seki_stones)
+        black_terr -= fill
+        white_terr -= fill
     giveback = rules.handicap_giveback * handicap_count if rules.scoring is Scoring.AREA else Fraction(0)
     if rules.scoring is Scoring.AREA:
         half = Fraction(len(shared), 2)
@@ -463,6 +566,7 @@ def score(
         black_count=black_count,
         white_count=white_count,
         margin=margin,
+        fill=fill,
     )
 
 

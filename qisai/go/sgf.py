@@ -5,8 +5,9 @@ what the properties mean for a game of Go, and every error message, is ours.
 
 Supported: moves ``B``/``W`` (passes as ``[]`` and, up to 19x19, ``[tt]``),
 set-up ``AB``/``AW``/``AE`` (also compressed ``[aa:cc]`` lists), ``PL``,
-``SZ``, ``HA``, ``KM`` (points; Fox-style integers of 50 and more are hundredths
-of a stone: ``KM[375]`` is 3¾ stones = 7.5 points), ``RU``, ``RE``, ``PB``,
+``SZ``, ``HA``, ``KM`` (read by its scale and the file's ``RU``: see
+:func:`parse_komi`; ``KM[375]`` is 3¾ stones = 7.5 points, ``KM[650]`` with
+``RU[Japanese]`` 6.5 points), ``RU``, ``RE``, ``PB``,
 ``PW``, comments ``C``, variations, and any other property kept as text.
 ``CA`` gives the encoding; without it UTF-8 is tried, then GB18030 (Chinese
 files), then ISO-8859-1 (the FF[4] default).
@@ -150,14 +151,14 @@ class SgfGame:
     def komi(self) -> Fraction | None:
         """Return the komi in points (目), or None if there is no ``KM``.
 
-        Integer values of 50 or more are taken as Fox's hundredths of a stone
-        (``KM[375]`` = 3.75 stones = 7.5 points).  Raises :class:`SgfError`
-        for a value that is not a number.
+        The value is read by its scale and the file's ``RU``
+        (:func:`parse_komi`).  Raises :class:`SgfError` for a value that is
+        not a number.
         """
         value = self.root.get("KM")
         if value is None or value.strip() == "":
             return None
-        return parse_komi(value)
+        return parse_komi(value, self.rules)
 
     @property
     def handicap(self) -> int:
@@ -219,8 +220,23 @@ class SgfGame:
         return "".join(parts) + "\n"
 
 
-def parse_komi(value: str) -> Fraction:
-    """Return the komi in points of a ``KM`` value (Fox hundredths: ``375`` -> 7.5).
+_TERRITORY_RULES = ("jap", "kor", "nihon", "jp", "kr")
+
+
+def parse_komi(value: str, rules: str | None = None) -> Fraction:
+    """Return the komi in points (目) of a ``KM`` value written under the
+    SGF ``RU`` text ``rules`` (None: not given).
+
+    Decided by the value's scale and the rules, as other SGF readers do:
+
+    * An integer of 50 or more written without a decimal point is a
+      server's hundredths (no komi in points is that large): ``375`` is
+      3.75, ``650`` is 6.5.
+    * Under area rules (Chinese, or ``RU`` not given) a value in quarters
+      (x.25, x.75) is in stones (子), one stone two points (胜负判别 一子两目):
+      ``3.75`` and ``375`` are 3¾ stones = 7.5 points.  Points komi are
+      whole or half (7.5, 6.5, 0.5), so those are points under any rules.
+    * Under territory rules (Japanese, Korean) the value is points.
 
     Raises :class:`SgfError` if the value is not a number.
     """
@@ -230,8 +246,10 @@ def parse_komi(value: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
     if komi.denominator == 1 and abs(komi) >= 50 and "." not in text:
-        # Fox (野狐) writes komi in hundredths of a stone; one stone is 2 points.
-        komi = komi / 100 * 2
+        komi = komi / 100  # a server's hundredths (野狐: KM[375], KM[650])
+    territory = rules is not None and rules.strip().lower().startswith(_TERRITORY_RULES)
+    if not territory and komi.denominator == 4:
+        komi = komi * 2  # stones (子): 贴3又3/4子 = 7.5 目
     return komi
 
 
@@ -380,9 +398,12 @@ def read_sgf(data: bytes | str) -> SgfGame:
 def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> Board:
     """Return the board after playing the main line of ``game`` under ``rules``.
 
-    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs.  With
-    ``strict_turn`` a move by the player not to move is an error (rule 8(1));
-    without it the board's turn follows the file.
+    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs.  A
+    file with ``HA[n]`` and no set-up whose first ``n`` moves are Black's
+    (the handicap stones written as moves, as some programs do) has them
+    read as the handicap set-up, as other SGF readers do; White then moves.
+    With ``strict_turn`` a move by the player not to move is an error (rule
+    8(1)); without it the board's turn follows the file.
 
     Raises :class:`qisai.go.errors.IllegalMoveError` (with the move number,
     counting moves and passes from 1) for the first illegal move, and
@@ -391,7 +412,16 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
     size = game.size
     board = Board(size, rules)
     board.handicap = game.handicap
+    as_setup = _handicap_moves(game)
     for index, node in enumerate(game.main_line()):
+        if index in as_setup:
+            if index == max(as_setup):
+                stones = [as_setup[i] for i in sorted(as_setup)]
+                try:
+                    board.setup(black=stones, to_move=Color.WHITE)
+                except SetupError as err:
+                    raise SgfError(str(err), "B", index) from None
+            continue
         props = node.properties
         if "AB" in props or "AW" in props or "AE" in props or "PL" in props:
             pl = node.get("PL")
@@ -423,6 +453,29 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
     return board
 
 
+def _handicap_moves(game: SgfGame) -> dict[int, Point]:
+    """Return {node index: point} of handicap stones written as the first
+    Black moves (``HA[n]``, no set-up, the first ``n`` moves Black's and
+    not passes, at distinct points), or {} if the file is not like that."""
+    count = game.handicap
+    if count < 2:
+        return {}
+    found: dict[int, Point] = {}
+    for index, node in enumerate(game.main_line()):
+        if any(prop in node.properties for prop in ("AB", "AW", "AE")):
+            return {}
+        move = node.move(game.size, index)
+        if move is None:
+            continue
+        color, point = move
+        if color is not Color.BLACK or point is None or point in found.values():
+            return {}
+        found[index] = point
+        if len(found) == count:
+            return found
+    return {}
+
+
 def first_illegal(game: SgfGame, rules: Rules = CHINESE) -> IllegalMoveError | None:
     """Return the error for the first illegal move of the main line, or None.
 
@@ -435,9 +488,20 @@ def first_illegal(game: SgfGame, rules: Rules = CHINESE) -> IllegalMoveError | N
     return None
 
 
+def _as_fraction(value: Fraction | float | int | str) -> Fraction:
+    """Return ``value`` as a Fraction (a float by its decimal text: 0.5, 6.5).
+
+    Raises :class:`SgfError` if it is not a number.
+    """
+    try:
+        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
+
+
 def game_from_board(
     board: Board,
-    komi: Fraction | None = None,
+    komi: Fraction | float | int | str | None = None,
     result: str | None = None,
     rules_name: str | None = None,
     extra: dict[str, str] | None = None,
@@ -446,14 +510,16 @@ def game_from_board(
 
     A set-up before the first move becomes ``AB``/``AW`` in the root (with
     ``HA`` if it is Black stones only and White moves first); later set-ups
-    become nodes with ``AB``/``AW``/``AE``.
+    become nodes with ``AB``/``AW``/``AE``.  ``komi`` is in points (a
+    Fraction, int, float or numeric text).  Raises :class:`SgfError` if
+    ``komi`` is not a number.
     """
     size = board.size
     root = SgfNode({"FF": ["4"], "GM": ["1"], "SZ": [str(size)]})
     if rules_name:
         root.properties["RU"] = [rules_name]
     if komi is not None:
-        root.properties["KM"] = [_format_komi(komi)]
+        root.properties["KM"] = [_format_komi(_as_fraction(komi))]
     if result:
         root.properties["RE"] = [result]
     for key, value in (extra or {}).items():

@@ -52,7 +52,8 @@ class EventType(enum.Enum):
     ADJUDICATE = "adjudicate"
     """Arbiter: end the game (4.2.1, 4.1.10, Go 8(3), 8(4), 12(1) ...)."""
     MARK_DEAD = "mark_dead"
-    """Go: toggle the groups at ``points`` dead / alive in the proposal."""
+    """Go: mark the groups at ``points`` dead (``dead`` True) or alive
+    (False) in the proposal, or toggle each once (``dead`` None)."""
     CONFIRM_DEAD = "confirm_dead"
     """Go: a side confirms the dead stones (4(4))."""
     DISPUTE_DEAD = "dispute_dead"
@@ -73,7 +74,9 @@ class Event:
     """One input to a game.  ``at`` is seconds on the game's time source.
 
     Which fields matter depends on ``type``: ``side`` (who acts), ``move``
-    (MOVE, ADJOURN), ``claim`` (CLAIM), ``points`` (MARK_DEAD), ``seconds``
+    (MOVE, ADJOURN), ``claim`` (CLAIM), ``points`` and ``dead`` (MARK_DEAD:
+    ``True`` marks the groups dead, ``False`` alive, ``None`` toggles each
+    named group once, as older records and a click on the board do), ``seconds``
     (TIME_PENALTY), ``clause``/``note`` (arbiter events), ``outcome``/
     ``winner``/``reason`` (ADJUDICATE), ``absent`` (START).
     """
@@ -91,6 +94,7 @@ class Event:
     winner: Side | None = None
     reason: Reason | None = None
     absent: tuple[Side, ...] = ()
+    dead: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the event as JSON-ready data (only the fields that are set)."""
@@ -117,6 +121,8 @@ class Event:
             out["reason"] = self.reason.value
         if self.absent:
             out["absent"] = [s.name.lower() for s in self.absent]
+        if self.dead is not None:
+            out["dead"] = self.dead
         return out
 
     @classmethod
@@ -151,11 +157,23 @@ class Event:
                 winner=side(data["winner"], "winner") if "winner" in data else None,
                 reason=Reason(data["reason"]) if "reason" in data else None,
                 absent=tuple(side(s, "absent") for s in data.get("absent", ())),
+                dead=_flag(data["dead"], "dead") if "dead" in data else None,
             )
         except (ValueError, TypeError) as exc:
             if isinstance(exc, EventError):
                 raise
             raise EventError(f"event {data!r}: {exc}") from None
+
+
+def _flag(value: Any, name: str) -> bool:
+    """Return ``value`` as a bool (also the text ``true``/``false``, as
+    records write it); raises :class:`EventError` for anything else."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "false"):
+        return text == "true"
+    raise EventError(f"event field {name}: {value!r} is not true/false")
 
 
 class NoticeType(enum.Enum):

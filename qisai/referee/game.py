@@ -358,10 +358,11 @@ class Game(ABC):
             assert deadline is not None
             if deadline <= at:
                 candidates.append((deadline, 1, "flag", clock.running))
-        limit = self.rules.late_limit
-        if limit is not None and self.start_time is not None:
+        if self.start_time is not None:
             for side in self._presence.absent:
-                candidates.append((self.start_time + limit, 0, "late", side))
+                limit = self._late_limit(side)
+                if limit is not None:
+                    candidates.append((self.start_time + limit, 0, "late", side))
         if not candidates:
             # The usual case (every move of a game): nothing is due.
             self._emit_calls(at)
@@ -377,8 +378,11 @@ class Game(ABC):
             self._finish(Result.ended(self.kind, Outcome.DOUBLE_FORFEIT, Reason.LATE_ARRIVAL,
                                       self.CLAUSES["both_late"]), instant)
         elif what == "late" or side in self._presence.absent:
-            self._finish(Result.win(self.kind, side.other, Reason.LATE_ARRIVAL,
-                                    self.CLAUSES["late"]), instant)
+            clause = self.CLAUSES["late"]
+            if self._presence.both_late:
+                # 21.3: 如双方迟到 ... 一方超过规定时限即判负.
+                clause = f"{clause}, {self.CLAUSES['both_late']}"
+            self._finish(Result.win(self.kind, side.other, Reason.LATE_ARRIVAL, clause), instant)
         else:
             assert clock is not None
             cause = clock.flag_cause(side)
@@ -387,6 +391,20 @@ class Game(ABC):
                          instant)
         self.events.append(Event(EventType.TICK, at))
         return True
+
+    def _late_limit(self, side: Side) -> float | None:
+        """Return the seconds after the start beyond which the absent
+        ``side`` loses (4.1.5, 21): the profile's ``late_limit`` when the
+        event set one, else :meth:`_default_late_limit`; ``None``: only his
+        running clock limits him."""
+        if self.rules.late_limit is not None:
+            return self.rules.late_limit
+        return self._default_late_limit(side)
+
+    def _default_late_limit(self, side: Side) -> float | None:
+        """Return the late limit of ``side`` when the profile sets none
+        (``None`` here; a game's rules may derive one)."""
+        return None
 
     def _emit_calls(self, until: float) -> None:
         clock = self.clock

@@ -11,6 +11,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from qisai.go.board import Board
@@ -109,10 +110,18 @@ class GoGame(Game):
         """``side`` passes (虚着).  See :meth:`Game.apply`."""
         return self.apply(Event(EventType.PASS, self._time(at), side))
 
-    def mark_dead(self, side: Side | None, points: list[str], at: float | None = None) -> list[Notice]:
-        """Toggle the groups at ``points`` dead/alive in the proposal (``side``
-        ``None``: the arbiter).  See :meth:`Game.apply`."""
-        return self.apply(Event(EventType.MARK_DEAD, self._time(at), side, points=tuple(points)))
+    def mark_dead(self, side: Side | None, points: Iterable[str], dead: bool | None = True,
+                  at: float | None = None) -> list[Notice]:
+        """Mark the groups holding ``points`` dead (``dead`` True, the
+        default) or alive (False) in the proposal (4(4), 4(5)); ``side``
+        ``None`` is the arbiter.  Each group counts once however many of its
+        stones are named, and marking is idempotent: the whole of
+        :meth:`suggest_dead` may be sent.  ``dead=None`` toggles each named
+        group once (a click on the board).  Returns the notices; raises
+        :class:`EventError` outside the dead-stone phase, for no points or a
+        point without a stone (see :meth:`Game.apply`)."""
+        return self.apply(Event(EventType.MARK_DEAD, self._time(at), side, points=tuple(points),
+                                dead=dead))
 
     def confirm_dead(self, side: Side, at: float | None = None) -> list[Notice]:
         """``side`` confirms the dead stones (4(4)).  See :meth:`Game.apply`."""
@@ -125,8 +134,9 @@ class GoGame(Game):
     def suggest_dead(self, playouts: int = 64, seed: int = 0) -> list[str]:
         """Return the stones the Go core proposes dead (Benson's unconditional
         life, seki, then playouts: :func:`qisai.go.deadstones.estimate_dead`),
-        as GTP names.  Changes nothing: send them with :meth:`mark_dead`, so
-        the proposal is in the event log.  Raises :class:`EventError` outside
+        as GTP names, every stone of every dead group.  Changes nothing: send
+        them all with :meth:`mark_dead` (each group is marked once), so the
+        proposal is in the event log.  Raises :class:`EventError` outside
         the dead-stone phase.
         """
         if self.phase is not Phase.SCORING:
@@ -191,14 +201,17 @@ class GoGame(Game):
         if penalty is Penalty.LOSS:
             self._win(side.other, Reason.ILLEGAL_MOVE, clause, at, text_zh, text_en)
             return
-        # 10, 11(1): 判着手无效，弃权一次 — the move counts as a pass, with a warning.
+        # 10, 11(1): 判着手无效，弃权一次 — the move is void and counts as a pass.
+        # No warning: 12(2) counts the arbiter's warnings (8(2), 9); only a
+        # profile with invalid_move=WARNING adds one.
         elapsed, snap = self._press(side, at)
         self.board.pass_move()
         self._record_move(side, name, at, elapsed, snap, void=True)
         self._emit(NoticeType.INVALID_MOVE, at, side, text_zh + "，弃权一次",
                    text_en + " and counts as a pass", clause, move=name, reason=reason.name)
         self._after_move(side, at)
-        self._add_infraction("warning", side, at, clause, f"{text_zh} / {text_en}")
+        if penalty is Penalty.WARNING:
+            self._add_infraction("warning", side, at, clause, f"{text_zh} / {text_en}")
         if not self.is_over and self._two_passes():
             self._enter_scoring(at)
 
@@ -249,6 +262,7 @@ class GoGame(Game):
         if not event.points:
             raise EventError(f"mark dead at {event.at} s: no points given")
         groups: list[frozenset[Point]] = []
+        named: set[Point] = set()
         for name in event.points:
             try:
                 point = parse_gtp(name, self.board.size)
@@ -257,12 +271,14 @@ class GoGame(Game):
             group = self.board.group(point) if point is not None else frozenset()
             if not group:
                 raise EventError(f"mark dead at {event.at} s: no stone on {name}")
-            groups.append(group)
+            if not group & named:  # one group, however many of its stones are named
+                groups.append(group)
+                named |= group
         for group in groups:
-            if group <= self.dead:
-                self.dead -= group
-            else:
+            if event.dead is True or (event.dead is None and not group <= self.dead):
                 self.dead |= group
+            else:
+                self.dead -= group
         self._confirmed = []
         names = sorted(gtp_name(p, self.board.size) for p in self.dead)
         self._emit(NoticeType.DEAD_MARKED, event.at, event.side, f"死子：{' '.join(names) or '无'}",

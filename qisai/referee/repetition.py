@@ -2,8 +2,13 @@
 
 The referee detects a repetition itself: the position (placement and side to
 move, the Zobrist key) occurring ``repetition_count`` times since the last
-capture (4.2.3, 23.2, 24).  It then asks a :data:`RepetitionJudge` to rule
-on the window of moves from the first occurrence to now.
+capture (4.2.3, 23.2, 24) and since the latest order to change (24.3: after
+an order a new cycle is judged on its own).  It then asks a
+:data:`RepetitionJudge` to rule on the window of moves from the first
+occurrence to now.  It also keeps the orders to change: a ruling against one
+side that is not perpetual check orders the change (24.3, 26.4), and the
+side loses only when the position of the order recurs and the judge rules
+the cycle since the order against it again.
 
 :func:`default_judge` is :func:`qili_judge`, which hands the window to the
 repetition code module :mod:`qisai.xiangqi.qili` (将/杀/捉/闲 for every move,
@@ -45,7 +50,12 @@ class RepetitionQuery:
     count: int
     code: RepetitionCode
     required: int = 3
-    """The rule profile's repetition count (4.2.3: three times)."""
+    """The occurrence at which the arbiter first rules on this window: the
+    rule profile's repetition count (4.2.3: three times), or more when the
+    ruling waited for a claim.  The referee passes ``count``: whether an
+    order to change was disobeyed (24.3) is the referee's to decide, so a
+    judge should order the change here rather than rule a loss (24.1
+    perpetual check aside)."""
 
 
 class RulingKind(enum.Enum):
@@ -54,7 +64,9 @@ class RulingKind(enum.Enum):
     DRAW = "draw"
     """不变作和 (24.2, 26.2, 26.3)."""
     LOSES = "loses"
-    """``side`` loses now (24.1: one-sided perpetual check)."""
+    """``side`` loses now (24.1: one-sided perpetual check).  A loss that is
+    not perpetual check is read by the referee as an order to change when no
+    order was given (24.3)."""
     MUST_CHANGE = "must_change"
     """24.3: ``side`` must change; repeating the cycle again loses."""
 

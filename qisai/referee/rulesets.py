@@ -61,7 +61,12 @@ class Penalty(enum.Enum):
     FOUL = "foul"
     """The action is undone and a foul is recorded (seed 000 local rule 8)."""
     WARNING = "warning"
-    """The action is undone and a warning is recorded."""
+    """The action is undone and a warning is recorded (Go: an invalid move
+    is void, counts as a pass *and* earns a warning, for events whose local
+    rules want that; the rule text's 10 and 11(1) give no warning)."""
+    VOID = "void"
+    """Go 10, 11(1): 判着手无效，弃权一次 — the move is void and counts as a
+    pass; nothing else is recorded."""
     REJECT = "reject"
     """The action is refused with an error and nothing is recorded (casual)."""
 
@@ -138,7 +143,7 @@ def _convert(name: str, key: str, current: Any, value: Any) -> Any:
         if isinstance(current, enum.Enum) and not isinstance(value, enum.Enum):
             return type(current)(value)
         if isinstance(current, Fraction) and not isinstance(value, Fraction):
-            return Fraction(value)
+            return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     except (ValueError, TypeError) as exc:
         raise RulesetError(f"rule profile {name!r}: {key}={value!r} is not valid: {exc}") from exc
     if isinstance(current, bool) and not isinstance(value, bool):
@@ -167,7 +172,10 @@ class XiangqiRules(_Profile):
       ``repetition_automatic`` (23.2: the arbiter may rule without a claim).
     * ``draw_offers`` (4.2.2, 23.1), ``repeat_offer_is_foul`` (9.1.3).
     * ``late_limit``: seconds after the start beyond which an absent player
-      loses (4.1.5, 21); ``None``: only the absent player's clock limits him.
+      loses (4.1.5, 21), when the event sets one; ``None``: the limit comes
+      from the time control (21.1-21.3: the first period's time; a lone
+      late player's running clock enforces it, and when both are late each
+      one's late time counts from the start, both beyond it: 双方弃权).
     * ``time_control`` (6); ``None`` plays without clocks.
     * ``points`` (14.1; the 2007 point odds).
     """
@@ -210,6 +218,8 @@ class XiangqiRules(_Profile):
             raise RulesetError(f"{self.name}: late_limit must not be negative")
         if self.out_of_turn is Penalty.WARNING or self.illegal_move is Penalty.WARNING:
             raise RulesetError(f"{self.name}: Xiangqi records fouls, not warnings, for moves")
+        if Penalty.VOID in (self.out_of_turn, self.illegal_move):
+            raise RulesetError(f"{self.name}: a void move (弃权一次) is a Go rule, not a Xiangqi one")
 
 
 @dataclass(frozen=True)
@@ -217,14 +227,19 @@ class GoRules(_Profile):
     """A Go rule profile.
 
     * ``core``: the Go core's rules (ko rule, suicide, scoring, komi in
-      points, handicap give-back); ``komi``, ``ko``, ``scoring``,
-      ``suicide_allowed`` and ``handicap_giveback`` may be overridden by name.
+      points, handicap komi and give-back); ``komi``, ``handicap_komi``,
+      ``ko``, ``scoring``, ``suicide_allowed`` and ``handicap_giveback`` may
+      be overridden by name.  An explicit ``komi`` sets the handicap komi
+      too (it is never dropped) unless ``handicap_komi`` is named as well.
     * ``board_size``; ``handicap``: 0 (分先, with komi), 1 (让先: Black
       first, no stones) or 2..9 stones; handicap games use
-      ``handicap_komi`` instead of the komi (让先不贴目，让子要贴还让子数的一半:
-      the give-back is ``core.handicap_giveback``).
-    * ``invalid_move`` (10, 11(1)): WARNING = the move is void, counts as a
-      pass and earns a warning; REJECT in casual play; LOSS is allowed too.
+      ``core.handicap_komi`` instead of the komi (胜负判别 2: 让先不贴目，
+      让子要贴还让子数的一半: the give-back is ``core.handicap_giveback``).
+    * ``invalid_move`` (10, 11(1)): VOID (the default, as the text says:
+      判着手无效，弃权一次 — the move is void and counts as a pass, no
+      warning); WARNING = void, a pass and a warning, for events that want
+      one (12(2) then counts it); REJECT in casual play; LOSS is allowed too.
+      Warnings otherwise come only from the arbiter (8(2), 9).
     * ``out_of_turn`` (8(1)): moving twice in a row loses.
     * ``warning_limit`` (12(2)): two warnings in one game lose.
     * ``cycle_outcome`` (11(3)): an unbreakable cycle (only possible under
@@ -245,8 +260,7 @@ class GoRules(_Profile):
     core: go_rules.Rules = go_rules.CHINESE
     board_size: int = 19
     handicap: int = 0
-    handicap_komi: Fraction = Fraction(0)
-    invalid_move: Penalty = Penalty.WARNING
+    invalid_move: Penalty = Penalty.VOID
     out_of_turn: Penalty = Penalty.LOSS
     warning_limit: int | None = 2
     cycle_outcome: Outcome = Outcome.DRAW
@@ -272,6 +286,8 @@ class GoRules(_Profile):
             raise RulesetError(f"{self.name}: cycle_outcome must be draw or no_result")
         if self.out_of_turn is Penalty.FOUL or self.invalid_move is Penalty.FOUL:
             raise RulesetError(f"{self.name}: Go records warnings, not fouls")
+        if self.out_of_turn is Penalty.VOID:
+            raise RulesetError(f"{self.name}: moving out of turn (8(1)) cannot be a void move")
 
     def with_overrides(self, **overrides: Any) -> Any:
         """Return a copy with fields replaced; the Go core's fields (``komi``,
@@ -280,6 +296,8 @@ class GoRules(_Profile):
         a bad value."""
         core_names = {f.name for f in dataclasses.fields(go_rules.Rules)} - {"name"}
         core_changes = {k: overrides.pop(k) for k in list(overrides) if k in core_names}
+        if "komi" in core_changes and "handicap_komi" not in core_changes:
+            core_changes["handicap_komi"] = core_changes["komi"]  # an explicit komi wins
         profile = self
         if core_changes:
             converted = {k: _convert(self.name, k, getattr(self.core, k), v)
@@ -290,8 +308,9 @@ class GoRules(_Profile):
     @property
     def komi(self) -> Fraction:
         """Return the komi in points (目) this game counts with: the core's
-        komi in an even game, ``handicap_komi`` in a handicap game."""
-        return self.handicap_komi if self.handicap else self.core.komi
+        komi in an even game, its ``handicap_komi`` in a handicap game
+        (胜负判别 2)."""
+        return self.core.komi_for(self.handicap)
 
 
 Rules = XiangqiRules | GoRules

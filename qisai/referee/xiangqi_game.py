@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from qisai.referee.clock import TimeSource
@@ -33,7 +34,7 @@ from qisai.xiangqi import qili
 from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
 from qisai.xiangqi.errors import XiangqiError
 
-__all__ = ["IllegalMoveEventError", "XiangqiGame"]
+__all__ = ["ChangeOrder", "IllegalMoveEventError", "XiangqiGame"]
 
 
 def _clauses(*parts: str) -> str:
@@ -49,6 +50,20 @@ def _clauses(*parts: str) -> str:
 
 class IllegalMoveEventError(EventError):
     """A move the rules forbid, refused (casual play); ``reason`` says why."""
+
+
+@dataclass(frozen=True)
+class ChangeOrder:
+    """An order to change (24.3, 26.4): ``side`` must leave the cycle.
+
+    ``key`` is the position (Zobrist key, side to move included) at which the
+    order was given and ``ply`` the number of moves played then.  Repeating
+    the cycle back to that position loses; a capture ends the order.
+    """
+
+    side: Side
+    key: int
+    ply: int
 
 
 class XiangqiGame(Game):
@@ -100,7 +115,7 @@ class XiangqiGame(Game):
             raise EventError(f"start position: {exc}") from exc
         self.start_fen = self.board.fen()
         self._judge = judge or default_judge
-        self._orders: dict[Side, int] = {}
+        self._orders: dict[Side, ChangeOrder] = {}
         self.last_ruling: RepetitionRuling | None = None
         """The latest repetition ruling, with its move-by-move reasoning."""
 
@@ -111,6 +126,20 @@ class XiangqiGame(Game):
 
     def _foul_limit(self) -> int | None:
         return self.xrules.foul_limit
+
+    def _default_late_limit(self, side: Side) -> float | None:
+        """Return the late limit (规定时限) of ``side`` from the time control.
+
+        21.1-21.2: a late player's clock runs from his turn and he must still
+        make the moves of the first period in the time left, so the limit is
+        the time of his first period; alone, his running clock enforces it
+        (``None``).  21.3: when both are late each one's late time counts
+        from the start, so each exceeds the limit at the start plus his first
+        period (both at once: 双方弃权).  ``None`` without clocks.
+        """
+        if not self._presence.both_late or self.clock is None:
+            return None
+        return self.clock.control.of(side).stages[0].seconds
 
     def _foul_clause(self) -> str:
         return self.xrules.foul_clause
@@ -199,6 +228,11 @@ class XiangqiGame(Game):
         return sorted(m.iccs() for m in moves)
 
     # ------------------------------------------------------------- endings
+    @property
+    def change_orders(self) -> tuple[ChangeOrder, ...]:
+        """Return the orders to change in force (24.3), oldest first."""
+        return tuple(sorted(self._orders.values(), key=lambda o: o.ply))
+
     def _rule_position(self, mover: Side, at: float) -> None:
         board = self.board
         if not board.has_legal_moves():
@@ -207,8 +241,14 @@ class XiangqiGame(Game):
             else:
                 self._win(mover, Reason.STALEMATE, self.CLAUSES["stalemate"], at)
             return
+        if self._orders:
+            # 24.3: the arbiter who ordered the change watches the order,
+            # with or without automatic rulings.
+            self._enforce_orders(at)
+            if self.is_over:
+                return
         window = self._repetition_window()
-        if window is not None and (self.xrules.repetition_automatic or self._orders):
+        if window is not None and self.xrules.repetition_automatic:
             # 23.2: the arbiter rules a continuing repetition without a claim.
             self._rule_repetition(window, at)
             if self.is_over:
@@ -223,27 +263,45 @@ class XiangqiGame(Game):
                 self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.NATURAL_LIMIT,
                                           self.CLAUSES["natural"]), at)
 
+    def _window_floor(self) -> int:
+        """Return the ply from which positions count for a repetition: the
+        last capture's, or the latest order to change (24.3: after an order a
+        new cycle is judged on its own)."""
+        board = self.board
+        plies = len(board.move_stack)
+        floor = max(0, plies - board.halfmove_clock)
+        for order in self._orders.values():
+            floor = max(floor, order.ply)
+        return floor
+
     def _repetition_window(self) -> tuple[int, int] | None:
         """Return (plies back to the first occurrence, count) when the current
-        position has occurred ``repetition_count`` times since the last capture."""
+        position has occurred ``repetition_count`` times since the last
+        capture and since the latest order to change (24.3)."""
         board = self.board
         # Only the positions since the last capture can recur (and only
         # those are fetched: this runs after every move).
-        window = board.history_keys(last=board.halfmove_clock)
+        last = min(board.halfmove_clock, len(board.move_stack) - self._window_floor())
+        window = board.history_keys(last=last)
         current = window[-1]
         count = window.count(current)
         if count < self.xrules.repetition_count:
             return None
         return len(window) - 1 - window.index(current), count
 
-    def _rule_repetition(self, window: tuple[int, int], at: float) -> None:
-        back, count = window
+    def _query(self, back: int, count: int) -> RepetitionQuery:
+        """Return the judge's query on the last ``back`` moves, in which the
+        current position occurs ``count`` times.  ``required`` is ``count``:
+        this is the arbiter's first ruling on the window (24.3: whether an
+        order was disobeyed is the referee's to say, not the judge's)."""
         probe = self.board.copy()
         moves = probe.move_stack[len(probe.move_stack) - back:]
         for _ in range(back):
             probe.pop()
-        query = RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code,
-                                self.xrules.repetition_count)
+        return RepetitionQuery(probe.fen(), tuple(moves), count, self.xrules.repetition_code,
+                               count)
+
+    def _ask_judge(self, query: RepetitionQuery) -> RepetitionRuling:
         try:
             ruling = self._judge(query)
         except ValueError as exc:
@@ -254,6 +312,35 @@ class XiangqiGame(Game):
                                       f"{base.detail_zh}；棋例模块未能裁决：{exc}",
                                       f"{base.detail_en}; the repetition module failed: {exc}")
         self.last_ruling = ruling
+        return ruling
+
+    def _enforce_orders(self, at: float) -> None:
+        """24.3 犯禁方必须立即变着，若再重复一次循环，即判负: a side under an
+        order loses when the position of the order recurs and the cycle since
+        the order is again ruled against it (forbidden, 26.4)."""
+        board = self.board
+        for order in self.change_orders:
+            plies = len(board.move_stack)
+            if board.key != order.key or plies <= order.ply:
+                continue
+            keys = board.history_keys(last=plies - order.ply)
+            ruling = self._ask_judge(self._query(plies - order.ply, keys.count(board.key)))
+            if ruling.side is not order.side or ruling.kind is RulingKind.DRAW:
+                continue  # the side changed: its new moves are allowed
+            side = order.side
+            zh, en = self._name(side)
+            reason = Reason.PERPETUAL_CHECK if ruling.perpetual_check else \
+                Reason.FORBIDDEN_REPETITION
+            self._win(side.other, reason,
+                      _clauses(self.CLAUSES["forbidden"], "24.3", ruling.clause), at,
+                      f"{zh}经裁定必须变着，仍再重复禁止着法的循环，判负（24.3）",
+                      f"{en} repeated the forbidden cycle after the order to change: "
+                      f"loses (24.3)")
+            return
+
+    def _rule_repetition(self, window: tuple[int, int], at: float) -> None:
+        back, count = window
+        ruling = self._ask_judge(self._query(back, count))
         if ruling.kind is RulingKind.DRAW:
             # 4.2.3, 24.2: 不变作和.
             self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.REPETITION,
@@ -262,48 +349,50 @@ class XiangqiGame(Game):
             return
         side = ruling.side
         assert side is not None
-        if ruling.kind is RulingKind.LOSES:
-            if ruling.perpetual_check:
-                # 24.1, 26.1: one-sided perpetual check loses at once.
-                reason, clause = Reason.PERPETUAL_CHECK, _clauses("24.1", ruling.clause)
-            else:
-                reason, clause = Reason.FORBIDDEN_REPETITION, _clauses(self.CLAUSES["forbidden"],
-                                                                      ruling.clause)
-            self._win(side.other, reason, clause, at, ruling.detail_zh, ruling.detail_en)
-            return
-        key = self.board.key
-        if self._orders.get(side) == key:
-            # 24.3: 犯禁方必须立即变着，若再重复一次循环，即判负.
-            self._win(side.other, Reason.FORBIDDEN_REPETITION,
-                      _clauses(self.CLAUSES["forbidden"], ruling.clause), at,
+        if ruling.kind is RulingKind.LOSES and ruling.perpetual_check:
+            # 24.1, 26.1: one-sided perpetual check loses at once.
+            self._win(side.other, Reason.PERPETUAL_CHECK, _clauses("24.1", ruling.clause), at,
                       ruling.detail_zh, ruling.detail_en)
             return
-        if side in self._orders:
-            return  # still inside the cycle the order was given for
-        self._orders[side] = key
+        # 24.3: a forbidden cycle (26.4) is first an order to change, also
+        # when the ruling waited for a claim until the cycle had recurred more
+        # often; only repeating the cycle after the order loses
+        # (:meth:`_enforce_orders`).  A judge's "loses" is read as that order.
+        self._orders[side] = ChangeOrder(side, self.board.key, len(self.board.move_stack))
         zh, en = self._name(side)
         self._emit(NoticeType.MUST_CHANGE, at, side,
-                   f"{zh}{ruling.detail_zh}，必须变着，再重复一次循环即判负",
-                   f"{en} must change ({ruling.detail_en}); repeating the cycle again loses",
+                   f"裁定{zh}必须变着，再重复一次循环即判负（24.3）：{ruling.detail_zh}",
+                   f"{en} must change; repeating the cycle again loses (24.3): "
+                   f"{ruling.detail_en}",
                    "24.3")
 
     def natural_limit_rounds(self, claimant: Side | None) -> int:
         """Return the rounds without a capture that count for the natural limit.
 
-        23.3: a claimant's checks count at most ``natural_limit_check_cap``
-        moves; without a claimant (the arbiter's own count) the cap applies
-        to both sides.  Plies before the start position count as quiet.
+        23.3 审核回合时，提出方对非提出方"将军"的着数，最多只计10着: every move
+        of the claimant is one round (回合), so each of his checks beyond
+        ``natural_limit_check_cap`` takes one whole round off the count.
+        Without a claimant (the arbiter's own count, 23.3 last sentence) a
+        round with a check beyond either side's cap does not count.  Rounds
+        are the complete pairs of plies counted back from the last move;
+        plies before the start position count as quiet.
         """
         plies = self.board.halfmove_clock
-        window = self.moves[len(self.moves) - min(plies, len(self.moves)):] if plies else []
+        recorded = min(plies, len(self.moves))
+        window = self.moves[len(self.moves) - recorded:]
         cap = self.xrules.natural_limit_check_cap
-        excess = 0
-        for side in Side:
-            if claimant is not None and side is not claimant:
+        rounds = plies // 2
+        checks = {Side.FIRST: 0, Side.SECOND: 0}
+        excluded: set[int] = set()
+        for i, record in enumerate(window):
+            if not record.gave_check or (claimant is not None and record.side is not claimant):
                 continue
-            checks = sum(1 for r in window if r.side is side and r.gave_check)
-            excess += max(0, checks - cap)
-        return (plies - excess) // 2
+            checks[record.side] += 1
+            if checks[record.side] > cap:
+                back = len(window) - 1 - i  # plies before the last move
+                if back // 2 < rounds:
+                    excluded.add(back // 2)
+        return rounds - len(excluded)
 
     # --------------------------------------------------------------- claims
     def _on_claim(self, event: Event) -> None:

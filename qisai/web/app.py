@@ -1,4 +1,14 @@
-"""The FastAPI application: ``create_app(settings)``.
+"""The FastAPI application: ``create_app(settings)``, the one place the
+domains are wired together.
+
+The arena is cut by domain, each a sub-package with its routes and rules:
+``accounts`` (log-in, sessions, roles), ``play`` (games, the live hub and
+its sockets, engine opponents), ``events`` (every event format over one
+event model, one result path) and ``pages`` (templates and page routes).
+Below them all: ``settings``, ``security`` and ``state`` (what every
+request needs).  No domain imports one above it; where a lower one must
+call a higher one (a finished server game enters its result into its
+event) the app passes the call in here.
 
 On start it migrates the database (Alembic), loads nothing else (games load
 on first use), and starts the clock ticker that rules flag falls.
@@ -17,11 +27,19 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import api, pages, tournaments, ws
-from qisai.web.deps import AppState
-from qisai.web.live import Hub
+from qisai.web.accounts import routes as accounts_api
+from qisai.web.apidocs import add_api_docs
+from qisai.web.events import routes as events_api
+from qisai.web.events.results import record_game_result
+from qisai.web.pages import accounts as account_pages
+from qisai.web.pages import events as event_pages
+from qisai.web.pages import play as play_pages
+from qisai.web.play import routes as play_api
+from qisai.web.play import socket
+from qisai.web.play.hub import Hub
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
+from qisai.web.state import AppState
 
 __all__ = ["create_app"]
 
@@ -38,7 +56,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     db = Database(settings.database_url)
     hub = Hub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
-              engine_think=settings.engine_think)
+              engine_think=settings.engine_think, board_result=record_game_result)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
@@ -56,7 +74,9 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
                   description="Xiangqi and Go under the official Chinese rules: play, watch, "
-                              "run events.  WebSocket per game at /ws/games/{id}.")
+                              "run events.  WebSocket per game at /ws/games/{id}.",
+                  docs_url=None, redoc_url=None)
+    add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
 
     @app.exception_handler(RequestValidationError)
@@ -68,10 +88,12 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
             problems.append(f"{where or 'body'}: {err.get('msg')}")
         return JSONResponse({"detail": "; ".join(problems), "errors": problems}, status_code=422)
 
-    app.include_router(api.router)
-    app.include_router(ws.router)
-    app.include_router(tournaments.api)
-    app.include_router(pages.router)
-    app.include_router(tournaments.pages)
+    app.include_router(accounts_api.router)
+    app.include_router(play_api.router)
+    app.include_router(socket.router)
+    app.include_router(events_api.api)
+    app.include_router(play_pages.router)
+    app.include_router(account_pages.router)
+    app.include_router(event_pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -400,7 +400,7 @@ class Board:
     __slots__ = ("_b", "_kings", "_pieces", "turn", "halfmove_clock", "fullmove_number",
                  "key", "_stack", "move_stack")
 
-    def __init__(self, fen: str | None = STARTING_FEN) -> None:
+    def __init__(self, fen: str | None = STARTING_FEN, *, setup: bool = False) -> None:
         self._b: list[int] = [0] * 90
         self._kings: dict[int, int] = {1: -1, -1: -1}
         self._pieces: dict[int, set[int]] = {1: set(), -1: set()}
@@ -412,15 +412,19 @@ class Board:
         self._stack: list[tuple[int, int, int, int]] = []
         self.move_stack: list[Move] = []
         if fen is not None:
-            self.set_fen(fen)
+            self.set_fen(fen, setup=setup)
 
     # ------------------------------------------------------------------ FEN
-    def set_fen(self, fen: str) -> None:
+    def set_fen(self, fen: str, *, setup: bool = False) -> None:
         """Set the position from FEN and clear the move history.
 
         Validates piece counts, palace/elephant/advisor/soldier points, the
         side to move, the counters, facing generals and that the side not to
-        move is not in check.  Raises :class:`FenError` naming the problem.
+        move is not in check.  ``setup=True`` is the lenient check for set-up
+        positions such as rule-book diagrams: the points of advisors,
+        elephants and soldiers are not checked (a soldier may stand behind
+        its start rank), everything else is (piece counts, one general each,
+        in his palace, 1.2).  Raises :class:`FenError` naming the problem.
         """
         if not isinstance(fen, str):
             raise FenError(f"FEN must be a string, not {type(fen).__name__}")
@@ -458,7 +462,7 @@ class Board:
                         raise FenError(f"{at}: more than 9 files")
                     sq = square(f, rank)
                     v = p.value()
-                    if not _legal_square(p.type, p.color, sq):
+                    if (not setup or p.type == KING) and not _legal_square(p.type, p.color, sq):
                         raise FenError(f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
                                        f"({'1.2 palace' if p.type in (KING, ADVISOR) else '2.4/2.7'})")
                     board[sq] = v

@@ -16,13 +16,14 @@ Entry points:
   position where a ruling applies (what ``qisai judge`` prints);
 * :func:`classify_move` - the label of one move (将/杀/捉/闲);
 * :func:`side_status` and :func:`decide` - the status of a side's cycle
-  (25.2) and the verdict table (24, 26).
+  (25.2) and the verdict table (24, 26), from :mod:`qisai.xiangqi.qili_verdict`.
 
 Related modules: :mod:`qisai.xiangqi.qili_profiles` (the CXA and AXF rule
 profiles, every difference a field), :mod:`qisai.xiangqi.qili_search` (material
 values, forcing-gain and mate searches), :mod:`qisai.xiangqi.qili_types` (the
 values returned here), :mod:`qisai.xiangqi.qili_limits` (the natural move
-limit 4.2.4 and the claim audit of 23.3).
+limit 4.2.4 and the claim audit of 23.3), :mod:`qisai.xiangqi.qili_pins` (the
+AXF rule on a rook pinned by a horse).
 
 >>> from qisai.xiangqi.board import Board, Move
 >>> b = Board("4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1")
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 from qisai.xiangqi import notation
 from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType, square_name
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.qili_pins import pinned_rook_victims
 from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
 from qisai.xiangqi.qili_search import (
     Threat,
@@ -59,6 +61,7 @@ from qisai.xiangqi.qili_types import (
     SideStatus,
     Verdict,
 )
+from qisai.xiangqi.qili_verdict import decide, side_status
 
 __all__ = [
     "AXF",
@@ -140,7 +143,8 @@ def _scan(board: Board, profile: QiliProfile, cache: _Cache) -> ThreatScan:
                            hidden_roots=profile.hidden_roots,
                            square_only=profile.root_by_recapture_only,
                            check_budget=profile.check_node_budget,
-                           mate_cache=cache.capture_mates)
+                           mate_cache=cache.capture_mates,
+                           pinned_rooks_unprotected=profile.pinned_rook_chase_first)
         cache.scans[board.key] = hit
     return hit
 
@@ -169,22 +173,82 @@ class _Classified:
     clauses: tuple[str, ...]
 
 
-def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile) -> bool:
+def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile,
+            escaping: bool = False) -> bool:
     """29.2 / 细则 2: a chase must arise from the move just made.
 
     CXA (细则 2, 3, 6): the target was not already won with at least this
     gain before the move, by whichever piece.  AXF (``new_chase_by_attack``):
     the attacking piece (followed if it is the one that moved) could not
-    capture the target before the move.
+    capture the target before the move.  ``escaping`` (AXF,
+    ``root_cut_by_escape_is_idle``, issue 13.3): the move takes the mover's
+    own piece out of attack; then a threat of a piece that did not move and
+    could already capture the target before (the move only put or removed a
+    screen and so cut the target's root) is a by-product, not new.  What
+    decides it: the AXF rule-book diagrams as reviewed in spec §5.1 (review
+    2026-12: a root cut is no chase when the move answers an attack on the
+    mover's own piece), Fairy-Stockfish's AXF judge, and the real-game cycle
+    of ``test_axf_root_cut_by_an_escape_real_game`` (车6进1 escapes a soldier
+    and removes the cannon screen that protected it; Fairy-Stockfish: draw).
+    No record of the test data depends on it either way.  A root cut that
+    is the move's own purpose stays a chase (``test_axf_root_cut_without_
+    escape_is_a_chase``); CXA counts every root cut (fig. 3 "断根捉马").
     """
     if profile.new_chase_by_attack and threat.how != "check":
         a = threat.first_move.from_square
         old = move.from_square if a == move.to_square else a
+        if (escaping and a != move.to_square
+                and (a, threat.target) in before.captures):
+            return False
         return not any(b.first_move.from_square == old and b.target == threat.target
                        and vec_ge(b.gain, threat.gain)
                        for b in before.threats if b.excluded in ("", "pawn"))
     return not any(b.target == threat.target and vec_ge(b.gain, threat.gain)
                    for b in before.threats if b.excluded in ("", "pawn"))
+
+
+def _escapes(before: Board, move: Move, profile: QiliProfile, cache: _Cache) -> bool:
+    """Whether ``move`` takes the mover's piece out of a threat: before it,
+    the opponent could win that piece (by any piece, a soldier's or the
+    general's own capture included).  Only asked under
+    ``root_cut_by_escape_is_idle`` (AXF, issue 13.3)."""
+    if not profile.root_cut_by_escape_is_idle:
+        return False
+    o_scan = _scan(null_move(before), profile, cache)
+    return any(t.target == move.from_square and t.excluded in ("", "pawn", "king")
+               for t in o_scan.threats)
+
+
+def _own_half(color: Color, sq: int) -> bool:
+    return sq // 9 <= 4 if color is Color.RED else sq // 9 >= 5
+
+
+def _defensive_key_point(before: Board, after: Board, move: Move, chases: Sequence[Threat],
+                         profile: QiliProfile, cache: _Cache) -> bool:
+    """27.3 / 细则13: "占据防守要点，立即构成简明和棋，附带产生的捉士相（象），
+    按闲处理".
+
+    The text gives no mechanical test (spec 5.7, Q6); this reading
+    (*interpretation*, ``defensive_key_point_idle``) asks for all of:
+
+    * every new chase is of an advisor or elephant (捉士相);
+    * the moved piece stands on its own side of the river (防守);
+    * before the move the opponent threatened to win material or to mate,
+      and after it the opponent threatens neither (the key point at once
+      leaves nothing to play for: 立即构成简明和棋).
+    """
+    if not profile.defensive_key_point_idle:
+        return False
+    if any(t.target_piece.type not in (PieceType.ADVISOR, PieceType.ELEPHANT) for t in chases):
+        return False
+    if not _own_half(before.turn, move.to_square):
+        return False
+    if any(t.excluded == "" for t in _scan(after, profile, cache).threats) \
+            or _has_mate(after, profile, cache):
+        return False
+    passed = null_move(before)
+    return (any(t.excluded in ("", "pawn", "king") for t in _scan(passed, profile, cache).threats)
+            or _has_mate(passed, profile, cache))
 
 
 def _threat_zh(t: Threat) -> str:
@@ -196,7 +260,12 @@ def _threat_zh(t: Threat) -> str:
         return f"联合攻击少根{name}（28.16）"
     if t.how == "exchange":
         return f"{by}攻击{name}，交换后得子（25.3、29.1）"
+    if t.how == "pinned":
+        return f"{by}攻击被马牵制的{name}，按无根车论（亚洲象联规则图39-41）"
     root = "假根" if t.false_root else "无根"
+    if t.offer_mated:
+        return (f"{by}攻击{root}{name}，对方{name}吃回即被将死，不成兑"
+                "（28.3、28.5、细则7）")
     return f"{by}攻击{root}{name}（28.3、28.16）"
 
 
@@ -209,7 +278,13 @@ def _threat_en(t: Threat) -> str:
         return f"two pieces attack the under-protected {name} (28.16)"
     if t.how == "exchange":
         return f"the {by} attacks the {name} and wins material after the exchange (25.3, 29.1)"
+    if t.how == "pinned":
+        return (f"the {by} attacks the {name} pinned by a horse, which counts as unprotected "
+                "(AXF diagrams 39-41)")
     root = "falsely protected" if t.false_root else "unprotected"
+    if t.offer_mated:
+        return (f"the {by} attacks the {root} {name}; taking back would be mated at once, "
+                "so it is no exchange offer (28.3, 28.5, rule 7)")
     return f"the {by} attacks the {root} {name} (28.3, 28.16)"
 
 
@@ -270,13 +345,21 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             # AXF: a check that also chases keeps the chase for the "same
             # piece chased on every move" test (one check, one chase of one
             # piece is a perpetual chase; Fairy-Stockfish's AXF code agrees).
+            # The chase content is judged as if the check were answered:
+            # the opponent's recaptures (roots, 28.16) and counter-captures
+            # (兑, 28.5) count when only this check makes them illegal
+            # (issue 13.1; :func:`~qisai.xiangqi.qili_search.scan_threats`).
             after_scan = _scan(null_move(after), profile, cache)
             before_scan = _scan(before, profile, cache)
+            escaping = _escapes(before, move, profile, cache)
             chases = tuple(t for t in after_scan.threats if t.excluded == ""
-                           and t.how != "joint" and _is_new(t, before_scan, move, profile))
+                           and t.how != "joint"
+                           and _is_new(t, before_scan, move, profile, escaping))
             if chases:
-                zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases)
-                en += "; it also chases: " + "; ".join(_threat_en(t) for t in chases)
+                zh += "，兼捉" + "、".join(_threat_zh(t) for t in chases) \
+                    + "（按应将后的局面判断根与兑，28.16、28.5）"
+                en += "; it also chases: " + "; ".join(_threat_en(t) for t in chases) \
+                    + " (roots and offers judged as if the check were answered, 28.16, 28.5)"
         return _Classified(Label.CHECK, Nuance.NONE, chases, (), (), False, zh, en, ("28.1",))
     if was_in_check and piece.type is PieceType.KING and profile.king_evasion_is_idle:
         # CXA examples 13, 17: threats created by the king answering check are idle.
@@ -288,7 +371,8 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
     mate_threat = _has_mate(passed, profile, cache) and not _has_mate(before, profile, cache)
     after_scan = _scan(passed, profile, cache)
     before_scan = _scan(before, profile, cache)
-    new = [t for t in after_scan.threats if _is_new(t, before_scan, move, profile)]
+    escaping = _escapes(before, move, profile, cache)
+    new = [t for t in after_scan.threats if _is_new(t, before_scan, move, profile, escaping)]
     chases = tuple(t for t in new if t.excluded == "" and t.how != "joint")
     joint = tuple(t for t in new if t.excluded == "" and t.how == "joint")
     pawn = tuple(t for t in new if t.excluded == "pawn")
@@ -301,6 +385,15 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
                 + "; the heavier label counts (27.4)"
         return _Classified(Label.MATE_THREAT, Nuance.NONE, chases, pawn, joint, True, zh, en,
                            ("28.2", "27.4") if chases else ("28.2",))
+    if chases and _defensive_key_point(before, after, move, chases, profile, cache):
+        names = "、".join(_zh(t.target_piece) for t in chases)
+        names_en = ", ".join(_en(t.target_piece) for t in chases)
+        return _Classified(Label.IDLE, Nuance.KEY_POINT, (), pawn, joint, False,
+                           f"占据防守要点，立即构成简明和棋，附带产生的捉{names}按闲"
+                           "（27.3、细则13）",
+                           f"takes a defensive key point that at once leaves the opponent "
+                           f"nothing to win; the incidental attack on the {names_en} is idle "
+                           "(27.3, rule 13)", ("27.3", "细则13"))
     if chases:
         zh = "；".join(_threat_zh(t) for t in chases)
         en = "; ".join(_threat_en(t) for t in chases)
@@ -309,6 +402,8 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
             clauses.append("29.1")
         if any(t.how == "exchange" for t in chases):
             clauses.append("25.3")
+        if any(t.offer_mated for t in chases):
+            clauses += ["28.5", "细则7"]
         if piece.type is PieceType.KING:
             # 27.1: other pieces chasing with the general's help is a chase.
             zh += "，借帅（将）之力捉子（27.1）"
@@ -331,13 +426,24 @@ def _classify(before: Board, move: Move, profile: QiliProfile, cache: _Cache) ->
         return _Classified(Label.IDLE, Nuance.PAWN_OWN, (), pawn, (), False,
                            f"兵（卒）本身捉{names}，按闲（27.2）",
                            "a soldier's own attack is idle (27.2)", ("27.2",))
+    cut = [t for t in counting_after if escaping and t.how != "joint"
+           and _is_new(t, before_scan, move, profile)]
+    if cut:
+        names = "、".join(_zh(t.target_piece) for t in cut)
+        names_en = ", ".join(_en(t.target_piece) for t in cut)
+        return _Classified(Label.IDLE, Nuance.OLD_CHASE, (), (), (), False,
+                           f"走子避开对方的捉，附带断了{names}的根，不算新的捉"
+                           "（亚洲象联规则，29.2）",
+                           f"the move takes its piece out of attack; that the {names_en} "
+                           "loses its root on the way is no new chase (AXF rules, 29.2)",
+                           ("29.2",))
     if counting_after:
         return _Classified(Label.IDLE, Nuance.OLD_CHASE, (), (), (), False,
                            "走子前已存在的捉，走后无新的捉，按闲（细则6、29.2）",
                            "the attack existed before the move; nothing new is chased "
                            "(rule 6, 29.2)", ("细则6", "29.2"))
     kinds = {t.excluded for t in after_scan.threats
-             if _is_new(t, before_scan, move, profile)}
+             if _is_new(t, before_scan, move, profile, escaping)}
     if "king" in kinds:
         return _Classified(Label.IDLE, Nuance.KING_OWN, (), (), (), False,
                            "帅（将）本身叫吃，按闲（27.1）",
@@ -437,115 +543,6 @@ def repetition_window(board: Board) -> tuple[int, int]:
     return hits[0], len(hits)
 
 
-def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozenset[int]],
-                profile: str | QiliProfile = "cxa") -> SideStatus:
-    """Return ``color``'s cycle status from the labels its moves count as
-    (25.2, 28.10-28.12).
-
-    ``chases`` gives, per move, the identities of the pieces it chases (used
-    when the profile needs one piece chased on every move, AXF).  Raises
-    :class:`ValueError` for an unknown profile or mismatched lengths.
-    """
-    profile = get_profile(profile)
-    if len(chases) != len(counts):
-        raise XiangqiError("one chased set per move is needed")
-    labels = tuple(counts)
-    who_zh = color.chinese + "方"
-    who_en = color.name.capitalize()
-    if not labels:
-        return SideStatus(color, False, CycleKind.ALLOWED, labels, f"{who_zh}无着法",
-                          f"{who_en} made no move", "25.2")
-    attacks = {lb for lb in labels if lb is not Label.IDLE}
-    all_attack = Label.IDLE not in labels
-    kind = CycleKind.ALLOWED
-    if all_attack:
-        if attacks == {Label.CHECK}:
-            kind = CycleKind.PERPETUAL_CHECK
-        elif attacks == {Label.MATE_THREAT}:
-            kind = CycleKind.PERPETUAL_MATE_THREAT
-        elif attacks == {Label.CHASE}:
-            kind = CycleKind.PERPETUAL_CHASE
-            if profile.chase_same_piece_only and not frozenset.intersection(*chases):
-                # AXF: 长捉 only when one and the same piece is chased every move.
-                kind = CycleKind.ALLOWED
-        elif profile.chase_same_piece_only and attacks == {Label.CHECK, Label.CHASE}:
-            # AXF: checks and chases in turn are allowed unless every move,
-            # the checks included, chases one and the same piece.
-            if frozenset.intersection(*chases):
-                kind = CycleKind.CHECK_AND_CHASE
-        elif profile.mixed_attacks_forbidden:
-            kind = {
-                frozenset({Label.CHECK, Label.MATE_THREAT}): CycleKind.CHECK_AND_MATE_THREAT,
-                frozenset({Label.CHECK, Label.CHASE}): CycleKind.CHECK_AND_CHASE,
-                frozenset({Label.MATE_THREAT, Label.CHASE}): CycleKind.MATE_THREAT_AND_CHASE,
-            }.get(frozenset(attacks), CycleKind.CHECK_MATE_THREAT_CHASE)
-    seq = "、".join(lb.value for lb in labels)
-    if kind is CycleKind.ALLOWED:
-        if all_attack:
-            zh = f"{who_zh}着法为{seq}，本规则下不属禁止着法，为允许着法"
-            en = (f"{who_en}'s moves ({', '.join(lb.english for lb in labels)}) are not "
-                  "forbidden under these rules: allowed")
-            return SideStatus(color, False, kind, labels, zh, en, "25.2")
-        zh = f"{who_zh}着法为{seq}，中间有闲着，为允许着法（25.2）"
-        en = (f"{who_en}'s moves ({', '.join(lb.english for lb in labels)}) include an idle "
-              "move: allowed (25.2)")
-        return SideStatus(color, False, kind, labels, zh, en, "25.2")
-    clause = {CycleKind.PERPETUAL_CHECK: "28.10", CycleKind.PERPETUAL_MATE_THREAT: "28.11",
-              CycleKind.PERPETUAL_CHASE: "28.12"}.get(kind, "25.2")
-    zh = f"{who_zh}着法为{seq}，构成{kind.value}，为禁止着法（25.2、{clause}）"
-    en = f"{who_en} plays {kind.english} on every move: forbidden (25.2, {clause})"
-    if clause == "25.2":
-        zh = f"{who_zh}着法为{seq}，构成{kind.value}，为禁止着法（25.2）"
-        en = f"{who_en} plays {kind.english}: forbidden (25.2)"
-    return SideStatus(color, True, kind, labels, zh, en, clause)
-
-
-def decide(red: SideStatus, black: SideStatus, occurrence: int,
-           profile: str | QiliProfile = "cxa",
-           required: int | None = None) -> tuple[Verdict, str, str, str]:
-    """Return the verdict on two side statuses: ``(verdict, clause,
-    sentence_zh, sentence_en)`` (24.1-24.3, 26.1-26.4).
-
-    ``occurrence`` is how often the position has occurred and ``required``
-    the occurrence at which the arbiter rules (default: the profile's); at
-    ``required + profile.extra_cycles_to_lose`` a side that had to change
-    loses (24.3).  Raises :class:`ValueError` for an unknown profile.
-    """
-    profile = get_profile(profile)
-    need = profile.occurrences if required is None else required
-    rc = red.kind is CycleKind.PERPETUAL_CHECK
-    bc = black.kind is CycleKind.PERPETUAL_CHECK
-    if rc and bc:
-        return (Verdict.DRAW, "26.3", "双方均为长将，不变作和（26.3、24.2）",
-                "both sides check perpetually: draw (26.3, 24.2)")
-    if rc or bc:
-        # 26.1: one-sided perpetual check is never allowed; 24.1 it loses at once.
-        # 26.3 excludes "一方为长将" from the both-forbidden draw, so this holds
-        # even when the other side is also forbidden (spec 8 reads it as a draw).
-        loser = Color.RED if rc else Color.BLACK
-        v = Verdict.RED_LOSES if rc else Verdict.BLACK_LOSES
-        return (v, "26.1", f"{loser.chinese}方单方面长将，判负（26.1、24.1）",
-                f"{loser.name.capitalize()} checks perpetually alone and loses (26.1, 24.1)")
-    if red.forbidden and black.forbidden:
-        return (Verdict.DRAW, "26.3", "双方均为禁止着法，不变作和（26.3、24.2、细则8）",
-                "both sides play forbidden moves: draw (26.3, 24.2, rule 8)")
-    if not red.forbidden and not black.forbidden:
-        return (Verdict.DRAW, "26.2", "双方均为允许着法，不变作和（26.2、24.2）",
-                "both sides play allowed moves: draw (26.2, 24.2)")
-    bad = red if red.forbidden else black
-    name_zh, name_en = bad.color.chinese + "方", bad.color.name.capitalize()
-    if occurrence >= need + profile.extra_cycles_to_lose:
-        v = Verdict.RED_LOSES if bad is red else Verdict.BLACK_LOSES
-        return (v, "24.3", f"{name_zh}为禁止着法，裁定变着后仍重复循环，判负（26.4、24.3）",
-                f"{name_en} repeated the forbidden cycle again after having to change: "
-                "loses (26.4, 24.3)")
-    v = Verdict.RED_MUST_CHANGE if bad is red else Verdict.BLACK_MUST_CHANGE
-    return (v, "26.4", f"{name_zh}为禁止着法，对方为允许着法，{name_zh}必须变着，"
-            "若再重复一次循环即判负（26.4、24.3）",
-            f"{name_en}'s moves are forbidden and the opponent's are allowed: {name_en} "
-            "must change, and loses if the cycle repeats once more (26.4, 24.3)")
-
-
 def judge(board: Board, profile: str | QiliProfile = "cxa",
           occurrences: int | None = None) -> Ruling | None:
     """Rule on the board's last position if it is a repetition (待判局面, 24).
@@ -580,6 +577,7 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         b.push_unchecked(m)
     cache = _cache_for(profile)
     entries: list[tuple[Board, Move, int, _Classified, frozenset[int]]] = []
+    pinned: list[frozenset[int]] = []  # chased rooks pinned by a horse (AXF)
     # Piece identities so a victim is tracked as it moves (AXF 长捉 of one piece).
     ident = {sq: sq for sq in range(90) if b.piece_at(sq) is not None}
     for ply in range(first, len(moves)):
@@ -595,6 +593,9 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
         victims = frozenset(ident[t.target] for t in c.chases if t.target in ident)
         entries.append((b.copy(stack=False), m, ply, c, victims))
         b.push_unchecked(m)
+        pinned.append(frozenset(
+            ident[t] for t in pinned_rook_victims(b, tuple(t.target for t in c.chases))
+            if t in ident) if profile.pinned_rook_chase_first else frozenset())
     fen = b.fen()
     # 27.2 / 细则 11: when both sides attack on every move counting the
     # soldiers' own attacks (相互长打, 28.14), those attacks are chases.
@@ -602,17 +603,21 @@ def _rule_window(root: Board, moves: list[Move], first: int, occurrence: int,
     if profile.pawn_chase_in_mutual_attack and any(e[3].pawn_chases for e in entries):
         mutual = all(_counts(e[3], profile, True) is not Label.IDLE for e in entries)
     rulings: list[MoveRuling] = []
-    per_side: dict[Color, tuple[list[Label], list[frozenset[int]]]] = {
-        Color.RED: ([], []), Color.BLACK: ([], [])}
-    for before, m, ply, c, victims in entries:
+    per_side: dict[Color, tuple[list[Label], list[frozenset[int]], list[frozenset[int]]]] = {
+        Color.RED: ([], [], []), Color.BLACK: ([], [], [])}
+    for (before, m, ply, c, victims), pins in zip(entries, pinned, strict=True):
         counts = _counts(c, profile, mutual)
         mr = _ruling(before, m, ply, c, counts)
         rulings.append(mr)
-        labels, chased = per_side[before.turn]
+        labels, chased, pinned_chased = per_side[before.turn]
         labels.append(counts)
-        chased.append(victims if counts in (Label.CHASE, Label.CHECK) else frozenset())
-    red = side_status(Color.RED, *per_side[Color.RED], profile)
-    black = side_status(Color.BLACK, *per_side[Color.BLACK], profile)
+        attack = counts in (Label.CHASE, Label.CHECK)
+        chased.append(victims if attack else frozenset())
+        pinned_chased.append(pins if attack else frozenset())
+    red = side_status(Color.RED, *per_side[Color.RED][:2], profile,
+                      pinned=per_side[Color.RED][2])
+    black = side_status(Color.BLACK, *per_side[Color.BLACK][:2], profile,
+                        pinned=per_side[Color.BLACK][2])
     verdict, clause, vzh, ven = decide(red, black, occurrence, profile, need)
     zh_lines = [f"局面第{occurrence}次出现（循环反复，24）。按{profile.title_zh}："]
     en_lines = [f"The position has occurred {occurrence} times (24). Under the "

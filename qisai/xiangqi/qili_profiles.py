@@ -42,6 +42,12 @@ class QiliProfile:
             an attack or takes away a real root).  CXA 细则 2, 3, 6: new if the move creates
             a *gain* that did not exist ("从没捉到捉", "预计下一着能在子力价值上
             构成得子"), whichever piece realises it.
+        root_cut_by_escape_is_idle: a move that takes the mover's own piece
+            out of attack and thereby puts or removes a screen, so that a
+            piece already attacked by the same enemy piece loses its root,
+            is no new chase (AXF rule-book diagrams and Fairy-Stockfish, spec
+            §5.1 review 2026-12; issue 13.3).  CXA: a root cut is a chase
+            (CXA fig. 3 "断根捉马").
         hidden_roots: a protection by a check that wins the capturer back
             counts (28.16 "包括暗根").  AXF: a real root must recapture.
         root_by_recapture_only: weigh a capture against recaptures on the
@@ -58,6 +64,16 @@ class QiliProfile:
             interpretation of the CXA examples; AXF: a real root is no chase).
         pawn_chase_in_mutual_attack: a pawn's own attacks count as chases when
             both sides attack perpetually (27.2, 细则 11).  AXF: never.
+        pinned_rook_chase_first: AXF's rule on a rook pinned by a horse
+            (diagrams 39-41, 105; :mod:`qisai.xiangqi.qili_pins`): such a
+            rook counts as unprotected, and when both sides chase
+            perpetually, the side chasing it must change.  CXA: no such
+            clause.
+        defensive_key_point_idle: 27.3 / 细则13: a move that takes a
+            defensive key point and at once leaves the opponent nothing to
+            win, whose only new chases are of advisors or elephants, is idle
+            (see ``qili._defensive_key_point`` for the reading).  AXF: no
+            such clause.
         king_evasion_is_idle: a king move answering check is idle whatever it
             threatens (spec 6, CXA examples 13 and 17).
         mate_after_capture_plies: a capture after which the opponent mates
@@ -80,12 +96,15 @@ class QiliProfile:
     mixed_attacks_forbidden: bool = True
     chase_same_piece_only: bool = False
     new_chase_by_attack: bool = False
+    root_cut_by_escape_is_idle: bool = False
     hidden_roots: bool = True
     root_by_recapture_only: bool = False
     check_sequence_gains: bool = True
     exchange_gains: bool = True
     joint_chase_is_idle: bool = True
     pawn_chase_in_mutual_attack: bool = True
+    pinned_rook_chase_first: bool = False
+    defensive_key_point_idle: bool = True
     king_evasion_is_idle: bool = True
     mate_after_capture_plies: int = 1
     forcing_plies: int = 8
@@ -119,12 +138,15 @@ AXF = QiliProfile(
     mixed_attacks_forbidden=False,
     chase_same_piece_only=True,
     new_chase_by_attack=True,
+    root_cut_by_escape_is_idle=True,
     hidden_roots=False,
     root_by_recapture_only=True,
     mate_after_capture_plies=0,
     check_sequence_gains=False,
     exchange_gains=False,
     pawn_chase_in_mutual_attack=False,
+    pinned_rook_chase_first=True,
+    defensive_key_point_idle=False,
 )
 
 PROFILES: dict[str, QiliProfile] = {CXA.name: CXA, AXF.name: AXF}

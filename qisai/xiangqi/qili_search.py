@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.qili_pins import rook_pinned_by_horse
 
 __all__ = [
     "EPS",
@@ -219,7 +220,8 @@ class Threat:
             ``"exchange"`` (capture wins even after recaptures: a rook taken
             by a horse, or a complete exchange), ``"check"`` (consecutive
             checks then a capture), ``"joint"`` (the gain needs two pieces
-            capturing on the target's square: 联合捉/捉少根子).
+            capturing on the target's square: 联合捉/捉少根子), ``"pinned"``
+            (a rook pinned by a horse, unprotected by the AXF rule).
         root: whether the target had a legal recapture (有根, 28.16);
             ``false_root``: a protector that attacks the square but cannot
             legally recapture (假根).
@@ -227,6 +229,8 @@ class Threat:
         excluded: why the threat does not count as a chase, or ``""``:
             ``"king"`` (27.1), ``"pawn"`` (27.2), ``"offer"`` (28.5),
             ``"mated"`` (29.4, 细则 7).
+        offer_mated: the target could take the attacker back, equal for
+            equal, but would be mated at once: no offer (28.5 with 细则 7).
     """
 
     target: int
@@ -239,6 +243,7 @@ class Threat:
     false_root: bool
     line: tuple[Move, ...]
     excluded: str = ""
+    offer_mated: bool = False
 
 
 @dataclass
@@ -256,13 +261,78 @@ class ThreatScan:
         return [t for t in self.threats if t.excluded in ok]
 
 
+def _takes_ignoring(board: Board, color: Color, a: int, t: int,
+                    checkers: frozenset[int]) -> bool:
+    """Whether ``color``'s piece on ``a`` may capture on ``t`` if the check
+    given by the pieces on ``checkers`` were answered.
+
+    Used for the chase content of a check under AXF (the opponent is
+    treated as no longer in check): the capture must not expose
+    ``color``'s general to any other attack, nor face the generals
+    (4.1.2); a general's own capture must be safe from every piece.
+    """
+    turn, moved = board.turn, board.piece_at(a)
+    board.push_code(a << 7 | t)
+    try:
+        if board.generals_face():
+            return False
+        k = board.king_square(color)
+        if moved is not None and moved.type is PieceType.KING:
+            return not board.is_attacked_by(color.other, k)
+        return all(x in checkers for x in board.attackers(color.other, k))
+    finally:
+        board.pop_code()
+        board.turn = turn
+
+
+def _takers(board: Board, color: Color, t: int, checkers: frozenset[int]) -> list[int]:
+    """``board.legal_attackers(color, t)``, or with ``checkers`` the
+    captures that would be legal once their check were answered."""
+    if not checkers:
+        return board.legal_attackers(color, t)
+    return [a for a in board.attackers(color, t)
+            if _takes_ignoring(board, color, a, t, checkers)]
+
+
+def _counter_capture_mated(board: Board, t: int, a: int, mate_plies: int,
+                           mates: dict[int, bool]) -> bool:
+    """Whether the opponent's piece on ``t`` taking the side to move's piece
+    on ``a`` lets the side to move mate within ``mate_plies`` moves.
+
+    细则7 ("一旦吃子立即会被对方将死") read for the offer of 28.5: a
+    counter-capture that is mated at once is not really available, so the
+    mutual attack is no exchange offer (兑) but a chase.  ``mates`` memoises
+    the mate test by position.  ``False`` when ``mate_plies`` is 0.
+    """
+    if mate_plies <= 0:
+        return False
+    turn = board.turn
+    board.push_code(t << 7 | a)
+    try:
+        hit = mates.get(board.key)
+        if hit is None:
+            hit = mate_by_checks(board, mate_plies, budget=200) is not None
+            mates[board.key] = hit
+        return hit
+    finally:
+        board.pop_code()
+        board.turn = turn
+
+
 class _Search:
     """The forcing-gain search of spec 3.2 for one position, one side S."""
 
     def __init__(self, board: Board, *, plies: int, budget: int, check_chains: bool,
                  mate_plies: int, recaptures: bool = True, hidden_roots: bool = True,
-                 square_only: bool = False, mate_cache: dict[int, bool] | None = None) -> None:
+                 square_only: bool = False, mate_cache: dict[int, bool] | None = None,
+                 checkers: frozenset[int] = frozenset(),
+                 offers: frozenset[tuple[int, int]] = frozenset()) -> None:
         self.b = board
+        # Captures (from, to) that stood as offers (兑, 28.5) at the root.
+        self.offers = offers
+        # S's pieces giving a check that the opponent is taken to have
+        # answered (the chase content of a check, AXF); moved with the line.
+        self.checkers = checkers
         self.square_only = square_only
         self.recaptures = recaptures
         self.hidden_roots = hidden_roots
@@ -290,11 +360,15 @@ class _Search:
         t = m.to_square
         val = piece_value(b.piece_at(t), t)
         took = bool(b.piece_value_at(t))
+        saved = self.checkers
+        if m.from_square in saved:
+            self.checkers = (saved - {m.from_square}) | {t}
         b.push_unchecked(m)
         gives = b.is_check()
         child, line = self.o_node(1, gives, took, frozenset({t}), frozenset(), forbid,
                                   first_reply=took)
         b.pop()
+        self.checkers = saved
         return _add(val, child), [m, *line]
 
     def s_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
@@ -326,7 +400,8 @@ class _Search:
             best, pv = ZERO, []
             legal = b.legal_moves()
             moves = [m for m in legal
-                     if b.piece_value_at(m.to_square) and m.to_square != forbid]
+                     if b.piece_value_at(m.to_square) and m.to_square != forbid
+                     and not self._idle_capture(m)]
             if chain and self.check_chains:
                 moves.extend(x for x in checking_moves(b, legal)
                              if not b.piece_value_at(x.to_square))
@@ -349,6 +424,18 @@ class _Search:
             best = total if best is None else _max(best, total)
         return (best if best is not None else _MATED), pv
 
+    def _idle_capture(self, m: Move) -> bool:
+        """Whether S's first capture ``m`` on a check line wins nothing
+        because made directly it would be idle (29.1 read with 27.1, 27.2
+        and 28.5): the general's or a soldier's own capture, or an equal
+        piece taken in a mutual attack that stood before the checks (兑: the
+        checks did not make that capture winnable)."""
+        b = self.b
+        a = b.piece_at(m.from_square)
+        if a is None or a.type is PieceType.KING or a.type is PieceType.PAWN:
+            return True
+        return (m.from_square, m.to_square) in self.offers
+
     def o_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
                o_moved: frozenset[int], forbid: int, *, first_reply: bool
                ) -> tuple[Vec, list[Move]]:
@@ -358,6 +445,9 @@ class _Search:
         # square_only (AXF): only recaptures on the square count (a real
         # root), whatever else the opponent could do.
         in_check = b.is_check() and not self.square_only
+        if in_check and ply == 1 and self.checkers and all(
+                x in self.checkers for x in b.attackers(self.s, b.king_square(self.s.other))):
+            in_check = False  # the check is taken as answered (AXF chase content)
         if ply >= self.plies + (2 if in_check else 0):
             return ZERO, []
         worst: Vec | None
@@ -372,8 +462,9 @@ class _Search:
         else:
             worst, pv = ZERO, []
             o = self.s.other
+            checkers = self.checkers if ply == 1 else frozenset()
             moves = [Move(a, t) for t in s_moved if b.piece_value_at(t)
-                     for a in b.legal_attackers(o, t)]
+                     for a in _takers(b, o, t, checkers)]
             if first_reply and self.hidden_roots:
                 # 28.16 暗根: a check that wins the capturer back protects.
                 caps = set(moves)
@@ -414,7 +505,8 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                  check_chains: bool = True, exchanges: bool = True,
                  mate_plies: int = 1, hidden_roots: bool = True,
                  square_only: bool = False, check_budget: int | None = None,
-                 mate_cache: dict[int, bool] | None = None) -> ThreatScan:
+                 mate_cache: dict[int, bool] | None = None,
+                 pinned_rooks_unprotected: bool = False) -> ThreatScan:
     """Return every immediate material threat of the side to move.
 
     For each legal capture of a piece that is material (25.3) the forcing
@@ -429,6 +521,9 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     (keyed by position).  Threats by the general's or a pawn's own capture and
     same-value mutual attacks are kept with ``excluded`` set so the caller
     can explain them.  ``budget`` bounds the nodes of each search.
+    ``pinned_rooks_unprotected`` (AXF, diagrams 39-41): a rook pinned by a
+    horse counts as unprotected, its capture a gain of the whole rook
+    (``how="pinned"``; :mod:`qisai.xiangqi.qili_pins`).
     """
     b = board.copy(stack=False)
     s = b.turn
@@ -439,14 +534,20 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         check_budget = budget
     if b.is_check():
         return scan
-    if b.is_attacked_by(s, b.king_square(o)):
+    checkers: frozenset[int] = frozenset(b.attackers(s, b.king_square(o)))
+    if checkers:
         # A "pass" after a check (used for the chase content of checks, AXF):
         # capturing the general is no material, and the search below must
-        # not start from a position where a general can be taken.
+        # not start from a position where a general can be taken.  The
+        # opponent's roots and offers are judged as if the check were
+        # answered: a recapture that leaves only this check standing counts
+        # (issue 13.1; otherwise every root would look false and every
+        # exchange offer would be lost).
         check_chains = False
     legal = b.legal_moves()
     scan.captures = frozenset((m.from_square, m.to_square) for m in legal
                               if b.piece_value_at(m.to_square))
+    offers: set[tuple[int, int]] = set()
     for m in legal:
         t = m.to_square
         victim = b.piece_at(t)
@@ -458,18 +559,26 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         if not definite(value):
             continue  # 25.3: the general and uncrossed pawns are not material
         excluded = ""
+        offer_mated = False
         if attacker.type is PieceType.KING:
             excluded = "king"  # 27.1: 帅(将)本身叫吃, 按闲
         elif attacker.type is PieceType.PAWN:
             excluded = "pawn"  # 27.2: 兵(卒)本身捉吃, 按闲 (unless 互打)
         elif (piece_value(attacker, m.from_square) == value
-              and t in b.legal_attackers(o, m.from_square)):
-            # 28.5 兑: the target can take the attacker back, equal for equal.
-            excluded = "offer"
+              and t in _takers(b, o, m.from_square, checkers)):
+            if _counter_capture_mated(b, t, m.from_square, mate_plies, mates):
+                # 细则7: taking back would be mated at once: no real offer.
+                offer_mated = True
+            else:
+                # 28.5 兑: the target can take the attacker back, equal for equal.
+                excluded = "offer"
+                offers.add((m.from_square, t))
+        moved_checkers = (checkers - {m.from_square}) | {t} \
+            if m.from_square in checkers else checkers
         b.push_unchecked(m)
         # 28.16: a root is a legal recapture; a protector that attacks the
         # square but may not take (pinned, facing generals) is a false root.
-        root = bool(b.legal_attackers(o, t))
+        root = bool(_takers(b, o, t, moved_checkers))
         false_root = not root and bool(b.attackers(o, t))
         mated = False
         if mate_plies > 0:
@@ -485,25 +594,28 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         single = _Search(b, plies=plies, budget=budget, check_chains=False,
                          mate_plies=mate_plies, recaptures=exchanges,
                          hidden_roots=hidden_roots, square_only=square_only,
-                         mate_cache=mates)
+                         mate_cache=mates, checkers=checkers)
         gain, line = single.s_root(m, forbid=t)
         how = "exchange" if root else "direct"
         if not definite(gain) and exchanges:
             full = _Search(b, plies=plies, budget=budget, check_chains=False,
                            mate_plies=mate_plies, hidden_roots=hidden_roots,
-                           mate_cache=mates)
+                           mate_cache=mates, checkers=checkers)
             gain, line = full.s_root(m, forbid=-1)
             how = "joint"
+        if (pinned_rooks_unprotected and not definite(gain)
+                and rook_pinned_by_horse(b, t) is not None):
+            gain, line, how = value, [m], "pinned"
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
-                                       tuple(line), excluded))
+                                       tuple(line), excluded, offer_mated))
     if check_chains:
         for m in checking_moves(b, legal):
             if b.piece_value_at(m.to_square):
                 continue  # a checking capture is weighed above
             search = _Search(b, plies=plies, budget=check_budget, check_chains=True,
                              mate_plies=mate_plies, hidden_roots=hidden_roots,
-                             mate_cache=mates)
+                             mate_cache=mates, offers=frozenset(offers))
             gain, line = search.s_root(m, forbid=-1)
             if not definite(gain):
                 continue

@@ -44,6 +44,7 @@ class Nuance(enum.Enum):
     PAWN_OWN = "兵本身捉"  # 27.2
     OLD_CHASE = "从捉到捉"  # 细则 6
     MATED_AFTER = "吃子被杀"  # 29.4, 细则 7
+    KEY_POINT = "占据防守要点"  # 27.3, 细则 13
 
 
 class CycleKind(enum.Enum):
@@ -53,6 +54,8 @@ class CycleKind(enum.Enum):
     PERPETUAL_CHECK = "长将"
     PERPETUAL_MATE_THREAT = "长杀"
     PERPETUAL_CHASE = "长捉"
+    # AXF (diagrams 39-41): chasing a rook pinned by a horse weighs more.
+    PERPETUAL_CHASE_PINNED_ROOK = "长捉被马牵制的车"
     CHECK_AND_MATE_THREAT = "一将一杀"
     CHECK_AND_CHASE = "一将一捉"
     MATE_THREAT_AND_CHASE = "一杀一捉"
@@ -69,6 +72,7 @@ _KIND_EN = {
     CycleKind.PERPETUAL_CHECK: "perpetual check",
     CycleKind.PERPETUAL_MATE_THREAT: "perpetual mate threat",
     CycleKind.PERPETUAL_CHASE: "perpetual chase",
+    CycleKind.PERPETUAL_CHASE_PINNED_ROOK: "perpetual chase of a rook pinned by a horse",
     CycleKind.CHECK_AND_MATE_THREAT: "alternating check and mate threat",
     CycleKind.CHECK_AND_CHASE: "alternating check and chase",
     CycleKind.MATE_THREAT_AND_CHASE: "alternating mate threat and chase",

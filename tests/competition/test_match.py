@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,13 +38,6 @@ from qisai.xiangqi.pgn import parse_pgn
 FAKES = Path(__file__).resolve().parent.parent / "engines" / "fakes"
 # Two chariots against a bare general with advisors: games end by mate quickly.
 ENDGAME = "3aka3/9/9/9/9/9/9/9/9/R2K4R w - - 0 1"
-
-
-def _binary(name: str) -> str:
-    found = shutil.which(name) or (f"/usr/games/{name}" if Path(f"/usr/games/{name}").exists() else None)
-    if found is None:
-        pytest.skip(f"{name} is not installed (CI installs it with apt-get)")
-    return found
 
 
 def fake_spec(mode: str, name: str | None = None) -> EngineSpec:
@@ -85,9 +77,15 @@ def test_engine_specs() -> None:
     assert builtin.protocol == "gtp" and builtin.command[-1] == "qisai.engines.builtin.go_server"
     gnugo = EngineSpec.parse('name=gg cmd="gnugo --mode gtp" arg="--level 0"', game="go")
     assert gnugo.command == ("gnugo", "--mode", "gtp", "--level", "0")
-    for bad in ("name=x", "cmd=a colour=red", "cmd=a proto=xboard", "cmd=a proto=gtp", "cmd"):
+    for bad in ("name=x", "cmd=a colour=red", "cmd=a proto=telnet", "cmd=a proto=gtp", "cmd"):
         with pytest.raises(MatchError):
             EngineSpec.parse(bad)
+    # xboard/CECP: the cutechess spelling and its other names.
+    for proto in ("xboard", "cecp", "WinBoard"):
+        spec = EngineSpec.parse(f"name=maxqi cmd=maxqi proto={proto}")
+        assert spec == EngineSpec("maxqi", ("maxqi",), "xboard")
+    with pytest.raises(MatchError, match="cannot play go"):
+        EngineSpec.parse("cmd=maxqi proto=xboard", game="go")
 
 
 def test_pairings_and_profiles() -> None:
@@ -217,8 +215,7 @@ def _reimports(report: MatchReport) -> None:
 
 
 @pytest.mark.engine
-def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
-    fairy = _binary("fairy-stockfish")
+def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path, fairy: str) -> None:
     openings = tmp_path / "endgame.epd"
     openings.write_text(ENDGAME + "\n")
     pgn = tmp_path / "games.pgn"
@@ -247,8 +244,7 @@ def test_fairy_stockfish_self_play_and_against_builtin(tmp_path: Path) -> None:
 
 
 @pytest.mark.engine
-def test_play_match_counts_the_cpu_of_runner_and_engines() -> None:
-    fairy = _binary("fairy-stockfish")
+def test_play_match_counts_the_cpu_of_runner_and_engines(fairy: str) -> None:
     config = MatchConfig(
         "xiangqi", [EngineSpec.parse(f"name=a cmd={fairy}"), EngineSpec.parse(f"name=b cmd={fairy}")],
         time=parse_time_control("movetime=0.01"), games=2, concurrency=2,
@@ -282,10 +278,9 @@ def test_go_opening_is_played_in_the_refereed_game(tmp_path: Path) -> None:
 
 
 @pytest.mark.engine
-def test_clocks_reach_the_engines(tmp_path: Path) -> None:
+def test_clocks_reach_the_engines(tmp_path: Path, fairy: str) -> None:
     """With real clocks the engines get wtime/btime (UCI) or time/opptime
     (UCCI) from the referee's clock and play within them."""
-    fairy = _binary("fairy-stockfish")
     openings = tmp_path / "endgame.epd"
     openings.write_text(ENDGAME + "\n")
     config = MatchConfig(

@@ -357,3 +357,114 @@ def test_top_down_objective_against_exhaustive_search() -> None:
         optimal += ours == best
     assert total > 150
     assert optimal >= 0.97 * total, (optimal, total)
+
+
+# -- issue 16.1: score groups before colour limits -------------------------------
+
+R, B = Colour.RED, Colour.BLACK
+
+
+def _leaders_both_red_twice() -> list[SwissPlayer]:
+    """Round 3: 1 and 2 lead on 2 points and both had Red twice; the four
+    1-pointers have balanced colours and can all be paired among themselves."""
+    return [
+        SwissPlayer(1, 2.0, 1, frozenset({3, 4}), (R, R)),
+        SwissPlayer(2, 2.0, 2, frozenset({5, 6}), (R, R)),
+        SwissPlayer(3, 1.0, 3, frozenset({1, 5}), (B, R)),
+        SwissPlayer(4, 1.0, 4, frozenset({1, 6}), (B, R)),
+        SwissPlayer(5, 1.0, 5, frozenset({2, 3}), (R, B)),
+        SwissPlayer(6, 1.0, 6, frozenset({2, 4}), (R, B)),
+    ]
+
+
+def test_appendix2_equal_scores_meet_before_colour_limits() -> None:
+    """Appendix 2: "在首先服从同分或近分者对弈的原则下，应尽量平衡每个人（队）
+    先后走的次数" -- the leaders meet although one of them gets a third Red;
+    the broken limit is reported."""
+    res = pair_swiss_round(_leaders_both_red_twice(), 3, SwissOptions(), random.Random(0))
+    boards = {frozenset((p.red, p.black)) for p in res.pairings}
+    assert frozenset((1, 2)) in boards
+    # every board joins equal scores: no crossing of a score boundary
+    score = {p.id: p.score for p in _leaders_both_red_twice()}
+    assert all(score[p.red] == score[p.black] for p in res.pairings if p.black)
+    assert any("colour" in r for r in res.relaxed)
+    assert any(line.startswith("relaxed") and "colour" in line for line in res.explanation)
+
+
+def test_colour_limits_as_hard_limits_by_option() -> None:
+    """colour_rule='hard': the limits beat the score groups (the old
+    behaviour, for events whose regulations make them absolute)."""
+    res = pair_swiss_round(_leaders_both_red_twice(), 3,
+                           SwissOptions(colour_rule="hard"), random.Random(0))
+    boards = {frozenset((p.red, p.black)) for p in res.pairings}
+    assert frozenset((1, 2)) not in boards
+    assert not res.relaxed
+    for p in res.pairings:
+        assert p.black in (1, 2) or p.red not in (1, 2)  # 1 and 2 both take Black
+    with pytest.raises(PairingError):
+        SwissOptions(colour_rule="soft")
+
+
+# -- issue 16.5: look-ahead, no dead ends -------------------------------------------
+
+
+def test_ten_players_nine_rounds_always_complete() -> None:
+    """Appendix 2 "相遇过的对手不再编对" with 9 rounds for 10 entries (a full
+    round robin's worth): each round is paired so that the remaining rounds
+    stay pairable; 20 simulated events with random results all complete."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        t = make_event(10, "swiss", 9, seed)
+        for r in range(1, 10):
+            rec = t.pair_next_round()
+            for p in rec.pairings:
+                if not p.is_bye and p.board not in rec.results:
+                    t.record_result(r, p.board, rng.choice(
+                        [Result.RED_WIN, Result.DRAW, Result.BLACK_WIN]))
+        assert t.finished
+        met = [frozenset((g.red, g.black)) for g in t.games() if g.black is not None]
+        assert len(met) == len(set(met)) == 45  # every pair exactly once
+
+
+def test_odd_field_look_ahead_keeps_byes_apart() -> None:
+    for seed in range(5):
+        rng = random.Random(seed)
+        t = make_event(9, "swiss", 9, seed)
+        for r in range(1, 10):
+            play_round(t, rng)
+            _check_round(t, r, t.swiss)
+        assert t.finished
+
+
+def test_warning_when_rounds_exceed_half_the_field() -> None:
+    assert make_event(10, "swiss", 5, 0).warnings == []
+    warned = make_event(10, "swiss", 6, 0).warnings
+    assert warned and "look-ahead" in warned[0]
+
+
+def test_lookahead_exact_check() -> None:
+    """The exact check against facts: K4 holds 3 disjoint perfect matchings,
+    a 6-cycle 2 but not 3; the Petersen-like obstruction of two triangles has
+    none."""
+    from qisai.competition.pairing.lookahead import completable
+
+    k4 = {v: {u for u in range(4) if u != v} for v in range(4)}
+    assert completable(k4, 3) is True
+    c6 = {v: {(v + 1) % 6, (v - 1) % 6} for v in range(6)}
+    assert completable(c6, 2) is True and completable(c6, 3) is False
+    two_triangles = {0: {1, 2}, 1: {0, 2}, 2: {0, 1}, 3: {4, 5}, 4: {3, 5}, 5: {3, 4}}
+    assert completable(two_triangles, 1) is False
+
+
+def test_larger_fields_with_rounds_near_the_field_complete() -> None:
+    """Above the exact limit the look-ahead re-pairs with boards ruled out
+    (cheap bound, greedy, budgeted search): 16 entries x 15 rounds and
+    18 x 17 (a round robin's worth of rounds, the hardest case) complete."""
+    for n, rounds, seeds in ((16, 15, range(4)), (18, 17, range(2))):
+        for seed in seeds:
+            rng = random.Random(seed)
+            t = make_event(n, "swiss", rounds, seed)
+            for r in range(1, rounds + 1):
+                play_round(t, rng)
+                _check_round(t, r, t.swiss)
+            assert t.finished

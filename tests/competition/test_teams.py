@@ -185,3 +185,17 @@ def test_12_5_team_total_of_individual_results() -> None:
     assert team_totals({"A1": 5, "A2": 3.5, "B1": 4, "B2": 4}, [a, b]) == {"A": 8.5, "B": 8.0}
     with pytest.raises(CompetitionError, match="B2"):
         team_totals({"A1": 5, "A2": 3.5, "B1": 4}, [a, b])
+
+
+def test_15_5_fouls_before_third_place() -> None:
+    """15.5 (000/001): equal sums are separated by 最高个人名次, 次高个人名次,
+    then 全队犯规 -- the third and later places are not compared at all."""
+    a, b = _team("A", 4, 4), _team("B", 4, 4)
+    places = {"A1": 1, "A2": 5, "A3": 6, "A4": 10, "B1": 1, "B2": 5, "B3": 7, "B4": 9}
+    fouls = {"A1": 2, "A3": 3}  # A: 5 team fouls, B: none
+    out = rank_by_place_sum(places, [a, b], fouls=fouls)
+    assert [name for _, name, _ in out] == ["B", "A"]
+    assert [p for p, _, _ in out] == [1, 2]
+    # equal fouls as well: "无法区分，则名次并列" -- the third place (6 v 7) does not count
+    tied = rank_by_place_sum(places, [a, b])
+    assert [p for p, _, _ in tied] == [1, 1]

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, run_match
 from qisai.engines.builtin import builtin_command
 from qisai.engines.builtin.go_patterns import PATTERNS, code_at, matches
+from qisai.engines.builtin.go_playout import _playout_move
+from qisai.engines.builtin.go_priors import ladder_captures
 from qisai.engines.builtin.go_search import (
     BLACK,
     EMPTY,
@@ -24,8 +26,6 @@ from qisai.engines.builtin.go_search import (
     WHITE,
     MctsSearcher,
     Playout,
-    _playout_move,
-    ladder_captures,
 )
 from qisai.engines.builtin.go_server import GoServer
 from qisai.engines.gtp import GtpEngine

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -14,16 +12,12 @@ from qisai.go.board import Board
 from qisai.go.coords import gtp_name, parse_gtp
 from qisai.go.rules import CHINESE, KoRule
 
-GNUGO = shutil.which("gnugo") or (
-    "/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None
-)
-pytestmark = [pytest.mark.engine, pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")]
+pytestmark = pytest.mark.engine
 
 
 class Gtp:
-    def __init__(self, size: int) -> None:
-        assert GNUGO is not None
-        self.proc = subprocess.Popen([GNUGO, "--mode", "gtp", "--level", "0"], stdin=subprocess.PIPE,
+    def __init__(self, gnugo: str, size: int) -> None:
+        self.proc = subprocess.Popen([gnugo, "--mode", "gtp", "--level", "0"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
         self(f"boardsize {size}")
         self("clear_board")
@@ -53,10 +47,10 @@ class Gtp:
 
 
 @pytest.mark.parametrize("size,seed", [(5, 1), (7, 2), (9, 3)])
-def test_legal_points_match_gnugo(size: int, seed: int) -> None:
+def test_legal_points_match_gnugo(gnugo: str, size: int, seed: int) -> None:
     rng = random.Random(seed)
     board = Board(size, dataclasses.replace(CHINESE, ko=KoRule.SIMPLE))  # GNU Go: simple ko
-    gtp = Gtp(size)
+    gtp = Gtp(gnugo, size)
     try:
         for _ in range(3 * size * size):
             color = board.to_move.letter
@@ -72,12 +66,12 @@ def test_legal_points_match_gnugo(size: int, seed: int) -> None:
         gtp.close()
 
 
-def test_fixed_handicap_matches_gnugo() -> None:
+def test_fixed_handicap_matches_gnugo(gnugo: str) -> None:
     from qisai.go.coords import handicap_points
     from qisai.go.errors import SetupError
 
     for size in (7, 8, 9, 10, 13, 19):
-        gtp = Gtp(size)
+        gtp = Gtp(gnugo, size)
         try:
             for stones in range(2, 10):
                 gtp("clear_board")

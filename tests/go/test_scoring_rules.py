@@ -44,17 +44,16 @@ def test_arbiter_seki_list_overrides_the_guess() -> None:
     board = seki_board()
     none = score(board, rules=JAPANESE, seki=[])
     guessed = score(board, rules=JAPANESE)
-    assert none.seki == frozenset()
-    # Without seki the eye G1 is Black's territory: one point more for Black.
-    assert G1 in none.black_territory
-    assert none.black_territory == guessed.black_territory | {G1}
-    assert none.black_count == guessed.black_count + 1
-    assert none.margin == guessed.margin + 1
-    # Only the white group in seki named: G1 borders only Black stones, so
-    # it is Black's again; the black groups are not in seki.
+    assert none.seki == frozenset() and len(guessed.seki) == 13
+    # Without seki G1 is not Black's territory either: the black string
+    # beside it has one liberty there, so Black must fill it (补棋).
+    assert G1 not in none.black_territory and G1 in none.fill
+    assert G1 in guessed.shared and guessed.fill == frozenset()
+    assert (none.black_count, none.white_count) == (guessed.black_count, guessed.white_count)
+    # Only the white group in seki named: the black groups are not in seki.
     white_only = score(board, rules=JAPANESE, seki=[H2])
     assert white_only.seki == board.group(H2)
-    assert G1 in white_only.black_territory
+    assert G1 in white_only.fill and G1 not in white_only.shared
 
 
 def test_seki_list_does_not_change_an_area_count() -> None:
@@ -145,7 +144,7 @@ def test_score_as_dict_is_the_whole_count() -> None:
         "black_stones": 26, "white_stones": 19, "black_territory": 2, "white_territory": 2,
         "shared": 0, "black_prisoners": 0, "white_prisoners": 0,
         "black_count": "28", "white_count": "21", "margin_points": "-1/2",
-        "margin_stones": "-1/4", "dead": [], "seki": [],
+        "margin_stones": "-1/4", "dead": [], "seki": [], "fill": [],
         "result": "W+0.5", "result_chinese": "白胜1/4子",
     }
     dead = score(board_from(DEAD_STONE), dead=["B4"], rules=JAPANESE, seki=[], komi=0)

@@ -32,8 +32,25 @@ def play(game: GoGame, t: ManualTime, moves: list[str], step: float = 1.0) -> No
         game.move(game.to_move, m)
 
 
-def test_11_1_ko_retake_is_a_pass_with_warning_and_12_2_second_warning_loses() -> None:
+def test_11_1_ko_retake_is_a_pass_and_no_warning() -> None:
+    # 11(1): 判回提者着手无效，弃权一次 — no warning (12(2) counts 8(2)/9 warnings).
     game, t = new()
+    play(game, t, KO_SETUP)
+    t.advance(1)
+    notices = game.move(BL, "F5")  # immediate ko recapture
+    kinds = [n.type for n in notices]
+    assert kinds == [NoticeType.INVALID_MOVE]
+    assert notices[0].clause == "竞赛规定 11(1)"
+    assert game.warnings(BL) == 0 and game.to_move is WH and game.board.get("F5") is None
+    assert game.moves[-1].void and game.result is None
+    play(game, t, ["A1"])
+    t.advance(1)
+    game.move(BL, "E5")  # occupied: void again, still no warning
+    assert game.result is None and game.warnings(BL) == 0
+
+
+def test_11_1_with_an_event_warning_second_warning_loses_12_2() -> None:
+    game, t = new(invalid_move="warning")
     play(game, t, KO_SETUP)
     t.advance(1)
     notices = game.move(BL, "F5")  # immediate ko recapture
@@ -57,7 +74,7 @@ def test_10_forbidden_point_is_void() -> None:
     t2.advance(1)
     notices = game2.move(WH, "A1")  # no liberty, captures nothing: 禁着点
     assert notices[0].type is NoticeType.INVALID_MOVE and notices[0].clause == "竞赛规定 10"
-    assert game2.warnings(WH) == 1 and game2.to_move is BL
+    assert game2.warnings(WH) == 0 and game2.to_move is BL
 
 
 def test_casual_go_rejects_invalid_moves() -> None:
@@ -117,7 +134,9 @@ def test_dead_stones_marked_disputed_then_agreed() -> None:
     assert game.phase is Phase.PLAYING and not game.dead
     play(game, t, ["pass", "pass"])
     game.mark_dead(None, ["D4"])
-    game.mark_dead(None, ["D4"])  # toggled back alive
+    game.mark_dead(None, ["D4"])  # idempotent
+    assert game.dead == {(3, 3)}
+    game.mark_dead(None, ["D4"], dead=False)  # alive again
     assert not game.dead
     game.mark_dead(None, ["D4"])
     with pytest.raises(EventError):

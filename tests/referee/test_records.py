@@ -114,7 +114,8 @@ def go_sample() -> GoGame:
 
 def test_sgf_has_result_and_byoyomi_clock() -> None:
     game = go_sample()
-    assert game.warnings(Side.FIRST) == 1 and game.result is not None  # Black (Go)
+    # the void ko retake earns no warning (11(1): 判回提者着手无效，弃权一次)
+    assert game.warnings(Side.FIRST) == 0 and game.result is not None  # Black (Go)
     text = go_to_sgf(game, {"PB": "黑", "PW": "白"})
     record = read_sgf(text)
     assert record.result == game.result.sgf_result and record.root.get("QR") == "chinese"

@@ -443,7 +443,8 @@ def test_23_3_claimants_checks_count_at_most_ten() -> None:
     game, t = new(SHUTTLE, **rules)
     moves = (["a0a9", "e9e8"] + ["a9a8", "e8e9", "a8a9", "e9e8"] * 6)[:24]
     play(game, t, moves)
-    assert game.natural_limit_rounds(R) == 11  # red's 12 checks count as 10
+    # 12 rounds; red's 12 checks count as 10 moves: two rounds do not count.
+    assert game.natural_limit_rounds(R) == 10
     game.claim(R, ClaimKind.NATURAL_LIMIT)
     assert game.fouls(R) == 1 and game.result is None
     t.advance(1)

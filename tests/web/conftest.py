@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -148,22 +148,39 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
 
 
 # ------------------------------------------------------------ browser tests
-CHROMIUM = "/usr/bin/chromium"
-"""Debian's chromium: the browser the issue names (not a Playwright download)."""
 BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Chromium under Playwright; the test is skipped without either."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+@pytest.fixture(scope="module")
+def module_browser(which: Callable[[str], str | None]) -> Iterator[Any]:
+    """Debian's chromium (not a Playwright download) under Playwright, one
+    per test module.  Not per session: while Playwright's sync API is open,
+    ``asyncio.run`` fails in that thread, and other modules use it.
+
+    When chromium or Playwright is missing the tests that use ``browser``
+    were already skipped at collection (tests/conftest.py), before any
+    server started; the skips here only back that up."""
+    chromium = which("chromium")
+    if chromium is None:
+        pytest.skip("chromium not installed (scripts/install-tools)")
+    sync_api = pytest.importorskip("playwright.sync_api", exc_type=ImportError,
+                                   reason="playwright not installed (pip install -e '.[test]')")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        b = p.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser(module_browser: Any) -> Iterator[Any]:
+    """The module's chromium; the contexts (and pages) a test opens are
+    closed after it, so tests share the browser but nothing else."""
+    before = list(module_browser.contexts)
+    yield module_browser
+    for ctx in module_browser.contexts:
+        if ctx not in before:
+            ctx.close()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -17,11 +17,6 @@ from fastapi.testclient import TestClient
 from qisai.web import Settings, create_app
 
 from .test_web_go import pass_until_scoring, wait_for
-
-FSF = next((p for p in ("/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish")
-            if __import__("os").path.exists(p)), None)
-GNUGO = next((p for p in ("/usr/games/gnugo", "/usr/bin/gnugo")
-              if __import__("os").path.exists(p)), None)
 
 FAKE_GTP = r"""
 import sys
@@ -58,12 +53,14 @@ FAKE_MODES = ("crash", "hang", "garbage", "occupied", "resign")
 
 
 @pytest.fixture
-def engine_client(settings: Settings, clock: Any) -> Iterator[TestClient]:
+def engine_client(settings: Settings, clock: Any, which: Callable[[str], str | None]
+                  ) -> Iterator[TestClient]:
     settings.engines = {
         "qisai-uci": shlex.join([sys.executable, "-m", "qisai.engines.builtin.xiangqi_server"])}
-    if FSF:
-        settings.engines["fsf"] = FSF
-    settings.engines["gnugo"] = f"gtp:{GNUGO or 'gnugo'} --mode gtp --level 0"
+    fsf = which("fairy-stockfish")
+    if fsf:
+        settings.engines["fsf"] = fsf
+    settings.engines["gnugo"] = f"gtp:{which('gnugo') or 'gnugo'} --mode gtp --level 0"
     for mode in FAKE_MODES:
         settings.engines[f"fake-{mode}"] = "gtp:" + shlex.join([sys.executable, "-c", FAKE_GTP,
                                                                  mode])
@@ -109,8 +106,7 @@ def test_external_engine_answers(register: Any, engine_client: TestClient) -> No
 
 
 @pytest.mark.engine
-@pytest.mark.skipif(FSF is None, reason="needs fairy-stockfish")
-def test_fairy_stockfish_answers(register: Any, engine_client: TestClient) -> None:
+def test_fairy_stockfish_answers(fairy: str, register: Any, engine_client: TestClient) -> None:
     play_against(engine_client, register(engine_client, "human2"), "fsf")
 
 
@@ -173,8 +169,7 @@ def test_a_silent_or_missing_engine_does_not_hang_the_game(register: Any,
 
 
 @pytest.mark.engine
-@pytest.mark.skipif(GNUGO is None, reason="needs gnugo")
-def test_gnu_go_plays_passes_and_agrees_on_the_dead_stones(register: Any,
+def test_gnu_go_plays_passes_and_agrees_on_the_dead_stones(gnugo: str, register: Any,
                                                           engine_client: TestClient) -> None:
     me = register(engine_client, "gnugo-fan")
     # A clock, so GNU Go is told the time (kgs-time_settings, time_left).
@@ -204,7 +199,7 @@ def test_gnu_go_plays_passes_and_agrees_on_the_dead_stones(register: Any,
     from qisai.go.coords import gtp_name, parse_gtp
     from qisai.go.rules import Color
 
-    with SimpleGtpEngine.start([GNUGO, "--mode", "gtp", "--level", "0"]) as ref:
+    with SimpleGtpEngine.start([gnugo, "--mode", "gtp", "--level", "0"]) as ref:
         ref.boardsize(5)
         ref.komi(7.5)
         for mv in st["moves"]:
@@ -245,26 +240,29 @@ def test_resigning_while_the_engine_thinks_stops_it(register: Any,
 
 def test_an_engine_playing_on_an_occupied_point_is_judged_by_the_profile(
         register: Any, engine_client: TestClient) -> None:
-    # Chinese rules: the move is void, counts as a pass and earns a warning
-    # (10, 11(1)); the engine's board is rebuilt from the referee's; the
-    # second warning loses the game (12(2)).
+    # Chinese rules: the move is void and counts as a pass, with no warning
+    # (10, 11(1): 判着手无效，弃权一次); the engine's board is rebuilt from the
+    # referee's, and a second void move is no more than a second pass.
     me = register(engine_client, "steady")
     gid = go_against(engine_client, me, "fake-occupied", ruleset="chinese")
     st = wait_for(engine_client, gid, lambda s: s["ply"] >= 2, "the void move")
-    assert st["warnings"]["second"] == 1 and st["position"]["last"] == "pass"
-    assert st["rulings"][0]["kind"] == "warning" and "12(1)" in st["rulings"][0]["clause"]
+    assert st["warnings"]["second"] == 0 and st["position"]["last"] == "pass"
+    assert not st["rulings"]
     r = engine_client.post(f"/api/games/{gid}/actions",
                            json={"type": "move", "ply": 3, "move": "D4"}, headers=me["headers"])
     assert r.status_code == 200, r.text
-    st = wait_result(engine_client, gid)
-    assert st["result"]["reason"] == "two_warnings" and st["result"]["winner"] == "first"
-    assert st["ply"] == 4 and st["moves"][3]["move"] == "C3"
+    st = wait_for(engine_client, gid, lambda s: s["ply"] >= 4, "the second void move")
+    assert st["result"] is None and st["warnings"]["second"] == 0
+    assert st["moves"][3]["move"] == "C3" and st["position"]["last"] == "pass"
+    r = engine_client.post(f"/api/games/{gid}/actions", json={"type": "resign"},
+                           headers=me["headers"])
+    assert r.status_code == 200, r.text
 
 
 def test_engine_specs_name_their_game() -> None:
     from typer.testing import CliRunner
 
-    from qisai.web.opponents import engine_kinds, parse_spec
+    from qisai.web.play.opponents import engine_kinds, parse_spec
 
     assert parse_spec("gtp:gnugo --mode gtp").argv == ("gnugo", "--mode", "gtp")
     assert parse_spec("gtp:gnugo --mode gtp").kind == "go"

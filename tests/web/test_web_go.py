@@ -17,7 +17,7 @@ from qisai.referee.events import Event, EventType
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import ruleset
 from qisai.referee.verdict import Side
-from qisai.web.opponents import agreement_actions, agreement_due
+from qisai.web.play.opponents import agreement_actions, agreement_due
 
 
 def test_go_two_passes_dead_stones_and_count(register: Any, client: TestClient) -> None:
@@ -35,12 +35,12 @@ def test_go_two_passes_dead_stones_and_count(register: Any, client: TestClient) 
     assert act(black, type="move", ply=1, move="C3").status_code == 200
     assert act(white, type="move", ply=2, move="A1").status_code == 200
     # An occupied point: under the Chinese rules the move is void, counts as a
-    # pass and earns a warning (10, 11(1)).
+    # pass, with no warning (10, 11(1): 判着手无效，弃权一次).
     r = act(black, type="move", ply=3, move="C3")
     assert r.status_code == 200
     st = client.get(f"/api/games/{gid}").json()
     assert st["position"]["grid"][2][2] == "b" and st["position"]["grid"][4][0] == "w"
-    assert st["position"]["last"] == "pass" and st["warnings"]["first"] == 1
+    assert st["position"]["last"] == "pass" and st["warnings"]["first"] == 0
     assert act(white, type="pass", ply=4).status_code == 200
     st = client.get(f"/api/games/{gid}").json()
     assert st["phase"] == "scoring"
@@ -179,7 +179,7 @@ def test_engine_dead_stone_agreement_follows_4_4() -> None:
     game.confirm_dead(first, at=102)
     acts = agreement_actions(game, engine, a1)  # type: ignore[arg-type]
     assert [(e.type, e.points) for e in acts] == [(EventType.MARK_DEAD, ("D3",))]
-    game.mark_dead(engine, ["D3"], at=103)
+    game.mark_dead(engine, ["D3"], dead=False, at=103)
     assert sorted(game.dead) == sorted(a1)
     # He confirms the engine's marking: it accepts, and the count follows.
     game.confirm_dead(first, at=104)

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from qisai.web.i18n import choose_language
+from qisai.web.pages.i18n import choose_language
 
 
 def test_language_choice() -> None:

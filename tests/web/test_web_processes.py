@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from qisai.store import Database, repo
-from qisai.web.live import ActionError, Hub
+from qisai.web.play.hub import ActionError, Hub
 
 
 def test_two_hubs_share_one_game(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -234,16 +233,9 @@ def _random_positions(count: int, seed: int) -> list[str]:
     return fens
 
 
-def _fairy_stockfish() -> str | None:
-    return shutil.which("fairy-stockfish") or (
-        "/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None)
-
-
 @pytest.mark.engine
-def test_legal_moves_agree_with_fairy_stockfish() -> None:
-    exe = _fairy_stockfish()
-    if exe is None:
-        pytest.skip("fairy-stockfish is not installed (.ci/run installs it)")
+def test_legal_moves_agree_with_fairy_stockfish(fairy: str) -> None:
+    exe = fairy
     fens = _random_positions(150, seed=7)
     script = ["uci", "setoption name UCI_Variant value xiangqi"]
     for fen in fens:
@@ -262,3 +254,43 @@ def test_legal_moves_agree_with_fairy_stockfish() -> None:
     assert len(blocks) == len(fens)
     for fen, expected in zip(fens, blocks, strict=True):
         assert {m.iccs() for m in Board(fen).legal_moves()} == expected, fen
+
+
+# Diagrams printed in rule books are set up, not played: a soldier behind its
+# start rank, an elephant or advisor off its points (issue 13.8).
+SETUP_ONLY = [
+    "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1",  # red soldier on e1, behind its start rank
+    "3k5/9/9/9/9/9/9/9/9/4BK3 w - - 0 1",  # red elephant on e0, not an elephant point
+    "3kb4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",  # black elephant on e9, not an elephant point
+    "3k5/9/4a4/9/9/9/9/9/9/5K3 w - - 0 1",  # black advisor on e7, not an advisor point
+    "p2k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",  # black soldier on a9, behind its start rank
+]
+
+
+@pytest.mark.parametrize("fen", SETUP_ONLY)
+def test_setup_accepts_placements_play_cannot_reach(fen: str) -> None:
+    board = Board(fen, setup=True)
+    assert board.fen() == fen
+    assert board.legal_moves()
+
+
+@pytest.mark.parametrize("fen", SETUP_ONLY)
+def test_strict_fen_still_refuses_unreachable_placements(fen: str) -> None:
+    with pytest.raises(FenError, match="cannot stand"):
+        Board(fen)
+
+
+@pytest.mark.parametrize(("fen", "fragment"), [
+    ("6k2/9/9/9/9/9/9/9/9/3K5 w", "cannot stand"),  # general outside the palace
+    ("9/9/9/9/9/9/9/9/9/4K4 w", "exactly one general"),
+    ("3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w", "too many"),  # six soldiers
+    ("4k4/9/9/9/9/9/9/9/9/4K4 w", "face each other"),
+])
+def test_setup_keeps_counts_generals_and_position_checks(fen: str, fragment: str) -> None:
+    with pytest.raises(FenError, match=fragment):
+        Board(fen, setup=True)
+
+
+def test_setup_soldier_behind_its_start_rank_moves_forward_only() -> None:
+    board = Board("4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1", setup=True)
+    assert sorted(m.iccs() for m in board.legal_moves_from(square(4, 1))) == ["e1e2"]

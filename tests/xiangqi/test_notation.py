@@ -482,7 +482,7 @@ def test_cchess_agrees_on_the_real_games() -> None:
     """cchess (PyPI, an independent implementation) writes the same Chinese text
     for every move of the CBL games, and we read its text back.  (cchess is slow:
     every fourth game here; all 10,522 plies agree when run in full.)"""
-    cchess = pytest.importorskip("cchess")
+    cchess = pytest.importorskip("cchess", reason="cchess not installed (pip install -e '.[test]')")
     plies = 0
     for game in _games()[::4]:
         moves_iccs = game["moves_iccs"]
@@ -517,7 +517,7 @@ def test_cchess_text_is_read_in_crowded_positions() -> None:
     five soldiers on a file (we write 一..五, and read both) and plain 前/后
     when two files are crowded, which is ambiguous: then, and only then, we
     must raise AmbiguousMoveError naming the move among the candidates."""
-    cchess = pytest.importorskip("cchess")
+    cchess = pytest.importorskip("cchess", reason="cchess not installed (pip install -e '.[test]')")
     rng = random.Random(20261130)
     checked = ambiguous = 0
     while checked < 1500:

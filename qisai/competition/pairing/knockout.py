@@ -24,9 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qisai.competition.errors import EventStateError, PairingError, ResultError
+
+if TYPE_CHECKING:
+    from qisai.competition.series import Series
 
 
 def bracket_order(size: int) -> list[int]:
@@ -257,6 +260,31 @@ class Knockout:
         for k, m in enumerate(matches):
             m.index = k
         return matches
+
+    def series(self, round_no: int, index: int, format: str = "best_of_three", *,
+               tied: str = "extra_game") -> Series:
+        """Return the series that plays out match ``index`` of ``round_no``:
+        game 1 with the match's colours (the red card holder has Red, 000
+        clause 9; a bracket's colours were drawn at pairing, 13.4), then as
+        the format goes on; ``tied`` as 000 clause 6 lets the organiser choose
+        (``"extra_game"`` or ``"lot"``).  Record its winner with :meth:`record`.
+
+        Raises :class:`ResultError` for an unknown match or a bye and
+        :class:`EventStateError` for an unknown format or ``tied``.
+        """
+        from qisai.competition.series import Series, SeriesFormat
+
+        if not 1 <= round_no <= len(self.rounds) or not 0 <= index < len(self.rounds[round_no - 1]):
+            raise ResultError(f"knock-out round {round_no} has no match {index}")
+        m = self.rounds[round_no - 1][index]
+        if m.black is None:
+            raise ResultError(f"round {round_no} match {index} is a bye")
+        try:
+            fmt = SeriesFormat(format)
+        except ValueError:
+            raise EventStateError(f"unknown series format {format!r}") from None
+        return Series(m.red, m.black, fmt, seed=self.seed * 1009 + round_no * 97 + index,
+                      first_colours="pairing", tied=tied)
 
     def record(self, round_no: int, index: int, winner: int) -> None:
         """Record the winner of a match (decided by one game or a series).

@@ -17,10 +17,18 @@ The procedure, as the appendix describes it and as implemented here:
   above is taken apart and re-paired together with the rest ("将由上排下来的
   最后一对或几对拆开重排"), upwards until everything is paired; the merged part
   is solved by one weighted matching that keeps the top-down priority.
-* Never a rematch ("相遇过的对手不再编对").  Colour limits (largest
-  Red-Black difference, longest run of one colour) and same-team/club
-  avoidance for the first k rounds are constraints that are relaxed, in that
-  order, only when no pairing satisfies them; the relaxation is reported.
+* Never a rematch ("相遇过的对手不再编对").
+* Colour limits (largest Red-Black difference, longest run of one colour):
+  by default (``colour_rule="score_first"``) they rank below the score
+  groups, as Appendix 2 orders them: "在首先服从同分或近分者对弈的原则下，应尽量
+  平衡每个人（队）先后走的次数".  A pairing that keeps them is preferred
+  among those with the fewest crossings of score boundaries (top first),
+  and a broken limit is reported as relaxed, naming the entry and the limit.
+  With ``colour_rule="hard"`` (an event's own regulations) they are absolute
+  and are relaxed only when no pairing at all satisfies them.  Same-team/club
+  avoidance for the first k rounds is relaxed last.
+* Look-ahead (``rounds_left``): a round must leave the remaining rounds
+  pairable without rematches (:mod:`qisai.competition.pairing.lookahead`).
 * Odd field: the bye goes to the lowest-placed entry (lowest score, then
   last in order) that has not had one.
 
@@ -34,13 +42,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import networkx as nx
-import numpy as np
-from scipy.optimize import linear_sum_assignment
+from typing import Any
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
+from qisai.competition.pairing import lookahead
 
 _FORBIDDEN = 10**12  # assignment cost of a forbidden edge
 _MERGE_LIMIT = 64  # largest re-pairing of segments done for a stranded floater
@@ -96,6 +102,9 @@ class SwissOptions:
     ``"adjacent"`` (1-2, 3-4, ...).
     ``first_round``: ``"lot"`` (Appendix 2) or ``"fold"`` (1 meets n/2 + 1,
     colours alternating from the top, for reproducible test events).
+    ``colour_rule``: ``"score_first"`` (Appendix 2's order: equal or near
+    scores first, the colour limits a strong preference inside that) or
+    ``"hard"`` (the limits beat the score groups).
     """
 
     max_colour_diff: int = 2
@@ -103,6 +112,7 @@ class SwissOptions:
     avoid_group_rounds: int = 0
     segment_pairing: str = "halves"
     first_round: str = "lot"
+    colour_rule: str = "score_first"
 
     def __post_init__(self) -> None:
         for key in ("max_colour_diff", "max_streak", "avoid_group_rounds"):
@@ -114,6 +124,9 @@ class SwissOptions:
                 f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
         if self.first_round not in ("lot", "fold"):
             raise PairingError(f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
+        if self.colour_rule not in ("score_first", "hard"):
+            raise PairingError(
+                f"colour_rule must be 'score_first' or 'hard', not {self.colour_rule!r}")
         if self.max_colour_diff < 1 or self.max_streak < 1:
             raise PairingError("colour limits must be at least 1")
 
@@ -130,13 +143,21 @@ class SwissResult:
 
 
 class _Rules:
-    """Constraint checks for one round at one relaxation level."""
+    """Constraint checks for one round at one relaxation level.
+
+    With ``colour_limits`` on and ``options.colour_rule == "score_first"``
+    the limits are soft: :meth:`allowed` ignores them and
+    :meth:`limit_cost` prices them; with ``"hard"`` they forbid pairs.
+    """
 
     def __init__(self, players: dict[int, SwissPlayer], options: SwissOptions,
-                 round_no: int, colour_limits: bool, group_avoid: bool) -> None:
+                 round_no: int, colour_limits: bool, group_avoid: bool,
+                 taboo: frozenset[frozenset[int]] = frozenset()) -> None:
         self.p = players
+        self.taboo = taboo  # pairs the look-ahead rules out this round
         self.o = options
         self.colour_limits = colour_limits
+        self.soft = colour_limits and options.colour_rule == "score_first"
         self.group_avoid = group_avoid and round_no <= options.avoid_group_rounds
         self._can: dict[int, tuple[bool, bool]] = {}
         self._free: set[int] = set()  # entries that may take either colour
@@ -144,23 +165,44 @@ class _Rules:
             self._can[pid] = (self._may(pl, Colour.RED), self._may(pl, Colour.BLACK))
             if all(self._can[pid]):
                 self._free.add(pid)
-        self._stuck = {pid for pid, c in self._can.items() if not any(c)}
+        self._stuck = set() if self.soft else {
+            pid for pid, c in self._can.items() if not any(c)}
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
+        return not self.breaks(pl, c)
+
+    def breaks(self, pl: SwissPlayer, c: Colour) -> str:
+        """Return which colour limit ``pl`` breaks by taking ``c`` ('' if none)."""
         if not self.colour_limits:
-            return True
+            return ""
         d = pl.colour_diff + (1 if c is Colour.RED else -1)
         if abs(d) > self.o.max_colour_diff:
-            return False
+            return f"|Red - Black| would be {abs(d)} > {self.o.max_colour_diff}"
         last, run = pl.streak()
-        return not (last is c and run + 1 > self.o.max_streak)
+        if last is c and run + 1 > self.o.max_streak:
+            return f"{run + 1} {c.value} in a row > {self.o.max_streak}"
+        return ""
 
     def colours_allowed(self, pid: int) -> tuple[bool, bool]:
-        """Return (may take Red, may take Black) for ``pid``."""
-        return self._can[pid]
+        """Return (may take Red, may take Black) for ``pid`` (both, when the
+        limits are soft)."""
+        return (True, True) if self.soft else self._can[pid]
+
+    def _broken(self, red: int, black: int) -> int:
+        return (not self._can[red][0]) + (not self._can[black][1])
+
+    def limit_cost(self, a: int, b: int) -> int:
+        """Return the fewest colour limits a pair of a and b must break (0-2)."""
+        if not self.soft or (a in self._free and b in self._free):
+            return 0
+        return min(self._broken(a, b), self._broken(b, a))
 
     def orientations(self, a: int, b: int) -> list[tuple[int, int]]:
-        """Return the allowed (red, black) orders for a and b."""
+        """Return the allowed (red, black) orders for a and b; with soft
+        limits, those breaking the fewest limits."""
+        if self.soft:
+            ab, ba = self._broken(a, b), self._broken(b, a)
+            return [o for o, k in (((a, b), ab), ((b, a), ba)) if k == min(ab, ba)]
         out = []
         if self._can[a][0] and self._can[b][1]:
             out.append((a, b))
@@ -169,16 +211,31 @@ class _Rules:
         return out
 
     def allowed(self, a: int, b: int) -> bool:
+        """True when a and b may meet: no rematch, no avoided group, and
+        (hard limits) a colour order that keeps the limits."""
         pa, pb = self.p[a], self.p[b]
         if b in pa.opponents or a in pb.opponents:
             return False  # 相遇过的对手不再编对
+        if self.taboo and frozenset((a, b)) in self.taboo:
+            return False
         if self.group_avoid and pa.group is not None and pa.group == pb.group:
             return False
+        if self.soft:
+            return True
         if a in self._stuck or b in self._stuck:
             return False
         if a in self._free or b in self._free:
             return True
         return bool(self.orientations(a, b))
+
+
+def _assignment() -> tuple[Any, Any]:
+    """numpy and scipy's ``linear_sum_assignment``, imported on first use
+    (they take about a second to import; only pairing needs them)."""
+    import numpy
+    from scipy.optimize import linear_sum_assignment
+
+    return numpy, linear_sum_assignment
 
 
 def _preference(pl: SwissPlayer) -> tuple[Colour | None, int]:
@@ -245,6 +302,7 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
         # same-group avoidance: keep the draw, repair it by a matching that
         # prefers the drawn pairs
         drawn = {frozenset(p) for p in pairs}
+        np, linear_sum_assignment = _assignment()
         cost = np.full((half, half), _FORBIDDEN, dtype=np.int64)
         for i, t in enumerate(top):
             for j, b in enumerate(bottom):
@@ -268,13 +326,20 @@ class _Solver:
         self.o = options
         self.bye: int | None = None
         self.pref = {pid: _preference(pl) for pid, pl in players.items()}
+        # a broken limit outweighs the preference costs of a whole round
+        self.limit_weight = 2 * (len(players) // 2 + 1) + 1
+        self.colour_max = 2 * self.limit_weight + 2 if rules.soft else 2
 
     def _colour_cost(self, a: int, b: int) -> int:
+        """Colour cost of a pair: broken limits (soft limits) first, each
+        weighing more than every preference of a segment together, then
+        clashing preferences (0-2)."""
         ca, sa = self.pref[a]
         cb, sb = self.pref[b]
-        if ca is None or cb is None or ca is not cb:
-            return 0
-        return min(sa, sb)
+        pref = 0 if ca is None or cb is None or ca is not cb else min(sa, sb)
+        if self.rules.soft:
+            return self.rules.limit_cost(a, b) * self.limit_weight + pref
+        return pref
 
     def _sorted(self, ids: Sequence[int]) -> list[int]:
         return sorted(ids, key=lambda i: (-self.p[i].score, self.p[i].order))
@@ -330,6 +395,7 @@ class _Solver:
         many allowed pairs are made (the others float down)."""
         n1, n2 = len(s1), len(s2)
         big = 4 * (n1 + n2) + 4
+        np, linear_sum_assignment = _assignment()
         cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
         allowed = self.rules.allowed
         colour_cost = self._colour_cost
@@ -368,13 +434,15 @@ class _Solver:
         pos = {i: k for k, i in enumerate(nodes)}
         within_max = n + 1
         c2 = within_max * (n // 2 + 1) + 1
-        c1 = c2 * (2 * (n // 2 + 1) + 1)
+        c1 = c2 * (self.colour_max * (n // 2 + 1) + 1)
         wk = [base ** (nlev - 1 - k) for k in range(nlev)]
         prefix = [0]
         for w in wk:
             prefix.append(prefix[-1] + w)
         top_cost = (prefix[-1] + 1) * c1
         target = 1 if self.o.segment_pairing == "adjacent" else max(1, n // 2)
+        import networkx as nx  # imported here: a second of start-up for every command
+
         g = nx.Graph()
         g.add_nodes_from(nodes)
         for x in range(n):
@@ -477,9 +545,13 @@ class _Solver:
 
 
 def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: SwissOptions,
-                     rng: random.Random, *, draw_first_round: bool = True) -> SwissResult:
+                     rng: random.Random, *, draw_first_round: bool = True,
+                     rounds_left: int = 0) -> SwissResult:
     """Pair round ``round_no`` of a 积分编排制 event.
 
+    ``rounds_left``: rounds still to be paired after this one; the round is
+    chosen so that they remain pairable without rematches (look-ahead, see
+    :func:`_keep_completable`).
     ``players`` are the entries still in the event (withdrawn ones left out).
     With ``draw_first_round`` off, a round without history is paired by score
     segments like any other (McMahon start scores) instead of the halves draw.
@@ -500,20 +572,137 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
                 (False, False, "colour limits and same-group avoidance")]
     last_error: PairingError | None = None
     for colour_limits, group_avoid, label in attempts:
+        seed = rng.random()
         try:
-            result = _pair_with(by_id, round_no, options, random.Random(rng.random()),
+            result = _pair_with(by_id, round_no, options, random.Random(seed),
                                 colour_limits, group_avoid, draw_first_round)
         except PairingError as exc:
             last_error = exc
             continue
+        if rounds_left > 0:
+            result = _keep_completable(result, by_id, round_no, options, seed, colour_limits,
+                                       group_avoid, draw_first_round, rounds_left)
         if label:
             relaxed.append(label)
             result.explanation.insert(0, f"relaxed: {label} (no pairing satisfied them)")
-        result.relaxed = relaxed
+        result.relaxed = relaxed + result.relaxed
         result.explanation = explanation + result.explanation
         return result
     assert last_error is not None
     raise PairingError(f"round {round_no}: {last_error}")
+
+
+def _keep_completable(result: SwissResult, by_id: dict[int, SwissPlayer], round_no: int,
+                      options: SwissOptions, seed: float, colour_limits: bool,
+                      group_avoid: bool, draw_first_round: bool,
+                      rounds_left: int) -> SwissResult:
+    """Return ``result`` if the ``rounds_left`` later rounds can still be
+    paired without rematches after it ("相遇过的对手不再编对"); otherwise the
+    best pairing (fewest crossings of score boundaries, top first, then
+    colours) that keeps them pairable, searched exactly on small fields.
+    A note in the explanation says what was done; if no such pairing exists
+    the result stands with a warning."""
+    ids = sorted(by_id)
+
+    def met(a: int, b: int) -> bool:
+        return b in by_id[a].opponents or a in by_id[b].opponents
+
+    fresh = {i for i in ids if by_id[i].byes == 0}
+    pool = fresh if len(fresh) > rounds_left else set(ids)
+    # cheap sufficient bound first (large fields): every node keeps at least
+    # n/2 + k - 1 partners after this round (see lookahead's Dirac bound)
+    nodes = len(ids) + len(ids) % 2
+    need = nodes // 2 + rounds_left - 1
+    inside = set(ids)
+    least = min(len(ids) - 2 - len(by_id[i].opponents & inside) for i in ids)
+    if least >= need and (len(ids) % 2 == 0 or len(pool) - 1 >= need):
+        return result
+    after = lookahead.remaining_graph(ids, met, pool.__contains__ if len(ids) % 2 else None)
+
+    def taken(pairs: list[tuple[int, int]], bye: int | None) -> list[tuple[int, int]]:
+        return pairs + ([(bye, lookahead.BYE)] if bye is not None else [])
+
+    pairs = [(p.red, p.black) for p in result.pairings if p.black is not None]
+    verdict = lookahead.completable(lookahead.without(after, taken(pairs, result.bye)),
+                                    rounds_left)
+    if verdict:
+        return result
+    if verdict is None:
+        result.explanation.append(
+            f"look-ahead: could not confirm that the {rounds_left} later round(s) stay "
+            "pairable without rematches")
+        return result
+    if len(after) > lookahead.EXACT_LIMIT:
+        return _retry_without(result, by_id, round_no, options, seed, colour_limits,
+                              group_avoid, draw_first_round, rounds_left, after, taken)
+    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
+    solver = _Solver(by_id, rules, options)
+    candidates = set(_pick_bye(by_id, set())) if len(ids) % 2 else set()
+    now = lookahead.remaining_graph(ids, lambda a, b: not rules.allowed(a, b),
+                                    candidates.__contains__ if len(ids) % 2 else None)
+    score = {i: by_id[i].score for i in ids}
+    levels = sorted(set(score.values()), reverse=True)
+    lvl = {i: levels.index(score[i]) for i in ids}
+    lvl[lookahead.BYE] = len(levels)
+
+    def key(m: list[tuple[int, int]]) -> tuple[list[int], int]:
+        cross = [0] * (len(levels) + 1)
+        colour = 0
+        for a, b in m:
+            lo, hi = sorted((lvl[a], lvl[b]))
+            for k in range(lo, hi):
+                cross[k] += 1
+            if lookahead.BYE not in (a, b):
+                colour += solver._colour_cost(a, b)
+        return cross, colour
+
+    for m in sorted(lookahead.perfect_matchings(now), key=key):
+        bye = next((a if b == lookahead.BYE else b for a, b in m
+                    if lookahead.BYE in (a, b)), None)
+        rest = [(a, b) for a, b in m if lookahead.BYE not in (a, b)]
+        if lookahead.completable(lookahead.without(after, taken(rest, bye)), rounds_left):
+            note = (f"look-ahead: the first choice would leave the {rounds_left} later "
+                    "round(s) without a rematch-free pairing (相遇过的对手不再编对); this is "
+                    "the best pairing that keeps them pairable")
+            better = _pair_with(by_id, round_no, options, random.Random(seed), colour_limits,
+                                group_avoid, draw_first_round, forced=(rest, bye, note))
+            return better
+    result.explanation.append(
+        f"look-ahead: no pairing of this round keeps the {rounds_left} later round(s) "
+        "pairable without rematches")
+    return result
+
+
+def _retry_without(result: SwissResult, by_id: dict[int, SwissPlayer], round_no: int,
+                   options: SwissOptions, seed: float, colour_limits: bool,
+                   group_avoid: bool, draw_first_round: bool, rounds_left: int,
+                   after: dict[int, set[int]],
+                   taken: Callable[[list[tuple[int, int]], int | None], list[tuple[int, int]]]
+                   ) -> SwissResult:
+    """Larger fields: re-pair with one board of the first choice ruled out,
+    bottom board first, then with the bottom boards ruled out together, until
+    the later rounds stay pairable; the first such pairing is returned."""
+    pairs = [frozenset((p.red, p.black)) for p in result.pairings if p.black is not None]
+    tries = [frozenset({x}) for x in reversed(pairs)]
+    tries += [frozenset(pairs[-k:]) for k in range(2, len(pairs) + 1)]
+    for taboo in tries[:2 * len(pairs)]:
+        try:
+            alt = _pair_with(by_id, round_no, options, random.Random(seed), colour_limits,
+                             group_avoid, draw_first_round, taboo=taboo)
+        except PairingError:
+            continue
+        alt_pairs = [(p.red, p.black) for p in alt.pairings if p.black is not None]
+        if lookahead.completable(lookahead.without(after, taken(alt_pairs, alt.bye)),
+                                 rounds_left):
+            alt.explanation.insert(0, (
+                f"look-ahead: the first choice would leave the {rounds_left} later round(s) "
+                "without a rematch-free pairing (相遇过的对手不再编对); re-paired without "
+                + ", ".join("-".join(map(str, sorted(x))) for x in taboo)))
+            return alt
+    result.explanation.append(
+        f"look-ahead: no re-pairing found that keeps the {rounds_left} later round(s) "
+        "pairable without rematches")
+    return result
 
 
 def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
@@ -528,14 +717,20 @@ def _pick_bye(by_id: dict[int, SwissPlayer], exclude: set[int]) -> list[int]:
 
 def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptions,
                rng: random.Random, colour_limits: bool, group_avoid: bool,
-               draw_first_round: bool = True) -> SwissResult:
-    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid)
+               draw_first_round: bool = True,
+               forced: tuple[list[tuple[int, int]], int | None, str] | None = None,
+               taboo: frozenset[frozenset[int]] = frozenset()) -> SwissResult:
+    rules = _Rules(by_id, options, round_no, colour_limits, group_avoid, taboo)
     candidates = _pick_bye(by_id, set()) if len(by_id) % 2 else []
     bye = candidates[0] if candidates else None
+    if forced is not None:
+        bye = forced[1]
     active = {i: p for i, p in by_id.items() if i != bye}
     notes: list[str] = []
     try:
-        if draw_first_round and all(not p.colours and not p.opponents
+        if forced is not None:
+            raw, more = list(forced[0]), [forced[2]]
+        elif draw_first_round and all(not p.colours and not p.opponents
                                     for p in active.values()):
             raw, more = _first_round(list(active.values()), options, rng, rules)
         else:
@@ -564,8 +759,18 @@ def _pair_with(by_id: dict[int, SwissPlayer], round_no: int, options: SwissOptio
     boards.sort(key=lambda t: (-max(by_id[t[0]].score, by_id[t[1]].score),
                                min(by_id[t[0]].order, by_id[t[1]].order)))
     pairings = [Pairing(r, b, k + 1) for k, (r, b, _) in enumerate(boards)]
+    broken: list[str] = []
     for k, (r, b, why) in enumerate(boards):
         notes.append(f"board {k + 1}: {r} (Red) - {b} (Black): {why}")
+        if rules.soft:
+            for pid, colour in ((r, Colour.RED), (b, Colour.BLACK)):
+                what = rules.breaks(by_id[pid], colour)
+                if what:
+                    broken.append(f"colour limits: board {k + 1}: {pid} takes "
+                                  f"{colour.value}, {what}")
+    if broken:
+        # Appendix 2: "在首先服从同分或近分者对弈的原则下" -- the score groups came first
+        notes[:0] = [f"relaxed: {line} (score groups first, Appendix 2)" for line in broken]
     if bye is not None:
         pairings.append(Pairing(bye, None, len(pairings) + 1))
-    return SwissResult(pairings, bye, [], notes)
+    return SwissResult(pairings, bye, broken, notes)

@@ -7,7 +7,10 @@
   second time it is played on);
 * ``hang`` - never answers ``genmove``;
 * ``crash`` - exits at ``genmove``;
-* ``passer`` - always passes.
+* ``passer`` - always passes;
+* ``kgsrules`` - lists ``kgs-rules``, accepts ``chinese``, ``japanese``,
+  ``aga`` and ``new_zealand``, and answers ``last_rules`` with the last
+  name it was given (``none`` before).
 """
 
 import sys
@@ -18,6 +21,7 @@ def main() -> None:
     mode = sys.argv[1]
     if mode == "exit":
         sys.exit(3)
+    last_rules = "none"
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -30,7 +34,19 @@ def main() -> None:
         elif cmd == "version":
             out = "= 0"
         elif cmd == "list_commands":
-            out = "= " + "\n".join(["protocol_version", "name", "version", "genmove", "play"])
+            listed = ["protocol_version", "name", "version", "genmove", "play"]
+            if mode == "kgsrules":
+                listed += ["kgs-rules", "last_rules"]
+            out = "= " + "\n".join(listed)
+        elif cmd == "kgs-rules" and mode == "kgsrules":
+            known = ("chinese", "japanese", "aga", "new_zealand")
+            if len(words) == 2 and words[1] in known:
+                last_rules = words[1]
+                out = "="
+            else:
+                out = "? unknown rules"
+        elif cmd == "last_rules" and mode == "kgsrules":
+            out = "= " + last_rules
         elif cmd == "genmove":
             if mode == "garbage":
                 print("I think therefore I am")

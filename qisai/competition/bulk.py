@@ -1,0 +1,170 @@
+"""Results of a round in bulk: one text, many boards (10.1: the result of
+each game as the players and arbiter signed it).
+
+An item names a game and its result, optionally the fouls (犯规, 9.2):
+
+* by board: ``7 1-0`` (result from Red's side, as on the board);
+* by the two players: ``12-7 1-0`` or ``12:7 =`` -- the result is read from
+  the side of the first-named player, whatever colour he had;
+* by one player (``by_player``): ``12 0-1`` -- player 12 lost;
+* fouls: ``7 1-0 f=1/0`` -- in the order the item names the sides: Red's
+  then Black's for a board, the first-named player's first otherwise.
+
+Items are separated by commas, semicolons or new lines; ``#`` starts a
+comment.  Every item is checked before any is recorded: one bad item
+records nothing, and the error lists each bad item with its board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from qisai.competition.errors import CompetitionError, ResultError
+from qisai.competition.model import Game, Result
+from qisai.competition.tournament import Tournament
+
+_FLIP = {Result.RED_WIN: Result.BLACK_WIN, Result.BLACK_WIN: Result.RED_WIN,
+         Result.DRAW: Result.DRAW, Result.RED_FORFEIT_WIN: Result.BLACK_FORFEIT_WIN,
+         Result.BLACK_FORFEIT_WIN: Result.RED_FORFEIT_WIN,
+         Result.DOUBLE_FORFEIT: Result.DOUBLE_FORFEIT, Result.BYE: Result.BYE}
+_PAIR = re.compile(r"^(\d+)\s*[-:vV/]\s*(\d+)$")
+_FOULS = re.compile(r"^(?:f|fouls)=(\d+)/(\d+)$")
+
+
+class BulkResultError(ResultError):
+    """Some items of a bulk entry are wrong; :attr:`problems` has one line
+    per bad item, naming it and its board.  Nothing was recorded."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(f"{len(self.problems)} bad item(s), nothing recorded: "
+                         + "; ".join(self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class ResultItem:
+    """One parsed item: the text typed, what it names (a board, two players,
+    or one player), the result as written, and the fouls."""
+
+    text: str
+    board: int | None = None
+    players: tuple[int, ...] = ()
+    result: Result = Result.DRAW
+    fouls: tuple[int, int] | None = None
+
+
+def parse_items(text: str, *, by_player: bool = False) -> list[ResultItem]:
+    """Parse the items of ``text`` (see the module docstring).
+
+    With ``by_player`` a single number is a player, not a board.
+    Returns the items in order.  Raises :class:`BulkResultError` listing
+    every item that cannot be read (or if there is none).
+    """
+    items: list[ResultItem] = []
+    problems: list[str] = []
+    chunks = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0]
+        chunks += [c.strip() for c in re.split(r"[,;，；]", line) if c.strip()]
+    for k, chunk in enumerate(chunks, start=1):
+        tokens = chunk.split()
+        where = f"item {k} {chunk!r}"
+        if len(tokens) not in (2, 3):
+            problems.append(f"{where}: expected 'BOARD RESULT' or 'A-B RESULT'")
+            continue
+        fouls = None
+        if len(tokens) == 3:
+            m = _FOULS.match(tokens[2].lower())
+            if m is None:
+                problems.append(f"{where}: fouls are written f=RED/BLACK, e.g. f=1/0")
+                continue
+            fouls = (int(m.group(1)), int(m.group(2)))
+        try:
+            res = Result.parse(tokens[1])
+        except ResultError as exc:
+            problems.append(f"{where}: {exc}")
+            continue
+        pair = _PAIR.match(tokens[0])
+        if pair is not None:
+            items.append(ResultItem(chunk, None, (int(pair.group(1)), int(pair.group(2))),
+                                    res, fouls))
+        elif tokens[0].isdigit():
+            if by_player:
+                items.append(ResultItem(chunk, None, (int(tokens[0]),), res, fouls))
+            else:
+                items.append(ResultItem(chunk, int(tokens[0]), (), res, fouls))
+        else:
+            problems.append(f"{where}: {tokens[0]!r} is neither a board nor two players")
+    if problems:
+        raise BulkResultError(problems)
+    if not items:
+        raise BulkResultError(["no results given"])
+    return items
+
+
+def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
+                   overwrite: bool = False) -> list[Game]:
+    """Record ``items`` in round ``round_no`` of ``t``, all or none.
+
+    Returns the stored games in item order.  Raises :class:`BulkResultError`
+    naming each bad item and its board (unknown board or player, a bye, a
+    board given twice, a result already entered without ``overwrite``) --
+    then nothing is recorded.
+    """
+    if not 1 <= round_no <= len(t.rounds):
+        raise ResultError(f"{t.name}: round {round_no} has not been paired")
+    rec = t.rounds[round_no - 1]
+    by_board = {p.board: p for p in rec.pairings}
+    by_player = {pid: p for p in rec.pairings for pid in p.players()}
+    problems: list[str] = []
+    resolved: list[tuple[int, Result, tuple[int, int]]] = []
+    seen: dict[int, int] = {}
+    for k, item in enumerate(items, start=1):
+        where = f"item {k} {item.text!r}"
+        res = item.result
+        if item.board is not None:
+            p = by_board.get(item.board)
+            if p is None:
+                problems.append(f"{where}: round {round_no} has no board {item.board}")
+                continue
+        else:
+            first = item.players[0]
+            p = by_player.get(first)
+            if p is None:
+                problems.append(f"{where}: player {first} is not paired in round {round_no}")
+                continue
+            if len(item.players) == 2 and item.players[1] not in p.players():
+                problems.append(f"{where} (board {p.board}): {first} plays "
+                                f"{p.red if first == p.black else p.black}, not "
+                                f"{item.players[1]}")
+                continue
+            if first == p.black:
+                res = _FLIP[res]  # written from the first-named player's side
+        where += f" (board {p.board})"
+        if p.is_bye:
+            problems.append(f"{where}: {p.red} has the bye; a bye takes no result")
+            continue
+        if p.board in seen:
+            problems.append(f"{where}: board {p.board} is also given by item {seen[p.board]}")
+            continue
+        seen[p.board] = k
+        if p.board in rec.results and not overwrite:
+            problems.append(f"{where}: result already entered "
+                            f"({rec.results[p.board].result.value}; use overwrite)")
+            continue
+        fouls = item.fouls or (0, 0)
+        if item.fouls is not None and item.players and item.players[0] == p.black:
+            fouls = (fouls[1], fouls[0])
+        resolved.append((p.board, res, fouls))
+    if problems:
+        raise BulkResultError(problems)
+    games = []
+    for board, res, (rf, bf) in resolved:
+        try:
+            games.append(t.record_result(round_no, board, res, red_fouls=rf, black_fouls=bf,
+                                         overwrite=overwrite))
+        except CompetitionError as exc:  # checked above; kept for safety
+            raise BulkResultError([f"board {board}: {exc}"]) from None
+    return games

@@ -1,0 +1,145 @@
+"""The server games of an event: every game to be played is mirrored as a
+:class:`~qisai.store.models.Pairing` row so that a server game can point at
+it.  For individual events the mirror round is the event's round and the
+board its board; for the others ``settings["mirror"]`` maps each mirror
+round's boards to their place in the event (their key)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from qisai.competition import (
+    Tournament,
+)
+from qisai.store import NotFoundError, repo
+from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.group import GroupEvent
+from qisai.web.events.knockout import KnockoutEvent
+from qisai.web.events.model import Event, family, hidden_rounds, member_key
+from qisai.web.events.views import games_by_key
+
+__all__ = ["mirror_result", "open_boards", "server_game"]
+
+
+def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
+                black_uid: int | None, by: int | None, game_kind: str | None = None
+                 ) -> str | None:
+    """Create the server game of a board when both players have accounts and
+    the event plays online (with the time control of its kind of series
+    game, if the event sets one); return its id."""
+    if not row.settings.get("online", True) or red_uid is None or black_uid is None:
+        return None
+    game_settings = {k: v for k, v in row.settings.items() if k == "time"}
+    per_kind = row.settings.get("times", {})
+    if game_kind in per_kind:
+        game_settings["time"] = per_kind[game_kind]
+    g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
+                         first_user_id=red_uid, second_user_id=black_uid, created_by_id=by,
+                         rated=True, pairing_id=pairing_id)
+    return g.id
+
+
+def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
+                by: int | None) -> list[str]:
+    """Make the mirror boards and server games of a published round that do
+    not exist yet (for a knock-out: the series games now due); return the
+    new server games.  Saves the mirror map in the row."""
+    users: dict[str, int] = row.settings.get("users", {})
+    created: list[str] = []
+    if round_no in hidden_rounds(row):
+        return created
+    if isinstance(ev, Tournament):
+        rec = ev.rounds[round_no - 1]
+        mirror = {p.board: p for r, ps in repo.list_rounds(s, row.id) if r.number == round_no
+                  for p in ps}
+        have = set(games_by_key(s, row))
+        for p in rec.pairings:
+            if p.black is None or p.board in rec.results or (round_no, p.board) in have:
+                continue
+            gid = server_game(s, row, mirror[p.board].id, users.get(ev.player(p.red).name),
+                               users.get(ev.player(p.black).name), by)
+            if gid:
+                created.append(gid)
+        return created
+    mirror_map: dict[str, list[list[int]]] = dict(row.settings.get("mirror", {}))
+    known = {tuple(k) for keys in mirror_map.values() for k in keys}
+    if isinstance(ev, KnockoutEvent):
+        for slot in ev.next_games(round_no):
+            if slot.key in known:
+                continue
+            number = max((int(k) for k in mirror_map), default=0) + 1
+            repo.create_round(s, row.id, number, [(slot.red, slot.black)])
+            mirror_map[str(number)] = [list(slot.key)]
+            known.add(slot.key)
+            pairing = repo.find_pairing(s, row.id, number, 1)
+            gid = server_game(s, row, pairing.id, users.get(ev.player(slot.red).name),
+                               users.get(ev.player(slot.black).name), by, slot.kind)
+            if gid:
+                created.append(gid)
+    elif isinstance(ev, GroupEvent):
+        if str(round_no) in mirror_map:
+            return created
+        slots = ev.boards(round_no)
+        # one mirror round holds the boards of every group (or of the final)
+        repo.create_round(s, row.id, round_no, [(b.red, b.black or None) for b in slots])
+        mirror_map[str(round_no)] = [list(b.key) for b in slots]
+        names = {p.id: p.name for p in ev.players}
+        for k, slot in enumerate(slots, start=1):
+            if not slot.black or ev.result_of(*slot.key) is not None:
+                continue
+            pairing = repo.find_pairing(s, row.id, round_no, k)
+            gid = server_game(s, row, pairing.id, users.get(names[slot.red]),
+                               users.get(names[slot.black]), by)
+            if gid:
+                created.append(gid)
+    else:
+        if str(round_no) in mirror_map:
+            return created
+        numbers = ev.member_numbers()
+        tt = ev.tt
+        assert tt is not None
+        keys: list[list[int]] = []
+        boards: list[tuple[int, int | None]] = []
+        owners: list[tuple[str, str]] = []
+        for m in tt.rounds[round_no - 1]:
+            if m.black_team is None:
+                continue
+            red_team, black_team = tt.team(m.red_team), tt.team(m.black_team)
+            for b, red, black in ev.board_players(round_no, m.board):
+                # the first-listed team has Red on odd boards (13.2)
+                rt, bt = (red_team, black_team) if b % 2 == 1 else (black_team, red_team)
+                boards.append((numbers[(rt.id, red)], numbers[(bt.id, black)]))
+                keys.append([round_no, m.board, b])
+                owners.append((member_key(rt.name, red), member_key(bt.name, black)))
+        repo.create_round(s, row.id, round_no, boards)
+        mirror_map[str(round_no)] = keys
+        for k, (key, (red_key, black_key)) in enumerate(zip(keys, owners, strict=True),
+                                                        start=1):
+            if ev.matches[f"{key[0]}:{key[1]}"]["results"].get(str(key[2])):
+                continue
+            pairing = repo.find_pairing(s, row.id, round_no, k)
+            gid = server_game(s, row, pairing.id, users.get(red_key), users.get(black_key), by)
+            if gid:
+                created.append(gid)
+    settings = dict(row.settings)
+    settings["mirror"] = mirror_map
+    repo.save_tournament(s, row.id, settings=settings)
+    return created
+
+
+def mirror_result(s: Session, row: TournamentRow, key: tuple[int, ...], value: str,
+                  source: str) -> None:
+    """Copy a result to the board's mirror row, if it has one."""
+    if family(row) == "individual":
+        try:
+            p = repo.find_pairing(s, row.id, key[0], key[1])
+        except NotFoundError:
+            return
+        repo.set_pairing_result(s, p.id, value, source)
+        return
+    for number, keys in row.settings.get("mirror", {}).items():
+        for board, k in enumerate(keys, start=1):
+            if tuple(k) == key:
+                p = repo.find_pairing(s, row.id, int(number), board)
+                repo.set_pairing_result(s, p.id, value, source)
+                return

@@ -1,0 +1,289 @@
+"""One path for every result: load, authorise, check, apply, log, save.
+
+A board of an event is a :class:`Board`; there is one kind per family of
+event, and each says only where its result lives in its event:
+
+* :class:`IndividualBoard` - round, board (round robins, Swiss, McMahon);
+* :class:`GroupBoard` - round, group (0: the final), board;
+* :class:`SeriesGame` - round, knock-out match, game of the series;
+* :class:`TeamBoard` - round, team match, board.
+
+:func:`enter_result` takes any of them through the same steps, whether an
+arbiter enters the result (over the board, or a correction that needs a
+reason) or a finished server game does (:func:`record_game_result`, which
+never overwrites what is there: an arbiter's entry wins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from fastapi import HTTPException
+from sqlalchemy.orm import Session
+
+from qisai.competition import CompetitionError, EventStateError, Result, Tournament
+from qisai.store import NotFoundError, repo
+from qisai.store.models import Pairing, Round, User
+from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.boards import mirror_result, open_boards
+from qisai.web.events.group import GroupEvent
+from qisai.web.events.knockout import KnockoutEvent
+from qisai.web.events.model import (
+    LOCK,
+    Event,
+    check_open,
+    correction,
+    family,
+    group_label,
+    load_event,
+    log_entry,
+    need,
+    save,
+    source_of,
+)
+from qisai.web.events.team import TeamEvent
+
+__all__ = ["Board", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
+           "enter_result", "record_game_result"]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of an event: where a result goes in.
+
+    ``key`` is the board's place in the event (its mirror key): the first
+    number is always the event round.
+    """
+
+    key: tuple[int, ...]
+    family: ClassVar[str] = ""
+    """The family of event the board belongs to (see :func:`model.family`)."""
+
+    @property
+    def round_no(self) -> int:
+        """The event round of the board."""
+        return self.key[0]
+
+    @property
+    def where(self) -> str:
+        """The board in words, for messages and the log."""
+        raise NotImplementedError
+
+    def current(self, ev: Event) -> str | None:
+        """Return the result the board has (a ``Result`` value), or ``None``."""
+        raise NotImplementedError
+
+    def open_to_server(self, ev: Event) -> bool:
+        """Return whether a server game's result still counts here: the
+        board has none yet (and, for a series, the game is the one due)."""
+        return self.current(ev) is None
+
+    def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
+              overwrite: bool) -> None:
+        """Record ``result`` in ``ev``.  Raises :class:`CompetitionError`."""
+        raise NotImplementedError
+
+    def refusal(self, exc: CompetitionError) -> int:
+        """The HTTP status of a refused entry: 409 when the event's state
+        forbids it, 422 for a bad board or result."""
+        return 409 if isinstance(exc, EventStateError) else 422
+
+
+@dataclass(frozen=True)
+class IndividualBoard(Board):
+    """Board ``key[1]`` of round ``key[0]`` of an individual event."""
+
+    family: ClassVar[str] = "individual"
+
+    @property
+    def where(self) -> str:
+        return f"round {self.key[0]} board {self.key[1]}"
+
+    def current(self, ev: Event) -> str | None:
+        assert isinstance(ev, Tournament)
+        r, board = self.key
+        if not 1 <= r <= len(ev.rounds):
+            return None
+        game = ev.rounds[r - 1].results.get(board)
+        return None if game is None else game.result.value
+
+    def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
+              overwrite: bool) -> None:
+        assert isinstance(ev, Tournament)
+        ev.record_result(self.key[0], self.key[1], result, red_fouls=red_fouls,
+                         black_fouls=black_fouls, overwrite=overwrite)
+
+    def refusal(self, exc: CompetitionError) -> int:
+        return 422
+
+
+@dataclass(frozen=True)
+class GroupBoard(Board):
+    """Board ``key[2]`` of group ``key[1]`` (0: the final) in event round
+    ``key[0]`` of a group event."""
+
+    family: ClassVar[str] = "group"
+
+    @property
+    def where(self) -> str:
+        return f"round {self.key[0]} {group_label(self.key[1])} board {self.key[2]}"
+
+    def current(self, ev: Event) -> str | None:
+        assert isinstance(ev, GroupEvent)
+        r, group, board = self.key
+        return ev.result_of(r, group, board)
+
+    def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
+              overwrite: bool) -> None:
+        assert isinstance(ev, GroupEvent)
+        r, group, board = self.key
+        ev.record_result(r, group, board, result, red_fouls=red_fouls, black_fouls=black_fouls,
+                         overwrite=overwrite)
+
+    def refusal(self, exc: CompetitionError) -> int:
+        return 409 if "final is paired" in str(exc) else 422
+
+
+@dataclass(frozen=True)
+class SeriesGame(Board):
+    """Game ``key[2]`` of the series of knock-out match index ``key[1]``
+    (0-based; match ``key[1] + 1`` to people) of round ``key[0]``."""
+
+    family: ClassVar[str] = "knockout"
+
+    @property
+    def where(self) -> str:
+        return f"round {self.key[0]} match {self.key[1] + 1} game {self.key[2]}"
+
+    def current(self, ev: Event) -> str | None:
+        assert isinstance(ev, KnockoutEvent)
+        r, index, game = self.key
+        ev.match(r, index)  # raises for a match that does not exist
+        played = ev.games.get(f"{r}:{index}", [])
+        return played[game - 1] if 1 <= game <= len(played) else None
+
+    def open_to_server(self, ev: Event) -> bool:
+        assert isinstance(ev, KnockoutEvent)
+        r, index, game = self.key
+        return ev.match(r, index).winner is None and len(
+            ev.games.get(f"{r}:{index}", [])) == game - 1
+
+    def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
+              overwrite: bool) -> None:
+        # a series game's fouls are not counted by any tie-break
+        assert isinstance(ev, KnockoutEvent)
+        r, index, game = self.key
+        ev.record_game(r, index, game, result, overwrite=overwrite)
+
+
+@dataclass(frozen=True)
+class TeamBoard(Board):
+    """Board ``key[2]`` of team match ``key[1]`` of round ``key[0]``, from
+    the board's Red side."""
+
+    family: ClassVar[str] = "team"
+
+    @property
+    def where(self) -> str:
+        return f"round {self.key[0]} match {self.key[1]} board {self.key[2]}"
+
+    def current(self, ev: Event) -> str | None:
+        assert isinstance(ev, TeamEvent)
+        r, match, board = self.key
+        found: str | None = ev.matches.get(f"{r}:{match}", {}).get("results", {}).get(str(board))
+        return found
+
+    def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
+              overwrite: bool) -> None:
+        assert isinstance(ev, TeamEvent)
+        r, match, board = self.key
+        ev.record_board(r, match, board, result, red_fouls=red_fouls, black_fouls=black_fouls,
+                        overwrite=overwrite)
+
+    def refusal(self, exc: CompetitionError) -> int:
+        return 422
+
+
+BOARDS: dict[str, type[Board]] = {b.family: b for b in (IndividualBoard, GroupBoard,
+                                                         SeriesGame, TeamBoard)}
+"""The kind of board of each family of event."""
+
+
+def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
+                 user: User | None, reason: str | None = None, red_fouls: int = 0,
+                 black_fouls: int = 0) -> tuple[bool, list[str]]:
+    """Enter ``result`` on ``board`` of the event ``row``; call with
+    :data:`LOCK` held.
+
+    ``user`` is the arbiter (or organiser) entering or correcting it; a
+    correction needs a ``reason``.  ``None`` is the server, entering the
+    result of a finished server game: it never overwrites a result, and a
+    result that no longer counts (the round closed, the match was decided
+    or forfeited meanwhile) is dropped.
+
+    The steps, for every kind of board: authorise (the family of event and
+    the round must be open to results), check (the result, and whether it
+    corrects one), apply (to the event object), log, save (the event, then
+    the board's mirror row), then open the boards now due (the next game of
+    a series).  Returns whether the result went in and the new server
+    games (not started: the caller starts them).  Raises
+    :class:`HTTPException` with the status the board's kind gives a
+    refusal (an arbiter's entry only).
+    """
+    server = user is None
+    if not server:
+        need(row, board.family)
+        check_open(row, board.round_no)
+    ev = load_event(row)
+    where = board.where
+    try:
+        res = Result.parse(result)
+        old = board.current(ev)
+        if server:
+            if not board.open_to_server(ev):
+                return False, []
+            action = "server"
+        else:
+            action = correction(old, res.value, reason, where)
+        board.apply(ev, res, red_fouls, black_fouls, overwrite=not server)
+    except CompetitionError as exc:
+        if server:
+            return False, []
+        raise HTTPException(board.refusal(exc), f"{where}: {exc}") from None
+    save(s, row, ev, log=log_entry(row, user, action, f"{where}: {res.value}", reason))
+    mirror_result(s, row, board.key, res.value, "server" if user is None else source_of(user))
+    created: list[str] = []
+    if isinstance(ev, KnockoutEvent):
+        created = open_boards(s, row, ev, board.round_no, None if user is None else user.id)
+    return True, created
+
+
+def board_of(row: TournamentRow, pairing: Pairing, rnd: Round) -> Board | None:
+    """Return the event board a mirror pairing stands for, or ``None``."""
+    kind = BOARDS[family(row)]
+    if kind is IndividualBoard:
+        return IndividualBoard((rnd.number, pairing.board))
+    keys = row.settings.get("mirror", {}).get(str(rnd.number))
+    if keys is None:
+        return None
+    return kind(tuple(keys[pairing.board - 1]))
+
+
+def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
+    """Enter the result of a finished server game into its event, through
+    :func:`enter_result` (the hub calls it in the transaction's thread, as
+    its :data:`~qisai.web.play.hub.BoardResult`).  For a knock-out the
+    series' next game is created; it starts when first opened."""
+    try:
+        pairing, rnd = repo.get_pairing(s, pairing_id)
+    except NotFoundError:
+        return
+    code = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "="}.get(pgn_result)
+    if code is None:
+        return
+    with LOCK:
+        row = repo.get_tournament(s, rnd.tournament_id)
+        board = board_of(row, pairing, rnd)
+        if board is not None:
+            enter_result(s, row, board, code, user=None)

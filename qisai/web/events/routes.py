@@ -1,0 +1,593 @@
+"""The events API (``/api/tournaments``), on :mod:`qisai.competition`.
+
+Four families of events, by the row's ``format`` (:mod:`.model`):
+
+* individual (``round_robin``, ``double_round_robin``, ``swiss``): the
+  competition layer's :class:`~qisai.competition.tournament.Tournament`;
+  ``mcmahon`` (Go) is one too, :class:`.mcmahon.McMahonTournament`;
+* knock-out (``knockout``, ``double_knockout``): :class:`.knockout.KnockoutEvent`
+  (bracket or card draw, series, the 2021 league format with its colour
+  choice);
+* team (``team_round_robin``, ``team_swiss``): :class:`.team.TeamEvent`
+  (line-ups, board results, 场分);
+* group (``group_round_robin``): :class:`.group.GroupEvent` (groups drawn by
+  seeding or lot, then a final round robin).
+
+The event object is the truth about entries, pairings, results and
+standings; its JSON form is kept in the row's settings (``event``).  Every
+game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
+so that a server game can point at it (:mod:`.boards`).  Every result, an
+arbiter's or a server game's, goes in by one path (:mod:`.results`).
+
+Roles: the event's organiser creates it, registers entries, starts, pairs,
+publishes and sets line-ups; arbiters (and organisers) enter and correct
+results (a correction needs a reason), decide knock-out matches, forfeit
+team matches and record withdrawals; the colours of a 2021-league deciding
+game are chosen by the player entitled to (or by an arbiter for them).
+Every such act is kept in the event's log (``settings["log"]``) with who,
+when and why.  A round's pairings are published at once (``publish:
+auto``) or when the organiser says so (``manual``); server games are
+created at publication, and until then only the organiser and arbiters see
+the round.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy.orm import Session
+
+from qisai.competition import (
+    CompetitionError,
+    EventStateError,
+    Player,
+    Result,
+    System,
+    Tournament,
+)
+from qisai.referee.errors import RefereeError
+from qisai.store import repo
+from qisai.store.models import User
+from qisai.web.accounts.deps import ArbiterDep, OrganiserDep, UserDep, ViewerDep
+from qisai.web.events.boards import open_boards
+from qisai.web.events.group import GroupEvent
+from qisai.web.events.knockout import KnockoutEvent
+from qisai.web.events.mcmahon import McMahonTournament
+from qisai.web.events.model import (
+    GROUP,
+    KNOCKOUT,
+    LOCK,
+    TEAM,
+    Event,
+    check_open,
+    hidden_rounds,
+    load_event,
+    load_row,
+    log_entry,
+    member_key,
+    need,
+    own,
+    paired_rounds,
+    round_has_results,
+    save,
+    staff,
+)
+from qisai.web.events.results import (
+    Board,
+    GroupBoard,
+    IndividualBoard,
+    SeriesGame,
+    TeamBoard,
+    enter_result,
+)
+from qisai.web.events.schemas import (
+    BoardResult,
+    ColourChoice,
+    Decision,
+    Forfeit,
+    Lineups,
+    NewEntry,
+    NewTeam,
+    NewTournament,
+    Withdrawal,
+)
+from qisai.web.events.team import TeamEvent
+from qisai.web.events.views import games_by_key, tournament_view
+from qisai.web.play import rules as views
+from qisai.web.play.deps import HubDep
+from qisai.web.play.hub import Hub
+from qisai.web.state import AppState, SessionDep, StateDep
+
+__all__ = ["api"]
+
+api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+# ---------------------------------------------------------------- the event
+# ---------------------------------------------------------------------- API
+@api.post("", status_code=201)
+def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+    """Create an event (organisers only).  422 for a bad system, rounds,
+    rule profile, time control or format option."""
+    ruleset = body.ruleset or ("cxa" if body.kind == "xiangqi" else "chinese")
+    settings: dict[str, Any] = {"online": body.online, "publish": body.publish}
+    if body.time is not None:
+        settings["time"] = body.time
+    seed = secrets.randbelow(2**31)
+    ev: Event
+    try:
+        views.make_rules(body.kind, ruleset, settings)
+        if body.times:
+            if body.system not in KNOCKOUT:
+                raise CompetitionError("times: a time control per series game is for "
+                                       "knock-out events")
+            for game_kind, tc in body.times.items():
+                try:
+                    views.make_rules(body.kind, ruleset, {"time": tc})
+                except RefereeError as exc:
+                    raise CompetitionError(f"times.{game_kind}: {exc}") from None
+            settings["times"] = dict(body.times)
+        if body.system in KNOCKOUT:
+            ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
+                               double=body.system == "double_knockout", seeding=body.seeding,
+                               seed=seed)
+        elif body.system in TEAM:
+            ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
+                           rounds=body.rounds, boards=body.boards,
+                           lineup_mode=body.lineup_mode, seed=seed)
+        elif body.system in GROUP:
+            ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
+                            advance=body.advance, final=body.final, seed=seed)
+        elif body.system == "mcmahon":
+            if body.kind != "go":
+                raise CompetitionError("McMahon is a Go pairing system (ranks in kyu and dan)")
+            if body.rounds is None:
+                raise CompetitionError("a McMahon event needs a number of rounds")
+            ev = McMahonTournament(body.name, rounds=body.rounds, bar=body.bar,
+                                   floor=body.floor, start_by=body.start_by, seed=seed)
+        else:
+            ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed,
+                            rules=ruleset)  # scores by the profile's points (issue 13.11)
+    except (RefereeError, CompetitionError) as exc:
+        raise HTTPException(422, f"tournament: {exc}") from None
+    settings["event"] = ev.to_dict()
+    settings["users"] = {}
+    settings["log"] = []
+    row = repo.create_tournament(s, name=body.name, kind=body.kind, format=body.system,
+                                 ruleset=ruleset, organiser_id=user.id, settings=settings)
+    return tournament_view(s, row, user)
+
+
+@api.get("")
+def list_all(s: SessionDep) -> list[dict[str, Any]]:
+    """List events, newest first."""
+    return [{"id": t.id, "name": t.name, "kind": t.kind, "system": t.format, "status": t.status}
+            for t in repo.list_tournaments(s)]
+
+
+@api.get("/{tournament_id}")
+def show(tournament_id: int, s: SessionDep, v: ViewerDep) -> dict[str, Any]:
+    """Return an event: entries, published rounds (all of them for the
+    organiser and arbiters), results, standings, crosstable, log."""
+    return tournament_view(s, load_row(s, tournament_id), v.user)
+
+
+def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
+    account: User | None = None
+    if entry.username:
+        account = repo.find_user(s, entry.username)
+        if account is None:
+            raise HTTPException(404, f"username: no user {entry.username!r}")
+    name = entry.name or (account.display_name if account else None)
+    if not name:
+        raise HTTPException(422, "name: give a name or a username")
+    return name.strip(), account
+
+
+@api.post("/{tournament_id}/entries", status_code=201)
+def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: OrganiserDep
+              ) -> dict[str, Any]:
+    """Register a player by name or by account (individual, knock-out and
+    group events), with a Go rank for a McMahon event.  409 after the
+    start, for a duplicate or in a team event; 404 for an unknown account;
+    422 for an unreadable rank or a rank outside a McMahon event."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        need(row, "individual", "knockout", "group")
+        name, account = _account(s, body)
+        rating = body.rating or (int(account.rating) if account else 0)
+        ev = load_event(row)
+        assert not isinstance(ev, TeamEvent)
+        if body.rank is not None and not isinstance(ev, McMahonTournament):
+            raise HTTPException(422, "rank: only a McMahon event seeds by Go rank")
+        try:
+            ev.add_player(Player(name, rating))
+            if isinstance(ev, McMahonTournament) and body.rank is not None:
+                try:
+                    ev.set_rank(name, body.rank)
+                except CompetitionError as exc:
+                    raise HTTPException(422, f"rank: {exc}") from None
+        except CompetitionError as exc:
+            raise HTTPException(409, f"entries: {exc}") from None
+        users = dict(row.settings.get("users", {}))
+        if account is not None:
+            users[name] = account.id
+        save(s, row, ev, users=users)
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/teams", status_code=201)
+def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDep
+             ) -> dict[str, Any]:
+    """Register a team with its members in board order (team events).  409
+    after the start or for a duplicate; 422 for too few members."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        need(row, "team")
+        ev = load_event(row)
+        assert isinstance(ev, TeamEvent)
+        members = [_account(s, m) for m in body.members]
+        try:
+            ev.add_team(body.name.strip(), [n for n, _ in members])
+        except CompetitionError as exc:
+            status = 409 if "duplicate" in str(exc) or "closed" in str(exc) else 422
+            raise HTTPException(status, f"teams: {exc}") from None
+        users = dict(row.settings.get("users", {}))
+        for n, account in members:
+            if account is not None:
+                users[member_key(body.name.strip(), n)] = account.id
+        save(s, row, ev, users=users)
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/start")
+def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+    """Close entries: draw the pairing numbers (or seed the knock-out).
+    409 if already started or with fewer than two entries."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        ev = load_event(row)
+        try:
+            ev.start()
+        except CompetitionError as exc:
+            raise HTTPException(409, f"start: {exc}") from None
+        users = row.settings.get("users", {})
+        if isinstance(ev, TeamEvent):
+            for (tid, name), number in ev.member_numbers().items():
+                team = ev.teams[tid - 1].name
+                repo.add_entry(s, row.id, name, user_id=users.get(member_key(team, name)),
+                               team=team, number=number)
+        else:
+            for p in ev.players:
+                repo.add_entry(s, row.id, p.name, user_id=users.get(p.name), rating=p.rating,
+                               number=p.id)
+        save(s, row, ev, status="running",
+              log=log_entry(row, user, "start", "entries closed, numbers drawn"))
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds")
+async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: OrganiserDep
+                     ) -> dict[str, Any]:
+    """Pair the next round (Berger table, 积分编排制, knock-out bracket or
+    card draw, team pairing).  With automatic publication the server games
+    of boards between account holders are created and started.  409 if the
+    event is not started, finished, or the previous round is undecided."""
+    created, view = await run_in_threadpool(_pair_round, st, tournament_id, user)
+    for game_id in created:
+        await hub.start_if_ready(game_id)
+    return view
+
+
+def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str], dict[str, Any]]:
+    with LOCK, st.db.session() as s:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        ev = load_event(row)
+        try:
+            if isinstance(ev, Tournament):
+                rec = ev.pair_next_round()
+                number = rec.number
+            elif isinstance(ev, KnockoutEvent):
+                ev.pair_next_round()
+                number = len(ev.rounds)
+            else:
+                number = ev.pair_next_round()
+        except CompetitionError as exc:
+            raise HTTPException(409, f"pairing: {exc}") from None
+        hidden = hidden_rounds(row)
+        if row.settings.get("publish", "auto") == "manual":
+            hidden.add(number)
+        what = f"round {number} paired"
+        if isinstance(ev, GroupEvent) and ev.final is not None and len(ev.final.rounds) == 1:
+            what += "; the final (11.3): " + ", ".join(p.name for p in ev.final.players)
+        save(s, row, ev, hidden=sorted(hidden), log=log_entry(row, user, "pair", what))
+        if isinstance(ev, Tournament):
+            repo.create_round(s, row.id, number,
+                              [(p.red, p.black) for p in sorted(ev.rounds[-1].pairings,
+                                                                key=lambda p: p.board)])
+        created = open_boards(s, row, ev, number, user.id)
+        return created, tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/publish")
+async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, user: OrganiserDep
+                  ) -> dict[str, Any]:
+    """Publish a round's pairings: everyone sees them and the server games
+    are created and started.  404 for a round not paired."""
+    created, view = await run_in_threadpool(_publish, st, tournament_id, round_no, user, True)
+    for game_id in created:
+        await hub.start_if_ready(game_id)
+    return view
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/unpublish")
+async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: OrganiserDep
+                    ) -> dict[str, Any]:
+    """Withdraw a round's pairings from view (to correct them before play).
+    409 once the round has a result or a server game."""
+    _, view = await run_in_threadpool(_publish, st, tournament_id, round_no, user, False)
+    return view
+
+
+def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bool
+             ) -> tuple[list[str], dict[str, Any]]:
+    with LOCK, st.db.session() as s:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        ev = load_event(row)
+        if not 1 <= round_no <= paired_rounds(ev):
+            raise HTTPException(404, f"round {round_no} has not been paired")
+        hidden = hidden_rounds(row)
+        created: list[str] = []
+        if on:
+            hidden.discard(round_no)
+            save(s, row, ev, hidden=sorted(hidden),
+                  log=log_entry(row, user, "publish", f"round {round_no} published"))
+            created = open_boards(s, row, ev, round_no, user.id)
+        else:
+            if round_no in hidden:
+                raise HTTPException(409, f"round {round_no} is not published")
+            in_play = [k for k in games_by_key(s, row) if k[0] == round_no]
+            if round_has_results(ev, round_no) or in_play:
+                raise HTTPException(409, f"round {round_no} has results or server games: it "
+                                         "can no longer be unpublished")
+            hidden.add(round_no)
+            save(s, row, ev, hidden=sorted(hidden),
+                  log=log_entry(row, user, "unpublish", f"round {round_no} withdrawn from view"))
+        return created, tournament_view(s, row, user)
+
+
+# ------------------------------------------------------------------ results
+# The four kinds of board take one path (results.enter_result); each route
+# only names its board.
+async def _enter(st: AppState, hub: Hub, tournament_id: int, board: Board, body: BoardResult,
+                 user: User) -> dict[str, Any]:
+    def run() -> tuple[list[str], dict[str, Any]]:
+        with LOCK, st.db.session() as s:
+            row = load_row(s, tournament_id)
+            _, created = enter_result(s, row, board, body.result, user=user, reason=body.reason,
+                                      red_fouls=body.red_fouls, black_fouls=body.black_fouls)
+            return created, tournament_view(s, row, user)
+
+    created, view = await run_in_threadpool(run)
+    for game_id in created:
+        await hub.start_if_ready(game_id)
+    return view
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/boards/{board}")
+async def enter_board(tournament_id: int, round_no: int, board: int, body: BoardResult,
+                      st: StateDep, hub: HubDep, user: ArbiterDep) -> dict[str, Any]:
+    """Enter or correct an over-the-board result of an individual event
+    (arbiters and organisers), with the fouls of each side.  A correction
+    needs a ``reason``.  422 for an unreadable result or an unknown board,
+    409 for an unpublished round."""
+    return await _enter(st, hub, tournament_id, IndividualBoard((round_no, board)), body, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/groups/{group}/boards/{board}")
+async def enter_group_board(tournament_id: int, round_no: int, group: int, board: int,
+                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            ) -> dict[str, Any]:
+    """Enter or correct a board of a group event: group ``group``'s board in
+    event round ``round_no``, or the final's for group 0 (arbiters and
+    organisers).  A correction needs a reason.  422 for an unreadable
+    result or an unknown board, 409 for an unpublished round or a group
+    result once the final is made."""
+    return await _enter(st, hub, tournament_id, GroupBoard((round_no, group, board)), body,
+                        user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/games/{game}")
+async def enter_series_game(tournament_id: int, round_no: int, match: int, game: int,
+                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            ) -> dict[str, Any]:
+    """Enter or correct the result of game ``game`` of knock-out match
+    ``match`` (1-based) of round ``round_no``; the next game of the series,
+    if due, is created on the server.  A correction needs a reason.  422 for
+    an unreadable result or a game out of turn, 409 for a closed round."""
+    return await _enter(st, hub, tournament_id, SeriesGame((round_no, match - 1, game)), body,
+                        user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}")
+async def enter_team_board(tournament_id: int, round_no: int, match: int, board: int,
+                           body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                           ) -> dict[str, Any]:
+    """Enter or correct a board result of team match ``match`` (from the
+    board's Red side); the match counts once all boards are in.  A
+    correction needs a reason.  422 for an unknown board or an unreadable
+    result, 409 for an unpublished round."""
+    return await _enter(st, hub, tournament_id, TeamBoard((round_no, match, board)), body,
+                        user)
+
+
+# ---------------------------------------------------------------- decisions
+@api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/decision")
+def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: SessionDep,
+           user: ArbiterDep) -> dict[str, Any]:
+    """The arbiter decides knock-out match ``match`` (e.g. after a drawn
+    single game: an armageddon or a lot played over the board), or takes a
+    decision back (``winner: null``).  422 for a winner not in the match,
+    409 for a closed round."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        need(row, "knockout")
+        check_open(row, round_no)
+        ev = load_event(row)
+        assert isinstance(ev, KnockoutEvent)
+        try:
+            ev.decide(round_no, match - 1, body.winner, body.reason)
+        except CompetitionError as exc:
+            status = 409 if "closed" in str(exc) else 422
+            raise HTTPException(status, f"round {round_no} match {match}: {exc}") from None
+        who = "taken back" if body.winner is None else f"won by #{body.winner}"
+        save(s, row, ev, log=log_entry(row, user, "decision",
+                                   f"round {round_no} match {match} {who}", body.reason))
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/colour")
+async def choose_colour(tournament_id: int, round_no: int, match: int, body: ColourChoice,
+                        st: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
+    """2021 league: choose the colours of knock-out match ``match``'s
+    deciding game: ``red`` is the entry that will have Red.  The choice
+    belongs to the rapid game's Black, so only the account registered for
+    that entry, or an arbiter (for a player over the board), may make it;
+    it is final, and the decider is then created on the server.  403 for
+    anyone else, 409 when no choice is due, 422 for an entry not in the
+    match."""
+    created, view = await run_in_threadpool(_choose_colour, st, tournament_id, round_no,
+                                            match, body, user)
+    for game_id in created:
+        await hub.start_if_ready(game_id)
+    return view
+
+
+def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, body: ColourChoice,
+                   user: User) -> tuple[list[str], dict[str, Any]]:
+    with LOCK, st.db.session() as s:
+        row = load_row(s, tournament_id)
+        need(row, "knockout")
+        check_open(row, round_no)
+        ev = load_event(row)
+        assert isinstance(ev, KnockoutEvent)
+        where = f"round {round_no} match {match}"
+        try:
+            chooser = ev.awaiting_choice(round_no, match - 1)
+        except CompetitionError as exc:
+            raise HTTPException(404, f"{where}: {exc}") from None
+        if chooser is None:
+            raise HTTPException(409, f"{where}: no colour choice is due")
+        users: dict[str, int] = row.settings.get("users", {})
+        own = users.get(ev.player(chooser).name) == user.id
+        if not own and not staff(user):
+            raise HTTPException(403, f"{where}: the choice is {ev.player(chooser).name}'s "
+                                     "(Black in the rapid game), or an arbiter's for them")
+        try:
+            ev.choose_colour(round_no, match - 1, body.red)
+        except CompetitionError as exc:
+            status = 409 if isinstance(exc, EventStateError) else 422
+            raise HTTPException(status, f"{where}: {exc}") from None
+        by = "" if own else f" for {ev.player(chooser).name}"
+        save(s, row, ev, log=log_entry(row, user, "colour",
+                                   f"{where} decider: {ev.player(chooser).name} chose "
+                                   f"{ev.player(body.red).name} to have Red{by}"))
+        created = open_boards(s, row, ev, round_no, user.id)
+        return created, tournament_view(s, row, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")
+def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
+                  s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+    """Record a whole team match as forfeited (21.4: the present team gets
+    the match points of a win).  422 for a result that is not a forfeit."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        need(row, "team")
+        check_open(row, round_no)
+        ev = load_event(row)
+        assert isinstance(ev, TeamEvent)
+        try:
+            ev.record_forfeit(round_no, match, Result.parse(body.result))
+        except CompetitionError as exc:
+            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+        save(s, row, ev, log=log_entry(row, user, "forfeit",
+                                   f"round {round_no} match {match}: {body.result}",
+                                   body.reason))
+        return tournament_view(s, row, user)
+
+
+@api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/lineups")
+def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
+                s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+    """Set both line-ups of a team match (board 1 first) while its round is
+    unpublished.  422 for a line-up the event's mode forbids (12.1-12.3),
+    409 once the round is published."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        own(row, user)
+        need(row, "team")
+        if round_no not in hidden_rounds(row):
+            raise HTTPException(409, f"round {round_no} is published: its line-ups are fixed")
+        ev = load_event(row)
+        assert isinstance(ev, TeamEvent)
+        try:
+            ev.set_lineups(round_no, match, body.red, body.black)
+        except CompetitionError as exc:
+            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+        save(s, row, ev, log=log_entry(row, user, "lineups", f"round {round_no} match {match}: "
+                                   f"{', '.join(body.red)} v {', '.join(body.black)}"))
+        return tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/withdrawals")
+def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterDep
+             ) -> dict[str, Any]:
+    """Record a withdrawal.  Before the start the entry is struck off and
+    the numbers are drawn afresh at the start (20.2).  After it: in an
+    individual event its unplayed games become forfeits and later rounds
+    pair it no more, and a round robin strikes out its results if it met
+    fewer than half its opponents (20.3, 20.4); in a knock-out its
+    undecided match goes to the opponent; in a group event it withdraws from
+    its group's round robin (or the final) as in an individual one.  A team
+    is treated as an entry: its unfinished match of the current round and
+    its later ones are forfeits, the opponent winning (a Swiss pairs it no
+    more), and in a round robin its results are struck out if it met fewer
+    than half its opponents (20.3; 20.4 keeps them in a Swiss).  404 for an
+    unknown entry, 409 for one that is out already."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        ev = load_event(row)
+        name = body.name.strip()
+        try:
+            if not ev.started:
+                if isinstance(ev, TeamEvent):
+                    ev.remove_team(name)
+                else:
+                    ev.remove_player(name)
+                what = f"{name} struck off before the start (20.2)"
+            elif isinstance(ev, TeamEvent | GroupEvent):
+                what = ev.withdraw(name)
+            else:
+                found = [p for p in ev.players if p.name == name]
+                if not found:
+                    raise HTTPException(404, f"no entry named {name!r}")
+                if isinstance(ev, Tournament):
+                    ev.withdraw(found[0].id)
+                    what = f"{name} withdrew after round {ev.current_round} (20.3, 20.4)"
+                else:
+                    ev.withdraw(found[0].id, body.reason)
+                    what = f"{name} withdrew; the current match goes to the opponent (20.4)"
+        except CompetitionError as exc:
+            status = 404 if "no entry" in str(exc) or "no team" in str(exc) else 409
+            raise HTTPException(status, f"withdrawal: {exc}") from None
+        save(s, row, ev, log=log_entry(row, user, "withdrawal", what, body.reason))
+        return tournament_view(s, row, user)

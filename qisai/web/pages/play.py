@@ -1,0 +1,59 @@
+"""The play pages: the front page (new game, open seeks, games in play,
+results), a game's play / watch / replay page, a player's profile."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from qisai.store import NotFoundError, repo
+from qisai.store.models import GameStatus
+from qisai.web.accounts.deps import ViewerDep
+from qisai.web.pages.render import render
+from qisai.web.play import rules as views
+from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.live import game_summary
+from qisai.web.state import SessionDep
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
+         ) -> HTMLResponse:
+    """Home: create a game, open seeks, games in play, recent results."""
+    waiting = [game_summary(g) for g in repo.list_games(s, status=GameStatus.WAITING, limit=20)]
+    active = [game_summary(g) for g in repo.list_games(s, status=GameStatus.ACTIVE, limit=20)]
+    done = [game_summary(g) for g in repo.list_games(s, status=GameStatus.FINISHED, limit=20)]
+    return render(request, v, "home.html", waiting=waiting, active=active, done=done,
+                   profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
+                   engines=list(hub.engines))
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")
+async def game_page(game_id: str, request: Request, hub: HubDep,
+                    v: ViewerDep) -> HTMLResponse:
+    """The play / watch / replay page of a game."""
+    live = await live_game(hub, game_id)
+    async with live.lock:
+        snap = live.snapshot(v.user.id if v.user else None)
+    return render(request, v, "play/game.html", game=snap,
+                   game_json=json.dumps(snap, ensure_ascii=False).replace("</", "<\\/"))
+
+
+@router.get("/users/{user_id}", response_class=HTMLResponse)
+def profile_page(user_id: int, request: Request, v: ViewerDep,
+                 s: SessionDep) -> HTMLResponse:
+    """A player's profile: rating history plot and games."""
+    try:
+        u = repo.get_user(s, user_id)
+    except NotFoundError as exc:
+        raise HTTPException(404, str(exc)) from None
+    history = repo.rating_history(s, user_id)
+    points = [u.rating] if not history else [history[0].before] + [h.after for h in history]
+    games = [game_summary(g) for g in repo.list_games(s, user_id=user_id, limit=100)]
+    return render(request, v, "play/profile.html", person=u, points=points, games=games)

@@ -1,0 +1,47 @@
+"""Server-rendered pages (Jinja2) in Chinese and English: the templates
+and the one way a page is rendered.
+
+The templates are kept by domain: ``templates/accounts`` (log-in,
+profile), ``templates/play`` (the game page), ``templates/events`` (the
+event pages and their shared blocks); ``base.html`` and ``home.html`` are
+the frame and the front page.
+
+Pages carry the session's CSRF token in ``<meta name="csrf">``; their
+scripts call the JSON API and the game socket with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from qisai.web.accounts.deps import Viewer
+from qisai.web.pages.i18n import choose_language, translator
+
+__all__ = ["local", "render", "templates"]
+
+templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "templates"))
+
+
+def render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
+    """Return the page ``name`` in the viewer's language with ``ctx``."""
+    lang = choose_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+    base = {"lang": lang, "t": translator(lang), "user": v.user, "csrf": v.csrf or "",
+            "other_lang": "en" if lang == "zh" else "zh", "path": request.url.path}
+    base.update(ctx)
+    response = templates.TemplateResponse(request, name, base)
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+def local(target: str) -> str:
+    """Return ``target`` if it is a path on this site, else ``/`` (no open
+    redirects)."""
+    ok = target.startswith("/") and not target.startswith("//") and not urlparse(target).netloc
+    return target if ok else "/"

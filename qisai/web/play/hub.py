@@ -1,0 +1,692 @@
+"""Live games: the referee's :class:`~qisai.referee.game.Game` behind a lock,
+its event log in the database, and the WebSockets that follow it.
+
+How a player's action goes through (the durability rule of the issue):
+
+1. the action becomes a referee :class:`~qisai.referee.events.Event` with the
+   server's time and the player's own side (a client never names its side);
+2. the referee applies it or raises (nothing is stored then);
+3. the new events are appended to the log and **committed**;
+4. only then are the notices broadcast and the action acknowledged.
+
+If the commit fails the in-memory game is dropped and rebuilt from the log,
+so memory never runs ahead of the database.  Moves carry their ply number:
+a repeated submission of the ply already played is acknowledged again
+without being applied twice (exactly once).
+
+Several server processes may serve the same database: every append is
+conditional on the number of events the process has seen
+(:func:`qisai.store.repo.append_events`), and a process that lost the race
+reloads the log and retries.  Live notices reach only the sockets of the
+process that made them; a deployment with several processes needs a message
+broker between them (not built yet; see :class:`Hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import anyio
+from sqlalchemy.orm import Session
+
+from qisai.engines.errors import EngineMoveError
+from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
+from qisai.referee.events import Event, EventType, Notice
+from qisai.referee.game import Game as RefereeGame
+from qisai.referee.rulesets import GoRules
+from qisai.referee.verdict import Reason, Side
+from qisai.store import ConflictError, Database, NotFoundError, repo
+from qisai.store.models import Game as GameRow
+from qisai.store.models import GameStatus, Role, User
+from qisai.web.play.live import (
+    ARBITER_ACTIONS,
+    PLAYER_ACTIONS,
+    ActionError,
+    LiveGame,
+    Send,
+)
+from qisai.web.play.opponents import (
+    BUILTIN,
+    BuiltinGoSeat,
+    BuiltinXiangqiSeat,
+    GoRequest,
+    GtpGoSeat,
+    Seat,
+    UciXiangqiSeat,
+    XiangqiRequest,
+    agreement_actions,
+    agreement_due,
+    fault_verdict,
+    go_time_left,
+    parse_spec,
+)
+from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
+from qisai.web.security import RateLimiter
+
+__all__ = ["ActionError", "BoardResult", "Hub", "LiveGame"]
+
+log = logging.getLogger("qisai.web")
+
+BoardResult = Callable[[Session, int, str], None]
+"""Enters a finished server game's result into its event: called with the
+game's database session (in the same transaction), the pairing id and the
+PGN result.  The events domain provides it (the app wires it in), so that
+play never imports events."""
+
+
+def _now() -> float:
+    return time.time()
+
+
+class Hub:
+    """The live games of this process.
+
+    ``time_source`` is the clock the referee games read (seconds; default the
+    wall clock, so that times in the log stay meaningful across restarts).
+    """
+
+    def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
+                 moves_per_second: int = 10, engine_think: float = 1.0,
+                 engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
+                 board_result: BoardResult | None = None) -> None:
+        self.db = db
+        self.now = time_source
+        self.games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._next_sub = 0
+        self._ticker: asyncio.Task[None] | None = None
+        self._engine_tasks: set[asyncio.Task[None]] = set()
+        self.engine_think = engine_think
+        self.engines: dict[str, str] = dict(engines or {})
+        """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
+        (Xiangqi); see :mod:`qisai.web.play.opponents`."""
+        self.engine_timeout = engine_timeout
+        """Seconds an engine may think in a game without clocks before it
+        has failed (with clocks: until its flag falls)."""
+        self._seats: dict[str, Seat] = {}  # game id -> its engine
+        self._engine_running: dict[str, asyncio.Task[None]] = {}
+        self._engine_wake: dict[str, int] = {}
+        self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
+        self.board_result = board_result
+        """Enters the result of a game played for an event (see
+        :data:`BoardResult`); ``None``: such results are not entered."""
+        self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
+
+    # ------------------------------------------------------------- loading
+    def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
+        game = new_referee_game(row.kind, row.ruleset, row.settings, self.now)
+        for data in events:
+            game.apply(Event.from_dict(data))
+        return game
+
+    def _load_sync(self, game_id: str) -> LiveGame:
+        with self.db.session() as s:
+            row = repo.get_game(s, game_id)
+            events = [e.data for e in repo.load_events(s, game_id)]
+            players = {}
+            for u in (row.first_user, row.second_user):
+                if u is not None:
+                    players[u.id] = {"id": u.id, "name": u.display_name, "rating": round(u.rating)}
+            game = self._build(row, events)
+            return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
+                            status=row.status, first_user_id=row.first_user_id,
+                            second_user_id=row.second_user_id, players=players, game=game,
+                            event_count=len(events), engine=row.engine)
+
+    async def get(self, game_id: str) -> LiveGame:
+        """Return the live game ``game_id``, loading and replaying it from the
+        database on first use.  Raises :class:`ActionError` (404) if unknown."""
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self.games.get(game_id)
+            if live is None:
+                try:
+                    live = await anyio.to_thread.run_sync(self._load_sync, game_id)
+                except NotFoundError as exc:
+                    raise ActionError(404, str(exc)) from None
+                self.games[game_id] = live
+                fresh = True
+            else:
+                fresh = False
+        self._loading.pop(game_id, None)
+        if fresh and live.status == GameStatus.ACTIVE.value and live.game.phase.value == "waiting":
+            # Both seats were filled but the start was never logged (a crash
+            # in between): start it now.
+            await self.start_if_ready(game_id)
+        elif fresh:
+            self.engine_turn(live)
+        return live
+
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """Replace ``live`` by a fresh copy from the database (keeping its
+        subscribers); call with ``live.lock`` held."""
+        fresh = await anyio.to_thread.run_sync(self._load_sync, live.id)
+        live.game, live.event_count, live.status = fresh.game, fresh.event_count, fresh.status
+        live.first_user_id, live.second_user_id = fresh.first_user_id, fresh.second_user_id
+        live.players, live.engine = fresh.players, fresh.engine
+        return live
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it reloads from the database on next use)."""
+        self.games.pop(game_id, None)
+
+    # ------------------------------------------------------------ writing
+    def _persist_sync(self, live: LiveGame, new: list[Event], actor_id: int | None,
+                      plies: list[int | None]) -> None:
+        game = live.game
+        status = None
+        result = None
+        code = None
+        if game.is_over:
+            status = GameStatus.FINISHED
+            result = result_data(game)
+            code = result["tag"] if result else None
+        elif live.status == GameStatus.WAITING.value and game.phase.value != "waiting":
+            status = GameStatus.ACTIVE
+        rows = [repo.NewEvent(kind=e.type.value, at_ms=int(round(e.at * 1000)),
+                              side=None if e.side is None else e.side.value, ply=ply,
+                              actor_id=actor_id, data=e.to_dict())
+                for e, ply in zip(new, plies, strict=True)]
+        with self.db.session() as s:
+            repo.append_events(s, live.id, live.event_count, rows, move_count=len(game.moves),
+                               status=status, result=result, result_code=code)
+            if status is GameStatus.FINISHED and result is not None:
+                score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result["pgn"])
+                if score is not None:
+                    repo.record_ratings(s, live.id, score)
+                row = repo.get_game(s, live.id)
+                if row.pairing_id is not None and self.board_result is not None:
+                    # a tournament board: the event enters the result
+                    self.board_result(s, row.pairing_id, result["pgn"])
+        if status is not None:
+            live.status = status.value
+
+    async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
+                     ) -> tuple[list[Notice], EventError | None]:
+        """Apply ``event`` to ``live`` and commit what the referee accepted
+        (also a flag fall ruled before a refused event).  Call with the lock
+        held.  Returns the notices and the referee's refusal, if any."""
+        game = live.game
+        n_events, n_notices, n_moves = len(game.events), len(game.notices), len(game.moves)
+        refusal: EventError | None = None
+        try:
+            game.apply(event)
+        except EventError as exc:
+            refusal = exc
+        except RefereeError as exc:  # a clock or rules error on a bad input
+            refusal = EventError(str(exc))
+        new = game.events[n_events:]
+        if new:
+            plies: list[int | None] = []
+            ply = n_moves
+            for e in new:
+                if e.type in (EventType.MOVE, EventType.PASS):
+                    ply += 1
+                    plies.append(ply)
+                else:
+                    plies.append(None)
+            try:
+                if self.db.is_sqlite:
+                    # An SQLite commit takes well under a millisecond: doing it
+                    # on the loop is cheaper than a thread hop per move.
+                    self._persist_sync(live, list(new), actor_id, plies)
+                else:
+                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id,
+                                                   plies)
+            except ConflictError:
+                # Another process wrote first: our copy is stale.  Reload and
+                # let the caller retry with the fresh game.
+                await self._reload(live)
+                raise
+            except Exception:
+                self.forget(live.id)
+                raise
+            live.event_count += len(new)
+        return game.notices[n_notices:], refusal
+
+    async def broadcast(self, live: LiveGame, notices: list[Notice]) -> None:
+        """Send an update (notices, new state) to every socket of ``live``.
+
+        The message is the same for players and spectators (each socket
+        learnt its own side, ``you``, from the full state on connect), so it
+        is encoded once.
+        """
+        if not live.subscribers:
+            return
+        notes = [notice_data(n) for n in notices]
+        state = live.snapshot(None, moves=False)
+        del state["you"]
+        text = json.dumps({"type": "update", "notices": notes, "state": state},
+                          ensure_ascii=False)
+        await asyncio.gather(*[self._safe_send(live, key, send, text)
+                               for key, send in list(live.subscribers.items())])
+
+    async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None:
+        try:
+            await send(text)
+        except Exception:  # a dead socket: drop it
+            live.subscribers.pop(key, None)
+
+    # ------------------------------------------------------------ actions
+    async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
+        """Carry out ``action`` (``{"type": "move", "ply": 1, "move": "h2e2"}``
+        ...) for ``user`` in ``game_id``; returns the acknowledgement.
+
+        Raises :class:`ActionError` with a 4xx status for anything refused.
+        """
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in PLAYER_ACTIONS | ARBITER_ACTIONS:
+            raise ActionError(400, f"unknown action type {kind!r}; expected one of "
+                                   f"{', '.join(sorted(PLAYER_ACTIONS | ARBITER_ACTIONS))}")
+        if kind in ("move", "pass") and self.move_limiter.hit(f"u{user.id}") > 0:
+            raise ActionError(429, "too many moves; slow down")
+        live = await self.get(game_id)
+        for attempt in range(3):
+            async with live.lock:
+                try:
+                    ack, notices = await self._act_locked(live, user, kind, action)
+                except ConflictError:
+                    if attempt == 2:
+                        raise ActionError(409, f"game {game_id}: busy, try again") from None
+                    continue
+                if notices:
+                    await self.broadcast(live, notices)
+            self.engine_turn(live)
+            return ack
+        raise ActionError(409, f"game {game_id}: busy, try again")  # pragma: no cover
+
+    async def _act_locked(self, live: LiveGame, user: User, kind: str, action: dict[str, Any]
+                          ) -> tuple[dict[str, Any], list[Notice]]:
+        game = live.game
+        where = f"game {live.id}"
+        if live.status == GameStatus.WAITING.value:
+            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
+        if kind in ARBITER_ACTIONS:
+            if not user.role_enum.allows(Role.ARBITER):
+                raise ActionError(403, f"{where}: {kind} needs the arbiter role")
+            if user.id in (live.first_user_id, live.second_user_id):
+                # An arbiter does not rule on a game he plays in.
+                raise ActionError(403, f"{where}: you play in this game; another arbiter "
+                                       f"must rule on it")
+            data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
+            side: Side | None = None
+        else:
+            side = live.side_of(user.id)
+            if side is None:
+                raise ActionError(403, f"{where}: you are not a player of this game")
+            data = {k: v for k, v in action.items()
+                    if k in ("move", "claim", "points")}
+        if kind in ("move", "pass"):
+            ply = action.get("ply")
+            if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
+                raise ActionError(400, f"{where}: a {kind} needs its ply number ('ply': 1, 2, ...)")
+            move_text = str(action.get("move", "pass" if kind == "pass" else ""))
+            if kind == "move" and not move_text:
+                raise ActionError(400, f"{where}: ply {ply}: no move given")
+            played = len(game.moves)
+            if ply > played + 1:
+                # Maybe another process took the moves in between: reload once.
+                await self._reload(live)
+                game = live.game
+                played = len(game.moves)
+            if ply <= played:
+                rec = game.moves[ply - 1]
+                if rec.side is side and same_move(rec.move, move_text, kind):
+                    return {"type": "ack", "id": action.get("id"), "ply": ply,
+                            "duplicate": True}, []
+                raise ActionError(409, f"{where}: ply {ply} was already played "
+                                       f"({rec.move}); the next ply is {played + 1}")
+            if ply != played + 1:
+                raise ActionError(409, f"{where}: ply {ply} is ahead of the game; "
+                                       f"the next ply is {played + 1}")
+        payload: dict[str, Any] = {"type": kind, "at": self.now(), **data}
+        if side is not None:
+            payload["side"] = side.name.lower()
+        elif "side" in action:
+            payload["side"] = action["side"]
+        try:
+            event = Event.from_dict(payload)
+        except EventError as exc:
+            raise ActionError(400, f"{where}: {exc}") from None
+        notices, refusal = await self._apply(live, event, user.id)
+        if refusal is not None:
+            if notices:  # a flag fall ruled before the refused action
+                await self.broadcast(live, notices)
+            # Out of turn and after the end are conflicts with the game's
+            # state (409); anything else is a bad action (400).
+            status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
+            raise ActionError(status, f"{where}: {refusal}")
+        ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
+               "ply": len(game.moves) if kind in ("move", "pass") else None,
+               "event_count": live.event_count}
+        return ack, notices
+
+    async def start_if_ready(self, game_id: str) -> None:
+        """Start the referee game (the START event) once both seats are
+        taken; does nothing if it has started."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._reload(live)
+            if live.game.phase.value != "waiting":
+                return
+            if live.status != GameStatus.ACTIVE.value:
+                return
+            try:
+                notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
+                                                     None)
+            except ConflictError:
+                return  # another process started it; our copy has reloaded
+            if refusal is not None:  # pragma: no cover - a fresh game always starts
+                raise ActionError(409, f"game {game_id}: {refusal}")
+        await self.broadcast(live, notices)
+        self.engine_turn(live)
+
+    # ------------------------------------------------------------- engine
+    # The engine of a game is driven by one task at a time (a GTP or UCI
+    # process answers one command at a time).  The task takes steps while
+    # the engine has something to do: a move in its turn, or its part of
+    # the dead-stone agreement (Go 4(4)).  It thinks outside the game's lock,
+    # then applies its answer only if the game is still where it was.
+
+    ENGINE_STEPS = 20
+    """Steps one engine task may take before it yields (it never spins)."""
+    ENGINE_GRACE = 2.0
+    """Seconds past its flag time a silent engine gets before it has failed
+    (the ticker rules the flag fall itself)."""
+
+    def _engine_due(self, live: LiveGame) -> bool:
+        game = live.game
+        side = live.engine_side
+        if side is None or game.is_over:
+            return False
+        phase = game.phase.value
+        if phase == "playing":
+            return game.to_move is side
+        # Go 4(4): in the dead-stone phase the engine marks and confirms;
+        # the agreement step says whether it has anything to do now.
+        return phase == "scoring"
+
+    def engine_turn(self, live: LiveGame) -> None:
+        """Let the engine of ``live`` act if it is due (in the background);
+        stop its process once the game is over."""
+        running = self._engine_running.get(live.id)
+        if live.game.is_over:
+            # Ended while the engine thought or waited (a resignation, a
+            # flag, the arbiter): its answer is not wanted and its process
+            # is no longer needed (the task closes it as it stops).
+            thinking = self._engine_thinking.get(live.id)
+            if thinking is not None:
+                thinking.cancel()  # the task then stops and closes the seat
+            elif running is None and live.id in self._seats:
+                task = asyncio.get_running_loop().create_task(self._close_seat(live.id))
+                self._engine_tasks.add(task)
+                task.add_done_callback(self._engine_tasks.discard)
+            return
+        if not self._engine_due(live):
+            return
+        if running is not None and not running.done():
+            # It is busy: make it look again before it stops.
+            self._engine_wake[live.id] = self._engine_wake.get(live.id, 0) + 1
+            return
+        task = asyncio.get_running_loop().create_task(self._engine_loop(live))
+        self._engine_running[live.id] = task
+        self._engine_tasks.add(task)
+        task.add_done_callback(self._engine_tasks.discard)
+
+    async def _engine_loop(self, live: LiveGame) -> None:
+        try:
+            for _ in range(self.ENGINE_STEPS):
+                wake = self._engine_wake.get(live.id, 0)
+                acted = await self._engine_step(live)
+                if not acted and self._engine_wake.get(live.id, 0) == wake:
+                    break
+        finally:
+            self._engine_running.pop(live.id, None)
+            self._engine_wake.pop(live.id, None)
+            if live.game.is_over:
+                await self._close_seat(live.id)
+
+    def _seat(self, live: LiveGame) -> Seat:
+        """Return the engine seat of ``live`` (made on first use).  Raises
+        :class:`RuntimeError` for an engine this server does not know."""
+        seat = self._seats.get(live.id)
+        if seat is not None:
+            return seat
+        name = live.engine or BUILTIN
+        if name == BUILTIN:
+            seat = BuiltinGoSeat() if live.kind == "go" else BuiltinXiangqiSeat()
+        else:
+            raw = self.engines.get(name)
+            if raw is None:
+                raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
+            spec = parse_spec(raw)
+            if spec.kind != live.kind:
+                raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
+            seat = GtpGoSeat(spec, name) if spec.protocol == "gtp" else UciXiangqiSeat(spec, name)
+        self._seats[live.id] = seat
+        return seat
+
+    def _request(self, live: LiveGame, side: Side) -> GoRequest | XiangqiRequest:
+        """What the engine needs to move, copied under the game's lock."""
+        game = live.game
+        now = self.now()
+        think = self.engine_think
+        clock = game.clock_reading(side)
+        if clock is not None:
+            think = min(think, max(0.05, clock / 30))
+        deadline = game.clock.deadline() if game.clock is not None else None
+        if deadline is not None:
+            timeout = max(0.0, deadline - now) + self.ENGINE_GRACE
+        else:
+            timeout = max(self.engine_timeout, think * 3)
+        board: Any = getattr(game, "board")  # noqa: B009 - both games have one
+        if live.kind == "go":
+            rules = game.rules
+            assert isinstance(rules, GoRules)
+            try:
+                left = go_time_left(game, side, now)
+            except RefereeError:  # a clock read at an instant it has passed
+                left = None
+            return GoRequest(board.copy(), rules, side, think, timeout, left)
+        return XiangqiRequest(board.copy(), think, timeout)
+
+    async def _engine_step(self, live: LiveGame) -> bool:
+        """Let the engine take one action; return whether it acted (or the
+        game moved on while it thought, so it must look again)."""
+        async with live.lock:
+            if not self._engine_due(live):
+                return False
+            side = live.engine_side
+            assert side is not None
+            game = live.game
+            scoring = game.phase.value == "scoring"
+            if scoring and not agreement_due(game, side):
+                # It has confirmed, or the opponent is marking and confirms
+                # first (4(4)): nothing to do until he does.
+                return False
+            where = (live.event_count, len(game.moves), game.phase)
+            try:
+                seat = self._seat(live)
+            except (RuntimeError, ValueError) as exc:
+                seat, failure = None, exc
+            request = self._request(live, side)
+        if seat is None:
+            await self._engine_failed(live, side, failure)
+            return False
+        own: frozenset[Any] = frozenset()
+        answer = ""
+        if scoring:
+            assert isinstance(request, GoRequest)
+            asked: asyncio.Future[Any] = asyncio.ensure_future(seat.dead_stones(request))
+        else:
+            asked = asyncio.ensure_future(seat.move(request))
+        # Held apart from this task, so that the end of the game can stop the
+        # wait (and nothing else: never a write in progress).
+        self._engine_thinking[live.id] = asked
+        try:
+            if scoring:
+                own = await asked
+            else:
+                answer = await asked
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if asked.cancelled() and task is not None and not task.cancelling():
+                return False  # the game ended while the engine thought
+            raise
+        except Exception as exc:  # any failure of the engine is ruled, never raised
+            await self._engine_failed(live, side, exc)
+            return False
+        finally:
+            self._engine_thinking.pop(live.id, None)
+        async with live.lock:
+            game = live.game
+            now = (live.event_count, len(game.moves), game.phase)
+            if now != where or not self._engine_due(live):
+                return True  # the game moved on meanwhile: look again
+            if scoring:
+                events = agreement_actions(game, side, own)
+            elif answer == "resign":
+                events = [Event(EventType.RESIGN, 0.0, side)]
+            elif answer == "pass" and live.kind == "go":
+                events = [Event(EventType.PASS, 0.0, side)]
+            else:
+                events = [Event(EventType.MOVE, 0.0, side, move=answer)]
+            notices: list[Notice] = []
+            for template in events:
+                event = replace(template, at=self.now())
+                try:
+                    new, refusal = await self._apply(live, event, None)
+                except ConflictError:
+                    return True  # another process wrote first; reloaded
+                notices += new
+                if refusal is not None:
+                    if not game.is_over and not scoring:
+                        # The referee refused the engine's move (casual
+                        # rules reject illegal moves): it loses for it
+                        # (4.1.6; Go 12(1)).
+                        ruling = fault_verdict(game, side, EngineMoveError(
+                            f"illegal move {answer}: {refusal}", answer), self.now())
+                        ruling = replace(ruling, reason=Reason.ILLEGAL_MOVE)
+                        try:
+                            new, _ = await self._apply(live, ruling, None)
+                        except ConflictError:
+                            return True
+                        notices += new
+                    elif not game.is_over:
+                        log.error("engine %s: %s refused in game %s: %s", live.engine,
+                                  event.type.value, live.id, refusal)
+                    break
+            if notices:
+                await self.broadcast(live, notices)
+            return bool(events)
+
+    async def _engine_failed(self, live: LiveGame, side: Side, exc: BaseException) -> None:
+        """Rule the failure ``exc`` of the engine playing ``side``: the game
+        is lost for it (see :func:`~qisai.web.play.opponents.fault_verdict`),
+        unless it has ended already (a flag fall while it was silent)."""
+        log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
+                    type(exc).__name__, exc)
+        notices: list[Notice] = []
+        async with live.lock:
+            game = live.game
+            if not game.is_over and live.engine_side is side:
+                try:
+                    notices, refusal = await self._apply(
+                        live, fault_verdict(game, side, exc, self.now()), None)
+                except ConflictError:  # another process wrote first; it rules
+                    refusal = None
+                if refusal is not None and not game.is_over:  # pragma: no cover
+                    log.error("engine failure ruling refused in game %s: %s", live.id, refusal)
+        if notices:
+            await self.broadcast(live, notices)
+        await self._close_seat(live.id)
+
+    async def _close_seat(self, game_id: str) -> None:
+        seat = self._seats.get(game_id)
+        if seat is None:
+            return
+        await seat.close()
+        # Forgotten only once closed: a close cut short (shutdown) is done
+        # again by stop_engines.
+        if self._seats.get(game_id) is seat:
+            del self._seats[game_id]
+
+    async def stop_engines(self) -> None:
+        """Cancel engine searches still waiting to move and stop external
+        engine processes (shutdown)."""
+        for task in list(self._engine_tasks):
+            task.cancel()
+        for task in list(self._engine_tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for game_id in list(self._seats):
+            await self._close_seat(game_id)
+
+    # -------------------------------------------------------- subscribers
+    async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:
+        """Register a socket; returns the game and the key to unsubscribe."""
+        live = await self.get(game_id)
+        self._next_sub += 1
+        key = ((viewer or 0) << 20) | (self._next_sub & 0xFFFFF)
+        live.subscribers[key] = send
+        return live, key
+
+    def unsubscribe(self, live: LiveGame, key: int) -> None:
+        """Forget a socket."""
+        live.subscribers.pop(key, None)
+
+    # -------------------------------------------------------------- ticks
+    async def tick_all(self) -> None:
+        """Let time pass in every running game: flag falls end games (and are
+        stored), clock calls (读秒) go out to the sockets."""
+        now = self.now()
+        for live in list(self.games.values()):
+            game = live.game
+            if game.is_over or game.clock is None or game.clock.running is None:
+                continue
+            deadline = game.clock.deadline()
+            running = game.clock.running
+            if (deadline is not None and deadline - now > 5
+                    and game.clock.control.of(running).byoyomi is None):
+                # No overtime, so no calls (读秒); and no flag can fall
+                # before the next tick.
+                continue
+            async with live.lock:
+                try:
+                    notices, _ = await self._apply(live, Event(EventType.TICK, self.now()), None)
+                except ConflictError:
+                    continue
+            if notices:
+                await self.broadcast(live, notices)
+                self.engine_turn(live)
+
+    async def _tick_forever(self, period: float) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.tick_all()
+            except Exception:  # keep ticking; the error is logged
+                log.exception("clock tick failed")
+
+    def start_ticker(self, period: float = 0.5) -> None:
+        """Start the background task that calls :meth:`tick_all`."""
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(period))
+
+    async def stop_ticker(self) -> None:
+        """Stop the background ticker."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            self._ticker = None

@@ -1,0 +1,71 @@
+"""Game records for download: PGN (Xiangqi) and SGF (Go), written by the
+record modules of the rules cores from the referee's move list.
+
+Each move's comment carries the mover's clock after the move (``[%clk
+h:mm:ss]``) when the game has clocks; the result tag and the verdict
+(reason, clause) go in the headers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from qisai.web.play.live import LiveGame
+
+__all__ = ["export"]
+
+
+def _clk(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"[%clk {s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}]"
+
+
+def _names(live: LiveGame) -> tuple[str, str]:
+    def name(uid: int | None) -> str:
+        if uid is None:
+            return "?"
+        return str(live.players.get(uid, {}).get("name", f"#{uid}"))
+    return name(live.first_user_id), name(live.second_user_id)
+
+
+def export(live: LiveGame) -> tuple[str, str, str]:
+    """Return ``(text, media type, file extension)`` of the game's record.
+
+    Raises :class:`ValueError` if the record cannot be written (a move the
+    record module rejects).
+    """
+    game = live.game
+    first, second = _names(live)
+    result = game.result
+    date = dt.datetime.fromtimestamp(game.start_time or 0, dt.UTC).strftime("%Y.%m.%d")
+    if live.kind == "xiangqi":
+        from qisai.xiangqi import Move
+        from qisai.xiangqi.pgn import Game as PgnGame
+        from qisai.xiangqi.pgn import GameNode, dumps
+
+        headers = {"Event": f"qisai {live.ruleset}", "Site": "qisai", "Date": date,
+                   "Red": first, "Black": second,
+                   "Result": result.pgn_result if result else "*"}
+        start = getattr(game, "start_fen", None)
+        if start and start.split(" ")[0] != "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR":
+            headers["FEN"] = start
+        if result is not None:
+            headers["Termination"] = f"{result.reason.value} ({result.clause})"
+        record = PgnGame(headers)
+        node: GameNode = record
+        for rec in game.moves:
+            comment = _clk(rec.clock.main) if rec.clock is not None else ""
+            node = node.add_main_variation(Move.from_iccs(rec.move), comment)
+        if result is not None:
+            node.comment = (node.comment + " " + result.explanation_zh).strip()
+        return dumps(record, "chinese"), "application/x-chess-pgn; charset=utf-8", "pgn"
+    from qisai.go.sgf import game_from_board
+
+    board = getattr(game, "board")  # noqa: B009 - GoGame's board
+    rules = game.rules
+    sgf = game_from_board(board, komi=getattr(rules, "komi", None),
+                          result=result.sgf_result if result else None, rules_name=rules.name,
+                          extra={"PB": first, "PW": second, "DT": date.replace(".", "-")})
+    return sgf.to_sgf(), "application/x-go-sgf; charset=utf-8", "sgf"

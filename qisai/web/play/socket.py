@@ -1,0 +1,111 @@
+"""The WebSocket of a game: ``/ws/games/{id}``.
+
+On connect the server sends ``{"type": "state", "state": {...}}`` (the full
+state: the reconnect resumes from it).  The client sends actions
+(``{"type": "move", "ply": 7, "move": "h2e2", "id": "c1"}``, ``resign``,
+``offer_draw`` ...), ``{"type": "sync"}`` for the full state again, or
+``{"type": "ping"}``.  The server answers each action with ``ack`` or
+``error`` (``status`` 400/403/404/409/429 and a ``message``), and sends every
+socket an ``update`` (the referee's notices and the new state, without the
+socket's own ``you``, which the first ``state`` gave) after each stored
+change.  Spectators connect the same way and only receive.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+from qisai.store import repo
+from qisai.store.models import User
+from qisai.web.accounts.deps import token_from
+from qisai.web.play.deps import hub_of
+from qisai.web.play.live import ActionError
+from qisai.web.state import AppState
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+def _origin_ok(ws: WebSocket) -> bool:
+    """Refuse cross-site sockets that ride on the cookie: the Origin, when
+    sent, must be this host."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True
+    host = ws.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/") == host
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    """Follow and play game ``game_id``."""
+    st: AppState = ws.app.state.qisai
+    hub = hub_of(st)
+    token, via = token_from(ws.headers, ws.cookies)
+    if via == "cookie" and not _origin_ok(ws):
+        await ws.close(code=4403, reason="cross-site socket refused")
+        return
+    user: User | None = None
+    if token:
+        def lookup() -> User | None:
+            with st.db.session() as s:
+                found = repo.session_user(s, token, st.settings.pepper)
+                return None if found is None else found[0]
+        user = await run_in_threadpool(lookup)
+    await ws.accept()
+
+    async def send_text(text: str) -> None:
+        await ws.send_text(text)
+
+    async def send(msg: dict[str, Any]) -> None:
+        await ws.send_text(json.dumps(msg, ensure_ascii=False))
+
+    try:
+        live, key = await hub.subscribe(game_id, user.id if user else None, send_text)
+    except ActionError as exc:
+        await send({"type": "error", "status": exc.status, "message": exc.message})
+        await ws.close(code=4404)
+        return
+    try:
+        async with live.lock:
+            snap = live.snapshot(user.id if user else None)
+        await send({"type": "state", "state": snap})
+        while True:
+            raw = await ws.receive_text()
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                await send({"type": "error", "status": 400, "message": "not JSON"})
+                continue
+            if not isinstance(msg, dict):
+                await send({"type": "error", "status": 400, "message": "expected a JSON object"})
+                continue
+            kind = msg.get("type")
+            if kind == "ping":
+                await send({"type": "pong", "id": msg.get("id")})
+                continue
+            if kind == "sync":
+                async with live.lock:
+                    snap = live.snapshot(user.id if user else None)
+                await send({"type": "state", "state": snap})
+                continue
+            if user is None:
+                await send({"type": "error", "status": 401, "id": msg.get("id"),
+                            "message": "spectators cannot act; log in or start a guest session"})
+                continue
+            try:
+                ack = await hub.act(game_id, user, msg)
+            except ActionError as exc:
+                await send({"type": "error", "status": exc.status, "message": exc.message,
+                            "id": msg.get("id")})
+                continue
+            await send(ack)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unsubscribe(live, key)

@@ -1,0 +1,54 @@
+"""What every request needs, below every domain: the app's state, the
+database session of a request.
+
+Each domain (``accounts``, ``play``, ``events``, ``pages``) depends on this
+module and none of them is imported by it, so the domains can share it
+without importing each other in a circle.  The live-game hub belongs to
+``play``: it is kept here untyped (``hub``) and typed by
+:func:`qisai.web.play.deps.hub`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session
+
+from qisai.store import Database
+from qisai.web.security import RateLimiter
+from qisai.web.settings import Settings
+
+__all__ = ["AppState", "SessionDep", "StateDep", "db_session", "state"]
+
+
+@dataclass
+class AppState:
+    """What every request needs, kept on ``app.state.qisai``."""
+
+    settings: Settings
+    db: Database
+    login_limiter: RateLimiter
+    signup_limiter: RateLimiter
+    hub: object = None
+    """The live games (:class:`qisai.web.play.hub.Hub`), set by the app."""
+
+
+def state(request: Request) -> AppState:
+    """Return the app's :class:`AppState`."""
+    st: AppState = request.app.state.qisai
+    return st
+
+
+def db_session(st: Annotated[AppState, Depends(state)]) -> Iterator[Session]:
+    """Yield a database session for one request."""
+    with st.db.session() as s:
+        yield s
+
+
+StateDep = Annotated[AppState, Depends(state)]
+"""The app state, as a parameter type."""
+SessionDep = Annotated[Session, Depends(db_session)]
+"""A database session for the request, as a parameter type."""
