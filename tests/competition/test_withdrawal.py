@@ -17,14 +17,10 @@ import pytest
 from qisai.competition.errors import CompetitionError, EntryError, EventStateError
 from qisai.competition.model import Result
 from qisai.competition.tournament import Player, System, Tournament
+from qisai.web.events.knockout import KnockoutEvent
+from qisai.web.events.team import TeamEvent
 
 from ._sim import make_event, play_round
-
-try:  # the arena's event formats (qisai.web.events, a package once split up)
-    from qisai.web.events import KnockoutEvent, TeamEvent
-except ImportError:  # pragma: no cover - after the web split
-    from qisai.web.events.knockout import KnockoutEvent  # type: ignore[no-redef]
-    from qisai.web.events.team import TeamEvent  # type: ignore[no-redef]
 
 
 # ----------------------------------------------------- Tournament (20.4)
