@@ -391,3 +391,20 @@ def test_captures_add_up() -> None:
     b.play(None)
     b.play("D5")  # takes D4
     assert b.captures(Color.BLACK) == 2 and b.captures(Color.WHITE) == 0
+
+
+def test_one_free_handicap_stone_is_allowed() -> None:
+    b = Board(9)
+    assert b.place_handicap(1, ["E5"]) == [(4, 4)]
+    assert b.handicap == 1 and b.to_move is Color.WHITE
+
+
+def test_a_setup_that_recreates_a_position_counts_as_a_repetition() -> None:
+    b = Board(9, SITUATIONAL)
+    b.setup(black=["E5"], to_move=Color.WHITE)
+    b.play("C3")
+    assert b.repetitions() == 0
+    b.setup(empty=["C3"], to_move=Color.WHITE)  # back to the first set-up, White to move
+    assert b.repetitions() == 1
+    b.setup(to_move=Color.BLACK)  # the same stones, the other player: a new situation
+    assert b.repetitions() == 0
