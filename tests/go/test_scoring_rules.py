@@ -215,3 +215,44 @@ def test_result_texts_for_odd_margins_and_no_winner() -> None:
     assert Result(Color.BLACK, ResultReason.SCORE).sgf() == "B+"
     assert Result(Color.WHITE, ResultReason.FORFEIT).chinese() == "白胜（对方判负）"
     assert Result(Color.WHITE, ResultReason.TIME).chinese() == "白超时胜"
+
+
+def test_sgf_long_forms_keep_the_scoring() -> None:
+    from qisai.go.rules import Scoring
+
+    t = Scoring.TERRITORY
+    assert Result.from_sgf("B+Resign", t) == Result(Color.BLACK, ResultReason.RESIGNATION, scoring=t)
+    assert Result.from_sgf("W+Time", t) == Result(Color.WHITE, ResultReason.TIME, scoring=t)
+    assert Result.from_sgf("b+forfeit", t) == Result(Color.BLACK, ResultReason.FORFEIT, scoring=t)
+    assert Result.from_sgf("W+", t) == Result(Color.WHITE, ResultReason.SCORE, scoring=t)
+    with pytest.raises(ValueError, match=r"^'B\+0': the margin must be positive$"):
+        Result.from_sgf("B+0")
+    with pytest.raises(ValueError, match=r"^'W\+x1' has a margin that is not a number$"):
+        Result.from_sgf("W+x1")
+
+
+def test_margins_are_written_as_short_decimals() -> None:
+    assert Result(Color.BLACK, ResultReason.SCORE, Fraction(1, 4)).sgf() == "B+0.25"
+    assert Result(Color.BLACK, ResultReason.SCORE, Fraction(7)).sgf() == "B+7"
+    assert Result(Color.WHITE, ResultReason.SCORE, Fraction(21, 2)).sgf() == "W+10.5"
+
+
+def test_dead_marks_name_the_empty_point_and_komi_floats_are_exact() -> None:
+    board = board_from(SPLIT)
+    with pytest.raises(ScoringError, match="^B2 names no stone to mark dead$"):
+        score(board, dead=[(1, 1)])
+    with pytest.raises(ScoringError, match="^B6 names no stone to mark dead$"):
+        score(board, dead=["B6"])
+    with pytest.raises(ScoringError, match="^handicap -1 is negative$"):
+        score(board, handicap=-1)
+    s = score(board, rules=CHINESE, komi=6.5)
+    assert s.komi == Fraction(13, 2) and s.margin == 28 - 21 - Fraction(13, 2)
+    s = score(board, rules=CHINESE, komi=0.1)
+    assert s.komi == Fraction(1, 10)  # the decimal written, not the binary float
+
+
+def test_seki_is_found_with_the_dead_removed() -> None:
+    # The dead white stone B4 inside Black's space is no seki partner.
+    board = board_from(DEAD_STONE)
+    assert find_seki(board, dead=["B4"]) == frozenset()
+    assert score(board, dead=["B4"], rules=JAPANESE).seki == frozenset()
