@@ -27,6 +27,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
+from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
 from qisai.web.events import routes as events_api
@@ -59,7 +60,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               engine_think=settings.engine_think, board_result=record_game_result)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
-                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
+                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),
+                  account_limiter=RateLimiter(settings.login_per_account_hour, 3600.0))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,5 +97,6 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
+    app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

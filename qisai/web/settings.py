@@ -2,7 +2,10 @@
 
 * ``QISAI_DATA_DIR`` / ``QISAI_DATABASE_URL``: see :mod:`qisai.store.config`.
 * ``QISAI_COOKIE_SECURE``: ``1`` to mark cookies ``Secure`` (behind HTTPS).
-* ``QISAI_RATE_LOGIN``: log-in attempts a minute per address and name (10).
+* ``QISAI_RATE_LOGIN``: log-in attempts a minute per address, whatever the
+  names (10).
+* ``QISAI_RATE_LOGIN_ACCOUNT``: log-in attempts an hour per user name,
+  whatever the addresses (30).
 * ``QISAI_RATE_MOVES``: moves a second per user, burst twice that (10).
 * ``QISAI_RATE_SIGNUP``: new accounts and guest sessions an hour per
   address (30).
@@ -79,6 +82,7 @@ class Settings:
     secret_key: str
     cookie_secure: bool = False
     login_per_minute: int = 10
+    login_per_account_hour: int = 30
     moves_per_second: int = 10
     signups_per_hour: int = 30
     session_days: int = 30
@@ -108,6 +112,7 @@ class Settings:
             secret_key=load_secret_key(folder),
             cookie_secure=os.environ.get("QISAI_COOKIE_SECURE", "") in ("1", "true", "yes"),
             login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
+            login_per_account_hour=_int_env("QISAI_RATE_LOGIN_ACCOUNT", 30),
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),

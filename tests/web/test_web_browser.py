@@ -25,7 +25,7 @@ def signed_up(browser: Any, base: str, name: str, lang: str = "en-US") -> Any:
     page.set_default_timeout(20000)
     page.goto(f"{base}/login")
     page.fill("#username", name)
-    page.fill("#password", "password123")
+    page.fill("#password", "a board of my own")
     page.click("#register-button")
     page.wait_for_url(f"{base}/")
     return page

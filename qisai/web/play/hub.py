@@ -133,7 +133,8 @@ class Hub:
             players = {}
             for u in (row.first_user, row.second_user):
                 if u is not None:
-                    players[u.id] = {"id": u.id, "name": u.display_name, "rating": round(u.rating)}
+                    players[u.id] = {"id": u.id, "name": u.username,  # unique; shown first
+                                      "display_name": u.display_name, "rating": round(u.rating)}
             game = self._build(row, events)
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,

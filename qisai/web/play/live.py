@@ -247,9 +247,11 @@ def game_summary(g: Any) -> dict[str, Any]:
     return {
         "id": g.id, "kind": g.kind, "ruleset": g.ruleset, "status": g.status, "rated": g.rated,
         "first": None if g.first_user is None else {"id": g.first_user.id,
-                                                     "name": g.first_user.display_name},
+                                                     "name": g.first_user.username,
+                                                     "display_name": g.first_user.display_name},
         "second": None if g.second_user is None else {"id": g.second_user.id,
-                                                       "name": g.second_user.display_name},
+                                                       "name": g.second_user.username,
+                                                       "display_name": g.second_user.display_name},
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }

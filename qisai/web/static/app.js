@@ -18,8 +18,11 @@ const qisai = (() => {
   }
   async function ensureSession() {
     if (csrf()) return;
-    const s = await api("POST", "/api/auth/guest");
-    document.querySelector('meta[name="csrf"]').content = s.csrf;
+    // A guest session needs the pre-session CSRF token (and its cookie) first.
+    const meta = document.querySelector('meta[name="csrf"]');
+    meta.content = (await api("GET", "/api/auth/csrf")).csrf;
+    try { meta.content = (await api("POST", "/api/auth/guest")).csrf; }
+    catch (e) { meta.content = ""; throw e; }
   }
   return {api, csrf, ensureSession, lang: () => document.querySelector('meta[name="lang"]').content};
 })();
