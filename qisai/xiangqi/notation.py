@@ -86,6 +86,7 @@ from qisai.xiangqi.errors import (
     InvalidMoveError,
     XiangqiError,
 )
+from qisai.xiangqi.misfit import CN_FORMS, WXF_FORMS, misfit
 
 __all__ = [
     "NOTATIONS",
@@ -146,73 +147,10 @@ _CN_PREFIX = re.compile(r"([FMB1-5])([RHCEAKP])([1-9])?([-+.])([1-9])")
 _CN_POSTFIX = re.compile(r"([RHCEAKP])([FMB])([-+.])([1-9])")
 _CN_FILE = re.compile(r"([RHCEAKP])([1-9])([-+.])?([1-9])")
 
-# The same forms as token classes, to say where a text stops fitting them:
-# each form is a sequence of (class name, characters, optional).
-_Form = tuple[tuple[str, str, bool], ...]
-_PIECE = ("a piece (车马炮相仕帅兵)", "RHCEAKP", False)
-_NUMBER = ("a file or distance number", "123456789", False)
-_ACTION = ("an action (进, 退 or 平)", "+-.", False)
-_CN_FORMS: Final[tuple[_Form, ...]] = (
-    (_PIECE, _NUMBER, ("an action (进, 退 or 平)", "+-.", True), _NUMBER),
-    (("前, 中, 后 or 一-五", "FMB12345", False), _PIECE, ("a file number", "123456789", True),
-     _ACTION, _NUMBER),
-    (_PIECE, ("前, 中 or 后", "FMB", False), _ACTION, _NUMBER),
-)
-
-
-def _misfit(forms: tuple[_Form, ...], tokens: str, shown: str) -> str:
-    """Say where ``tokens`` (one per character of ``shown``) stops fitting
-    every form: the first character that fits none, or what is missing."""
-    states = {(f, 0) for f in range(len(forms))}
-
-    def close(states: set[tuple[int, int]]) -> set[tuple[int, int]]:
-        out = set(states)
-        todo = list(states)
-        while todo:
-            f, i = todo.pop()
-            if i < len(forms[f]) and forms[f][i][2] and (f, i + 1) not in out:
-                out.add((f, i + 1))
-                todo.append((f, i + 1))
-        return out
-
-    states = close(states)
-    for k, tok in enumerate(tokens):
-        nxt = {(f, i + 1) for f, i in states if i < len(forms[f]) and tok in forms[f][i][1]}
-        if not nxt:
-            wanted = _wanted(forms, states)
-            if not wanted:
-                return f"character {k + 1} ({shown[k]!r}) is one too many"
-            return f"character {k + 1} ({shown[k]!r}) is not {wanted}"
-        states = close(nxt)
-    return f"{_wanted(forms, states)} is missing after character {len(tokens)}"
-
-
-def _wanted(forms: tuple[_Form, ...], states: set[tuple[int, int]]) -> str:
-    """Name what may come next, leaving out a class another one contains."""
-    classes = {forms[f][i][:2] for f, i in states if i < len(forms[f])}
-    kept = sorted(name for name, chars in classes
-                  if not any(set(chars) < set(other) for _, other in classes))
-    if len(kept) < 2:
-        return "".join(kept)
-    return "one of: " + "; ".join(kept)
-
-
 _WXF_TYPE: Final = {"K": KING, "G": KING, "A": ADVISOR, "E": ELEPHANT, "B": ELEPHANT,
                     "H": HORSE, "N": HORSE, "R": ROOK, "C": CANNON, "P": PAWN, "S": PAWN}
 _WXF_L = "KGAEBHNRCPSkgaebhnrcps"
 _WXF_S = r"+\-fabFAB"
-_W_LETTER = ("a piece letter (K A E H R C P)", _WXF_L, False)
-_W_DIGIT = ("a number 1-9", "123456789", False)
-_W_ACTION = ("an action (+ - . =)", "+-.=", False)
-_W_SIGN = ("+ or -", "+-", False)
-_WXF_FORMS: Final[tuple[_Form, ...]] = (
-    (_W_LETTER, ("a file number or + - f a b", "123456789+-fabFAB", False), _W_ACTION, _W_DIGIT),
-    (("+, -, f, a or b", "+-fabFAB", False), _W_LETTER, _W_ACTION, _W_DIGIT),
-    (_W_SIGN, _W_SIGN, _W_ACTION, _W_DIGIT),
-    (_W_DIGIT, _W_SIGN, _W_ACTION, _W_DIGIT),
-    (_W_DIGIT, _W_DIGIT, _W_ACTION, _W_DIGIT),
-    (_W_LETTER, _W_DIGIT, _W_DIGIT),
-)
 _WXF_LETTER_FIRST = re.compile(rf"([{_WXF_L}])([1-9{_WXF_S}])([-+.=])([1-9])")
 _WXF_SEL_FIRST = re.compile(rf"([{_WXF_S}])([{_WXF_L}])([-+.=])([1-9])")
 _WXF_PAWN = re.compile(r"([-+]{2}|[1-9][-+]|[1-9]{2})([-+.=])([1-9])")
@@ -351,7 +289,7 @@ def _read_chinese(text: str, s: str) -> _Spec:
     if m:
         return _Spec(text, _WXF_TYPE[m[1]], None, m[2], m[3], int(m[4]))
     raise InvalidMoveError(
-        f"not a move in Chinese notation: {text!r}: {_misfit(_CN_FORMS, t, s)} "
+        f"not a move in Chinese notation: {text!r}: {misfit(CN_FORMS, t, s)} "
         f"(expected e.g. '炮二平五', '马8进7', '前车进一', '炮25' or '炮2.5')")
 
 
@@ -386,7 +324,7 @@ def _read_wxf(text: str, s: str) -> _Spec:
     m = _WXF_SHORT.fullmatch(s)
     if m:
         return _Spec(text, _WXF_TYPE[m[1].upper()], int(m[2]), None, None, int(m[3]), wxf=True)
-    raise InvalidMoveError(f"not a move in WXF notation: {text!r}: {_misfit(_WXF_FORMS, s, s)} "
+    raise InvalidMoveError(f"not a move in WXF notation: {text!r}: {misfit(WXF_FORMS, s, s)} "
                            f"(expected e.g. 'C2.5', 'H8+7', 'R+.3')")
 
 
