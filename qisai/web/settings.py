@@ -91,6 +91,9 @@ class Settings:
     engine_think: float = 1.0
     """Seconds an engine opponent thinks a move when its clock allows
     (``QISAI_ENGINE_THINK``, ``--engine-think``)."""
+    engine_draw_cp: int = 50
+    """An engine opponent accepts a draw offer when its own score is at
+    most this many centipawns (``QISAI_ENGINE_DRAW_CP``; 23.1)."""
 
     @property
     def pepper(self) -> bytes:
@@ -116,4 +119,5 @@ class Settings:
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
+            engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 50),
         )

@@ -11,10 +11,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from qisai.competition import Player, System, Tournament, snake_groups
+from qisai.competition.events.mcmahon_event import McMahonTournament, rank_of_rating
 from qisai.competition.output import standings_rows
 from qisai.store import repo
 from qisai.store.models import Role
-from qisai.web.events.mcmahon import McMahonTournament, rank_of_rating
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:
