@@ -15,10 +15,10 @@ import random
 import pytest
 
 from qisai.competition.errors import CompetitionError, EntryError, EventStateError
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.model import Result
 from qisai.competition.tournament import Player, System, Tournament
-from qisai.web.events.knockout import KnockoutEvent
-from qisai.web.events.team import TeamEvent
 
 from ._sim import make_event, play_round
 
