@@ -51,8 +51,9 @@ from qisai.competition import (
 from qisai.referee.errors import RefereeError
 from qisai.store import repo
 from qisai.store.models import User
-from qisai.web.accounts.deps import ArbiterDep, OrganiserDep, UserDep, ViewerDep
-from qisai.web.events.boards import open_boards
+from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
+from qisai.web.events import staff as staff_api
+from qisai.web.events.boards import open_boards, players_at
 from qisai.web.events.group import GroupEvent
 from qisai.web.events.knockout import KnockoutEvent
 from qisai.web.events.mcmahon import McMahonTournament
@@ -61,7 +62,9 @@ from qisai.web.events.model import (
     KNOCKOUT,
     LOCK,
     TEAM,
+    Act,
     Event,
+    authorise,
     check_open,
     hidden_rounds,
     load_event,
@@ -77,6 +80,7 @@ from qisai.web.events.model import (
 )
 from qisai.web.events.results import (
     Board,
+    Entered,
     GroupBoard,
     IndividualBoard,
     SeriesGame,
@@ -104,6 +108,7 @@ from qisai.web.state import AppState, SessionDep, StateDep
 __all__ = ["api"]
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+api.include_router(staff_api.api)  # /api/tournaments/{id}/staff
 
 
 # ---------------------------------------------------------------- the event
@@ -188,7 +193,7 @@ def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
 
 
 @api.post("/{tournament_id}/entries", status_code=201)
-def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: OrganiserDep
+def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: UserDep
               ) -> dict[str, Any]:
     """Register a player by name or by account (individual, knock-out and
     group events), with a Go rank for a McMahon event.  409 after the
@@ -196,7 +201,7 @@ def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: Organiser
     422 for an unreadable rank or a rank outside a McMahon event."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "individual", "knockout", "group")
         name, account = _account(s, body)
         rating = body.rating or (int(account.rating) if account else 0)
@@ -221,13 +226,13 @@ def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: Organiser
 
 
 @api.post("/{tournament_id}/teams", status_code=201)
-def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDep
+def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: UserDep
              ) -> dict[str, Any]:
     """Register a team with its members in board order (team events).  409
     after the start or for a duplicate; 422 for too few members."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "team")
         ev = load_event(row)
         assert isinstance(ev, TeamEvent)
@@ -246,12 +251,12 @@ def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDe
 
 
 @api.post("/{tournament_id}/start")
-def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+def start(tournament_id: int, s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Close entries: draw the pairing numbers (or seed the knock-out).
     409 if already started or with fewer than two entries."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         ev = load_event(row)
         try:
             ev.start()
@@ -273,7 +278,7 @@ def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, An
 
 
 @api.post("/{tournament_id}/rounds")
-async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: OrganiserDep
+async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: UserDep
                      ) -> dict[str, Any]:
     """Pair the next round (Berger table, 积分编排制, knock-out bracket or
     card draw, team pairing).  With automatic publication the server games
@@ -288,7 +293,7 @@ async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: Organi
 def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str], dict[str, Any]]:
     with LOCK, st.db.session() as s:
         row = load_row(s, tournament_id)
-        own(row, user)
+        authorise(s, row, user, Act.PAIR)
         ev = load_event(row)
         try:
             if isinstance(ev, Tournament):
@@ -317,7 +322,7 @@ def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str]
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/publish")
-async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, user: OrganiserDep
+async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, user: UserDep
                   ) -> dict[str, Any]:
     """Publish a round's pairings: everyone sees them and the server games
     are created and started.  404 for a round not paired."""
@@ -328,7 +333,7 @@ async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, 
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/unpublish")
-async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: OrganiserDep
+async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: UserDep
                     ) -> dict[str, Any]:
     """Withdraw a round's pairings from view (to correct them before play).
     409 once the round has a result or a server game."""
@@ -340,7 +345,7 @@ def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bo
              ) -> tuple[list[str], dict[str, Any]]:
     with LOCK, st.db.session() as s:
         row = load_row(s, tournament_id)
-        own(row, user)
+        authorise(s, row, user, Act.PAIR)
         ev = load_event(row)
         if not 1 <= round_no <= paired_rounds(ev):
             raise HTTPException(404, f"round {round_no} has not been paired")
@@ -369,22 +374,33 @@ def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bo
 # only names its board.
 async def _enter(st: AppState, hub: Hub, tournament_id: int, board: Board, body: BoardResult,
                  user: User) -> dict[str, Any]:
-    def run() -> tuple[list[str], dict[str, Any]]:
+    def run() -> tuple[Entered, str, dict[str, Any]]:
         with LOCK, st.db.session() as s:
             row = load_row(s, tournament_id)
-            _, created = enter_result(s, row, board, body.result, user=user, reason=body.reason,
-                                      red_fouls=body.red_fouls, black_fouls=body.black_fouls)
-            return created, tournament_view(s, row, user)
+            done = enter_result(s, row, board, body.result, user=user, reason=body.reason,
+                                red_fouls=body.red_fouls, black_fouls=body.black_fouls)
+            return done, row.kind, tournament_view(s, row, user)
 
-    created, view = await run_in_threadpool(run)
-    for game_id in created:
+    done, kind, view = await run_in_threadpool(run)
+    if done.ends is not None and done.result is not None:
+        # the server game of the board ends with the arbiter's ruling
+        # (Xiangqi 17.5: the arbiter announces the result; Go 4(3))
+        await hub.rule(done.ends, done.result, "17.5" if kind == "xiangqi" else "4(3)",
+                       f"{board.where}: result entered by {user.username}", user.id)
+        view = await run_in_threadpool(_view, st, tournament_id, user)
+    for game_id in done.created:
         await hub.start_if_ready(game_id)
     return view
 
 
+def _view(st: AppState, tournament_id: int, user: User) -> dict[str, Any]:
+    with st.db.session() as s:
+        return tournament_view(s, load_row(s, tournament_id), user)
+
+
 @api.put("/{tournament_id}/rounds/{round_no}/boards/{board}")
 async def enter_board(tournament_id: int, round_no: int, board: int, body: BoardResult,
-                      st: StateDep, hub: HubDep, user: ArbiterDep) -> dict[str, Any]:
+                      st: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
     """Enter or correct an over-the-board result of an individual event
     (arbiters and organisers), with the fouls of each side.  A correction
     needs a ``reason``.  422 for an unreadable result or an unknown board,
@@ -394,7 +410,7 @@ async def enter_board(tournament_id: int, round_no: int, board: int, body: Board
 
 @api.put("/{tournament_id}/rounds/{round_no}/groups/{group}/boards/{board}")
 async def enter_group_board(tournament_id: int, round_no: int, group: int, board: int,
-                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                             ) -> dict[str, Any]:
     """Enter or correct a board of a group event: group ``group``'s board in
     event round ``round_no``, or the final's for group 0 (arbiters and
@@ -407,7 +423,7 @@ async def enter_group_board(tournament_id: int, round_no: int, group: int, board
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/games/{game}")
 async def enter_series_game(tournament_id: int, round_no: int, match: int, game: int,
-                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                             ) -> dict[str, Any]:
     """Enter or correct the result of game ``game`` of knock-out match
     ``match`` (1-based) of round ``round_no``; the next game of the series,
@@ -419,7 +435,7 @@ async def enter_series_game(tournament_id: int, round_no: int, match: int, game:
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}")
 async def enter_team_board(tournament_id: int, round_no: int, match: int, board: int,
-                           body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                           body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                            ) -> dict[str, Any]:
     """Enter or correct a board result of team match ``match`` (from the
     board's Red side); the match counts once all boards are in.  A
@@ -432,7 +448,7 @@ async def enter_team_board(tournament_id: int, round_no: int, match: int, board:
 # ---------------------------------------------------------------- decisions
 @api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/decision")
 def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: SessionDep,
-           user: ArbiterDep) -> dict[str, Any]:
+           user: UserDep) -> dict[str, Any]:
     """The arbiter decides knock-out match ``match`` (e.g. after a drawn
     single game: an armageddon or a lot played over the board), or takes a
     decision back (``winner: null``).  422 for a winner not in the match,
@@ -440,6 +456,7 @@ def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: Ses
     with LOCK:
         row = load_row(s, tournament_id)
         need(row, "knockout")
+        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
         check_open(row, round_no)
         ev = load_event(row)
         assert isinstance(ev, KnockoutEvent)
@@ -488,9 +505,11 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
             raise HTTPException(409, f"{where}: no colour choice is due")
         users: dict[str, int] = row.settings.get("users", {})
         own = users.get(ev.player(chooser).name) == user.id
-        if not own and not staff(user):
+        if not own and not staff(s, row, user):
             raise HTTPException(403, f"{where}: the choice is {ev.player(chooser).name}'s "
                                      "(Black in the rapid game), or an arbiter's for them")
+        if not own:
+            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
         try:
             ev.choose_colour(round_no, match - 1, body.red)
         except CompetitionError as exc:
@@ -506,12 +525,13 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")
 def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
-                  s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+                  s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Record a whole team match as forfeited (21.4: the present team gets
     the match points of a win).  422 for a result that is not a forfeit."""
     with LOCK:
         row = load_row(s, tournament_id)
         need(row, "team")
+        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match)))
         check_open(row, round_no)
         ev = load_event(row)
         assert isinstance(ev, TeamEvent)
@@ -527,13 +547,13 @@ def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/lineups")
 def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
-                s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+                s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Set both line-ups of a team match (board 1 first) while its round is
     unpublished.  422 for a line-up the event's mode forbids (12.1-12.3),
     409 once the round is published."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "team")
         if round_no not in hidden_rounds(row):
             raise HTTPException(409, f"round {round_no} is published: its line-ups are fixed")
@@ -549,7 +569,7 @@ def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
 
 
 @api.post("/{tournament_id}/withdrawals")
-def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterDep
+def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: UserDep
              ) -> dict[str, Any]:
     """Record a withdrawal.  Before the start the entry is struck off and
     the numbers are drawn afresh at the start (20.2).  After it: in an
@@ -565,6 +585,7 @@ def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterD
     unknown entry, 409 for one that is out already."""
     with LOCK:
         row = load_row(s, tournament_id)
+        authorise(s, row, user, Act.RULE)
         ev = load_event(row)
         name = body.name.strip()
         try:

@@ -25,8 +25,9 @@ from qisai.web.events.model import (
     load_event,
     member_key,
     round_has_results,
-    staff,
+    staff_role,
 )
+from qisai.web.events.staff import staff_view
 from qisai.web.events.team import TeamEvent
 
 __all__ = ["games_by_key", "tournament_view"]
@@ -39,13 +40,15 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
     games, standings or placings, crosstable and the arbiters' log."""
     ev = load_event(row)
     hidden = hidden_rounds(row)
-    is_staff = staff(viewer)
+    part = staff_role(s, row, viewer)
+    is_staff = part is not None
     base: dict[str, Any] = {
         "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
         "family": family(row), "ruleset": row.ruleset, "status": row.status,
         "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
         "started": ev.started, "finished": ev.started and ev.finished,
         "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
+        "staff": staff_view(s, row), "you": part,
     }
     users: dict[str, int] = row.settings.get("users", {})
     games = games_by_key(s, row)

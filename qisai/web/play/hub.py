@@ -41,7 +41,7 @@ from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, Re
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import GoRules
-from qisai.referee.verdict import Reason, Side
+from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
@@ -370,6 +370,46 @@ class Hub:
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}
         return ack, notices
+
+    async def rule(self, game_id: str, pgn_result: str, clause: str, note: str = "",
+                   actor_id: int | None = None) -> bool:
+        """End game ``game_id``, if still in play, with an arbiter's ruling
+        (the referee's ADJUDICATE: reason ``adjudication`` and ``clause``):
+        ``pgn_result`` ``1-0`` (the first mover wins), ``0-1`` or
+        ``1/2-1/2``.  The clocks stop and no side may move any more.  The
+        event's result path calls it when an arbiter enters the result of a
+        board whose server game is in play.  Returns whether it ended the game."""
+        winner = {"1-0": Side.FIRST, "0-1": Side.SECOND}.get(pgn_result)
+        if winner is None and pgn_result != "1/2-1/2":
+            raise ValueError(f"rule: {pgn_result!r} is not a PGN result")
+        try:
+            live = await self.get(game_id)
+        except ActionError:
+            return False
+        notices: list[Notice] = []
+        for _ in range(3):
+            async with live.lock:
+                try:
+                    await self._reload(live)
+                    if live.game.is_over or live.status not in (GameStatus.ACTIVE.value,
+                                                                GameStatus.WAITING.value):
+                        return False
+                    if live.game.phase.value == "waiting":
+                        started, _refused = await self._apply(
+                            live, Event(EventType.START, self.now()), None)
+                        notices += started
+                    event = Event(EventType.ADJUDICATE, self.now(), winner=winner,
+                                  outcome=Outcome.WIN if winner is not None else Outcome.DRAW,
+                                  reason=Reason.ADJUDICATION, clause=clause, note=note)
+                    new, refusal = await self._apply(live, event, actor_id)
+                except ConflictError:
+                    continue
+                notices += new
+                if notices:
+                    await self.broadcast(live, notices)
+            self.engine_turn(live)
+            return refusal is None
+        return False
 
     async def start_if_ready(self, game_id: str) -> None:
         """Start the referee game (the START event) once both seats are
