@@ -127,9 +127,15 @@ def get_user(s: Session, user_id: int) -> User:
 def set_role(s: Session, user_id: int, role: Role) -> User:
     """Give user ``user_id`` the role ``role`` and commit; returns the user.
 
-    Raises :class:`NotFoundError` if there is no such user.
+    Raises :class:`NotFoundError` if there is no such user, and
+    :class:`ConflictError` if he is the site's last administrator and
+    ``role`` is not ``admin`` (the site always keeps one).
     """
     user = get_user(s, user_id)
+    if user.role == Role.ADMIN.value and role is not Role.ADMIN \
+            and count_role(s, Role.ADMIN) <= 1:
+        raise ConflictError(f"{user.username} is the site's last administrator: make another "
+                            "administrator first")
     user.role = role.value
     s.commit()
     return user

@@ -30,7 +30,7 @@ from qisai.store import Database
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
 from qisai.web.events import routes as events_api
-from qisai.web.events.results import record_game_result
+from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
@@ -56,7 +56,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     db = Database(settings.database_url)
     hub = Hub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
-              engine_think=settings.engine_think, board_result=record_game_result)
+              engine_think=settings.engine_think, board_result=record_game_result,
+              board_staff=board_staff)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))

@@ -27,6 +27,7 @@ from qisai.competition import (
     SeriesFormat,
 )
 from qisai.competition.pairing.knockout import KnockoutMatch
+from qisai.competition.scoring import table_for_rules
 from qisai.competition.series import SeriesGame
 from qisai.web.events.entries import BoardSlot, Entries, match_key
 
@@ -52,8 +53,10 @@ class KnockoutEvent(Entries):
 
     def __init__(self, name: str, *, series: str = "two_games", draw: str = "bracket",
                  byes: str = "seeded", double: bool = False, seeding: str = "rating",
-                 seed: int = 0) -> None:
-        """Raises :class:`CompetitionError` for an unknown option."""
+                 seed: int = 0, rules: str | None = None) -> None:
+        """Raises :class:`CompetitionError` for an unknown option.  ``rules``
+        names the rule profile: a series scores its games by its points
+        (``cxa-2007``: win 3, loss 0, draw 1 to Red and 2 to Black)."""
         if series not in KNOCKOUT_SERIES:
             raise CompetitionError(f"series must be one of {', '.join(KNOCKOUT_SERIES)}, "
                                    f"not {series!r}")
@@ -66,6 +69,8 @@ class KnockoutEvent(Entries):
         if double and draw != "bracket":
             raise CompetitionError("double elimination uses the bracket draw, not cards")
         self.name = name
+        self.rules = rules
+        self.scoring = None if rules is None else table_for_rules(rules)
         self.series_format = series
         self.draw, self.byes, self.double, self.seeding = draw, byes, double, seeding
         self.seed = seed
@@ -155,7 +160,8 @@ class KnockoutEvent(Entries):
         m = self.match(round_no, index)
         assert m.black is not None
         s = Series(m.red, m.black, SeriesFormat(self.series_format),
-                   seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True)
+                   seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True,
+                   scoring=self.scoring)
         choice = self.choices.get(match_key(round_no, index))
         kept: list[str] = []
         for value in games:
@@ -370,7 +376,7 @@ class KnockoutEvent(Entries):
         return {"format": "qisai-web-knockout", "name": self.name,
                 "series": self.series_format, "draw": self.draw, "byes": self.byes,
                 "double": self.double, "seeding": self.seeding, "seed": self.seed,
-                "players": [p.to_dict() for p in self.players],
+                "rules": self.rules, "players": [p.to_dict() for p in self.players],
                 "knockout": None if self.ko is None else self.ko.to_dict(),
                 "games": self.games, "decisions": self.decisions, "choices": self.choices}
 
@@ -380,7 +386,8 @@ class KnockoutEvent(Entries):
         try:
             ev = cls(str(data["name"]), series=data["series"], draw=data["draw"],
                      byes=data["byes"], double=bool(data["double"]),
-                     seeding=data["seeding"], seed=int(data["seed"]))
+                     seeding=data["seeding"], seed=int(data["seed"]),
+                     rules=data.get("rules"))
             ev.players = [Player.from_dict(p) for p in data["players"]]
             if data.get("knockout") is not None:
                 ev.ko = Knockout.from_dict(dict(data["knockout"]))

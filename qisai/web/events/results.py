@@ -48,7 +48,7 @@ from qisai.web.events.team import TeamEvent
 from qisai.web.events.views import games_by_key
 
 __all__ = ["Board", "Entered", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
-           "enter_result", "record_game_result"]
+           "board_staff", "enter_result", "record_game_result"]
 
 
 @dataclass(frozen=True)
@@ -316,3 +316,20 @@ def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
         board = board_of(row, pairing, rnd)
         if board is not None:
             enter_result(s, row, board, code, user=None)
+
+
+def board_staff(s: Session, pairing_id: int, user: User) -> str | None:
+    """Whether ``user`` may rule on the server game of an event board (the
+    hub's :data:`~qisai.web.play.hub.BoardStaff`): ``None`` for a member of
+    the event's staff who does not play on it, else why not."""
+    try:
+        pairing, rnd = repo.get_pairing(s, pairing_id)
+        row = repo.get_tournament(s, rnd.tournament_id)
+    except NotFoundError as exc:
+        return str(exc)
+    try:
+        authorise(s, row, user, Act.RULE,
+                  repo.entry_users(s, [pairing.first_entry_id, pairing.second_entry_id]))
+    except HTTPException as exc:
+        return str(exc.detail)
+    return None

@@ -138,14 +138,15 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
         if body.system in KNOCKOUT:
             ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
                                double=body.system == "double_knockout", seeding=body.seeding,
-                               seed=seed)
+                               seed=seed, rules=ruleset)  # the profile's points (13.11)
         elif body.system in TEAM:
             ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
                            rounds=body.rounds, boards=body.boards,
-                           lineup_mode=body.lineup_mode, seed=seed)
+                           lineup_mode=body.lineup_mode, seed=seed, rules=ruleset)
         elif body.system in GROUP:
             ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
-                            advance=body.advance, final=body.final, seed=seed)
+                            advance=body.advance, final=body.final, seed=seed,
+                            rules=ruleset)
         elif body.system == "mcmahon":
             if body.kind != "go":
                 raise CompetitionError("McMahon is a Go pairing system (ranks in kyu and dan)")

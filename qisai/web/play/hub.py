@@ -70,7 +70,7 @@ from qisai.web.play.opponents import (
 from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
 from qisai.web.security import RateLimiter
 
-__all__ = ["ActionError", "BoardResult", "Hub", "LiveGame"]
+__all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
 
 log = logging.getLogger("qisai.web")
 
@@ -79,6 +79,12 @@ BoardResult = Callable[[Session, int, str], None]
 game's database session (in the same transaction), the pairing id and the
 PGN result.  The events domain provides it (the app wires it in), so that
 play never imports events."""
+
+BoardStaff = Callable[[Session, int, User], "str | None"]
+"""Whether a user may rule on (pause, foul, warn, adjudicate) the game of an
+event board: called with a database session, the pairing id and the user;
+returns ``None`` if he may, else the reason he may not (he is not on the
+event's staff, or plays on the board).  The events domain provides it."""
 
 
 def _now() -> float:
@@ -95,7 +101,8 @@ class Hub:
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
                  moves_per_second: int = 10, engine_think: float = 1.0,
                  engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
-                 board_result: BoardResult | None = None) -> None:
+                 board_result: BoardResult | None = None,
+                 board_staff: BoardStaff | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -115,6 +122,9 @@ class Hub:
         self._engine_wake: dict[str, int] = {}
         self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
         self.board_result = board_result
+        self.board_staff = board_staff
+        """Says who rules on an event's games (see :data:`BoardStaff`);
+        ``None``: the site's arbiters, as for casual games."""
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
@@ -138,7 +148,8 @@ class Hub:
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,
                             second_user_id=row.second_user_id, players=players, game=game,
-                            event_count=len(events), engine=row.engine)
+                            event_count=len(events), engine=row.engine,
+                            pairing_id=row.pairing_id)
 
     async def get(self, game_id: str) -> LiveGame:
         """Return the live game ``game_id``, loading and replaying it from the
@@ -312,12 +323,9 @@ class Hub:
         if live.status == GameStatus.WAITING.value:
             raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
         if kind in ARBITER_ACTIONS:
-            if not user.role_enum.allows(Role.ARBITER):
-                raise ActionError(403, f"{where}: {kind} needs the arbiter role")
-            if user.id in (live.first_user_id, live.second_user_id):
-                # An arbiter does not rule on a game he plays in.
-                raise ActionError(403, f"{where}: you play in this game; another arbiter "
-                                       f"must rule on it")
+            refused = await self._may_rule(live, user, kind)
+            if refused is not None:
+                raise ActionError(403, f"{where}: {refused}")
             data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
             side: Side | None = None
         else:
@@ -370,6 +378,27 @@ class Hub:
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}
         return ack, notices
+
+    async def _may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
+        """Why ``user`` may not take the arbiter's action ``kind`` in
+        ``live``, or ``None`` if he may.  Nobody rules on a game he plays in
+        (17.4); an event's game is ruled on by the event's staff
+        (:attr:`board_staff`), a casual game by a site arbiter or
+        administrator (an organiser as such rules on no game)."""
+        if user.id in (live.first_user_id, live.second_user_id):
+            return ("you play in this game: an arbiter may not rule on his own game (17.4); "
+                    "another arbiter must rule on it")
+        if live.pairing_id is not None and self.board_staff is not None:
+            check, pairing_id = self.board_staff, live.pairing_id
+
+            def ask() -> str | None:
+                with self.db.session() as s:
+                    return check(s, pairing_id, user)
+            return await anyio.to_thread.run_sync(ask)
+        if user.role not in (Role.ARBITER.value, Role.ADMIN.value):
+            return (f"{kind} needs the arbiter role (a site arbiter or administrator rules on "
+                    "casual games)")
+        return None
 
     async def rule(self, game_id: str, pgn_result: str, clause: str, note: str = "",
                    actor_id: int | None = None) -> bool:

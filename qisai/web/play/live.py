@@ -58,6 +58,8 @@ class LiveGame:
     event_count: int
     engine: str | None = None
     """The engine holding the open seat (``builtin``), if any."""
+    pairing_id: int | None = None
+    """The event board the game is played for, if any."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
