@@ -187,8 +187,6 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
     crosstable: list[list[str]] = []
     if ev.tt is not None:
         tt = ev.tt
-        from qisai.competition.scoring import CLASSIC
-
         for r, rnd in enumerate(tt.rounds, start=1):
             matches = []
             for m in rnd:
@@ -204,7 +202,7 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
                            "game": games.get((r, m.board, b))}
                           for b, red, black in ev.board_players(r, m.board)]
                 complete = bool(m.results) or m.forfeit is not None
-                score = list(m.board_points(CLASSIC)) if m.results else None
+                score = list(m.board_points(tt.scoring)) if m.results else None
                 mp = None
                 if score is not None:
                     mp = [tt.match_points.of(score[0], score[1]),
