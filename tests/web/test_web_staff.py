@@ -143,8 +143,7 @@ def test_individual_event_only_its_staff_act_never_on_their_own_game(
     g = client.get(f"/api/games/{gid}").json()
     assert g["status"] == "finished" and g["result"]["reason"] == "adjudication"
     assert g["result"]["clause"] == "17.5" and g["result"]["pgn"] == result
-    clocks = g.get("clock") or {}
-    assert not clocks.get("running")
+    assert g["clocks"] is not None and g["clocks"]["running"] is None  # the clocks stopped
     r = client.post(f"/api/games/{gid}/actions", json={"type": "move", "ply": 1,
                                                        "move": "h2e2"},
                     headers=loser["headers"])
