@@ -177,21 +177,24 @@ def test_individual_event_only_its_staff_act_never_on_their_own_game(
 
 def test_event_games_are_ruled_by_the_events_staff(register: Any, client: TestClient) -> None:
     cast = Cast(client, register)
-    wang, li = register(client, "wang"), register(client, "li")
+    wang = register(client, "wang")
+    register(client, "li")
     h = cast.org["headers"]
     ev = client.post("/api/tournaments", json={"name": "Live", "system": "round_robin",
                                                "time": {"minutes": 10}}, headers=h).json()
     base = f"/api/tournaments/{ev['id']}"
-    appoint(client, base, cast)
+    appoint(client, base, cast, "wang")  # wang arbitrates this event, and plays in it
     for name in ("wang", "li"):
         client.post(f"{base}/entries", json={"username": name}, headers=h)
     client.post(f"{base}/start", headers=h)
     ev = client.post(f"{base}/rounds", headers=h).json()
     gid = ev["rounds"][0]["boards"][0]["game"]
     foul = {"type": "foul", "side": "first", "clause": "9.1", "note": "touch-move"}
-    for who in (cast.site_arb, cast.other_arb, cast.rival, wang):
+    for who in (cast.site_arb, cast.other_arb, cast.rival, cast.player):
         r = client.post(f"/api/games/{gid}/actions", json=foul, headers=who["headers"])
         assert r.status_code == 403, r.text
+    r = client.post(f"/api/games/{gid}/actions", json=foul, headers=wang["headers"])
+    assert r.status_code == 403 and "17.4" in r.json()["detail"]
     r = client.post(f"/api/games/{gid}/actions", json=foul, headers=cast.arb["headers"])
     assert r.status_code == 200, r.text
     r = client.post(f"/api/games/{gid}/actions", json={"type": "warning", "side": "second",

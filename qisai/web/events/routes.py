@@ -19,11 +19,16 @@ game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
 so that a server game can point at it (:mod:`.boards`).  Every result, an
 arbiter's or a server game's, goes in by one path (:mod:`.results`).
 
-Roles: the event's organiser creates it, registers entries, starts, pairs,
-publishes and sets line-ups; arbiters (and organisers) enter and correct
-results (a correction needs a reason), decide knock-out matches, forfeit
-team matches and record withdrawals; the colours of a 2021-league deciding
-game are chosen by the player entitled to (or by an arbiter for them).
+Roles: an organiser (site role) creates an event and is its organiser; the
+event's organisers appoint its staff (:mod:`.staff`: more organisers, a
+chief arbiter 裁判长, arbiters) and alone register entries, start and set
+line-ups; they and the chief arbiter pair and publish; every member of the
+staff enters and corrects results (a correction needs a reason), decides
+knock-out matches, forfeits team matches and records withdrawals -- never on
+a game he plays in (17.4).  A site administrator may do what the event's
+organisers may.  :func:`.model.authorise` decides, for every route; the
+colours of a 2021-league deciding game are chosen by the player entitled to
+(or by the staff for them).
 Every such act is kept in the event's log (``settings["log"]``) with who,
 when and why.  A round's pairings are published at once (``publish:
 auto``) or when the organiser says so (``manual``); server games are
