@@ -385,19 +385,21 @@ class Hub:
         (17.4); an event's game is ruled on by the event's staff
         (:attr:`board_staff`), a casual game by a site arbiter or
         administrator (an organiser as such rules on no game)."""
-        if user.id in (live.first_user_id, live.second_user_id):
-            return ("you play in this game: an arbiter may not rule on his own game (17.4); "
-                    "another arbiter must rule on it")
         if live.pairing_id is not None and self.board_staff is not None:
             check, pairing_id = self.board_staff, live.pairing_id
 
             def ask() -> str | None:
                 with self.db.session() as s:
                     return check(s, pairing_id, user)
-            return await anyio.to_thread.run_sync(ask)
-        if user.role not in (Role.ARBITER.value, Role.ADMIN.value):
+            refused = await anyio.to_thread.run_sync(ask)
+            if refused is not None:
+                return refused
+        elif user.role not in (Role.ARBITER.value, Role.ADMIN.value):
             return (f"{kind} needs the arbiter role (a site arbiter or administrator rules on "
                     "casual games)")
+        if user.id in (live.first_user_id, live.second_user_id):
+            return ("you play in this game: an arbiter may not rule on his own game (17.4); "
+                    "another arbiter must rule on it")
         return None
 
     async def rule(self, game_id: str, pgn_result: str, clause: str, note: str = "",
