@@ -390,3 +390,45 @@ def test_cxa_2007_group_event_scores_by_the_profile(register: Any, client: TestC
     points = {row["name"]: row["points"] for g in ev["groups"] for row in g["standings"]}
     assert points == {first["red_name"]: 1, first["black_name"]: 2,
                       second["red_name"]: 3, second["black_name"]: 0}
+
+
+# ------------------------------------------------- every route, refused
+ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("POST", "entries", {"name": "X"}),
+    ("POST", "teams", {"name": "T", "members": [{"name": "a"}]}),
+    ("POST", "start", None),
+    ("POST", "rounds", None),
+    ("POST", "rounds/1/publish", None),
+    ("POST", "rounds/1/unpublish", None),
+    ("PUT", "rounds/1/boards/1", {"result": "1-0"}),
+    ("PUT", "rounds/1/groups/1/boards/1", {"result": "1-0"}),
+    ("PUT", "rounds/1/matches/1/games/1", {"result": "1-0"}),
+    ("PUT", "rounds/1/matches/1/boards/1", {"result": "1-0", "reason": "x"}),
+    ("POST", "rounds/1/matches/1/decision", {"winner": 1, "reason": "x"}),
+    ("PUT", "rounds/1/matches/1/forfeit", {"result": "+--", "reason": "x"}),
+    ("PUT", "rounds/1/matches/1/lineups", {"red": ["a"], "black": ["b"]}),
+    ("POST", "withdrawals", {"name": "A", "reason": "x"}),
+    ("POST", "staff", {"username": "rival"}),
+    ("DELETE", "staff/1", None),
+]
+"""Every route that changes an event (but its creation, and the colour
+choice of a 2021 decider, which is the entitled player's own), with a body
+that passes validation: the refusal must be the authorisation's."""
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "knockout", "team_round_robin",
+                                  "group_round_robin"])
+def test_every_event_route_refuses_outsiders(kind: str, register: Any,
+                                             client: TestClient) -> None:
+    cast = Cast(client, register)
+    h = cast.org["headers"]
+    ev = client.post("/api/tournaments", json={"name": "E", "system": kind, "boards": 2},
+                     headers=h).json()
+    base = f"/api/tournaments/{ev['id']}"
+    for method, path, body in ROUTES:
+        for headers, status in cast.outsiders():
+            r = client.request(method, f"{base}/{path}", json=body, headers=headers)
+            assert r.status_code == status, (method, path, r.text)
+            if status == 403:
+                assert "staff" in r.json()["detail"] or "administrator" in r.json()["detail"] \
+                    or "organiser" in r.json()["detail"], (method, path, r.text)

@@ -257,8 +257,8 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
     server = user is None
     part = "server"
     if not server:
-        need(row, board.family)
         part = authorise(s, row, user, Act.RULE, players_at(s, row, board.key))
+        need(row, board.family)
         check_open(row, board.round_no)
     ev = load_event(row)
     where = board.where

@@ -461,8 +461,8 @@ def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: Ses
     409 for a closed round."""
     with LOCK:
         row = load_row(s, tournament_id)
-        need(row, "knockout")
         authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
+        need(row, "knockout")
         check_open(row, round_no)
         ev = load_event(row)
         assert isinstance(ev, KnockoutEvent)
@@ -536,8 +536,8 @@ def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
     the match points of a win).  422 for a result that is not a forfeit."""
     with LOCK:
         row = load_row(s, tournament_id)
-        need(row, "team")
         authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match)))
+        need(row, "team")
         check_open(row, round_no)
         ev = load_event(row)
         assert isinstance(ev, TeamEvent)
