@@ -432,3 +432,21 @@ def test_every_event_route_refuses_outsiders(kind: str, register: Any,
             if status == 403:
                 assert "staff" in r.json()["detail"] or "administrator" in r.json()["detail"] \
                     or "organiser" in r.json()["detail"], (method, path, r.text)
+
+
+def test_qisai_role_makes_an_admin_and_keeps_the_last(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from qisai.cli import app
+
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    db = Database(url)
+    db.upgrade()
+    with db.session() as s:
+        repo.create_user(s, "boss", password_hash=None)
+    db.dispose()
+    runner = CliRunner()
+    r = runner.invoke(app, ["role", "boss", "admin", "--database-url", url])
+    assert r.exit_code == 0 and r.output.strip().splitlines()[-1] == "boss: admin"
+    r = runner.invoke(app, ["role", "boss", "player", "--database-url", url])
+    assert r.exit_code == 2 and "last administrator" in r.output
