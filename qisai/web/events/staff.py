@@ -21,7 +21,7 @@ from qisai.web.state import SessionDep
 
 __all__ = ["Appointment", "api", "staff_view"]
 
-api = APIRouter(tags=["tournaments"])
+api = APIRouter()  # included in the events router, which tags it
 
 
 class Appointment(BaseModel):
