@@ -143,7 +143,7 @@ def _shown_url(url: str) -> str:
 
 def grant_role(
     username: str = typer.Argument(..., help="An account registered on the arena."),
-    role: str = typer.Argument(..., help="guest, player, arbiter or organiser."),
+    role: str = typer.Argument(..., help="guest, player, arbiter, organiser or admin."),
     data_dir: Path | None = typer.Option(
         None, "--data-dir", help="Data folder (default $QISAI_DATA_DIR or the user's data dir)."),
     database_url: str | None = typer.Option(
@@ -153,7 +153,13 @@ def grant_role(
         False, "--create", help="Create the database (the SQLite file, or qisai's tables in an "
                                 "empty database) if it does not exist yet."),
 ) -> None:
-    """Give an arena account a role (how the first organiser is made).
+    """Give an arena account a role (how the first administrator is made).
+
+    admin: the site's administrators, who alone grant and revoke roles on
+    the arena (the site keeps one: the last cannot be demoted); organiser:
+    creates events and appoints their staff; arbiter: a site arbiter, who
+    rules on casual games.  An existing database's earliest organiser
+    became its administrator when the admin role came (migration 0002).
 
     Prints the database it uses (on standard error), then ACCOUNT: ROLE.
     The database must exist (made by `qisai serve`, or by --create here);
@@ -164,7 +170,7 @@ def grant_role(
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
-    from qisai.store import Database, repo
+    from qisai.store import ConflictError, Database, repo
     from qisai.store import config as store_config
     from qisai.store.models import Role
 
@@ -202,7 +208,10 @@ def grant_role(
             if user is None:
                 raise _fail(f"no account named {username!r} in {where} (register it on the "
                             "arena first)")
-            repo.set_role(s, user.id, wanted)
+            try:
+                repo.set_role(s, user.id, wanted)
+            except ConflictError as exc:
+                raise _fail(str(exc)) from None
             print(f"{user.username}: {wanted.value}")
     except SQLAlchemyError as exc:
         raise _fail(f"database {where}: {exc}", 1) from exc

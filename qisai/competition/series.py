@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from qisai.competition.errors import EventStateError, ResultError
 from qisai.competition.model import Colour, Outcome, Result
+from qisai.competition.scoring import ScoringTable
 
 
 class SeriesFormat(enum.Enum):
@@ -67,6 +68,9 @@ class Series:
     ``tied``: how a level best-of-three (or a two-game series with
     ``decide_ties``) is settled (000 clause 6): ``"extra_game"`` (加赛一局,
     then 抽签 if drawn) or ``"lot"`` (抽签 at once).
+    ``scoring``: the points of a game (default 1/0.5/0); the rule profile's
+    table (e.g. cxa-2007: win 3, loss 0, draw 1 to Red and 2 to Black) when
+    the event plays under one.
 
     Raises :class:`EventStateError` for equal entries or an unknown option.
     """
@@ -78,6 +82,7 @@ class Series:
     decide_ties: bool = True
     first_colours: str | None = None
     tied: str = "extra_game"
+    scoring: ScoringTable | None = None
     games: list[tuple[SeriesGame, Result]] = field(default_factory=list)
     winner: int | None = None
     decided: bool = False
@@ -106,8 +111,13 @@ class Series:
             self._first_red = self.a
 
     def score(self) -> dict[int, float]:
-        """Points of each side so far (1/0.5/0 per game)."""
+        """Points of each side so far (1/0.5/0 per game, or by :attr:`scoring`)."""
         pts = {self.a: 0.0, self.b: 0.0}
+        if self.scoring is not None:
+            for g, res in self.games:
+                pts[g.red] += self.scoring.points(res.outcome(Colour.RED), Colour.RED)
+                pts[g.black] += self.scoring.points(res.outcome(Colour.BLACK), Colour.BLACK)
+            return pts
         for g, res in self.games:
             pts[g.red] += _POINTS.get(res.outcome(Colour.RED), 0.0)
             pts[g.black] += _POINTS.get(res.outcome(Colour.BLACK), 0.0)

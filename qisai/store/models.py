@@ -35,6 +35,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
     "Base",
+    "EventStaff",
     "Game",
     "GameEvent",
     "GameStatus",
@@ -43,6 +44,7 @@ __all__ = [
     "Role",
     "Round",
     "SessionToken",
+    "StaffRole",
     "Team",
     "Tournament",
     "TournamentEntry",
@@ -73,17 +75,28 @@ class Base(DeclarativeBase):
 
 
 class Role(enum.StrEnum):
-    """What a user may do.  Roles are cumulative by rank: an organiser may do
-    what an arbiter may, an arbiter what a player may."""
+    """What a user may do on the site.  Roles are cumulative by rank: an
+    administrator may do what an organiser may, an organiser what an arbiter
+    may, an arbiter what a player may.
+
+    * ``admin``: the site's administrators; only they grant or revoke roles,
+      and the site always keeps one;
+    * ``organiser``: creates events, and appoints the staff of his own events
+      (:class:`EventStaff`);
+    * ``arbiter``: a site arbiter, appointed by an administrator: rules on
+      casual games (never one he plays in).  An event's arbiters are
+      appointed per event (:class:`EventStaff`), whatever their site role.
+    """
 
     GUEST = "guest"
     PLAYER = "player"
     ARBITER = "arbiter"
     ORGANISER = "organiser"
+    ADMIN = "admin"
 
     @property
     def rank(self) -> int:
-        """Return the order of the role (guest 0 < player < arbiter < organiser)."""
+        """Return the order of the role (guest 0 < player < arbiter < organiser < admin)."""
         return list(Role).index(self)
 
     def allows(self, needed: Role) -> bool:
@@ -224,6 +237,40 @@ class Tournament(Base):
     status: Mapped[str] = mapped_column(String(16), default="registration")
     organiser_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class StaffRole(enum.StrEnum):
+    """The part a user has in one event's staff."""
+
+    ORGANISER = "organiser"
+    """Runs the event (entries, pairing, publication, line-ups) and appoints
+    its staff; the event's creator is always one."""
+    CHIEF_ARBITER = "chief_arbiter"
+    """裁判长: rules on the event, pairs and publishes its rounds."""
+    ARBITER = "arbiter"
+    """裁判员: rules on the event's games (results, corrections,
+    withdrawals, decisions, fouls and warnings)."""
+
+
+class EventStaff(Base):
+    """A user appointed to one event's staff (``role``: a :class:`StaffRole`
+    value), by whom and when.  The event's creator
+    (``Tournament.organiser_id``) is an organiser of it without a row."""
+
+    __tablename__ = "event_staff"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id",
+                                       name="uq_event_staff_tournament_user"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"),
+                                               index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    appointed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id",
+                                                                   ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship(foreign_keys=[user_id], lazy="joined")
 
 
 class Team(Base):

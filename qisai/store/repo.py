@@ -24,6 +24,7 @@ from sqlalchemy.orm.util import identity_key
 
 from qisai.store.errors import ConflictError, NotFoundError
 from qisai.store.models import (
+    EventStaff,
     Game,
     GameEvent,
     GameStatus,
@@ -43,6 +44,11 @@ __all__ = [
     "NewEvent",
     "add_entry",
     "append_events",
+    "count_role",
+    "entry_users",
+    "event_staff",
+    "remove_staff",
+    "set_staff",
     "create_game",
     "create_guest",
     "create_round",
@@ -129,12 +135,72 @@ def get_user(s: Session, user_id: int) -> User:
 def set_role(s: Session, user_id: int, role: Role) -> User:
     """Give user ``user_id`` the role ``role`` and commit; returns the user.
 
-    Raises :class:`NotFoundError` if there is no such user.
+    Raises :class:`NotFoundError` if there is no such user, and
+    :class:`ConflictError` if he is the site's last administrator and
+    ``role`` is not ``admin`` (the site always keeps one).
     """
     user = get_user(s, user_id)
+    if user.role == Role.ADMIN.value and role is not Role.ADMIN \
+            and count_role(s, Role.ADMIN) <= 1:
+        raise ConflictError(f"{user.username} is the site's last administrator: make another "
+                            "administrator first")
     user.role = role.value
     s.commit()
     return user
+
+
+def count_role(s: Session, role: Role) -> int:
+    """Return how many users have ``role``."""
+    return int(s.scalar(select(func.count()).select_from(User).where(User.role == role.value))
+               or 0)
+
+
+# ------------------------------------------------------------- event staff
+def event_staff(s: Session, tournament_id: int) -> list[EventStaff]:
+    """Return the staff appointed to event ``tournament_id``, first appointed first."""
+    return list(s.scalars(select(EventStaff).where(EventStaff.tournament_id == tournament_id)
+                          .order_by(EventStaff.id)))
+
+
+def set_staff(s: Session, tournament_id: int, user_id: int, role: str,
+              by: int | None) -> EventStaff:
+    """Appoint user ``user_id`` to event ``tournament_id``'s staff as ``role``
+    (or change his part) and commit; returns the appointment.  Raises
+    :class:`NotFoundError` for an unknown user."""
+    get_user(s, user_id)
+    found = s.scalar(select(EventStaff).where(EventStaff.tournament_id == tournament_id,
+                                              EventStaff.user_id == user_id))
+    if found is None:
+        found = EventStaff(tournament_id=tournament_id, user_id=user_id, role=role,
+                           appointed_by_id=by)
+        s.add(found)
+    else:
+        found.role = role
+        found.appointed_by_id = by
+    s.commit()
+    return found
+
+
+def remove_staff(s: Session, tournament_id: int, user_id: int) -> bool:
+    """Remove user ``user_id`` from event ``tournament_id``'s staff and
+    commit; returns whether he was on it."""
+    found = s.scalar(select(EventStaff).where(EventStaff.tournament_id == tournament_id,
+                                              EventStaff.user_id == user_id))
+    if found is None:
+        return False
+    s.delete(found)
+    s.commit()
+    return True
+
+
+def entry_users(s: Session, entry_ids: Sequence[int | None]) -> set[int]:
+    """Return the accounts of the entries ``entry_ids`` (``None`` ids and
+    entries without an account are left out)."""
+    ids = [i for i in entry_ids if i is not None]
+    if not ids:
+        return set()
+    return {u for u in s.scalars(select(TournamentEntry.user_id)
+                                 .where(TournamentEntry.id.in_(ids))) if u is not None}
 
 
 # ---------------------------------------------------------------- sessions

@@ -31,7 +31,7 @@ from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
 from qisai.web.events import routes as events_api
-from qisai.web.events.results import record_game_result
+from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
@@ -58,7 +58,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     hub = Hub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
               engine_think=settings.engine_think, board_result=record_game_result,
-              engine_pool=engine_pool(settings), quota=quota(settings))
+              engine_pool=engine_pool(settings), quota=quota(settings),
+              board_staff=board_staff)
     hub.draw_margin_cp = settings.engine_draw_cp
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),

@@ -62,17 +62,22 @@ def test_passwords_are_stored_as_argon2_hashes(register: Any, client: TestClient
     assert stored.startswith("$argon2id$") and "my secret pw" not in stored
 
 
-def test_only_organisers_change_roles(register: Any, client: TestClient) -> None:
+def test_only_administrators_change_roles(register: Any, client: TestClient) -> None:
     a = register(client, "org")
     b = register(client, "pl")
     r = client.put(f"/api/users/{b['user']['id']}/role", json={"role": "arbiter"},
                    headers=a["headers"])
-    assert r.status_code == 403 and "organiser" in r.json()["detail"]
+    assert r.status_code == 403 and "admin" in r.json()["detail"]
     from qisai.store import repo
     from qisai.store.models import Role
 
     with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
         repo.set_role(s, a["user"]["id"], Role.ORGANISER)
+    r = client.put(f"/api/users/{b['user']['id']}/role", json={"role": "arbiter"},
+                   headers=a["headers"])
+    assert r.status_code == 403  # an organiser no longer gives site roles (issue 14.7)
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        repo.set_role(s, a["user"]["id"], Role.ADMIN)
     r = client.put(f"/api/users/{b['user']['id']}/role", json={"role": "arbiter"},
                    headers=a["headers"])
     assert r.status_code == 200 and r.json()["role"] == "arbiter"

@@ -63,7 +63,7 @@ def test_only_an_arbiter_outside_the_game_rules_on_it(register: Any, client: Tes
 
 def test_arbiter_over_the_socket_reaches_players(register: Any, client: TestClient) -> None:
     red, black, arb = register(client, "hong2"), register(client, "hei2"), register(client, "cai2")
-    make_role(client, arb, Role.ORGANISER)  # an organiser may do what an arbiter may
+    make_role(client, arb, Role.ADMIN)  # a site administrator may do what an arbiter may
     r = client.post("/api/games", json={"kind": "xiangqi", "ruleset": "cxa", "color": "first"},
                     headers=red["headers"])
     gid = r.json()["id"]

@@ -140,6 +140,8 @@ def test_team_event_lineups_publication_boards_forfeit_and_standings(register: A
         "lineup_mode": "substitutes", "publish": "manual"}, headers=h).json()
     assert ev["family"] == "team"
     base = f"/api/tournaments/{ev['id']}"
+    # the arbiter rules on this event once its organiser appoints him (16.2)
+    assert client.post(f"{base}/staff", json={"username": "arb"}, headers=h).status_code == 200
     r = client.post(f"{base}/entries", json={"name": "X"}, headers=h)
     assert r.status_code == 409  # players come in teams here
     for team in ("Red Star", "Blue Sky", "Green Hill", "Gold Sand"):

@@ -47,6 +47,8 @@ def test_group_round_robin_groups_final_and_placings(register: Any,
     ev = client.post("/api/tournaments", json=body, headers=h).json()
     assert ev["family"] == "group" and ev["groups_count"] == 2
     base = f"/api/tournaments/{ev['id']}"
+    # the arbiter rules on this event once its organiser appoints him (16.2)
+    assert client.post(f"{base}/staff", json={"username": "arb"}, headers=h).status_code == 200
     # B and C share a rating: they draw with each other, in their group and the final
     rating = {"A": 2500, "B": 2400, "C": 2400, "D": 2200, "E": 2100, "F": 2000, "G": 1900,
               "H": 1800}
@@ -326,6 +328,8 @@ def test_league_2021_arbiter_chooses_for_a_player_over_the_board(register: Any,
     ev = client.post("/api/tournaments", json={"name": "OTB", "system": "knockout",
                                                "series": "league_2021"}, headers=h).json()
     base = f"/api/tournaments/{ev['id']}"
+    # the arbiter rules on this event once its organiser appoints him (16.2)
+    assert client.post(f"{base}/staff", json={"username": "arb"}, headers=h).status_code == 200
     for name in ("A", "B"):
         client.post(f"{base}/entries", json={"name": name}, headers=h)
     client.post(f"{base}/start", headers=h)

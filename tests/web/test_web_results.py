@@ -33,13 +33,22 @@ def test_a_server_game_never_overwrites_the_arbiters_entry(register: Any,
     r = client.put(f"{base}/rounds/1/boards/{board['board']}", json={"result": "="},
                    headers=h)
     assert r.status_code == 200, r.text
-    # ... then the server game ends: its result does not replace the entry.
+    # ... which ends the server game with the arbiter's ruling (17.5): no
+    # side may move or resign any more ...
     g = client.get(f"/api/games/{board['game']}").json()
+    assert g["status"] == "finished" and g["result"]["pgn"] == "1/2-1/2"
+    assert g["result"]["reason"] == "adjudication" and g["result"]["clause"] == "17.5"
     mover = next(p for p in players.values() if p["user"]["id"] == g["players"]["first"]["id"])
     r = client.post(f"/api/games/{board['game']}/actions", json={"type": "resign"},
                     headers=mover["headers"])
-    assert r.status_code == 200, r.text
-    assert client.get(f"/api/games/{board['game']}").json()["result"]["pgn"] == "0-1"
+    assert r.status_code == 409, r.text
+    # ... and a server result arriving late does not replace the entry.
+    from qisai.web.events.results import record_game_result
+
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        game = repo.get_game(s, board["game"])
+        assert game.pairing_id is not None
+        record_game_result(s, game.pairing_id, "0-1")
     ev = client.get(base).json()
     assert ev["rounds"][0]["boards"][0]["result"] == "=-="
     assert [e["action"] for e in ev["log"]].count("server") == 0

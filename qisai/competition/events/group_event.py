@@ -38,8 +38,11 @@ class GroupEvent(EntryList):
     """
 
     def __init__(self, name: str, *, groups: int = 2, grouping: str = "snake",
-                 advance: int = 2, final: str = "round_robin", seed: int = 0) -> None:
-        """Raises :class:`CompetitionError` for a bad option."""
+                 advance: int = 2, final: str = "round_robin", seed: int = 0,
+                 rules: str | None = None) -> None:
+        """Raises :class:`CompetitionError` for a bad option.  ``rules``
+        names the rule profile: the groups and the final score by its points
+        (``cxa-2007``: win 3, loss 0, draw 1 to Red and 2 to Black)."""
         if not 2 <= groups <= 32:
             raise CompetitionError(f"groups must be 2..32, not {groups}")
         if grouping not in GROUPINGS:
@@ -50,6 +53,7 @@ class GroupEvent(EntryList):
             raise CompetitionError(f"advance must be at least 1, not {advance}")
         self.name, self.group_count, self.grouping = name, groups, grouping
         self.advance, self.final_stage, self.seed = advance, final, seed
+        self.rules = rules
         self.players: list[Player] = []
         self.stage: GroupStage | None = None
         self.final: Tournament | None = None
@@ -76,14 +80,15 @@ class GroupEvent(EntryList):
                                    "each on")
         if self.grouping == "snake":
             # 11.3 排定种子: by rating, snaked so that the groups are even
-            stage = GroupStage.create(self.name, self.players, g, seed=self.seed)
+            stage = GroupStage.create(self.name, self.players, g, seed=self.seed,
+                                      rules=self.rules)
         else:
             order = list(self.players)
             random.Random(f"{self.seed}:groups").shuffle(order)
             stage = GroupStage(self.name)
             for k, members in enumerate(snake_groups(order, g), start=1):
                 t = Tournament(f"{self.name} group {k}", System.ROUND_ROBIN,
-                               seed=self.seed * 1000 + k)
+                               seed=self.seed * 1000 + k, rules=self.rules)
                 for p in members:
                     t.add_player(Player(p.name, p.rating, p.title, p.club, p.team,
                                         p.federation))
@@ -205,7 +210,8 @@ class GroupEvent(EntryList):
             raise EventStateError(f"{self.name}: the group stage is over and the event has no "
                                   "final stage")
         if self.final is None:
-            final = Tournament(f"{self.name} final", System.ROUND_ROBIN, seed=self.seed * 1000)
+            final = Tournament(f"{self.name} final", System.ROUND_ROBIN, seed=self.seed * 1000,
+                               rules=self.rules)
             for p in self.qualifiers():
                 final.add_player(Player(p.name, p.rating, p.title, p.club, p.team,
                                         p.federation))
@@ -331,7 +337,8 @@ class GroupEvent(EntryList):
         """Return the event as JSON-ready data."""
         return {"format": "qisai-groups", "name": self.name, "groups": self.group_count,
                 "grouping": self.grouping, "advance": self.advance, "final": self.final_stage,
-                "seed": self.seed, "players": [p.to_dict() for p in self.players],
+                "seed": self.seed, "rules": self.rules,
+                "players": [p.to_dict() for p in self.players],
                 "stage": None if self.stage is None else [t.to_dict() for t in self.groups],
                 "final_event": None if self.final is None else self.final.to_dict()}
 
@@ -340,7 +347,8 @@ class GroupEvent(EntryList):
         """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
         try:
             ev = cls(str(data["name"]), groups=int(data["groups"]), grouping=data["grouping"],
-                     advance=int(data["advance"]), final=data["final"], seed=int(data["seed"]))
+                     advance=int(data["advance"]), final=data["final"], seed=int(data["seed"]),
+                     rules=data.get("rules"))
             ev.players = [Player.from_dict(p) for p in data["players"]]
             if data.get("stage") is not None:
                 ev.stage = GroupStage(ev.name, [

@@ -18,6 +18,7 @@ from qisai.competition.events.common import (
 )
 from qisai.competition.model import Result
 from qisai.competition.pairing.knockout import Knockout, KnockoutMatch
+from qisai.competition.scoring import table_for_rules
 from qisai.competition.series import Series, SeriesFormat, SeriesGame
 from qisai.competition.tournament import Player
 
@@ -36,7 +37,7 @@ class KnockoutEvent(EntryList):
     def __init__(self, name: str, *, series: str = "two_games", draw: str = "bracket",
                  byes: str = "seeded", double: bool = False, seeding: str = "rating",
                  seed: int = 0, tied: str = "extra_game",
-                 first_colours: str | None = "pairing") -> None:
+                 first_colours: str | None = "pairing", rules: str | None = None) -> None:
         """``tied``: how a level best of three (or two games) is settled,
         as local rules 6 lets the organiser choose: ``extra_game`` (加赛一局,
         then a lot) or ``lot`` (抽签).  ``first_colours``: who has Red in
@@ -45,7 +46,9 @@ class KnockoutEvent(EntryList):
         format's own rule (a second lot for two games, 13.5), which the
         arena's events used before the formats moved here: an event stored
         then keeps it, or its recorded results would be read for the wrong
-        side.  Raises :class:`CompetitionError` for an unknown option."""
+        side.  ``rules`` names the rule profile: a series scores its games by
+        its points (``cxa-2007``: win 3, loss 0, draw 1 to Red and 2 to Black).
+        Raises :class:`CompetitionError` for an unknown option."""
         if tied not in ("extra_game", "lot"):
             raise CompetitionError(f"tied must be extra_game or lot, not {tied!r}")
         if first_colours not in ("pairing", None):
@@ -63,6 +66,8 @@ class KnockoutEvent(EntryList):
         if double and draw != "bracket":
             raise CompetitionError("double elimination uses the bracket draw, not cards")
         self.name = name
+        self.rules = rules
+        self.scoring = None if rules is None else table_for_rules(rules)
         self.series_format = series
         self.draw, self.byes, self.double, self.seeding = draw, byes, double, seeding
         self.seed, self.tied, self.first_colours = seed, tied, first_colours
@@ -156,7 +161,8 @@ class KnockoutEvent(EntryList):
                    # game 1 has the match's colours: the red card holder's (local
                    # rules 9), or the bracket's lot (13.4 猜先), not a second lot
                    # (but for arena events stored before, see __init__)
-                   first_colours=self.first_colours, tied=self.tied)
+                   first_colours=self.first_colours, tied=self.tied,
+                   scoring=self.scoring)
         choice = self.choices.get(match_key(round_no, index))
         kept: list[str] = []
         for value in games:
@@ -371,7 +377,7 @@ class KnockoutEvent(EntryList):
         return {"format": "qisai-knockout", "name": self.name,
                 "series": self.series_format, "draw": self.draw, "byes": self.byes,
                 "double": self.double, "seeding": self.seeding, "seed": self.seed,
-                "tied": self.tied, "first_colours": self.first_colours,
+                "tied": self.tied, "first_colours": self.first_colours, "rules": self.rules,
                 "players": [p.to_dict() for p in self.players],
                 "knockout": None if self.ko is None else self.ko.to_dict(),
                 "games": self.games, "decisions": self.decisions, "choices": self.choices}
@@ -388,7 +394,8 @@ class KnockoutEvent(EntryList):
             ev = cls(str(data["name"]), series=data["series"], draw=data["draw"],
                      byes=data["byes"], double=bool(data["double"]),
                      seeding=data["seeding"], seed=int(data["seed"]),
-                     tied=str(data.get("tied", "extra_game")), first_colours=first)
+                     tied=str(data.get("tied", "extra_game")), first_colours=first,
+                     rules=data.get("rules"))
             ev.players = [Player.from_dict(p) for p in data["players"]]
             if data.get("knockout") is not None:
                 ev.ko = Knockout.from_dict(dict(data["knockout"]))

@@ -16,6 +16,7 @@ from qisai.competition.events.common import (
 )
 from qisai.competition.model import Outcome, Result
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.scoring import CLASSIC, table_for_rules
 from qisai.competition.teams import (
     LineupMode,
     Team,
@@ -44,8 +45,12 @@ class TeamEvent:
     """
 
     def __init__(self, name: str, *, system: str = "round_robin", rounds: int | None = None,
-                 boards: int = 4, lineup_mode: str = "substitutes", seed: int = 0) -> None:
-        """Raises :class:`CompetitionError` for a bad option."""
+                 boards: int = 4, lineup_mode: str = "substitutes", seed: int = 0,
+                 rules: str | None = None) -> None:
+        """Raises :class:`CompetitionError` for a bad option.  ``rules``
+        names the rule profile: the boards score by its points (``cxa-2007``:
+        win 3, loss 0, draw 1 to Red and 2 to Black); the match points stay
+        2/1/0 (14.2)."""
         if system not in ("round_robin", "swiss"):
             raise CompetitionError(f"team system must be round_robin or swiss, not {system!r}")
         if system == "swiss" and rounds is None:
@@ -59,6 +64,7 @@ class TeamEvent:
                                    f"not {lineup_mode!r}") from None
         self.name, self.system, self.rounds_planned = name, system, rounds
         self.boards, self.seed = boards, seed
+        self.rules = rules
         self.teams: list[Team] = []
         self.tt: TeamTournament | None = None
         self.matches: dict[str, dict[str, Any]] = {}
@@ -105,7 +111,9 @@ class TeamEvent:
             random.Random(f"{self.seed}:numbers").shuffle(ordered)
         self.tt = TeamTournament(self.name, ordered, system=self.system,
                                  rounds=self.rounds_planned, lineup_mode=self.lineup_mode,
-                                 seed=self.seed)
+                                 seed=self.seed,
+                                 scoring=CLASSIC if self.rules is None
+                                 else table_for_rules(self.rules))
         self.teams = self.tt.teams
         self.rounds_planned = self.tt.rounds_planned
 
@@ -387,7 +395,7 @@ class TeamEvent:
         """Return the event as JSON-ready data."""
         return {"format": "qisai-team", "name": self.name, "system": self.system,
                 "rounds_planned": self.rounds_planned, "boards": self.boards,
-                "lineup_mode": self.lineup_mode.value, "seed": self.seed,
+                "lineup_mode": self.lineup_mode.value, "seed": self.seed, "rules": self.rules,
                 "teams": [{"name": t.name, "roster": list(t.roster)} for t in self.teams],
                 "competition": None if self.tt is None else self.tt.to_dict(),
                 "matches": self.matches,
@@ -399,7 +407,8 @@ class TeamEvent:
         try:
             ev = cls(str(data["name"]), system=data["system"],
                      rounds=data.get("rounds_planned"), boards=int(data["boards"]),
-                     lineup_mode=data["lineup_mode"], seed=int(data["seed"]))
+                     lineup_mode=data["lineup_mode"], seed=int(data["seed"]),
+                     rules=data.get("rules"))
             ev.teams = [Team(t["name"], list(t["roster"]), ev.boards) for t in data["teams"]]
             if data.get("competition") is not None:
                 ev.tt = TeamTournament.from_dict(dict(data["competition"]))

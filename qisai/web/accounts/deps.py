@@ -27,7 +27,7 @@ from qisai.web.security import (
 )
 from qisai.web.state import AppState, db_session, state
 
-__all__ = ["COOKIE", "FORM_COOKIE", "ArbiterDep", "OrganiserDep", "UserDep", "Viewer",
+__all__ = ["COOKIE", "FORM_COOKIE", "AdminDep", "ArbiterDep", "OrganiserDep", "UserDep", "Viewer",
            "ViewerDep", "check_form_csrf", "form_csrf", "require_role", "require_user",
            "set_form_cookie", "token_from", "viewer"]
 
@@ -136,3 +136,5 @@ OrganiserDep = Annotated[User, Depends(require_role(Role.ORGANISER))]
 """A logged-in organiser, as a parameter type."""
 ArbiterDep = Annotated[User, Depends(require_role(Role.ARBITER))]
 """A logged-in arbiter (or organiser), as a parameter type."""
+AdminDep = Annotated[User, Depends(require_role(Role.ADMIN))]
+"""A logged-in site administrator, as a parameter type."""

@@ -1,8 +1,11 @@
 """Accounts: registration, log-in (password or guest), sessions, roles.
 
 ``/api/auth/*`` open and close sessions (a bearer token, the cookie and the
-session's CSRF token); ``/api/me`` says who is logged in; organisers give
-roles (``/api/users/{id}/role``).  Every refusal is a 4xx with a ``detail``
+session's CSRF token); ``/api/me`` says who is logged in; the site's
+administrators give roles (``/api/users/{id}/role``): organisers and
+administrators are made and unmade only by an administrator, and the site
+always keeps one (an event's staff is appointed per event, by its
+organisers: :mod:`qisai.web.events.staff`).  Every refusal is a 4xx with a ``detail``
 that says what was wrong and where.
 """
 
@@ -18,7 +21,7 @@ from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import (
     COOKIE,
-    OrganiserDep,
+    AdminDep,
     UserDep,
     ViewerDep,
     check_form_csrf,
@@ -226,9 +229,17 @@ def me(v: ViewerDep) -> UserOut:
 
 @router.put("/users/{user_id}/role", response_model=UserOut, tags=["accounts"])
 def change_role(user_id: int, body: RoleChange, s: SessionDep,
-                _: OrganiserDep) -> UserOut:
-    """Give a user a role (organisers only)."""
+                _: AdminDep) -> UserOut:
+    """Give a user a site role (administrators only: 403 for anyone else).
+    404 for an unknown user; 409 for removing the last administrator (the
+    site keeps one) or making an account of a guest."""
     try:
+        target = repo.get_user(s, user_id)
+        if (target.role == Role.GUEST.value) != (body.role is Role.GUEST):
+            raise HTTPException(409, f"{target.username}: a guest stays a guest, and an "
+                                     "account does not become one")
         return user_out(repo.set_role(s, user_id, body.role))
     except NotFoundError as exc:
         raise HTTPException(404, str(exc)) from None
+    except ConflictError as exc:
+        raise HTTPException(409, str(exc)) from None

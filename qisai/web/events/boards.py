@@ -18,7 +18,7 @@ from qisai.store.models import Tournament as TournamentRow
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 from qisai.web.events.views import games_by_key
 
-__all__ = ["mirror_result", "open_boards", "server_game"]
+__all__ = ["mirror_result", "open_boards", "players_at", "server_game"]
 
 
 def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
@@ -143,3 +143,23 @@ def mirror_result(s: Session, row: TournamentRow, key: tuple[int, ...], value: s
                 p = repo.find_pairing(s, row.id, int(number), board)
                 repo.set_pairing_result(s, p.id, value, source)
                 return
+
+
+def players_at(s: Session, row: TournamentRow, prefix: tuple[int, ...]) -> set[int]:
+    """The accounts that play on the boards of event ``row`` whose key
+    starts with ``prefix``: one board (its whole key), a knock-out match
+    ``(round, index)`` or a team match ``(round, match)``."""
+    mirror: dict[str, list[list[int]]] = row.settings.get("mirror", {})
+    entries: list[int | None] = []
+    for rnd, pairings in repo.list_rounds(s, row.id):
+        keys = mirror.get(str(rnd.number))
+        for p in pairings:
+            if family(row) == "individual":
+                key: tuple[int, ...] = (rnd.number, p.board)
+            elif keys is not None and p.board <= len(keys):
+                key = tuple(keys[p.board - 1])
+            else:
+                continue
+            if key[:len(prefix)] == prefix:
+                entries += [p.first_entry_id, p.second_entry_id]
+    return repo.entry_users(s, entries)

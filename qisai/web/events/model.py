@@ -7,12 +7,20 @@ Around it the row keeps the entries' accounts (``users``), the rounds not
 yet published (``hidden``), the mirror map of server boards (``mirror``)
 and the log of every act (``log``).  The checks every route makes (who may
 act, which family of event, whether a round is open) are here too.
+
+Who may act on an event is the event's staff (:func:`authorise`), never a
+site role alone: its organisers (its creator, and those appointed), its
+chief arbiter (裁判长) and arbiters (16.2: the organising body appoints the
+arbiters of its event), and the site's administrators.  Nobody rules on a
+game he plays in (17.4: the arbiter rules impartially).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import threading
+from collections.abc import Collection
 from typing import Any
 
 from fastapi import HTTPException
@@ -27,11 +35,12 @@ from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
-from qisai.store.models import Role, User
+from qisai.store.models import Role, StaffRole, User
 from qisai.store.models import Tournament as TournamentRow
 
 __all__ = [
-    "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "TEAM", "check_open", "correction",
+    "Act", "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "OWN_GAME", "TEAM", "authorise",
+    "check_open", "correction", "staff_role",
     "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry",
     "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of",
     "staff"
@@ -103,11 +112,72 @@ def log_entry(row: TournamentRow, user: User | None, action: str, what: str,
     return [*row.settings.get("log", []), entry]
 
 
-def own(row: TournamentRow, user: User) -> None:
-    """403 unless ``user`` organises this event."""
-    if row.organiser_id != user.id:
-        raise HTTPException(403, f"only the event's organiser (user #{row.organiser_id}) may "
-                                 "do this")
+class Act(enum.StrEnum):
+    """What a member of an event's staff does; each needs a part in it."""
+
+    RUN = "run"
+    """Entries, teams, the start, line-ups, the staff: the event's organisers."""
+    PAIR = "pair"
+    """Pairing and publishing rounds: organisers and the chief arbiter."""
+    RULE = "rule"
+    """Results, corrections, withdrawals, decisions, forfeits, fouls and
+    warnings, colour choices for a player: every member of the staff."""
+
+
+ADMIN = "admin"
+"""The part of a site administrator who is not on an event's staff: he may
+do anything an organiser of it may."""
+PARTS: dict[Act, frozenset[str]] = {
+    Act.RUN: frozenset({StaffRole.ORGANISER.value, ADMIN}),
+    Act.PAIR: frozenset({StaffRole.ORGANISER.value, StaffRole.CHIEF_ARBITER.value, ADMIN}),
+    Act.RULE: frozenset({StaffRole.ORGANISER.value, StaffRole.CHIEF_ARBITER.value,
+                         StaffRole.ARBITER.value, ADMIN}),
+}
+WHO: dict[Act, str] = {
+    Act.RUN: "the event's organisers",
+    Act.PAIR: "the event's organisers and chief arbiter",
+    Act.RULE: "the event's staff (organisers, chief arbiter, arbiters)",
+}
+OWN_GAME = ("you play in this game: an arbiter may not rule on his own game (17.4: the "
+            "arbiter rules impartially); another arbiter of the event must")
+"""The refusal when a member of the staff would rule on his own game."""
+
+
+def staff_role(s: Session, row: TournamentRow, user: User | None) -> str | None:
+    """The part of ``user`` in event ``row``: a :class:`StaffRole` value,
+    ``admin`` for a site administrator not on its staff, or ``None``."""
+    if user is None or user.role == Role.GUEST.value:
+        return None
+    if row.organiser_id == user.id:
+        return StaffRole.ORGANISER.value
+    for member in repo.event_staff(s, row.id):
+        if member.user_id == user.id:
+            return member.role
+    return ADMIN if user.role == Role.ADMIN.value else None
+
+
+def authorise(s: Session, row: TournamentRow, user: User | None, act: Act,
+              players: Collection[int] = ()) -> str:
+    """Return ``user``'s part in event ``row`` if it allows ``act``; 401
+    without a user, 403 for anyone else, and 403 when he plays in the game
+    (``players``: its accounts) he would rule on."""
+    if user is None:
+        raise HTTPException(401, "log in first")
+    part = staff_role(s, row, user)
+    if part not in PARTS[act]:
+        raise HTTPException(403, f"only {WHO[act]} may do this in event {row.id} "
+                                 f"({row.name}); you are not on its staff"
+                            if part is None else
+                            f"only {WHO[act]} may do this in event {row.id} ({row.name}); "
+                            f"you are its {part.replace('_', ' ')}")
+    if user.id in players:
+        raise HTTPException(403, OWN_GAME)
+    return part
+
+
+def own(s: Session, row: TournamentRow, user: User) -> None:
+    """403 unless ``user`` organises this event (or administers the site)."""
+    authorise(s, row, user, Act.RUN)
 
 
 def need(row: TournamentRow, *families: str) -> None:
@@ -127,9 +197,9 @@ def member_key(team: str, name: str) -> str:
     return f"{team}/{name}"
 
 
-def staff(user: User | None) -> bool:
-    """Whether ``user`` is an arbiter or organiser."""
-    return user is not None and user.role_enum.allows(Role.ARBITER)
+def staff(s: Session, row: TournamentRow, user: User | None) -> bool:
+    """Whether ``user`` is on the staff of event ``row`` (or administers the site)."""
+    return staff_role(s, row, user) is not None
 
 
 def paired_rounds(ev: Event) -> int:
@@ -159,9 +229,11 @@ def round_has_results(ev: Event, round_no: int) -> bool:
                for m in ev.tt.rounds[round_no - 1])
 
 
-def source_of(user: User) -> str:
-    """The source of a result a user enters: ``arbiter`` or ``otb``."""
-    return "arbiter" if user.role == Role.ARBITER.value else "otb"
+def source_of(part: str) -> str:
+    """The source of a result a member of the staff (his ``part``) enters:
+    ``arbiter`` or ``otb`` (an organiser's entry of an over-the-board result)."""
+    return "arbiter" if part in (StaffRole.ARBITER.value, StaffRole.CHIEF_ARBITER.value) \
+        else "otb"
 
 
 def check_open(row: TournamentRow, round_no: int) -> None:

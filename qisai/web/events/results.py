@@ -16,7 +16,7 @@ never overwrites what is there: an arbiter's entry wins).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from fastapi import HTTPException
@@ -29,10 +29,12 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Pairing, Round, User
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.boards import mirror_result, open_boards
+from qisai.web.events.boards import mirror_result, open_boards, players_at
 from qisai.web.events.model import (
     LOCK,
+    Act,
     Event,
+    authorise,
     check_open,
     correction,
     family,
@@ -43,9 +45,10 @@ from qisai.web.events.model import (
     save,
     source_of,
 )
+from qisai.web.events.views import games_by_key
 
-__all__ = ["Board", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
-           "enter_result", "record_game_result"]
+__all__ = ["Board", "Entered", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
+           "board_staff", "enter_result", "record_game_result"]
 
 
 @dataclass(frozen=True)
@@ -210,9 +213,29 @@ BOARDS: dict[str, type[Board]] = {b.family: b for b in (IndividualBoard, GroupBo
 """The kind of board of each family of event."""
 
 
+@dataclass
+class Entered:
+    """What :func:`enter_result` did: whether the result went in, the new
+    server games (not started: the caller starts them), and the server game
+    of the board still in play that the entry ends (the caller ends it with
+    the arbiter's ruling, :meth:`~qisai.web.play.hub.Hub.rule`)."""
+
+    entered: bool
+    created: list[str] = field(default_factory=list)
+    ends: str | None = None
+    result: str | None = None
+    """The result entered, as a PGN result (``1-0``, ``0-1``, ``1/2-1/2``)
+    when it ends a game in play."""
+
+
+PGN = {"1-0": "1-0", "0-1": "0-1", "=-=": "1/2-1/2", "+--": "1-0", "--+": "0-1"}
+"""An entered result (a ``Result`` value) as the PGN result that ends the
+board's server game (a double forfeit ends none)."""
+
+
 def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
                  user: User | None, reason: str | None = None, red_fouls: int = 0,
-                 black_fouls: int = 0) -> tuple[bool, list[str]]:
+                 black_fouls: int = 0) -> Entered:
     """Enter ``result`` on ``board`` of the event ``row``; call with
     :data:`LOCK` held.
 
@@ -222,17 +245,19 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
     result that no longer counts (the round closed, the match was decided
     or forfeited meanwhile) is dropped.
 
-    The steps, for every kind of board: authorise (the family of event and
+    The steps, for every kind of board: authorise (the user must be on the
+    event's staff and not play on the board, 17.4; the family of event and
     the round must be open to results), check (the result, and whether it
-    corrects one), apply (to the event object), log, save (the event, then
-    the board's mirror row), then open the boards now due (the next game of
-    a series).  Returns whether the result went in and the new server
-    games (not started: the caller starts them).  Raises
-    :class:`HTTPException` with the status the board's kind gives a
-    refusal (an arbiter's entry only).
+    corrects one), apply (to the event object), log (by the acting
+    account), save (the event, then the board's mirror row), then open the
+    boards now due (the next game of a series).  Returns an
+    :class:`Entered`.  Raises :class:`HTTPException` with the status the
+    board's kind gives a refusal (an arbiter's entry only).
     """
     server = user is None
+    part = "server"
     if not server:
+        part = authorise(s, row, user, Act.RULE, players_at(s, row, board.key))
         need(row, board.family)
         check_open(row, board.round_no)
     ev = load_event(row)
@@ -242,21 +267,25 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
         old = board.current(ev)
         if server:
             if not board.open_to_server(ev):
-                return False, []
+                return Entered(False)
             action = "server"
         else:
             action = correction(old, res.value, reason, where)
         board.apply(ev, res, red_fouls, black_fouls, overwrite=not server)
     except CompetitionError as exc:
         if server:
-            return False, []
+            return Entered(False)
         raise HTTPException(board.refusal(exc), f"{where}: {exc}") from None
     save(s, row, ev, log=log_entry(row, user, action, f"{where}: {res.value}", reason))
-    mirror_result(s, row, board.key, res.value, "server" if user is None else source_of(user))
-    created: list[str] = []
+    mirror_result(s, row, board.key, res.value, "server" if user is None else source_of(part))
+    out = Entered(True)
+    if not server and res.value in PGN:
+        # the server game of the board, if still in play, ends with this ruling
+        out.ends = games_by_key(s, row).get(board.key)
+        out.result = PGN[res.value]
     if isinstance(ev, KnockoutEvent):
-        created = open_boards(s, row, ev, board.round_no, None if user is None else user.id)
-    return True, created
+        out.created = open_boards(s, row, ev, board.round_no, None if user is None else user.id)
+    return out
 
 
 def board_of(row: TournamentRow, pairing: Pairing, rnd: Round) -> Board | None:
@@ -287,3 +316,20 @@ def record_game_result(s: Session, pairing_id: int, pgn_result: str) -> None:
         board = board_of(row, pairing, rnd)
         if board is not None:
             enter_result(s, row, board, code, user=None)
+
+
+def board_staff(s: Session, pairing_id: int, user: User) -> str | None:
+    """Whether ``user`` may rule on the server game of an event board (the
+    hub's :data:`~qisai.web.play.hub.BoardStaff`): ``None`` for a member of
+    the event's staff who does not play on it, else why not."""
+    try:
+        pairing, rnd = repo.get_pairing(s, pairing_id)
+        row = repo.get_tournament(s, rnd.tournament_id)
+    except NotFoundError as exc:
+        return str(exc)
+    try:
+        authorise(s, row, user, Act.RULE,
+                  repo.entry_users(s, [pairing.first_entry_id, pairing.second_entry_id]))
+    except HTTPException as exc:
+        return str(exc.detail)
+    return None

@@ -19,11 +19,16 @@ game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
 so that a server game can point at it (:mod:`.boards`).  Every result, an
 arbiter's or a server game's, goes in by one path (:mod:`.results`).
 
-Roles: the event's organiser creates it, registers entries, starts, pairs,
-publishes and sets line-ups; arbiters (and organisers) enter and correct
-results (a correction needs a reason), decide knock-out matches, forfeit
-team matches and record withdrawals; the colours of a 2021-league deciding
-game are chosen by the player entitled to (or by an arbiter for them).
+Roles: an organiser (site role) creates an event and is its organiser; the
+event's organisers appoint its staff (:mod:`.staff`: more organisers, a
+chief arbiter 裁判长, arbiters) and alone register entries, start and set
+line-ups; they and the chief arbiter pair and publish; every member of the
+staff enters and corrects results (a correction needs a reason), decides
+knock-out matches, forfeits team matches and records withdrawals -- never on
+a game he plays in (17.4).  A site administrator may do what the event's
+organisers may.  :func:`.model.authorise` decides, for every route; the
+colours of a 2021-league deciding game are chosen by the player entitled to
+(or by the staff for them).
 Every such act is kept in the event's log (``settings["log"]``) with who,
 when and why.  A round's pairings are published at once (``publish:
 auto``) or when the organiser says so (``manual``); server games are
@@ -55,14 +60,17 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
 from qisai.store import repo
 from qisai.store.models import User
-from qisai.web.accounts.deps import ArbiterDep, OrganiserDep, UserDep, ViewerDep
-from qisai.web.events.boards import open_boards
+from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
+from qisai.web.events import staff as staff_api
+from qisai.web.events.boards import open_boards, players_at
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
     LOCK,
     TEAM,
+    Act,
     Event,
+    authorise,
     check_open,
     hidden_rounds,
     load_event,
@@ -78,6 +86,7 @@ from qisai.web.events.model import (
 )
 from qisai.web.events.results import (
     Board,
+    Entered,
     GroupBoard,
     IndividualBoard,
     SeriesGame,
@@ -104,6 +113,7 @@ from qisai.web.state import AppState, SessionDep, StateDep
 __all__ = ["api"]
 
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+api.include_router(staff_api.api)  # /api/tournaments/{id}/staff
 
 
 # ---------------------------------------------------------------- the event
@@ -133,14 +143,15 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
         if body.system in KNOCKOUT:
             ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
                                double=body.system == "double_knockout", seeding=body.seeding,
-                               seed=seed)
+                               seed=seed, rules=ruleset)  # the profile's points (13.11)
         elif body.system in TEAM:
             ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
                            rounds=body.rounds, boards=body.boards,
-                           lineup_mode=body.lineup_mode, seed=seed)
+                           lineup_mode=body.lineup_mode, seed=seed, rules=ruleset)
         elif body.system in GROUP:
             ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
-                            advance=body.advance, final=body.final, seed=seed)
+                            advance=body.advance, final=body.final, seed=seed,
+                            rules=ruleset)
         elif body.system == "mcmahon":
             if body.kind != "go":
                 raise CompetitionError("McMahon is a Go pairing system (ranks in kyu and dan)")
@@ -188,7 +199,7 @@ def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
 
 
 @api.post("/{tournament_id}/entries", status_code=201)
-def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: OrganiserDep
+def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: UserDep
               ) -> dict[str, Any]:
     """Register a player by name or by account (individual, knock-out and
     group events), with a Go rank for a McMahon event.  409 after the
@@ -196,7 +207,7 @@ def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: Organiser
     422 for an unreadable rank or a rank outside a McMahon event."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "individual", "knockout", "group")
         name, account = _account(s, body)
         rating = body.rating or (int(account.rating) if account else 0)
@@ -221,13 +232,13 @@ def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: Organiser
 
 
 @api.post("/{tournament_id}/teams", status_code=201)
-def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDep
+def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: UserDep
              ) -> dict[str, Any]:
     """Register a team with its members in board order (team events).  409
     after the start or for a duplicate; 422 for too few members."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "team")
         ev = load_event(row)
         assert isinstance(ev, TeamEvent)
@@ -246,12 +257,12 @@ def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: OrganiserDe
 
 
 @api.post("/{tournament_id}/start")
-def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+def start(tournament_id: int, s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Close entries: draw the pairing numbers (or seed the knock-out).
     409 if already started or with fewer than two entries."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         ev = load_event(row)
         try:
             ev.start()
@@ -273,7 +284,7 @@ def start(tournament_id: int, s: SessionDep, user: OrganiserDep) -> dict[str, An
 
 
 @api.post("/{tournament_id}/rounds")
-async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: OrganiserDep
+async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: UserDep
                      ) -> dict[str, Any]:
     """Pair the next round (Berger table, 积分编排制, knock-out bracket or
     card draw, team pairing).  With automatic publication the server games
@@ -288,7 +299,7 @@ async def pair_round(tournament_id: int, st: StateDep, hub: HubDep, user: Organi
 def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str], dict[str, Any]]:
     with LOCK, st.db.session() as s:
         row = load_row(s, tournament_id)
-        own(row, user)
+        authorise(s, row, user, Act.PAIR)
         ev = load_event(row)
         try:
             if isinstance(ev, Tournament):
@@ -317,7 +328,7 @@ def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str]
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/publish")
-async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, user: OrganiserDep
+async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, user: UserDep
                   ) -> dict[str, Any]:
     """Publish a round's pairings: everyone sees them and the server games
     are created and started.  404 for a round not paired."""
@@ -328,7 +339,7 @@ async def publish(tournament_id: int, round_no: int, st: StateDep, hub: HubDep, 
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/unpublish")
-async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: OrganiserDep
+async def unpublish(tournament_id: int, round_no: int, st: StateDep, user: UserDep
                     ) -> dict[str, Any]:
     """Withdraw a round's pairings from view (to correct them before play).
     409 once the round has a result or a server game."""
@@ -340,7 +351,7 @@ def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bo
              ) -> tuple[list[str], dict[str, Any]]:
     with LOCK, st.db.session() as s:
         row = load_row(s, tournament_id)
-        own(row, user)
+        authorise(s, row, user, Act.PAIR)
         ev = load_event(row)
         if not 1 <= round_no <= paired_rounds(ev):
             raise HTTPException(404, f"round {round_no} has not been paired")
@@ -369,22 +380,33 @@ def _publish(st: AppState, tournament_id: int, round_no: int, user: User, on: bo
 # only names its board.
 async def _enter(st: AppState, hub: Hub, tournament_id: int, board: Board, body: BoardResult,
                  user: User) -> dict[str, Any]:
-    def run() -> tuple[list[str], dict[str, Any]]:
+    def run() -> tuple[Entered, str, dict[str, Any]]:
         with LOCK, st.db.session() as s:
             row = load_row(s, tournament_id)
-            _, created = enter_result(s, row, board, body.result, user=user, reason=body.reason,
-                                      red_fouls=body.red_fouls, black_fouls=body.black_fouls)
-            return created, tournament_view(s, row, user)
+            done = enter_result(s, row, board, body.result, user=user, reason=body.reason,
+                                red_fouls=body.red_fouls, black_fouls=body.black_fouls)
+            return done, row.kind, tournament_view(s, row, user)
 
-    created, view = await run_in_threadpool(run)
-    for game_id in created:
+    done, kind, view = await run_in_threadpool(run)
+    if done.ends is not None and done.result is not None:
+        # the server game of the board ends with the arbiter's ruling
+        # (Xiangqi 17.5: the arbiter announces the result; Go 4(3))
+        await hub.rule(done.ends, done.result, "17.5" if kind == "xiangqi" else "4(3)",
+                       f"{board.where}: result entered by {user.username}", user.id)
+        view = await run_in_threadpool(_view, st, tournament_id, user)
+    for game_id in done.created:
         await hub.start_if_ready(game_id)
     return view
 
 
+def _view(st: AppState, tournament_id: int, user: User) -> dict[str, Any]:
+    with st.db.session() as s:
+        return tournament_view(s, load_row(s, tournament_id), user)
+
+
 @api.put("/{tournament_id}/rounds/{round_no}/boards/{board}")
 async def enter_board(tournament_id: int, round_no: int, board: int, body: BoardResult,
-                      st: StateDep, hub: HubDep, user: ArbiterDep) -> dict[str, Any]:
+                      st: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
     """Enter or correct an over-the-board result of an individual event
     (arbiters and organisers), with the fouls of each side.  A correction
     needs a ``reason``.  422 for an unreadable result or an unknown board,
@@ -394,7 +416,7 @@ async def enter_board(tournament_id: int, round_no: int, board: int, body: Board
 
 @api.put("/{tournament_id}/rounds/{round_no}/groups/{group}/boards/{board}")
 async def enter_group_board(tournament_id: int, round_no: int, group: int, board: int,
-                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                             ) -> dict[str, Any]:
     """Enter or correct a board of a group event: group ``group``'s board in
     event round ``round_no``, or the final's for group 0 (arbiters and
@@ -407,7 +429,7 @@ async def enter_group_board(tournament_id: int, round_no: int, group: int, board
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/games/{game}")
 async def enter_series_game(tournament_id: int, round_no: int, match: int, game: int,
-                            body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                            body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                             ) -> dict[str, Any]:
     """Enter or correct the result of game ``game`` of knock-out match
     ``match`` (1-based) of round ``round_no``; the next game of the series,
@@ -419,7 +441,7 @@ async def enter_series_game(tournament_id: int, round_no: int, match: int, game:
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}")
 async def enter_team_board(tournament_id: int, round_no: int, match: int, board: int,
-                           body: BoardResult, st: StateDep, hub: HubDep, user: ArbiterDep
+                           body: BoardResult, st: StateDep, hub: HubDep, user: UserDep
                            ) -> dict[str, Any]:
     """Enter or correct a board result of team match ``match`` (from the
     board's Red side); the match counts once all boards are in.  A
@@ -432,13 +454,14 @@ async def enter_team_board(tournament_id: int, round_no: int, match: int, board:
 # ---------------------------------------------------------------- decisions
 @api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/decision")
 def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: SessionDep,
-           user: ArbiterDep) -> dict[str, Any]:
+           user: UserDep) -> dict[str, Any]:
     """The arbiter decides knock-out match ``match`` (e.g. after a drawn
     single game: an armageddon or a lot played over the board), or takes a
     decision back (``winner: null``).  422 for a winner not in the match,
     409 for a closed round."""
     with LOCK:
         row = load_row(s, tournament_id)
+        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
         need(row, "knockout")
         check_open(row, round_no)
         ev = load_event(row)
@@ -488,9 +511,11 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
             raise HTTPException(409, f"{where}: no colour choice is due")
         users: dict[str, int] = row.settings.get("users", {})
         own = users.get(ev.player(chooser).name) == user.id
-        if not own and not staff(user):
+        if not own and not staff(s, row, user):
             raise HTTPException(403, f"{where}: the choice is {ev.player(chooser).name}'s "
                                      "(Black in the rapid game), or an arbiter's for them")
+        if not own:
+            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
         try:
             ev.choose_colour(round_no, match - 1, body.red)
         except CompetitionError as exc:
@@ -506,11 +531,12 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")
 def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
-                  s: SessionDep, user: ArbiterDep) -> dict[str, Any]:
+                  s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Record a whole team match as forfeited (21.4: the present team gets
     the match points of a win).  422 for a result that is not a forfeit."""
     with LOCK:
         row = load_row(s, tournament_id)
+        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match)))
         need(row, "team")
         check_open(row, round_no)
         ev = load_event(row)
@@ -527,13 +553,13 @@ def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/lineups")
 def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
-                s: SessionDep, user: OrganiserDep) -> dict[str, Any]:
+                s: SessionDep, user: UserDep) -> dict[str, Any]:
     """Set both line-ups of a team match (board 1 first) while its round is
     unpublished.  422 for a line-up the event's mode forbids (12.1-12.3),
     409 once the round is published."""
     with LOCK:
         row = load_row(s, tournament_id)
-        own(row, user)
+        own(s, row, user)
         need(row, "team")
         if round_no not in hidden_rounds(row):
             raise HTTPException(409, f"round {round_no} is published: its line-ups are fixed")
@@ -549,7 +575,7 @@ def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
 
 
 @api.post("/{tournament_id}/withdrawals")
-def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterDep
+def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: UserDep
              ) -> dict[str, Any]:
     """Record a withdrawal.  Before the start the entry is struck off and
     the numbers are drawn afresh at the start (20.2).  After it: in an
@@ -565,6 +591,7 @@ def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: ArbiterD
     unknown entry, 409 for one that is out already."""
     with LOCK:
         row = load_row(s, tournament_id)
+        authorise(s, row, user, Act.RULE)
         ev = load_event(row)
         name = body.name.strip()
         try:

@@ -26,8 +26,9 @@ from qisai.web.events.model import (
     load_event,
     member_key,
     round_has_results,
-    staff,
+    staff_role,
 )
+from qisai.web.events.staff import staff_view
 
 __all__ = ["games_by_key", "tournament_view"]
 
@@ -39,13 +40,15 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
     games, standings or placings, crosstable and the arbiters' log."""
     ev = load_event(row)
     hidden = hidden_rounds(row)
-    is_staff = staff(viewer)
+    part = staff_role(s, row, viewer)
+    is_staff = part is not None
     base: dict[str, Any] = {
         "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
         "family": family(row), "ruleset": row.ruleset, "status": row.status,
         "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
         "started": ev.started, "finished": ev.started and ev.finished,
         "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
+        "staff": staff_view(s, row), "you": part,
     }
     users: dict[str, int] = row.settings.get("users", {})
     games = games_by_key(s, row)
@@ -184,8 +187,6 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
     crosstable: list[list[str]] = []
     if ev.tt is not None:
         tt = ev.tt
-        from qisai.competition.scoring import CLASSIC
-
         for r, rnd in enumerate(tt.rounds, start=1):
             matches = []
             for m in rnd:
@@ -201,7 +202,7 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
                            "game": games.get((r, m.board, b))}
                           for b, red, black in ev.board_players(r, m.board)]
                 complete = bool(m.results) or m.forfeit is not None
-                score = list(m.board_points(CLASSIC)) if m.results else None
+                score = list(m.board_points(tt.scoring)) if m.results else None
                 mp = None
                 if score is not None:
                     mp = [tt.match_points.of(score[0], score[1]),

@@ -44,9 +44,10 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
             return tournament_view(s, load_row(s, tournament_id), v.user)
 
     data = await run_in_threadpool(load)
-    role = v.user.role_enum if v.user else Role.GUEST
-    organiser = role.allows(Role.ORGANISER) and v.user is not None \
-        and v.user.id == data["organiser"]
+    # the viewer's part in this event's staff (model.authorise decides; the
+    # page only shows the controls he may use)
+    part = data["you"]
     template = f"events/{data['family']}.html"
-    return render(request, v, template, ev=data, organiser=organiser,
-                  arbiter=role.allows(Role.ARBITER))
+    return render(request, v, template, ev=data,
+                  organiser=part in ("organiser", "admin"),
+                  arbiter=part is not None)

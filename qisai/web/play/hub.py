@@ -43,7 +43,7 @@ from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, Re
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import GoRules
-from qisai.referee.verdict import Reason, Side
+from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
@@ -75,7 +75,7 @@ from qisai.web.play.quota import Quota
 from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
 from qisai.web.security import RateLimiter
 
-__all__ = ["ActionError", "BoardResult", "Hub", "LiveGame"]
+__all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
 
 log = logging.getLogger("qisai.web")
 
@@ -84,6 +84,12 @@ BoardResult = Callable[[Session, int, str], None]
 game's database session (in the same transaction), the pairing id and the
 PGN result.  The events domain provides it (the app wires it in), so that
 play never imports events."""
+
+BoardStaff = Callable[[Session, int, User], "str | None"]
+"""Whether a user may rule on (pause, foul, warn, adjudicate) the game of an
+event board: called with a database session, the pairing id and the user;
+returns ``None`` if he may, else the reason he may not (he is not on the
+event's staff, or plays on the board).  The events domain provides it."""
 
 
 def _now() -> float:
@@ -124,7 +130,8 @@ class Hub:
                  moves_per_second: int = 10, engine_think: float = 1.0,
                  engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
                  board_result: BoardResult | None = None,
-                 engine_pool: EnginePool | None = None, quota: Quota | None = None) -> None:
+                 engine_pool: EnginePool | None = None, quota: Quota | None = None,
+                 board_staff: BoardStaff | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -144,6 +151,9 @@ class Hub:
         self._engine_wake: dict[str, int] = {}
         self._engine_thinking: dict[str, asyncio.Future[Any]] = {}
         self.board_result = board_result
+        self.board_staff = board_staff
+        """Says who rules on an event's games (see :data:`BoardStaff`);
+        ``None``: the site's arbiters, as for casual games."""
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
@@ -176,7 +186,8 @@ class Hub:
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,
                             second_user_id=row.second_user_id, players=players, game=game,
-                            event_count=len(events), engine=row.engine)
+                            event_count=len(events), engine=row.engine,
+                            pairing_id=row.pairing_id)
 
     async def get(self, game_id: str) -> LiveGame:
         """Return the live game ``game_id``, loading and replaying it from the
@@ -353,12 +364,9 @@ class Hub:
             raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
                               explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
-            if not user.role_enum.allows(Role.ARBITER):
-                raise ActionError(403, f"{where}: {kind} needs the arbiter role")
-            if user.id in (live.first_user_id, live.second_user_id):
-                # An arbiter does not rule on a game he plays in.
-                raise ActionError(403, f"{where}: you play in this game; another arbiter "
-                                       f"must rule on it")
+            refused = await self._may_rule(live, user, kind)
+            if refused is not None:
+                raise ActionError(403, f"{where}: {refused}")
             data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
             side: Side | None = None
         else:
@@ -420,6 +428,69 @@ class Hub:
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}
         return ack, notices
+
+    async def _may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
+        """Why ``user`` may not take the arbiter's action ``kind`` in
+        ``live``, or ``None`` if he may.  Nobody rules on a game he plays in
+        (17.4); an event's game is ruled on by the event's staff
+        (:attr:`board_staff`), a casual game by a site arbiter or
+        administrator (an organiser as such rules on no game)."""
+        if live.pairing_id is not None and self.board_staff is not None:
+            check, pairing_id = self.board_staff, live.pairing_id
+
+            def ask() -> str | None:
+                with self.db.session() as s:
+                    return check(s, pairing_id, user)
+            refused = await anyio.to_thread.run_sync(ask)
+            if refused is not None:
+                return refused
+        elif user.role not in (Role.ARBITER.value, Role.ADMIN.value):
+            return (f"{kind} needs the arbiter role (a site arbiter or administrator rules on "
+                    "casual games)")
+        if user.id in (live.first_user_id, live.second_user_id):
+            return ("you play in this game: an arbiter may not rule on his own game (17.4); "
+                    "another arbiter must rule on it")
+        return None
+
+    async def rule(self, game_id: str, pgn_result: str, clause: str, note: str = "",
+                   actor_id: int | None = None) -> bool:
+        """End game ``game_id``, if still in play, with an arbiter's ruling
+        (the referee's ADJUDICATE: reason ``adjudication`` and ``clause``):
+        ``pgn_result`` ``1-0`` (the first mover wins), ``0-1`` or
+        ``1/2-1/2``.  The clocks stop and no side may move any more.  The
+        event's result path calls it when an arbiter enters the result of a
+        board whose server game is in play.  Returns whether it ended the game."""
+        winner = {"1-0": Side.FIRST, "0-1": Side.SECOND}.get(pgn_result)
+        if winner is None and pgn_result != "1/2-1/2":
+            raise ValueError(f"rule: {pgn_result!r} is not a PGN result")
+        try:
+            live = await self.get(game_id)
+        except ActionError:
+            return False
+        notices: list[Notice] = []
+        for _ in range(3):
+            async with live.lock:
+                try:
+                    await self._reload(live)
+                    if live.game.is_over or live.status not in (GameStatus.ACTIVE.value,
+                                                                GameStatus.WAITING.value):
+                        return False
+                    if live.game.phase.value == "waiting":
+                        started, _refused = await self._apply(
+                            live, Event(EventType.START, self.now()), None)
+                        notices += started
+                    event = Event(EventType.ADJUDICATE, self.now(), winner=winner,
+                                  outcome=Outcome.WIN if winner is not None else Outcome.DRAW,
+                                  reason=Reason.ADJUDICATION, clause=clause, note=note)
+                    new, refusal = await self._apply(live, event, actor_id)
+                except ConflictError:
+                    continue
+                notices += new
+                if notices:
+                    await self.broadcast(live, notices)
+            self.engine_turn(live)
+            return refusal is None
+        return False
 
     async def start_if_ready(self, game_id: str) -> None:
         """Start the referee game (the START event) once both seats are

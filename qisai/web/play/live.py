@@ -70,6 +70,8 @@ class LiveGame:
     """The engine holding the open seat (``builtin``), if any."""
     engine_status: str | None = None
     """``waiting``: the engine waits for a free engine process."""
+    pairing_id: int | None = None
+    """The event board the game is played for, if any."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
