@@ -142,8 +142,12 @@ class EngineProcess:
 
     @property
     def returncode(self) -> int | None:
-        """The exit status, or ``None`` while the process runs."""
-        return self._proc.returncode
+        """The exit status, or ``None`` while the process runs.  Asks the
+        system (a non-blocking wait) rather than the loop's exit watcher, so
+        a process killed a moment ago is seen as ended before the watcher's
+        callback has run (a pooled engine killed while idle is then replaced,
+        not leased)."""
+        return self._proc.poll()
 
     # ------------------------------------------------------------ exit
     def _watch_exit(self) -> None:

@@ -238,6 +238,21 @@ def test_guests_are_also_counted_by_address(register: Any, pool_client: TestClie
 
 
 # ---------------------------------------------------------- a crash
+def _wait_dead(pid: int, bound: float = 60.0) -> None:
+    """Wait until process ``pid`` has ended (gone, or a zombie not yet reaped):
+    a hang bound only, not a speed measure."""
+    deadline = time.monotonic() + bound
+    stat = Path(f"/proc/{pid}/stat")
+    while time.monotonic() < deadline:
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return
+        except (OSError, IndexError):
+            return  # gone
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} still runs {bound} s after SIGKILL")
+
+
 def test_a_killed_engine_process_is_replaced(register: Any, pool_client: TestClient) -> None:
     hub = hub_of(pool_client)
     me = register(pool_client, "survivor")
@@ -249,6 +264,7 @@ def test_a_killed_engine_process_is_replaced(register: Any, pool_client: TestCli
     wait_for(pool_client, gid, lambda s: hub.pool.idle == 1, "the process back in the pool")
     [pid] = hub.pool.pids()
     os.kill(pid, signal.SIGKILL)
+    _wait_dead(pid)  # SIGKILL takes effect when the process is next scheduled
     assert any_move(pool_client, me, gid) == 3
     st = wait_for(pool_client, gid, lambda s: s["ply"] >= 4 or s["result"], "the next reply")
     assert st["result"] is None and st["ply"] == 4
