@@ -169,3 +169,27 @@ def test_no_font_is_503_naming_the_package(register: Any, client: TestClient,
     monkeypatch.delenv("QISAI_CJK_FONT", raising=False)
     r = client.get(f"/tournaments/{eid}/papers/pairings.pdf")
     assert r.status_code == 503 and "fonts-noto-cjk" in r.json()["detail"]
+
+
+def test_group_event_papers(register: Any, client: TestClient) -> None:
+    org = organiser(client, register)
+    h = org["headers"]
+    ev = client.post("/api/tournaments", json={
+        "name": "Groups", "system": "group_round_robin", "groups": 2, "advance": 1,
+        "grouping": "snake"}, headers=h).json()
+    base = f"/api/tournaments/{ev['id']}"
+    names = NAMES + ("蒋川", "洪智")
+    for k, name in enumerate(names):
+        assert client.post(f"{base}/entries", json={"name": name, "rating": 2700 - 10 * k},
+                           headers=h).status_code == 201
+    client.post(f"{base}/start", headers=h)
+    assert client.post(f"{base}/rounds", headers=h).status_code == 200
+    papers = f"/tournaments/{ev['id']}/papers"
+    text = pdf_text(client.get(f"{papers}/pairings.pdf?round=1"))
+    assert sum(n in text for n in names) >= 4 and "G1-1" in text
+    # placements (qisai.papers): filled in as the groups and the final are decided
+    assert "成绩册" in pdf_text(client.get(f"{papers}/standings.pdf"))
+    assert "G1-1" in pdf_text(client.get(f"{papers}/slips.pdf", headers=h))
+    assert client.get(f"{papers}/crosstable.pdf").status_code == 404
+    page = client.get(f"/tournaments/{ev['id']}").text
+    assert 'data-paper="pairings"' in page and 'data-paper="crosstable"' not in page

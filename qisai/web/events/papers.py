@@ -30,6 +30,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Tournament
 from qisai.competition.events.file import EventFile, Header
@@ -69,9 +70,11 @@ _EVENT_KIND = {"knockout": "knockout", "team": "team", "group": "groups"}
 NO_FONT = 503
 
 
-def may_see_forms(row: TournamentRow, user: User | None) -> bool:
+def may_see_forms(s: Session, row: TournamentRow, user: User | None) -> bool:
     """Whether ``user`` may print the staff's papers (result slips,
-    line-up forms) of event ``row``: its organiser, or an arbiter."""
+    line-up forms) of event ``row`` and see its unpublished rounds: its
+    organiser, or an arbiter (the staff, as the event's page has it)."""
+    del s  # the session is for the event's own staff list, once there is one
     return user is not None and (row.organiser_id == user.id or staff(user))
 
 
@@ -141,7 +144,7 @@ def _make(st: Any, tournament_id: int, kind: str, round_no: int | None,
         if kind not in KINDS_BY_FAMILY[family(row)]:
             raise HTTPException(404, f"a {row.format} event has no {kind!r} paper; it has "
                                      f"{', '.join(KINDS_BY_FAMILY[family(row)])}")
-        if kind in STAFF_KINDS and not may_see_forms(row, user):
+        if kind in STAFF_KINDS and not may_see_forms(s, row, user):
             raise HTTPException(401 if user is None else 403,
                                 f"{LABELS[kind][0]} ({kind}) are for the event's organiser and "
                                 "arbiters only")
@@ -155,7 +158,7 @@ def _make(st: Any, tournament_id: int, kind: str, round_no: int | None,
             raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") \
                 from None
         paired = _paired(ef)
-        if not staff(user) and (user is None or user.id != row.organiser_id):
+        if not may_see_forms(s, row, user):
             hidden = hidden_rounds(row)
             visible = next((r - 1 for r in range(1, paired + 1) if r in hidden), paired)
             _published_only(ef, visible)
