@@ -129,13 +129,18 @@ def test_knockout_bracket_and_team_lineups(register: Any, client: TestClient) ->
     org = organiser(client, register)
     h = org["headers"]
     ev = client.post("/api/tournaments", json={"name": "Cup", "system": "knockout",
-                                               "series": "single"}, headers=h).json()
+                                               "series": "single", "publish": "manual"},
+                     headers=h).json()
     base = f"/api/tournaments/{ev['id']}"
     for name in NAMES:
         client.post(f"{base}/entries", json={"name": name}, headers=h)
     client.post(f"{base}/start", headers=h)
     client.post(f"{base}/rounds", headers=h)
     papers = f"/tournaments/{ev['id']}/papers"
+    # round 1 not published: the public's bracket has no pairings yet
+    assert not any(n in pdf_text(client.get(f"{papers}/bracket.pdf")) for n in NAMES)
+    assert all(n in pdf_text(client.get(f"{papers}/bracket.pdf", headers=h)) for n in NAMES)
+    client.post(f"{base}/rounds/1/publish", headers=h)
     text = pdf_text(client.get(f"{papers}/bracket.pdf"))
     assert all(n in text for n in NAMES) and "决赛" in text
     assert all(n in pdf_text(client.get(f"{papers}/pairings.pdf")) for n in NAMES)
