@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -39,9 +40,9 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
-from qisai.web.accounts.deps import ViewerDep
+from qisai.web.accounts.deps import Viewer, ViewerDep
 from qisai.web.events.model import family, hidden_rounds, load_row, staff
-from qisai.web.state import StateDep
+from qisai.web.state import AppState, StateDep
 
 __all__ = ["KINDS_BY_FAMILY", "LABELS", "ROUND_KINDS", "STAFF_KINDS", "may_see_forms",
            "papers_of", "router"]
@@ -100,14 +101,9 @@ def _event_file(row: TournamentRow, organiser: str) -> EventFile:
     kind = _EVENT_KIND.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
     header = Header(row.name, organiser=organiser,
                     game="go" if row.kind == "go" else "xiangqi")
-    data = {"format": "qisai-event", "kind": kind, "header": _header_dict(header),
+    data = {"format": "qisai-event", "kind": kind, "header": asdict(header),
             "event": row.settings["event"]}
     return EventFile.from_dict(data, source=f"tournament {row.id}")
-
-
-def _header_dict(h: Header) -> dict[str, str]:
-    return {"name": h.name, "date": h.date, "venue": h.venue,
-            "chief_arbiter": h.chief_arbiter, "organiser": h.organiser, "game": h.game}
 
 
 def _published_only(ef: EventFile, published: int) -> None:
@@ -134,7 +130,7 @@ def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> str:
     return f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
 
 
-def _make(st: Any, tournament_id: int, kind: str, round_no: int | None,
+def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
           user: User | None) -> tuple[bytes, str]:
     from qisai.papers import write_paper
     from qisai.papers.pdf import PapersError, find_font
@@ -184,9 +180,7 @@ def _make(st: Any, tournament_id: int, kind: str, round_no: int | None,
         out = Path(tmp) / "paper.pdf"
         try:
             write_paper(ef, kind, out, round_no if kind in ROUND_KINDS else None)
-        except PapersError as exc:
-            raise HTTPException(409, str(exc)) from None
-        except CompetitionError as exc:
+        except CompetitionError as exc:  # PapersError among them: a paper that does not fit
             raise HTTPException(409, str(exc)) from None
         return out.read_bytes(), name
 
@@ -195,7 +189,7 @@ RoundQuery = Annotated[int | None, Query(alias="round", ge=1, le=1000,
                                          description="round (default: the last paired)")]
 
 
-async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Any, st: Any,
+async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewer, st: AppState,
                    disposition: str) -> Response:
     pdf, name = await run_in_threadpool(_make, st, tournament_id, kind, round_no, v.user)
     return Response(pdf, media_type="application/pdf", headers={
