@@ -51,12 +51,14 @@ def test_game_page_embeds_the_state_safely(register: Any, client: TestClient) ->
     page = client.get(f"/games/{g['id']}")
     assert page.status_code == 200
     assert "<script>alert(1)</script>" not in page.text
+    assert r"<\/script><script>alert(1)<\/script>" in page.text  # "</" escaped in the JSON
     data = re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
                      page.text, re.S)
     assert data is not None
     state = json.loads(data.group(1))
     assert state["id"] == g["id"] and state["status"] == "waiting"
-    assert state["players"]["first"]["name"].startswith("</script>")
+    assert state["players"]["first"]["display_name"].startswith("</script>")
+    assert state["players"]["first"]["name"] == "red1"  # the unique user name is shown
     assert client.get("/games/nope").status_code == 404
 
 

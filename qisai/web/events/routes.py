@@ -48,14 +48,15 @@ from qisai.competition import (
     System,
     Tournament,
 )
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.mcmahon_event import McMahonTournament
+from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import ArbiterDep, OrganiserDep, UserDep, ViewerDep
 from qisai.web.events.boards import open_boards
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
-from qisai.web.events.mcmahon import McMahonTournament
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
@@ -94,7 +95,6 @@ from qisai.web.events.schemas import (
     NewTournament,
     Withdrawal,
 )
-from qisai.web.events.team import TeamEvent
 from qisai.web.events.views import games_by_key, tournament_view
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep
@@ -181,7 +181,7 @@ def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
         account = repo.find_user(s, entry.username)
         if account is None:
             raise HTTPException(404, f"username: no user {entry.username!r}")
-    name = entry.name or (account.display_name if account else None)
+    name = entry.name or (account.username if account else None)  # the unique name
     if not name:
         raise HTTPException(422, "name: give a name or a username")
     return name.strip(), account

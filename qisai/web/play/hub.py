@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -37,6 +38,7 @@ import anyio
 from sqlalchemy.orm import Session
 
 from qisai.engines.errors import EngineMoveError
+from qisai.engines.pool import EnginePool
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
@@ -45,6 +47,8 @@ from qisai.referee.verdict import Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
+from qisai.web.play import explain
+from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -67,6 +71,7 @@ from qisai.web.play.opponents import (
     go_time_left,
     parse_spec,
 )
+from qisai.web.play.quota import Quota
 from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
 from qisai.web.security import RateLimiter
 
@@ -85,6 +90,29 @@ def _now() -> float:
     return time.time()
 
 
+def default_processes() -> int:
+    """Return the default bound on engine processes: the CPUs this process
+    may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def engine_pool(settings: Any) -> EnginePool:
+    """Return the engine pool ``settings`` (:class:`~qisai.web.settings.Settings`)
+    ask for."""
+    return EnginePool(settings.engine_processes or default_processes(),
+                      idle_timeout=settings.engine_idle, max_wait=settings.engine_wait)
+
+
+def quota(settings: Any) -> Quota:
+    """Return the players' limits ``settings`` ask for."""
+    return Quota(engine_games=settings.engine_games_per_player, seeks=settings.seeks_per_player,
+                 address_engine_games=settings.guest_engine_games_per_address,
+                 address_seeks=settings.guest_seeks_per_address)
+
+
 class Hub:
     """The live games of this process.
 
@@ -95,7 +123,8 @@ class Hub:
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
                  moves_per_second: int = 10, engine_think: float = 1.0,
                  engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
-                 board_result: BoardResult | None = None) -> None:
+                 board_result: BoardResult | None = None,
+                 engine_pool: EnginePool | None = None, quota: Quota | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -117,7 +146,15 @@ class Hub:
         self.board_result = board_result
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
+        self.draw_margin_cp = DEFAULT_MARGIN_CP
+        """An engine accepts a draw offer when its score for itself is at
+        most this (centipawns; see :mod:`qisai.web.play.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
+        self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
+        """The engine processes every engine seat leases from (qisai's own
+        engines too: no engine searches in this process)."""
+        self.quota = quota if quota is not None else Quota()
+        """How many engine games and open seeks a player may have."""
 
     # ------------------------------------------------------------- loading
     def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
@@ -133,7 +170,8 @@ class Hub:
             players = {}
             for u in (row.first_user, row.second_user):
                 if u is not None:
-                    players[u.id] = {"id": u.id, "name": u.display_name, "rating": round(u.rating)}
+                    players[u.id] = {"id": u.id, "name": u.username,  # unique; shown first
+                                      "display_name": u.display_name, "rating": round(u.rating)}
             game = self._build(row, events)
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,
@@ -261,9 +299,11 @@ class Hub:
         learnt its own side, ``you``, from the full state on connect), so it
         is encoded once.
         """
+        await self._broadcast_notes(live, [notice_data(n) for n in notices])
+
+    async def _broadcast_notes(self, live: LiveGame, notes: list[dict[str, Any]]) -> None:
         if not live.subscribers:
             return
-        notes = [notice_data(n) for n in notices]
         state = live.snapshot(None, moves=False)
         del state["you"]
         text = json.dumps({"type": "update", "notices": notes, "state": state},
@@ -310,7 +350,8 @@ class Hub:
         game = live.game
         where = f"game {live.id}"
         if live.status == GameStatus.WAITING.value:
-            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
+            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
+                              explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
             if not user.role_enum.allows(Role.ARBITER):
                 raise ActionError(403, f"{where}: {kind} needs the arbiter role")
@@ -323,7 +364,8 @@ class Hub:
         else:
             side = live.side_of(user.id)
             if side is None:
-                raise ActionError(403, f"{where}: you are not a player of this game")
+                raise ActionError(403, f"{where}: you are not a player of this game",
+                                  explain.text("not_a_player"))
             data = {k: v for k, v in action.items()
                     if k in ("move", "claim", "points")}
         if kind in ("move", "pass"):
@@ -365,7 +407,15 @@ class Hub:
             # Out of turn and after the end are conflicts with the game's
             # state (409); anything else is a bad action (400).
             status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
-            raise ActionError(status, f"{where}: {refusal}")
+            raise ActionError(status, f"{where}: {refusal}",
+                              explain.refusal(live, side, kind, action, str(refusal)))
+        if (kind in ("move", "pass") and side is not None and action.get("offer_draw") is True
+                and "offer_draw" not in explain.allowed_now(live)[side.name.lower()]):
+            # 23.1: a draw offered with the move, right after it (so that an
+            # engine cannot answer by moving before the offer is made).
+            more, _ = await self._apply(live, Event(EventType.OFFER_DRAW, self.now(), side),
+                                        user.id)
+            notices = [*notices, *more]
         ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}
@@ -464,7 +514,8 @@ class Hub:
             return seat
         name = live.engine or BUILTIN
         if name == BUILTIN:
-            seat = BuiltinGoSeat() if live.kind == "go" else BuiltinXiangqiSeat()
+            seat = (BuiltinGoSeat(self.pool, live.id) if live.kind == "go"
+                    else BuiltinXiangqiSeat(self.pool, live.id))
         else:
             raw = self.engines.get(name)
             if raw is None:
@@ -472,9 +523,28 @@ class Hub:
             spec = parse_spec(raw)
             if spec.kind != live.kind:
                 raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
-            seat = GtpGoSeat(spec, name) if spec.protocol == "gtp" else UciXiangqiSeat(spec, name)
+            seat = (GtpGoSeat(spec, name, self.pool, live.id) if spec.protocol == "gtp"
+                    else UciXiangqiSeat(spec, name, self.pool, live.id))
+        seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)
         self._seats[live.id] = seat
         return seat
+
+    ENGINE_WAITING: dict[str, Any] = {
+        "type": "engine_waiting", "at": None, "side": None, "zh": "引擎忙，等待中",
+        "en": "engine busy, waiting", "clause": None, "data": {}}
+    ENGINE_READY: dict[str, Any] = {
+        "type": "engine_ready", "at": None, "side": None, "zh": "引擎已就绪，思考中",
+        "en": "engine free, thinking", "clause": None, "data": {}}
+
+    def _engine_waiting(self, live: LiveGame, waiting: bool) -> None:
+        """The engine of ``live`` starts (or stops) waiting for a free
+        engine process: say so on the game's sockets (the page shows the
+        notice) and in its state (``engine_status``)."""
+        live.engine_status = "waiting" if waiting else None
+        note = self.ENGINE_WAITING if waiting else self.ENGINE_READY
+        task = asyncio.get_running_loop().create_task(self._broadcast_notes(live, [note]))
+        self._engine_tasks.add(task)
+        task.add_done_callback(self._engine_tasks.discard)
 
     def _request(self, live: LiveGame, side: Side) -> GoRequest | XiangqiRequest:
         """What the engine needs to move, copied under the game's lock."""
@@ -515,6 +585,8 @@ class Hub:
                 # first (4(4)): nothing to do until he does.
                 return False
             where = (live.event_count, len(game.moves), game.phase)
+            # 23.1: a draw offer is answered before the engine moves.
+            offered = not scoring and game.pending_offer is side.other
             try:
                 seat = self._seat(live)
             except (RuntimeError, ValueError) as exc:
@@ -525,16 +597,22 @@ class Hub:
             return False
         own: frozenset[Any] = frozenset()
         answer = ""
-        if scoring:
+        accept = False
+        if offered:
+            asked: asyncio.Future[Any] = asyncio.ensure_future(
+                accepts_draw(seat, request, side, live.kind, self.draw_margin_cp))
+        elif scoring:
             assert isinstance(request, GoRequest)
-            asked: asyncio.Future[Any] = asyncio.ensure_future(seat.dead_stones(request))
+            asked = asyncio.ensure_future(seat.dead_stones(request))
         else:
             asked = asyncio.ensure_future(seat.move(request))
         # Held apart from this task, so that the end of the game can stop the
         # wait (and nothing else: never a write in progress).
         self._engine_thinking[live.id] = asked
         try:
-            if scoring:
+            if offered:
+                accept = bool(await asked)
+            elif scoring:
                 own = await asked
             else:
                 answer = await asked
@@ -553,7 +631,10 @@ class Hub:
             now = (live.event_count, len(game.moves), game.phase)
             if now != where or not self._engine_due(live):
                 return True  # the game moved on meanwhile: look again
-            if scoring:
+            if offered:
+                events = [Event(EventType.ACCEPT_DRAW if accept else EventType.DECLINE_DRAW, 0.0,
+                                side)]
+            elif scoring:
                 events = agreement_actions(game, side, own)
             elif answer == "resign":
                 events = [Event(EventType.RESIGN, 0.0, side)]
@@ -570,7 +651,7 @@ class Hub:
                     return True  # another process wrote first; reloaded
                 notices += new
                 if refusal is not None:
-                    if not game.is_over and not scoring:
+                    if not game.is_over and not scoring and not offered:
                         # The referee refused the engine's move (casual
                         # rules reject illegal moves): it loses for it
                         # (4.1.6; Go 12(1)).
@@ -631,6 +712,7 @@ class Hub:
                 await task
         for game_id in list(self._seats):
             await self._close_seat(game_id)
+        await self.pool.close()
 
     # -------------------------------------------------------- subscribers
     async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:
@@ -648,7 +730,9 @@ class Hub:
     # -------------------------------------------------------------- ticks
     async def tick_all(self) -> None:
         """Let time pass in every running game: flag falls end games (and are
-        stored), clock calls (读秒) go out to the sockets."""
+        stored), clock calls (读秒) go out to the sockets.  Engine processes
+        idle too long are stopped."""
+        self.pool.reap()
         now = self.now()
         for live in list(self.games.values()):
             game = live.game
