@@ -30,6 +30,7 @@ from qisai.store import Database
 from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
+from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.pages import accounts as account_pages
@@ -97,6 +98,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(play_api.router)
     app.include_router(socket.router)
     app.include_router(events_api.api)
+    app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)

@@ -14,6 +14,7 @@ from qisai.store import repo
 from qisai.store.models import Role
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.events.model import load_row
+from qisai.web.events.papers import papers_of
 from qisai.web.events.views import tournament_view
 from qisai.web.pages.render import render
 from qisai.web.play import rules as views
@@ -50,4 +51,5 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
     template = f"events/{data['family']}.html"
     return render(request, v, template, ev=data,
                   organiser=part in ("organiser", "admin"),
-                  arbiter=part is not None)
+                  arbiter=part is not None,
+                  papers=papers_of(data["id"], data["family"], part is not None))

@@ -1,0 +1,215 @@
+"""An event's printed papers in the arena: the same A4 PDFs as
+``qisai event papers`` (:mod:`qisai.papers`), one click from the event page.
+
+* ``GET /tournaments/{id}/papers/{kind}.pdf?round=N`` — the PDF to download
+  (``Content-Disposition: attachment``, named ``<event>-<kind>[-rN].pdf``);
+* ``GET /tournaments/{id}/papers/{kind}?round=N`` — the print view: the same
+  PDF shown inline.  It is the PDF and not an HTML page with print CSS on
+  purpose: the PDF is laid out for A4 with the Chinese font embedded, so it
+  prints the same from any browser, and there is one layout to keep, not two.
+
+The kinds an event has depend on its family (:data:`KINDS_BY_FAMILY`).
+对阵表, 成绩册, the crosstable and the bracket are public like the event
+page; 记录纸 (result slips) and line-up forms only for the event's
+organiser and arbiters (:func:`may_see_forms`).  The public never sees a
+round not yet published.
+
+The paper is drawn from the event's stored state: the row's
+``settings["event"]`` is read by the competition layer's
+:meth:`~qisai.competition.events.file.EventFile.from_dict` (it reads the
+arena's formats), under a header made from the row.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from sqlalchemy.orm import Session
+
+from qisai.competition import CompetitionError, Tournament
+from qisai.competition.events.file import EventFile, Header
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.team_event import TeamEvent
+from qisai.store import NotFoundError, repo
+from qisai.store.models import Tournament as TournamentRow
+from qisai.store.models import User
+from qisai.web.accounts.deps import Viewer, ViewerDep
+from qisai.web.events.model import family, hidden_rounds, load_row, staff
+from qisai.web.state import AppState, StateDep
+
+__all__ = ["KINDS_BY_FAMILY", "LABELS", "ROUND_KINDS", "STAFF_KINDS", "may_see_forms",
+           "papers_of", "router"]
+
+router = APIRouter(tags=["events"])
+
+KINDS_BY_FAMILY: dict[str, tuple[str, ...]] = {
+    "individual": ("pairings", "standings", "crosstable", "slips"),
+    "knockout": ("pairings", "bracket", "standings", "slips"),
+    "group": ("pairings", "standings", "slips"),
+    "team": ("pairings", "standings", "crosstable", "slips", "lineups"),
+}
+"""The papers of each family of event (:func:`~qisai.web.events.model.family`)."""
+ROUND_KINDS = frozenset({"pairings", "slips", "lineups"})
+"""Papers of one round (``?round=N``, default the last paired)."""
+STAFF_KINDS = frozenset({"slips", "lineups"})
+"""Papers for the event's organiser and arbiters only."""
+LABELS: dict[str, tuple[str, str]] = {
+    "pairings": ("对阵表", "Pairings"), "standings": ("成绩册", "Standings"),
+    "crosstable": ("交叉表", "Crosstable"), "bracket": ("对阵图", "Bracket"),
+    "slips": ("记录纸", "Result slips"), "lineups": ("出场名单", "Line-ups"),
+}
+"""Each paper's name in Chinese and English (the event page's links)."""
+
+_EVENT_KIND = {"knockout": "knockout", "team": "team", "group": "groups"}
+NO_FONT = 503
+
+
+def may_see_forms(s: Session, row: TournamentRow, user: User | None) -> bool:
+    """Whether ``user`` may print the staff's papers (result slips,
+    line-up forms) of event ``row`` and see its unpublished rounds: its
+    staff (organisers, chief arbiter, arbiters) or a site administrator."""
+    return staff(s, row, user)
+
+
+def papers_of(tournament_id: int, fam: str, forms: bool) -> list[dict[str, Any]]:
+    """The papers of event ``tournament_id`` of family ``fam`` as links for
+    the event page: ``kind``, ``zh``, ``en``, ``pdf`` (download) and
+    ``view`` (print view); the staff's papers only when ``forms``
+    (:func:`may_see_forms`)."""
+    out = []
+    for kind in KINDS_BY_FAMILY[fam]:
+        if kind in STAFF_KINDS and not forms:
+            continue
+        zh, en = LABELS[kind]
+        base = f"/tournaments/{tournament_id}/papers/{kind}"
+        out.append({"kind": kind, "zh": zh, "en": en, "pdf": f"{base}.pdf", "view": base})
+    return out
+
+
+def _event_file(row: TournamentRow, organiser: str) -> EventFile:
+    """The event of ``row`` as the competition layer's event file, with the
+    printed header made from the row."""
+    fam = family(row)
+    kind = _EVENT_KIND.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
+    header = Header(row.name, organiser=organiser,
+                    game="go" if row.kind == "go" else "xiangqi")
+    data = {"format": "qisai-event", "kind": kind, "header": asdict(header),
+            "event": row.settings["event"]}
+    return EventFile.from_dict(data, source=f"tournament {row.id}")
+
+
+def _published_only(ef: EventFile, published: int) -> None:
+    """Drop the rounds after the first ``published`` from the event (for a
+    paper the public sees; a round is published before it gets results,
+    so the standings do not change)."""
+    ev = ef.event
+    if isinstance(ev, Tournament):
+        del ev.rounds[published:]
+    elif isinstance(ev, KnockoutEvent) and ev.ko is not None:
+        del ev.ko.rounds[published:]
+    elif isinstance(ev, TeamEvent) and ev.tt is not None:
+        del ev.tt.rounds[published:]
+
+
+def _paired(ef: EventFile) -> int:
+    from qisai.competition.events.views import round_count
+
+    return round_count(ef)
+
+
+def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", row.name).strip("-") or "event"
+    return f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
+
+
+def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
+          user: User | None) -> tuple[bytes, str]:
+    from qisai.papers import write_paper
+    from qisai.papers.pdf import PapersError, find_font
+
+    with st.db.session() as s:
+        row = load_row(s, tournament_id)
+        if kind not in KINDS_BY_FAMILY[family(row)]:
+            raise HTTPException(404, f"a {row.format} event has no {kind!r} paper; it has "
+                                     f"{', '.join(KINDS_BY_FAMILY[family(row)])}")
+        if kind in STAFF_KINDS and not may_see_forms(s, row, user):
+            raise HTTPException(401 if user is None else 403,
+                                f"{LABELS[kind][0]} ({kind}) are for the event's organiser and "
+                                "arbiters only")
+        try:
+            organiser = repo.get_user(s, row.organiser_id).display_name
+        except NotFoundError:  # a paper without the organiser's name is still a paper
+            organiser = ""
+        try:
+            ef = _event_file(row, organiser)
+        except CompetitionError as exc:
+            raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") \
+                from None
+        paired = _paired(ef)
+        if not may_see_forms(s, row, user):
+            hidden = hidden_rounds(row)
+            visible = next((r - 1 for r in range(1, paired + 1) if r in hidden), paired)
+            _published_only(ef, visible)
+            paired = visible
+        name = _file_name(row, kind, None)
+    if kind in ROUND_KINDS:
+        if paired == 0:
+            raise HTTPException(404, "no round is paired (or published) yet")
+        if round_no is None:
+            round_no = paired
+        if round_no > paired:
+            raise HTTPException(404, f"round {round_no} is not paired (or not published); "
+                                     f"rounds 1-{paired} are")
+        name = _file_name(row, kind, round_no)
+    elif round_no is not None and round_no > max(paired, 1):
+        raise HTTPException(404, f"round {round_no} is not paired; rounds 1-{paired} are")
+    try:
+        find_font()
+    except PapersError as exc:
+        raise HTTPException(NO_FONT, f"papers cannot be printed on this server: {exc}") \
+            from None
+    with tempfile.TemporaryDirectory(prefix="qisai-papers-") as tmp:
+        out = Path(tmp) / "paper.pdf"
+        try:
+            write_paper(ef, kind, out, round_no if kind in ROUND_KINDS else None)
+        except CompetitionError as exc:  # PapersError among them: a paper that does not fit
+            raise HTTPException(409, str(exc)) from None
+        return out.read_bytes(), name
+
+
+RoundQuery = Annotated[int | None, Query(alias="round", ge=1, le=1000,
+                                         description="round (default: the last paired)")]
+
+
+async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewer, st: AppState,
+                   disposition: str) -> Response:
+    pdf, name = await run_in_threadpool(_make, st, tournament_id, kind, round_no, v.user)
+    return Response(pdf, media_type="application/pdf", headers={
+        "Content-Disposition": f'{disposition}; filename="{name}"',
+        "Cache-Control": "private, no-store"})
+
+
+@router.get("/tournaments/{tournament_id}/papers/{kind}.pdf",
+            responses={200: {"content": {"application/pdf": {}}}})
+async def paper_pdf(tournament_id: int, kind: str, v: ViewerDep, st: StateDep,
+                    round_no: RoundQuery = None) -> Response:
+    """An event's paper as an A4 PDF to download: ``pairings``, ``standings``,
+    ``crosstable``, ``bracket`` (public), ``slips``, ``lineups`` (the event's
+    organiser and arbiters).  404 for a kind the event has not or a round
+    not paired, 422 for a round below 1, 503 without the Chinese font."""
+    return await _respond(tournament_id, kind, round_no, v, st, "attachment")
+
+
+@router.get("/tournaments/{tournament_id}/papers/{kind}",
+            responses={200: {"content": {"application/pdf": {}}}})
+async def paper_view(tournament_id: int, kind: str, v: ViewerDep, st: StateDep,
+                     round_no: RoundQuery = None) -> Response:
+    """The print view of a paper: the same PDF, shown inline to print."""
+    return await _respond(tournament_id, kind, round_no, v, st, "inline")
