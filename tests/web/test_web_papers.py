@@ -69,6 +69,9 @@ def test_individual_papers_download_print_view_and_roles(register: Any,
     make_role(client, arb["user"]["id"], Role.ARBITER)
     h = org["headers"]
     eid, base = individual(client, h)
+    # an arbiter acts on an event once its organiser appoints him (event staff)
+    assert client.post(f"{base}/staff", json={"username": "arb", "role": "arbiter"},
+                       headers=h).status_code in (200, 201)
     client.put(f"{base}/rounds/1/boards/1", json={"result": "1-0"}, headers=h)
     papers = f"/tournaments/{eid}/papers"
 
