@@ -9,17 +9,49 @@ is an ``int`` so that move generation stays cheap in pure Python.
 Pieces are stored as small signed ints: the absolute value is a
 :class:`PieceType`, the sign the :class:`Color` (Red ``+1``, Black ``-1``), so
 ``piece * color > 0`` means "belongs to ``color``".
+
+The subjects around the board live in modules of their own, all re-exported
+here: :mod:`qisai.xiangqi.pieces` (colours, piece types and codes),
+:mod:`qisai.xiangqi.squares` (squares, :class:`Move`),
+:mod:`qisai.xiangqi.tables` (precomputed geometry, Zobrist keys) and
+:mod:`qisai.xiangqi.fen` (FEN parsing, validation and writing).
 """
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Iterator, Mapping
-from enum import IntEnum
-from typing import NamedTuple
+from collections.abc import Iterator
 
-from qisai.xiangqi.errors import FenError, IllegalMoveError, InvalidMoveError
+from qisai.xiangqi.errors import FenError, IllegalMoveError
+from qisai.xiangqi.fen import _CELL, STARTING_FEN, _compress, parse_fen, placement_fen
+from qisai.xiangqi.pieces import (
+    _FEN_LETTER,
+    ADVISOR,
+    CANNON,
+    ELEPHANT,
+    HORSE,
+    KING,
+    PAWN,
+    ROOK,
+    Color,
+    Piece,
+    PieceType,
+)
+from qisai.xiangqi.squares import FILES, Move, square, square_file, square_name, square_rank
+from qisai.xiangqi.tables import (
+    _DANGER_FROM,
+    _LINE,
+    ADVISOR_STEPS,
+    ELEPHANT_STEPS,
+    HORSE_ATTACKERS,
+    HORSE_STEPS,
+    KING_STEPS,
+    MAX_PIECES,
+    PAWN_ATTACKERS,
+    PAWN_STEPS,
+    RAYS,
+    ZOBRIST,
+    ZOBRIST_BLACK,
+)
 
 __all__ = [
     "STARTING_FEN",
@@ -33,360 +65,27 @@ __all__ = [
     "square_name",
     "square_rank",
     "placement_fen",
+    # Defined in the modules split off board.py, re-exported for old imports.
+    "ADVISOR",
+    "ADVISOR_STEPS",
+    "CANNON",
+    "ELEPHANT",
+    "ELEPHANT_STEPS",
+    "FILES",
+    "HORSE",
+    "HORSE_ATTACKERS",
+    "HORSE_STEPS",
+    "KING",
+    "KING_STEPS",
+    "MAX_PIECES",
+    "PAWN",
+    "PAWN_ATTACKERS",
+    "PAWN_STEPS",
+    "RAYS",
+    "ROOK",
+    "ZOBRIST",
+    "ZOBRIST_BLACK",
 ]
-
-STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-
-FILES = "abcdefghi"
-
-
-class Color(IntEnum):
-    """Side: Red (红方, moves first, clause 2.1) or Black (黑方)."""
-
-    RED = 1
-    BLACK = -1
-
-    @property
-    def other(self) -> Color:
-        """The opponent's colour."""
-        return Color(-self.value)
-
-    @property
-    def chinese(self) -> str:
-        """``红`` or ``黑``."""
-        return "红" if self is Color.RED else "黑"
-
-
-class PieceType(IntEnum):
-    """The seven kinds of piece (clause 1.3)."""
-
-    KING = 1  # 帅 / 将
-    ADVISOR = 2  # 仕 / 士
-    ELEPHANT = 3  # 相 / 象
-    HORSE = 4  # 马
-    ROOK = 5  # 车
-    CANNON = 6  # 炮
-    PAWN = 7  # 兵 / 卒
-
-
-KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = range(1, 8)
-
-_FEN_LETTER = {KING: "k", ADVISOR: "a", ELEPHANT: "b", HORSE: "n", ROOK: "r", CANNON: "c", PAWN: "p"}
-# Accepted on input: some programs write E for the elephant and H for the horse.
-_LETTER_TYPE = {"k": KING, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE, "h": HORSE,
-                "r": ROOK, "c": CANNON, "p": PAWN}
-_CHINESE = {
-    (KING, 1): "帅", (ADVISOR, 1): "仕", (ELEPHANT, 1): "相", (HORSE, 1): "马",
-    (ROOK, 1): "车", (CANNON, 1): "炮", (PAWN, 1): "兵",
-    (KING, -1): "将", (ADVISOR, -1): "士", (ELEPHANT, -1): "象", (HORSE, -1): "马",
-    (ROOK, -1): "车", (CANNON, -1): "炮", (PAWN, -1): "卒",
-}
-_ENGLISH = {KING: "general", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
-            ROOK: "chariot", CANNON: "cannon", PAWN: "soldier"}
-
-
-class Piece(NamedTuple):
-    """A piece: its type and colour."""
-
-    type: PieceType
-    color: Color
-
-    def symbol(self) -> str:
-        """FEN letter: upper case for Red (``R``), lower case for Black (``r``)."""
-        letter = _FEN_LETTER[self.type]
-        return letter.upper() if self.color is Color.RED else letter
-
-    def chinese(self) -> str:
-        """The Chinese character used in notation (帅仕相马车炮兵 / 将士象马车炮卒)."""
-        return _CHINESE[(int(self.type), int(self.color))]
-
-    def english(self) -> str:
-        """English name (general, advisor, elephant, horse, chariot, cannon, soldier)."""
-        return _ENGLISH[self.type]
-
-    @classmethod
-    def from_symbol(cls, letter: str) -> Piece:
-        """Parse a FEN letter (``E``/``H`` accepted for elephant/horse).
-
-        Raises :class:`FenError` for any other character.
-        """
-        t = _LETTER_TYPE.get(letter.lower())
-        if t is None or len(letter) != 1:
-            raise FenError(f"unknown piece letter {letter!r}")
-        return cls(PieceType(t), Color.RED if letter.isupper() else Color.BLACK)
-
-    def value(self) -> int:
-        """The signed int stored on the board."""
-        return int(self.type) * int(self.color)
-
-
-def square(file: int, rank: int) -> int:
-    """Square index of ``file`` (0..8, a..i) and ``rank`` (0..9, Red's side first)."""
-    return rank * 9 + file
-
-
-def square_file(sq: int) -> int:
-    """File 0..8 (a..i) of a square."""
-    return sq % 9
-
-
-def square_rank(sq: int) -> int:
-    """Rank 0..9 of a square (ICCS ranks)."""
-    return sq // 9
-
-
-def square_name(sq: int) -> str:
-    """ICCS name of a square, e.g. ``"h2"``."""
-    return FILES[sq % 9] + str(sq // 9)
-
-
-def _iccs_misfit(text: str) -> str:
-    """Say where ``text`` stops being an ICCS move (file a-i, rank 0-9, file,
-    rank; a ``-`` between the squares is allowed): the first character that
-    does not fit, counted from 1 in the text without surrounding spaces."""
-    raw = text.strip()
-    chars = [(k + 1, ch) for k, ch in enumerate(raw) if ch != "-"]
-    want = (("from-file", FILES), ("from-rank", "0123456789"), ("to-file", FILES),
-            ("to-rank", "0123456789"))
-    for (pos, ch), (name, allowed) in zip(chars, want, strict=False):
-        if ch.lower() not in allowed:
-            return f"character {pos} ({ch!r}) is not a {name} ({allowed[0]}-{allowed[-1]})"
-    if len(chars) < 4:
-        return f"the {want[len(chars)][0]} is missing after character {len(raw)}"
-    if len(chars) > 4:
-        pos, ch = chars[4]
-        return f"character {pos} ({ch!r}) is one too many"
-    return "not of the form file, rank, file, rank"
-
-
-class Move(NamedTuple):
-    """A move from one square to another; captures are implied by the board."""
-
-    from_square: int
-    to_square: int
-
-    @classmethod
-    def from_iccs(cls, text: str) -> Move:
-        """Parse ICCS (``h2e2``; ranks 0-9; ``h2-e2`` and upper case accepted).
-
-        Raises :class:`InvalidMoveError` if ``text`` is not of that form.
-        """
-        s = text.strip().lower().replace("-", "")
-        if len(s) != 4 or s[0] not in FILES or s[2] not in FILES or not s[1].isdigit() \
-                or not s[3].isdigit() or not s.isascii():
-            raise InvalidMoveError(f"not an ICCS move: {text!r}: {_iccs_misfit(text)} "
-                                   f"(expected e.g. 'h2e2')")
-        return cls(square(FILES.index(s[0]), int(s[1])), square(FILES.index(s[2]), int(s[3])))
-
-    @classmethod
-    def from_engine(cls, text: str) -> Move:
-        """Parse the engine form with ranks 1-10 (Fairy-Stockfish: ``h3e3``, ``a10a9``).
-
-        Raises :class:`InvalidMoveError` if ``text`` is not of that form.
-        """
-        s = text.strip().lower()
-        i = 1
-        while i < len(s) and s[i].isdigit():
-            i += 1
-        j = i + 1
-        if (len(s) < 4 or not s.isascii() or s[0] not in FILES or i >= len(s)
-                or s[i] not in FILES or not s[1:i].isdigit() or not s[j:].isdigit()):
-            raise InvalidMoveError(f"not an engine move: {text!r} (expected e.g. 'h3e3')")
-        r1, r2 = int(s[1:i]), int(s[j:])
-        if not (1 <= r1 <= 10 and 1 <= r2 <= 10):
-            raise InvalidMoveError(f"rank out of 1-10 in engine move {text!r}")
-        return cls(square(FILES.index(s[0]), r1 - 1), square(FILES.index(s[i]), r2 - 1))
-
-    @classmethod
-    def from_code(cls, code: int) -> Move:
-        """The move of a move code ``from << 7 | to`` (see :meth:`Board.pseudo_codes`)."""
-        return cls(code >> 7, code & 127)
-
-    def code(self) -> int:
-        """The move code ``from << 7 | to``."""
-        return self.from_square << 7 | self.to_square
-
-    def iccs(self) -> str:
-        """ICCS form, e.g. ``"h2e2"``."""
-        return square_name(self.from_square) + square_name(self.to_square)
-
-    def engine(self) -> str:
-        """Engine form with ranks 1-10, e.g. ``"h3e3"``."""
-        f, t = self.from_square, self.to_square
-        return f"{FILES[f % 9]}{f // 9 + 1}{FILES[t % 9]}{t // 9 + 1}"
-
-    def __str__(self) -> str:
-        return self.iccs()
-
-
-# --------------------------------------------------------------------------
-# Precomputed geometry.  Everything the move generator needs per square is a
-# tuple built once, so the hot loops never test board edges.
-
-def _on_board(f: int, r: int) -> bool:
-    return 0 <= f < 9 and 0 <= r < 10
-
-
-def _in_palace(f: int, r: int) -> bool:
-    # 1.2: the palace (九宫) is files d-f, ranks 0-2 (Red) or 7-9 (Black).
-    return 3 <= f <= 5 and (0 <= r <= 2 or 7 <= r <= 9)
-
-
-def _own_half(r: int, red: bool) -> bool:
-    return r <= 4 if red else r >= 5
-
-
-def _build_rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    rays = []
-    for sq in range(90):
-        f, r = sq % 9, sq // 9
-        dirs = []
-        for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            ray = []
-            nf, nr = f + df, r + dr
-            while _on_board(nf, nr):
-                ray.append(square(nf, nr))
-                nf += df
-                nr += dr
-            dirs.append(tuple(ray))
-        rays.append(tuple(dirs))
-    return tuple(rays)
-
-
-RAYS = _build_rays()
-# The vertical rays only (up, down): generals face each other only on a file.
-_KING_STEPS: list[tuple[int, ...]] = []
-_ADVISOR_STEPS: list[tuple[int, ...]] = []
-_ELEPHANT_STEPS: list[tuple[tuple[int, int], ...]] = []
-_HORSE_STEPS: list[tuple[tuple[int, int], ...]] = []
-_HORSE_ATTACKERS: list[tuple[tuple[int, int], ...]] = []
-for _sq in range(90):
-    _f, _r = _sq % 9, _sq // 9
-    _KING_STEPS.append(tuple(square(_f + df, _r + dr) for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0))
-                             if _in_palace(_f + df, _r + dr) and _in_palace(_f, _r)))
-    _ADVISOR_STEPS.append(tuple(square(_f + df, _r + dr) for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1))
-                                if _in_palace(_f + df, _r + dr) and _in_palace(_f, _r)))
-    # 2.4: the elephant moves two points diagonally, not across the river and
-    # not when the eye (象眼) is occupied.
-    _ELEPHANT_STEPS.append(tuple(
-        (square(_f + df, _r + dr), square(_f + 2 * df, _r + 2 * dr))
-        for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1))
-        if _on_board(_f + 2 * df, _r + 2 * dr) and (_r <= 4) == (_r + 2 * dr <= 4)))
-    # 2.5: the horse moves one point orthogonally then one diagonally outward;
-    # blocked when the first point (马腿) is occupied.
-    _hs = []
-    _ha = []
-    for df, dr in ((1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)):
-        if not _on_board(_f + df, _r + dr):
-            continue
-        leg_from = square(_f + (df // 2 if abs(df) == 2 else 0), _r + (dr // 2 if abs(dr) == 2 else 0))
-        _hs.append((leg_from, square(_f + df, _r + dr)))
-        # A horse at (f+df, r+dr) attacking this square has its leg next to
-        # itself, one step back towards us along the long leg of the L.
-        hf, hr = _f + df, _r + dr
-        leg_to = square(hf - (df // 2 if abs(df) == 2 else 0), hr - (dr // 2 if abs(dr) == 2 else 0))
-        _ha.append((square(hf, hr), leg_to))
-    _HORSE_STEPS.append(tuple(_hs))
-    _HORSE_ATTACKERS.append(tuple(_ha))
-
-KING_STEPS = tuple(_KING_STEPS)
-ADVISOR_STEPS = tuple(_ADVISOR_STEPS)
-ELEPHANT_STEPS = tuple(_ELEPHANT_STEPS)
-HORSE_STEPS = tuple(_HORSE_STEPS)
-HORSE_ATTACKERS = tuple(_HORSE_ATTACKERS)
-
-
-def _pawn_steps(red: bool) -> tuple[tuple[int, ...], ...]:
-    # 2.7: a soldier moves one point forward; after crossing the river it may
-    # also move one point sideways; it never moves back.
-    out = []
-    fwd = 1 if red else -1
-    for sq in range(90):
-        f, r = sq % 9, sq // 9
-        steps = []
-        if _on_board(f, r + fwd):
-            steps.append(square(f, r + fwd))
-        if not _own_half(r, red):
-            for df in (1, -1):
-                if _on_board(f + df, r):
-                    steps.append(square(f + df, r))
-        out.append(tuple(steps))
-    return tuple(out)
-
-
-PAWN_STEPS = {1: _pawn_steps(True), -1: _pawn_steps(False)}
-# PAWN_ATTACKERS[c][sq]: squares from which a soldier of colour c attacks sq.
-PAWN_ATTACKERS = {c: tuple(tuple(p for p in range(90) if sq in PAWN_STEPS[c][p]) for sq in range(90))
-                  for c in (1, -1)}
-
-
-def _legal_square(ptype: int, color: int, sq: int) -> bool:
-    """Whether a piece of this kind may ever stand on ``sq`` (1.2, 2.2-2.7)."""
-    f, r = sq % 9, sq // 9
-    red = color == 1
-    if ptype == KING:
-        return _in_palace(f, r) and _own_half(r, red)
-    if ptype == ADVISOR:
-        return _in_palace(f, r) and _own_half(r, red) and (f + r) % 2 == (1 if red else 0)
-    if ptype == ELEPHANT:
-        rr = r if red else 9 - r
-        return _own_half(r, red) and (f, rr) in {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
-    if ptype == PAWN:
-        rr = r if red else 9 - r
-        return rr >= 5 or (rr >= 3 and f % 2 == 0)
-    return True
-
-
-# Danger maps for the legality fast path: when the side to move is not in
-# check, a move can only expose its general if it leaves or enters a line
-# through the general (rook, cannon screen, facing generals) or leaves a
-# horse-leg point next to it.
-_LINE = tuple(tuple((s % 9 == k % 9) or (s // 9 == k // 9) for s in range(90)) for k in range(90))
-_LEG = tuple(tuple(abs(s % 9 - k % 9) == 1 and abs(s // 9 - k // 9) == 1 for s in range(90))
-             for k in range(90))
-_DANGER_FROM = tuple(tuple(_LINE[k][s] or _LEG[k][s] for s in range(90)) for k in range(90))
-
-_rng = random.Random(20261130)
-# ZOBRIST[piece + 7][sq]; a fixed seed keeps keys stable across runs.
-ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(90)) for _ in range(15))
-ZOBRIST_BLACK = _rng.getrandbits(64)
-
-MAX_PIECES = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PAWN: 5}
-
-
-def placement_fen(pieces: Mapping[int, Piece]) -> str:
-    """The FEN placement field of ``{square: piece}`` (rank 9 first, Red upper case)."""
-    chars = [""] * 90
-    for sq, p in pieces.items():
-        chars[sq] = p.symbol()
-    return _placement(chars)
-
-
-def _placement(chars: list[str]) -> str:
-    # chars[sq] is the FEN letter on sq, "" for an empty point.
-    return _compress([ch or "1" for ch in chars])
-
-
-_RUNS = tuple(("1" * n, str(n)) for n in range(9, 1, -1))
-
-
-def _compress(cells: list[str]) -> str:
-    # cells[sq] is the FEN letter on sq, "1" for an empty point.  Ranks are
-    # written from rank 9; then each run of k empty points becomes the digit
-    # k, longest runs first (a rank holds at most 9), so the shorter
-    # patterns only ever meet whole runs.  The board's FEN is written after
-    # every refereed move: string replaces beat a loop over the points.
-    text = "/".join(["".join(cells[r * 9:r * 9 + 9]) for r in range(9, -1, -1)])
-    for run, digit in _RUNS:
-        text = text.replace(run, digit)
-    return text
-
-
-# FEN letter of each signed piece value (index value + 7), "" for empty.
-_SYMBOL = tuple((_FEN_LETTER[abs(v)].upper() if v > 0 else _FEN_LETTER[-v]) if v else ""
-                for v in range(-7, 8))
-_CELL = tuple(ch or "1" for ch in _SYMBOL)
-"""The same with "1" for empty, as :func:`_compress` wants."""
 
 
 class Board:
@@ -426,82 +125,14 @@ class Board:
         its start rank), everything else is (piece counts, one general each,
         in his palace, 1.2).  Raises :class:`FenError` naming the problem.
         """
-        if not isinstance(fen, str):
-            raise FenError(f"FEN must be a string, not {type(fen).__name__}")
-        spans = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", fen)]
-        parts = [text for _, text in spans]
-        if not parts:
-            raise FenError("empty FEN")
-        if len(parts) > 6:
-            raise FenError(f"FEN has {len(parts)} fields, at most 6 expected "
-                           f"(field 7 at character {spans[6][0]})")
-        rows = parts[0].split("/")
-        if len(rows) != 10:
-            raise FenError(f"FEN field 1 (placement) has {len(rows)} ranks, 10 expected")
-        board = [0] * 90
-        counts: dict[int, int] = {}
-        row_start = spans[0][0]  # 1-based character position of the row in the FEN
-        for i, row in enumerate(rows):
-            rank = 9 - i
-            where = f"FEN field 1 (placement), rank {rank} (row {i + 1})"
-            f = 0
-            for k, ch in enumerate(row):
-                at = f"{where}, character {row_start + k}"
-                if ch.isdigit() and ch.isascii():
-                    f += int(ch)
-                    if int(ch) == 0:
-                        raise FenError(f"{at}: digit 0 is not allowed")
-                    if f > 9:
-                        raise FenError(f"{at}: {f} files, 9 expected")
-                else:
-                    try:
-                        p = Piece.from_symbol(ch)
-                    except FenError:
-                        raise FenError(f"{at}: unknown piece letter {ch!r}") from None
-                    if f >= 9:
-                        raise FenError(f"{at}: more than 9 files")
-                    sq = square(f, rank)
-                    v = p.value()
-                    if (not setup or p.type == KING) and not _legal_square(p.type, p.color, sq):
-                        raise FenError(f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
-                                       f"({'1.2 palace' if p.type in (KING, ADVISOR) else '2.4/2.7'})")
-                    board[sq] = v
-                    counts[v] = counts.get(v, 0) + 1
-                    f += 1
-            if f != 9:
-                raise FenError(f"{where}, characters {row_start}-{row_start + len(row) - 1}: "
-                               f"{f} files, 9 expected")
-            row_start += len(row) + 1
-        for v, n in counts.items():
-            if n > MAX_PIECES[abs(v)]:
-                raise FenError(f"FEN field 1 (placement): too many "
-                               f"{Piece(PieceType(abs(v)), Color(1 if v > 0 else -1)).english()}s "
-                               f"for {'Red' if v > 0 else 'Black'}: {n} (at most {MAX_PIECES[abs(v)]})")
-        for c, name in ((1, "Red"), (-1, "Black")):
-            if counts.get(c * KING, 0) != 1:
-                raise FenError(f"FEN field 1 (placement): {name} must have exactly one general, "
-                               f"found {counts.get(c * KING, 0)}")
-        side = parts[1] if len(parts) > 1 else "w"
-        if side in ("w", "r", "W", "R"):
-            turn = Color.RED
-        elif side in ("b", "B"):
-            turn = Color.BLACK
-        else:
-            raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
-                           f"side to move must be 'w' (Red) or 'b' (Black), not {side!r}")
-        counters = []
-        for idx, what in ((4, "halfmove clock"), (5, "move number")):
-            if len(parts) > idx:
-                if not parts[idx].isdigit() or not parts[idx].isascii():
-                    raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
-                                   f"must be a non-negative integer, not {parts[idx]!r}")
-                counters.append(int(parts[idx]))
+        parsed = parse_fen(fen, setup=setup)
+        board, turn = parsed.board, parsed.turn
         self._b = board
         self._pieces = {1: {s for s in range(90) if board[s] > 0}, -1: {s for s in range(90) if board[s] < 0}}
         self._kings = {1: board.index(KING), -1: board.index(-KING)}
         self.turn = turn
-        self.halfmove_clock = counters[0] if counters else 0
-        self.fullmove_number = max(1, counters[1]) if len(counters) > 1 else 1
+        self.halfmove_clock = parsed.halfmove_clock
+        self.fullmove_number = parsed.fullmove_number
         self._stack = []
         self.move_stack = []
         self.key = self._compute_key()

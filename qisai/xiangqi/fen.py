@@ -1,0 +1,153 @@
+"""Xiangqi FEN: parsing and validating a FEN, and writing the placement field.
+
+Rule text: the national rules (seeds 000/001), chapter 1 (1.2, 1.3) and
+clauses 2.2-2.7 for the points a piece may stand on.
+
+:func:`parse_fen` checks everything a FEN says on its own (fields, ranks,
+letters, piece counts, points, side to move, counters) and names the field
+and character at fault; :meth:`~qisai.xiangqi.board.Board.set_fen` adds the
+checks that need the position (facing generals, the side not to move in
+check).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from qisai.xiangqi.errors import FenError
+from qisai.xiangqi.pieces import _FEN_LETTER, ADVISOR, KING, Color, Piece, PieceType
+from qisai.xiangqi.squares import square, square_name
+from qisai.xiangqi.tables import MAX_PIECES, _legal_square
+
+__all__ = ["STARTING_FEN", "ParsedFen", "parse_fen", "placement_fen"]
+
+STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+
+class ParsedFen(NamedTuple):
+    """What a FEN says: the signed piece on each square, side, counters."""
+
+    board: list[int]
+    turn: Color
+    halfmove_clock: int
+    fullmove_number: int
+
+
+def parse_fen(fen: str, *, setup: bool = False) -> ParsedFen:
+    """Parse and validate ``fen`` on its own (see :meth:`Board.set_fen
+    <qisai.xiangqi.board.Board.set_fen>`, which also checks facing generals
+    and the side not to move in check).
+
+    ``setup=True`` is the lenient check for set-up positions: the points of
+    advisors, elephants and soldiers are not checked.  Raises
+    :class:`FenError` naming the field and character at fault.
+    """
+    if not isinstance(fen, str):
+        raise FenError(f"FEN must be a string, not {type(fen).__name__}")
+    spans = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", fen)]
+    parts = [text for _, text in spans]
+    if not parts:
+        raise FenError("empty FEN")
+    if len(parts) > 6:
+        raise FenError(f"FEN has {len(parts)} fields, at most 6 expected "
+                       f"(field 7 at character {spans[6][0]})")
+    rows = parts[0].split("/")
+    if len(rows) != 10:
+        raise FenError(f"FEN field 1 (placement) has {len(rows)} ranks, 10 expected")
+    board = [0] * 90
+    counts: dict[int, int] = {}
+    row_start = spans[0][0]  # 1-based character position of the row in the FEN
+    for i, row in enumerate(rows):
+        rank = 9 - i
+        where = f"FEN field 1 (placement), rank {rank} (row {i + 1})"
+        f = 0
+        for k, ch in enumerate(row):
+            at = f"{where}, character {row_start + k}"
+            if ch.isdigit() and ch.isascii():
+                f += int(ch)
+                if int(ch) == 0:
+                    raise FenError(f"{at}: digit 0 is not allowed")
+                if f > 9:
+                    raise FenError(f"{at}: {f} files, 9 expected")
+            else:
+                try:
+                    p = Piece.from_symbol(ch)
+                except FenError:
+                    raise FenError(f"{at}: unknown piece letter {ch!r}") from None
+                if f >= 9:
+                    raise FenError(f"{at}: more than 9 files")
+                sq = square(f, rank)
+                v = p.value()
+                if (not setup or p.type == KING) and not _legal_square(p.type, p.color, sq):
+                    raise FenError(f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
+                                   f"({'1.2 palace' if p.type in (KING, ADVISOR) else '2.4/2.7'})")
+                board[sq] = v
+                counts[v] = counts.get(v, 0) + 1
+                f += 1
+        if f != 9:
+            raise FenError(f"{where}, characters {row_start}-{row_start + len(row) - 1}: "
+                           f"{f} files, 9 expected")
+        row_start += len(row) + 1
+    for v, n in counts.items():
+        if n > MAX_PIECES[abs(v)]:
+            raise FenError(f"FEN field 1 (placement): too many "
+                           f"{Piece(PieceType(abs(v)), Color(1 if v > 0 else -1)).english()}s "
+                           f"for {'Red' if v > 0 else 'Black'}: {n} (at most {MAX_PIECES[abs(v)]})")
+    for c, name in ((1, "Red"), (-1, "Black")):
+        if counts.get(c * KING, 0) != 1:
+            raise FenError(f"FEN field 1 (placement): {name} must have exactly one general, "
+                           f"found {counts.get(c * KING, 0)}")
+    side = parts[1] if len(parts) > 1 else "w"
+    if side in ("w", "r", "W", "R"):
+        turn = Color.RED
+    elif side in ("b", "B"):
+        turn = Color.BLACK
+    else:
+        raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
+                       f"side to move must be 'w' (Red) or 'b' (Black), not {side!r}")
+    counters = []
+    for idx, what in ((4, "halfmove clock"), (5, "move number")):
+        if len(parts) > idx:
+            if not parts[idx].isdigit() or not parts[idx].isascii():
+                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                               f"must be a non-negative integer, not {parts[idx]!r}")
+            counters.append(int(parts[idx]))
+    return ParsedFen(board, turn, counters[0] if counters else 0,
+                     max(1, counters[1]) if len(counters) > 1 else 1)
+
+
+def placement_fen(pieces: Mapping[int, Piece]) -> str:
+    """The FEN placement field of ``{square: piece}`` (rank 9 first, Red upper case)."""
+    chars = [""] * 90
+    for sq, p in pieces.items():
+        chars[sq] = p.symbol()
+    return _placement(chars)
+
+
+def _placement(chars: list[str]) -> str:
+    # chars[sq] is the FEN letter on sq, "" for an empty point.
+    return _compress([ch or "1" for ch in chars])
+
+
+_RUNS = tuple(("1" * n, str(n)) for n in range(9, 1, -1))
+
+
+def _compress(cells: list[str]) -> str:
+    # cells[sq] is the FEN letter on sq, "1" for an empty point.  Ranks are
+    # written from rank 9; then each run of k empty points becomes the digit
+    # k, longest runs first (a rank holds at most 9), so the shorter
+    # patterns only ever meet whole runs.  The board's FEN is written after
+    # every refereed move: string replaces beat a loop over the points.
+    text = "/".join(["".join(cells[r * 9:r * 9 + 9]) for r in range(9, -1, -1)])
+    for run, digit in _RUNS:
+        text = text.replace(run, digit)
+    return text
+
+
+# FEN letter of each signed piece value (index value + 7), "" for empty.
+_SYMBOL = tuple((_FEN_LETTER[abs(v)].upper() if v > 0 else _FEN_LETTER[-v]) if v else ""
+                for v in range(-7, 8))
+_CELL = tuple(ch or "1" for ch in _SYMBOL)
+"""The same with "1" for empty, as :func:`_compress` wants."""
