@@ -70,6 +70,19 @@ class PieceType(IntEnum):
 
 KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = range(1, 8)
 
+_MAX_COUNTER_DIGITS = 9
+"""FEN's half-move clock and move number: at most this many digits."""
+_COUNTER_NAMES = {4: "half-move clock", 5: "move number"}
+
+
+def _prefix(text: str, limit: int = 40) -> str:
+    """Return ``repr(text)``, cut to its first ``limit`` characters when longer
+    (an error quotes bad input, not megabytes of it)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 _FEN_LETTER = {KING: "k", ADVISOR: "a", ELEPHANT: "b", HORSE: "n", ROOK: "r", CANNON: "c", PAWN: "p"}
 # Accepted on input: some programs write E for the elephant and H for the horse.
 _LETTER_TYPE = {"k": KING, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE, "h": HORSE,
@@ -154,7 +167,7 @@ class Move(NamedTuple):
         s = text.strip().lower().replace("-", "")
         if len(s) != 4 or s[0] not in FILES or s[2] not in FILES or not s[1].isdigit() \
                 or not s[3].isdigit() or not s.isascii():
-            raise InvalidMoveError(f"not an ICCS move: {text!r} (expected e.g. 'h2e2')")
+            raise InvalidMoveError(f"not an ICCS move: {_prefix(text)} (expected e.g. 'h2e2')")
         return cls(square(FILES.index(s[0]), int(s[1])), square(FILES.index(s[2]), int(s[3])))
 
     @classmethod
@@ -168,9 +181,9 @@ class Move(NamedTuple):
         while i < len(s) and s[i].isdigit():
             i += 1
         j = i + 1
-        if (len(s) < 4 or not s.isascii() or s[0] not in FILES or i >= len(s)
+        if (not 4 <= len(s) <= 6 or not s.isascii() or s[0] not in FILES or i >= len(s)
                 or s[i] not in FILES or not s[1:i].isdigit() or not s[j:].isdigit()):
-            raise InvalidMoveError(f"not an engine move: {text!r} (expected e.g. 'h3e3')")
+            raise InvalidMoveError(f"not an engine move: {_prefix(text)} (expected e.g. 'h3e3')")
         r1, r2 = int(s[1:i]), int(s[j:])
         if not (1 <= r1 <= 10 and 1 <= r2 <= 10):
             raise InvalidMoveError(f"rank out of 1-10 in engine move {text!r}")
@@ -455,12 +468,17 @@ class Board:
         elif side in ("b", "B"):
             turn = Color.BLACK
         else:
-            raise FenError(f"side to move must be 'w' (Red) or 'b' (Black), not {side!r}")
+            raise FenError(f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
         counters = []
         for idx in (4, 5):
             if len(parts) > idx:
                 if not parts[idx].isdigit() or not parts[idx].isascii():
-                    raise FenError(f"FEN field {idx + 1} must be a non-negative integer, not {parts[idx]!r}")
+                    raise FenError(f"FEN field {idx + 1} must be a non-negative integer, "
+                                   f"not {_prefix(parts[idx])}")
+                if len(parts[idx]) > _MAX_COUNTER_DIGITS:
+                    raise FenError(f"FEN field {idx + 1} ({_COUNTER_NAMES[idx]}) has "
+                                   f"{len(parts[idx])} digits, at most {_MAX_COUNTER_DIGITS}: "
+                                   f"{_prefix(parts[idx])}")
                 counters.append(int(parts[idx]))
         self._b = board
         self._pieces = {1: {s for s in range(90) if board[s] > 0}, -1: {s for s in range(90) if board[s] < 0}}
