@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 from qisai.store import NotFoundError, repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
+from qisai.web.bounds import DbId
 from qisai.web.pages.render import render
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
@@ -46,7 +47,7 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
-def profile_page(user_id: int, request: Request, v: ViewerDep,
+def profile_page(user_id: DbId, request: Request, v: ViewerDep,
                  s: SessionDep) -> HTMLResponse:
     """A player's profile: rating history plot and games."""
     try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
+from qisai.web.bounds import short_detail
 from qisai.web.play import rules
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
@@ -37,6 +38,7 @@ class ActionError(Exception):
     fast), ``message`` says what and where."""
 
     def __init__(self, status: int, message: str) -> None:
+        message = short_detail(message)  # never the whole of a hostile input
         super().__init__(message)
         self.status = status
         self.message = message
