@@ -109,7 +109,8 @@ def serve(
         # socket handler checks it again and closes with 1009).
         from qisai.web.bounds import MAX_FRAME
         uvicorn.run(app, host=host, port=port, log_level=log_level,
-                    ws_per_message_deflate=False, ws_max_size=MAX_FRAME)
+                    ws_per_message_deflate=False, ws_max_size=MAX_FRAME,
+                    proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies)
     except OSError as exc:
         _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
         raise typer.Exit(1) from exc

@@ -30,6 +30,7 @@ from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import record_game_result
+from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
@@ -80,6 +81,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
+    # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
+    app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)

@@ -3,8 +3,6 @@ results), a game's play / watch / replay page, a player's profile."""
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
@@ -12,7 +10,7 @@ from qisai.store import NotFoundError, repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
-from qisai.web.pages.render import render
+from qisai.web.pages.render import embed_json, render
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import game_summary
@@ -43,7 +41,7 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
     return render(request, v, "play/game.html", game=snap,
-                   game_json=json.dumps(snap, ensure_ascii=False).replace("</", "<\\/"))
+                   game_json=embed_json(snap))
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
