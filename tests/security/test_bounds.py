@@ -130,3 +130,12 @@ def test_loads_bounded() -> None:
         loads_bounded("[" * 40 + "]" * 40, max_depth=32)
     with pytest.raises(ValueError):
         loads_bounded('{"a": "\\"[[[[" ' + "[" * 5)
+
+
+def test_deeply_nested_json_bodies_are_refused_cleanly(tmp_path: Path) -> None:
+    settings = Settings.from_env(tmp_path / "data", url=f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
+        for body in (b"[" * 60_000, b'{"a":' * 20_000 + b"1" + b"}" * 20_000):
+            r = c.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+            assert 400 <= r.status_code < 500, r.status_code
+            assert len(r.content) < 600
