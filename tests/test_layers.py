@@ -28,6 +28,7 @@ LAYERS = {
     "engines": 2,
     "competition": 3,               # engine matches play through engines
     "store": 4,
+    "papers": 4,                    # printed papers: read the competition model, print
     "web": 5,
     "cli": 6,
 }

@@ -10,6 +10,7 @@ import typer
 
 from qisai.cli import arena as _arena
 from qisai.cli import engines as _engines
+from qisai.cli import event as _event
 from qisai.cli import go as _go
 from qisai.cli import judge as _judge
 from qisai.cli import notation as _notation
@@ -32,6 +33,9 @@ _judge.register(app)
 _engines.register(app)
 app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
 app.add_typer(_tournament.app, name="tournament", help="Competitions (比赛): pairings, results, standings.")
+app.add_typer(_event.app, name="event", help="Events of every format (赛事): knock-out, groups, "
+                                             "teams, McMahon; standings and papers.")
+_event.register_papers(_tournament.app)
 
 
 def main() -> None:

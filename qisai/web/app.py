@@ -25,6 +25,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
+from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
@@ -91,5 +92,6 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
+    app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -37,6 +37,10 @@ What is written (one canonical form each):
   those files are numbered ``一``..``五`` taking the files from the mover's
   right to left and each file from front to back (``二兵平四``).
 * WXF: upper-case letters, ``.`` for sideways, ASCII digits for both sides.
+* Chinese in traditional characters (``traditional=True``): the same text with
+  the fixed table :data:`TRADITIONAL` applied, 馬車帥將進後 for 马车帅将进后
+  (``馬8進7``, ``前車進一``, ``帥五平四``, ``將5進1``, ``後炮平四``); 炮 仕 士 相
+  象 兵 卒 退 平 前 中 and the numerals are the same in both scripts.
 
 What is read: everything above, plus traditional and variant characters
 (車馬砲俥傌包仕士相象帥將進後), ASCII, full-width and Chinese digits for either
@@ -86,6 +90,7 @@ from qisai.xiangqi.errors import (
 __all__ = [
     "NOTATIONS",
     "NotationError",
+    "TRADITIONAL",
     "format",
     "format_line",
     "parse",
@@ -595,10 +600,17 @@ def _format_wxf(board: Board, move: Move) -> str:
     return letter + file_no + tail
 
 
-def _write(board: Board, move: Move, notation: str) -> str:
+#: Simplified -> traditional for the characters written in Chinese notation.
+#: A fixed table, not prose conversion: these are the only written characters
+#: whose traditional form differs (炮仕士相象兵卒退平前中 and the numerals do not).
+TRADITIONAL: Final = str.maketrans("马车帅将进后", "馬車帥將進後")
+
+
+def _write(board: Board, move: Move, notation: str, traditional: bool = False) -> str:
     """Write a move known to be legal (no checks)."""
     if notation == "chinese":
-        return _format_chinese(board, move)
+        text = _format_chinese(board, move)
+        return text.translate(TRADITIONAL) if traditional else text
     if notation == "wxf":
         return _format_wxf(board, move)
     if notation == "iccs":
@@ -606,12 +618,15 @@ def _write(board: Board, move: Move, notation: str) -> str:
     return move.engine()
 
 
-def format(board: Board, move: Move, notation: str = "chinese") -> str:
+def format(board: Board, move: Move, notation: str = "chinese", *,
+           traditional: bool = False) -> str:
     """Write a legal ``move`` of ``board`` in ``notation``.
 
     ``notation`` is ``"chinese"`` (``炮二平五`` / ``马8进7``), ``"wxf"``
     (``C2.5``), ``"iccs"`` (``h2e2``) or ``"engine"`` (``h3e3``); see the
-    module docstring for the canonical forms.  The board is not changed.
+    module docstring for the canonical forms.  ``traditional=True`` writes
+    Chinese notation in traditional characters (``馬8進7``); the other
+    notations have no Chinese characters and ignore it.  The board is not changed.
 
     Returns the text.  Raises :class:`IllegalMoveError` if ``move`` is not
     legal in ``board``, :class:`InvalidMoveError` if it is not a move at all
@@ -619,6 +634,8 @@ def format(board: Board, move: Move, notation: str = "chinese") -> str:
 
     >>> format(Board(), Move.from_iccs("h0g2"))
     '马二进三'
+    >>> format(Board(), Move.from_iccs("h0g2"), traditional=True)
+    '馬二進三'
     """
     if notation not in NOTATIONS:
         raise NotationError(f"unknown notation {notation!r}; expected one of "
@@ -628,7 +645,7 @@ def format(board: Board, move: Move, notation: str = "chinese") -> str:
         raise InvalidMoveError(f"not a move: {move!r} (expected a Move(from_square, to_square))")
     move = Move(*move)
     _check_move(board, move)
-    return _write(board, move, notation)
+    return _write(board, move, notation, traditional)
 
 
 # ------------------------------------------------------------------ lines
@@ -702,10 +719,12 @@ def _parse_tokens(b: Board, tokens: list[str],
     return moves, None
 
 
-def format_line(board: Board, moves: list[Move], notation: str = "chinese") -> list[str]:
+def format_line(board: Board, moves: list[Move], notation: str = "chinese", *,
+                traditional: bool = False) -> list[str]:
     """Write a sequence of moves played from ``board`` in ``notation``.
 
-    ``board`` is not changed.  Returns one string per move.  Raises
+    ``traditional=True`` writes Chinese notation in traditional characters, as
+    :func:`format`.  ``board`` is not changed.  Returns one string per move.  Raises
     :class:`IllegalMoveError` (naming the move's position) at the first move
     that is not legal, and :class:`NotationError` for an unknown notation.
     """
@@ -716,7 +735,7 @@ def format_line(board: Board, moves: list[Move], notation: str = "chinese") -> l
     out = []
     for i, move in enumerate(moves):
         try:
-            out.append(format(b, move, notation))
+            out.append(format(b, move, notation, traditional=traditional))
         except IllegalMoveError as e:
             raise IllegalMoveError(f"move {i + 1} ({Move(*move).iccs()}): {e}") from None
         b.push_unchecked(Move(*move))

@@ -1,0 +1,416 @@
+"""Team events (团体赛, clause 12): rosters in board order, line-ups checked
+under 12.1-12.3, board results one at a time, 场分/局分 (14.2), team
+tie-breaks (15.3/15.4), team withdrawals (20.3/20.4).
+
+Moved down from the arena's ``qisai/web/events.py`` so that the command
+line and the arena share one event model; the competition layer only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from qisai.competition.errors import CompetitionError, EventStateError, ResultError
+from qisai.competition.events.common import (
+    forfeit_against,
+    match_key,
+)
+from qisai.competition.model import Outcome, Result
+from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.teams import (
+    LineupMode,
+    Team,
+    TeamMatch,
+    TeamTournament,
+    board_colour,
+    validate_lineup,
+)
+from qisai.competition.tiebreaks import (
+    Record,
+    Standing,
+    rank,
+)
+
+
+# --------------------------------------------------------------------- teams
+class TeamEvent:
+    """A team event (团体赛): teams with rosters in board order, paired as a
+    round robin or 积分编排制 of teams by :class:`TeamTournament`.
+
+    Each match's line-ups default to the first ``boards`` players of each
+    roster (12.1) and can be changed before its first result (checked by
+    :func:`~qisai.competition.teams.validate_lineup` under the event's
+    line-up mode).  Board results arrive one at a time; the match is entered
+    into the competition layer once all its boards have one.
+    """
+
+    def __init__(self, name: str, *, system: str = "round_robin", rounds: int | None = None,
+                 boards: int = 4, lineup_mode: str = "substitutes", seed: int = 0) -> None:
+        """Raises :class:`CompetitionError` for a bad option."""
+        if system not in ("round_robin", "swiss"):
+            raise CompetitionError(f"team system must be round_robin or swiss, not {system!r}")
+        if system == "swiss" and rounds is None:
+            raise CompetitionError("a team Swiss needs a number of rounds")
+        if not 1 <= boards <= 12:
+            raise CompetitionError(f"boards must be 1..12, not {boards}")
+        try:
+            self.lineup_mode = LineupMode(lineup_mode)
+        except ValueError:
+            raise CompetitionError(f"line-up mode must be fixed, substitutes or free, "
+                                   f"not {lineup_mode!r}") from None
+        self.name, self.system, self.rounds_planned = name, system, rounds
+        self.boards, self.seed = boards, seed
+        self.teams: list[Team] = []
+        self.tt: TeamTournament | None = None
+        self.matches: dict[str, dict[str, Any]] = {}
+        """Per match ``round:board``: ``lineups`` (red, black) and board
+        ``results`` / ``fouls`` keyed by board number as text."""
+        self.withdrawn: dict[int, int] = {}
+        """Teams withdrawn after the start: team number -> the last round it
+        took part in (20.3/20.4)."""
+
+    @property
+    def started(self) -> bool:
+        """True once the teams are numbered and the event can be paired."""
+        return self.tt is not None
+
+    def add_team(self, name: str, roster: Sequence[str]) -> Team:
+        """Register a team with its roster in board order (reserves last).
+        Raises :class:`CompetitionError` after the start, for a duplicate
+        name or a roster shorter than the boards."""
+        if self.started:
+            raise EventStateError(f"{self.name}: entries are closed once the event started")
+        if any(t.name == name for t in self.teams):
+            raise CompetitionError(f"{self.name}: duplicate team {name!r}")
+        team = Team(name, [m.strip() for m in roster], self.boards)
+        self.teams.append(team)
+        return team
+
+    def remove_team(self, name: str) -> None:
+        """Withdraw a team before the start (20.2).  Raises :class:`CompetitionError`."""
+        if self.started:
+            raise EventStateError(f"{self.name}: the event has started")
+        before = len(self.teams)
+        self.teams = [t for t in self.teams if t.name != name]
+        if len(self.teams) == before:
+            raise CompetitionError(f"{self.name}: no team named {name!r}")
+
+    def start(self) -> None:
+        """Number the teams (by lot for a round robin, 制签; as registered
+        for a Swiss) and create the competition.  Raises
+        :class:`CompetitionError` if started or with fewer than two teams."""
+        if self.started:
+            raise EventStateError(f"{self.name}: already started")
+        ordered = list(self.teams)
+        if self.system == "round_robin":
+            random.Random(f"{self.seed}:numbers").shuffle(ordered)
+        self.tt = TeamTournament(self.name, ordered, system=self.system,
+                                 rounds=self.rounds_planned, lineup_mode=self.lineup_mode,
+                                 seed=self.seed)
+        self.teams = self.tt.teams
+        self.rounds_planned = self.tt.rounds_planned
+
+    def _tt(self) -> TeamTournament:
+        if self.tt is None:
+            raise EventStateError(f"{self.name}: start the event first")
+        return self.tt
+
+    def member_numbers(self) -> dict[tuple[int, str], int]:
+        """Return the entry number of every rostered player, ``(team id,
+        name) -> n``, numbered 1.. in team and roster order."""
+        out: dict[tuple[int, str], int] = {}
+        for t in self._tt().teams:
+            for name in t.roster:
+                out[(t.id, name)] = len(out) + 1
+        return out
+
+    @property
+    def finished(self) -> bool:
+        """True when every planned round is paired and every match decided."""
+        tt = self.tt
+        return (tt is not None and len(tt.rounds) == tt.rounds_planned
+                and all(m.black_team is None or m.results or m.forfeit is not None
+                        for rnd in tt.rounds for m in rnd))
+
+    def pair_next_round(self) -> int:
+        """Pair the next round with default line-ups; return its number.
+
+        A withdrawn team is no longer paired in a Swiss (20.4); in a round
+        robin its matches are kept in the table and forfeited at once, the
+        opponent winning (20.3: "其余未赛对局均作弃权，对方获胜").
+        Raises :class:`CompetitionError` (previous round incomplete, all
+        rounds paired, no Swiss pairing)."""
+        tt = self._tt()
+        gone = set(self.withdrawn)
+        matches = self._pair_swiss_without(gone) if gone and self.system == "swiss" \
+            else tt.pair_next_round()
+        number = len(tt.rounds)
+        for m in matches:
+            if m.black_team is None:
+                continue
+            self.matches[match_key(number, m.board)] = {
+                "lineups": [tt.team(m.red_team).roster[: self.boards],
+                            tt.team(m.black_team).roster[: self.boards]],
+                "results": {}, "fouls": {}}
+            if m.red_team in gone or m.black_team in gone:
+                tt.record_forfeit(number, m.board, forfeit_against(
+                    m.red_team in gone, m.black_team in gone))
+        return number
+
+    def _pair_swiss_without(self, gone: set[int]) -> list[TeamMatch]:
+        """Pair the next team-Swiss round among the teams still in, the way
+        :meth:`TeamTournament.pair_next_round` pairs all of them (score
+        groups of 场分, no rematch, colour balance)."""
+        tt = self._tt()
+        if len(tt.rounds) >= tt.rounds_planned:
+            raise EventStateError(f"{self.name}: all rounds are paired")
+        if tt.rounds and any(not m.results and m.forfeit is None and m.black_team is not None
+                             for m in tt.rounds[-1]):
+            raise EventStateError(f"{self.name}: round {len(tt.rounds)} is not complete")
+        number = len(tt.rounds) + 1
+        recs = tt.records()
+        states = []
+        for t in tt.teams:
+            if t.id in gone:
+                continue
+            rec = recs[t.id]
+            states.append(SwissPlayer(
+                t.id, rec.points, t.id,
+                frozenset(e.opponent for e in rec.encounters if e.opponent is not None),
+                tuple(e.colour for e in rec.encounters if e.colour is not None),
+                sum(1 for e in rec.encounters if e.outcome is Outcome.BYE)))
+        if len(states) < 2:
+            raise EventStateError(f"{self.name}: fewer than two teams are left to pair")
+        res = pair_swiss_round(states, number, SwissOptions(),
+                               random.Random(f"{self.seed}:team:{number}"))
+        matches = [TeamMatch(number, p.board, p.red, p.black) for p in res.pairings]
+        tt.rounds.append(matches)
+        return matches
+
+    def withdraw(self, name: str) -> str:
+        """Withdraw team ``name`` after the start; return what was done.
+
+        The competition layer has no team withdrawal, so the rule book's
+        treatment of an entry is applied to the team: its match of the
+        current round, if not complete, is forfeited to the opponent (board
+        results entered so far are dropped) and it counts as having taken
+        part up to the round before; later matches are forfeits (round
+        robin) or not paired (Swiss).  In a round robin, a team that met
+        fewer than half its opponents over the board has all its results
+        struck out (20.3, see :meth:`annulled_teams`); in a Swiss its
+        results stand (20.4).
+        Raises :class:`CompetitionError` for an unknown or already
+        withdrawn team.
+        """
+        tt = self._tt()
+        team = next((t for t in tt.teams if t.name == name), None)
+        if team is None:
+            raise CompetitionError(f"{self.name}: no team named {name!r}")
+        if team.id in self.withdrawn:
+            raise EventStateError(f"{self.name}: {name} withdrew already (after round "
+                                  f"{self.withdrawn[team.id]})")
+        last = len(tt.rounds)
+        forfeited = ""
+        for m in tt.rounds[-1] if tt.rounds else []:
+            if team.id not in (m.red_team, m.black_team) or m.black_team is None:
+                continue
+            if not m.results and m.forfeit is None:
+                other = m.black_team if m.red_team == team.id else m.red_team
+                res = forfeit_against(m.red_team == team.id or m.red_team in self.withdrawn,
+                                       m.black_team == team.id
+                                       or m.black_team in self.withdrawn)
+                self.record_forfeit(last, m.board, res)
+                forfeited = f"; round {last} match {m.board} forfeited to " \
+                            f"{tt.team(other).name} ({res.value})"
+                last -= 1
+        self.withdrawn[team.id] = last
+        rule = "20.3" if self.system == "round_robin" else "20.4"
+        struck = " — fewer than half its opponents met: its results are struck out " \
+                 "(20.3)" if team.id in self.annulled_teams() else ""
+        return f"{name} withdrew after round {last} ({rule}){forfeited}{struck}"
+
+    def annulled_teams(self) -> set[int]:
+        """Teams whose results 20.3 strikes out: withdrawn from a round robin
+        having played (not forfeited) matches against fewer than half of
+        their opponents; exactly half keeps them."""
+        tt = self._tt()
+        if self.system != "round_robin":
+            return set()
+        opponents = len(tt.teams) - 1
+        out = set()
+        for tid in self.withdrawn:
+            played = sum(1 for rnd in tt.rounds for m in rnd
+                         if tid in (m.red_team, m.black_team) and m.results)
+            if 2 * played < opponents:
+                out.add(tid)
+        return out
+
+    def records(self) -> dict[int, Record]:
+        """Return the per-team records the ranking works on: the competition
+        layer's, less the teams struck out by 20.3 and every match against
+        them."""
+        recs = self._tt().records()
+        struck = self.annulled_teams()
+        if not struck:
+            return recs
+        return {tid: Record(rec.entry, [e for e in rec.encounters if e.opponent not in struck],
+                            rec.penalty)
+                for tid, rec in recs.items() if tid not in struck}
+
+    def match(self, round_no: int, match: int) -> TeamMatch:
+        """Return team match ``match`` (its board number in the round) of
+        round ``round_no``.  Raises :class:`ResultError` if there is none."""
+        tt = self._tt()
+        if 1 <= round_no <= len(tt.rounds):
+            for m in tt.rounds[round_no - 1]:
+                if m.board == match:
+                    return m
+        raise ResultError(f"{self.name}: no match {match} in round {round_no}")
+
+    def _state(self, round_no: int, match: int) -> dict[str, Any]:
+        m = self.match(round_no, match)
+        state = self.matches.get(match_key(round_no, match))
+        if state is None or m.black_team is None:
+            raise ResultError(f"round {round_no} match {match} is a bye")
+        return state
+
+    def set_lineups(self, round_no: int, match: int, red: Sequence[str],
+                    black: Sequence[str]) -> None:
+        """Set both line-ups (board 1 first) of a match before its first
+        result.  Raises :class:`CompetitionError` (12.1-12.3 broken, results
+        already in, unknown match)."""
+        tt = self._tt()
+        state = self._state(round_no, match)
+        if state["results"]:
+            raise EventStateError(f"round {round_no} match {match}: results are in; the "
+                                  "line-ups are fixed")
+        m = self.match(round_no, match)
+        assert m.black_team is not None
+        lu_r = validate_lineup(tt.team(m.red_team), red, self.lineup_mode)
+        lu_b = validate_lineup(tt.team(m.black_team), black, self.lineup_mode)
+        state["lineups"] = [list(lu_r), list(lu_b)]
+
+    def board_players(self, round_no: int, match: int) -> list[tuple[int, str, str]]:
+        """Return ``(board, Red player, Black player)`` of a match: the
+        first-listed team has Red on odd boards (13.2/13.3)."""
+        state = self._state(round_no, match)
+        red_lu, black_lu = state["lineups"]
+        out = []
+        for b in range(1, self.boards + 1):
+            first_red = board_colour(b, True).value == "red"
+            a, c = red_lu[b - 1], black_lu[b - 1]
+            out.append((b, a, c) if first_red else (b, c, a))
+        return out
+
+    def record_board(self, round_no: int, match: int, board: int, result: str | Result, *,
+                     red_fouls: int = 0, black_fouls: int = 0,
+                     overwrite: bool = False) -> None:
+        """Enter one board's result (from that board's Red side); the match
+        goes into the standings once all boards have one.  Raises
+        :class:`CompetitionError` for an unknown board, a bye, a result
+        already entered (unless ``overwrite``) or an unreadable result."""
+        state = self._state(round_no, match)
+        if not 1 <= board <= self.boards:
+            raise ResultError(f"round {round_no} match {match}: no board {board}")
+        res = Result.parse(result) if isinstance(result, str) else result
+        if res is Result.BYE:
+            raise ResultError("a board of a team match cannot be a bye")
+        if red_fouls < 0 or black_fouls < 0:
+            raise ResultError("fouls cannot be negative")
+        m = self.match(round_no, match)
+        if m.forfeit is not None and not overwrite:
+            raise ResultError(f"round {round_no} match {match} was forfeited "
+                              f"({m.forfeit.value})")
+        if str(board) in state["results"] and not overwrite:
+            raise ResultError(f"round {round_no} match {match} board {board}: result already "
+                              f"entered ({state['results'][str(board)]})")
+        state["results"][str(board)] = res.value
+        state["fouls"][str(board)] = [red_fouls, black_fouls]
+        self._enter(round_no, match)
+
+    def _enter(self, round_no: int, match: int) -> None:
+        tt = self._tt()
+        state = self._state(round_no, match)
+        if len(state["results"]) < self.boards:
+            return
+        results = [state["results"][str(b)] for b in range(1, self.boards + 1)]
+        # (Red's fouls, Black's fouls) of each board, as the competition layer reads them
+        fouls = [(int(f[0]), int(f[1])) for f in
+                 (state["fouls"].get(str(b), [0, 0]) for b in range(1, self.boards + 1))]
+        tt.record_match(round_no, match, state["lineups"][0], state["lineups"][1], results,
+                        fouls)
+
+    def record_forfeit(self, round_no: int, match: int, result: str | Result) -> None:
+        """A whole match forfeited (21.4: ``+--`` the first-listed team wins,
+        ``--+`` the other, ``---`` both absent).  Board results are cleared.
+        Raises :class:`CompetitionError` for a result that is not a forfeit."""
+        tt = self._tt()
+        state = self._state(round_no, match)
+        res = Result.parse(result) if isinstance(result, str) else result
+        tt.record_forfeit(round_no, match, res)
+        state["results"], state["fouls"] = {}, {}
+
+    def standings(self) -> list[Standing]:
+        """Rank the teams by 场分 then the event's team tie-breaks (15.3/15.4);
+        teams struck out by 20.3 are not ranked."""
+        tt = self._tt()
+        return rank(self.records(), tt.tiebreaks, tt.policy)
+
+    def crosstable(self) -> list[list[str]]:
+        """Return the team crosstable: a header row, then per team its
+        number, name, per opponent ``match points (board points)`` of each
+        meeting, and its total match points."""
+        tt = self._tt()
+        n = len(tt.teams)
+        cells: dict[int, dict[int, list[str]]] = {t.id: {} for t in tt.teams}
+        totals = {t.id: 0.0 for t in tt.teams}
+        for rec in self.records().values():
+            totals[rec.entry] = rec.points
+            for e in rec.encounters:
+                if e.opponent is None:
+                    continue
+                mark = f"{e.points:g}"
+                if e.outcome.value.startswith("forfeit"):
+                    mark += " (+)" if e.outcome.value == "forfeit_win" else " (-)"
+                else:
+                    mark += f" ({e.game_points:g})"
+                cells[rec.entry].setdefault(e.opponent, []).append(mark)
+        rows = [["#", "team"] + [str(k) for k in range(1, n + 1)] + ["match points"]]
+        for t in tt.teams:
+            rows.append([str(t.id), t.name]
+                        + ["x" if q == t.id else " ".join(cells[t.id].get(q, []))
+                           for q in range(1, n + 1)]
+                        + [f"{totals[t.id]:g}"])
+        return rows
+
+    # -- persistence
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        return {"format": "qisai-team", "name": self.name, "system": self.system,
+                "rounds_planned": self.rounds_planned, "boards": self.boards,
+                "lineup_mode": self.lineup_mode.value, "seed": self.seed,
+                "teams": [{"name": t.name, "roster": list(t.roster)} for t in self.teams],
+                "competition": None if self.tt is None else self.tt.to_dict(),
+                "matches": self.matches,
+                "withdrawn": {str(k): v for k, v in self.withdrawn.items()}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TeamEvent:
+        """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
+        try:
+            ev = cls(str(data["name"]), system=data["system"],
+                     rounds=data.get("rounds_planned"), boards=int(data["boards"]),
+                     lineup_mode=data["lineup_mode"], seed=int(data["seed"]))
+            ev.teams = [Team(t["name"], list(t["roster"]), ev.boards) for t in data["teams"]]
+            if data.get("competition") is not None:
+                ev.tt = TeamTournament.from_dict(dict(data["competition"]))
+                ev.teams = ev.tt.teams
+            ev.matches = {str(k): dict(v) for k, v in data.get("matches", {}).items()}
+            ev.withdrawn = {int(k): int(v) for k, v in data.get("withdrawn", {}).items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CompetitionError(f"bad team event data ({exc!r})") from None
+        return ev
+
+

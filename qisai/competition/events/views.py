@@ -1,0 +1,409 @@
+"""Tables of an event of any format, for the terminal and for print.
+
+Each function reads an :class:`EventFile` and returns plain rows of text
+(no layout): the boards of a round (:func:`round_rows`), the standings with
+every tie-break column (:func:`standings_table`), the per-round crosstable
+with opponent, colour and result (:func:`crosstable_table`) and the
+knock-out bracket (:func:`bracket_rounds`).  Colours print as the game
+names them (:meth:`Header.colour`: 红/黑, or 黑/白 for Go).  Shared places
+(名次并列) print as ``3=``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qisai.competition.errors import CompetitionError
+from qisai.competition.events.file import EventFile
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.mcmahon_event import McMahonTournament
+from qisai.competition.events.team_event import TeamEvent
+from qisai.competition.model import Colour, Outcome, Result
+from qisai.competition.teams import board_colour
+from qisai.competition.tiebreaks import Criterion
+from qisai.competition.tournament import Tournament
+
+__all__ = ["BoardRow", "Table", "board_count", "bracket_rounds", "crosstable_table",
+           "result_text", "round_count", "round_rows", "standings_table", "team_ranking_table",
+           "text_table"]
+
+_MARK = {Outcome.WIN: "1", Outcome.DRAW: "=", Outcome.LOSS: "0", Outcome.FORFEIT_WIN: "+",
+         Outcome.FORFEIT_LOSS: "-"}
+_KIND = {"extra": "加赛", "slow": "慢棋", "rapid": "快棋", "decider": "决胜局"}
+_TEAM_NAMES = {Criterion.BUCHHOLZ: "团体对手分", Criterion.WINS: "全队胜局",
+               Criterion.FOULS: "全队犯规", Criterion.MATCH_WINS: "全队胜场"}
+
+
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def _fmt(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return _num(v)
+    if isinstance(v, tuple):
+        return "/".join(_fmt(x) for x in v)
+    return str(v)
+
+
+@dataclass(slots=True)
+class BoardRow:
+    """One board of a round: its label (``3``; ``2.1`` for board 1 of
+    team match 2; ``G1-2`` for board 2 of group 1), both sides (entry
+    number, name, club or team, score before the round) and the result
+    so far; ``red_no`` / ``black_no`` are None for a bye's empty side."""
+
+    board: str
+    red_no: int | None
+    red_name: str
+    black_no: int | None
+    black_name: str
+    result: str = ""
+    red_club: str = ""
+    black_club: str = ""
+    red_score: str = ""
+    black_score: str = ""
+    note: str = ""
+    series_open: bool = False
+
+    @property
+    def is_bye(self) -> bool:
+        """True for a bye (轮空)."""
+        return self.black_no is None and not self.black_name
+
+    @property
+    def pending(self) -> bool:
+        """True while the board (or a knock-out series) waits for a result."""
+        if self.is_bye:
+            return False
+        return self.series_open or not self.result
+
+
+@dataclass(slots=True)
+class Table:
+    """A table: a title, the header row and the body rows."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+def round_count(ef: EventFile) -> int:
+    """Return how many rounds are paired."""
+    ev = ef.event
+    if isinstance(ev, Tournament):
+        return len(ev.rounds)
+    if isinstance(ev, KnockoutEvent):
+        return len(ev.rounds)
+    if isinstance(ev, GroupEvent):
+        return ev.paired_rounds
+    return len(ev.tt.rounds) if ev.tt is not None else 0
+
+
+def board_count(ef: EventFile) -> int:
+    """Boards a team match is played on (1 for individual events)."""
+    return ef.event.boards if isinstance(ef.event, TeamEvent) else 1
+
+
+def _check_round(ef: EventFile, round_no: int) -> None:
+    n = round_count(ef)
+    if not 1 <= round_no <= n:
+        raise CompetitionError(f"{ef.header.name}: round {round_no} is not paired "
+                               f"({n} paired)")
+
+
+def _scores_before(t: Tournament, round_no: int) -> dict[int, float]:
+    out = {p.id: 0.0 for p in t.players}
+    if isinstance(t, McMahonTournament):
+        out = {p.id: float(t.start_score(p.id)) for p in t.players}
+    for rec in t.rounds[: round_no - 1]:
+        for g in rec.results.values():
+            for pid in (g.red, g.black):
+                if pid is not None:
+                    out[pid] += t.scoring.game_points(g, pid)
+    return out
+
+
+def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
+    """Return the boards of round ``round_no``.  Knock-out: one row a match
+    with the colours of its next (or last) game and the series so far.
+    Team events: one row a board, the first-listed team Red on odd boards
+    (13.2/13.3).  Raises :class:`CompetitionError` for a round not paired."""
+    _check_round(ef, round_no)
+    ev = ef.event
+    rows: list[BoardRow] = []
+    if isinstance(ev, Tournament):
+        rec = ev.rounds[round_no - 1]
+        before = _scores_before(ev, round_no)
+        for p in rec.pairings:
+            red = ev.player(p.red)
+            if p.black is None:
+                rows.append(BoardRow(str(p.board), red.id, red.name, None, "", "轮空",
+                                     red.club or red.team, red_score=_num(before[red.id])))
+                continue
+            black = ev.player(p.black)
+            g = rec.results.get(p.board)
+            rows.append(BoardRow(str(p.board), red.id, red.name, black.id, black.name,
+                                 "" if g is None else g.result.value, red.club or red.team,
+                                 black.club or black.team, _num(before[red.id]),
+                                 _num(before[black.id])))
+    elif isinstance(ev, KnockoutEvent):
+        for m in ev.rounds[round_no - 1]:
+            red = ev.player(m.red)
+            if m.black is None:
+                rows.append(BoardRow(str(m.index + 1), red.id, red.name, None, "", "轮空",
+                                     red.club or red.team, note=m.note))
+                continue
+            s = ev.series(round_no, m.index)
+            assert s is not None
+            nxt = ev.next_game(round_no, m.index)
+            a, b = (nxt.red, nxt.black) if nxt is not None else (
+                (s.games[-1][0].red, s.games[-1][0].black) if s.games else (m.red, m.black))
+            pa, pb = ev.player(a), ev.player(b)
+            played = ", ".join(f"{g.red}-{g.black} {r.value}" for g, r in s.games)
+            note = ""
+            if nxt is not None:
+                kind = _KIND.get(nxt.kind, "")
+                note = f"第{nxt.number}局" + (f"（{kind}）" if kind else "")
+            if m.winner is not None:
+                note = f"胜者 {m.winner} {ev.player(m.winner).name}"
+            elif ev.awaiting_choice(round_no, m.index) is not None:
+                note = f"决胜局：{ev.awaiting_choice(round_no, m.index)} 选择先后手"
+            if m.note.startswith("cards"):
+                note = f"{m.note}; {note}" if note else m.note
+            rows.append(BoardRow(str(m.index + 1), pa.id, pa.name, pb.id, pb.name, played,
+                                 pa.club or pa.team, pb.club or pb.team, note=note,
+                                 series_open=nxt is not None and m.winner is None))
+    elif isinstance(ev, GroupEvent):
+        for slot in ev.boards(round_no):
+            _, group, board = slot.key
+            label = f"G{group}-{board}" if group else f"F-{board}"
+            red = ev.player(slot.red)
+            if slot.black == 0:
+                rows.append(BoardRow(label, slot.red, red.name, None, "", "轮空",
+                                     red.club or red.team))
+                continue
+            black = ev.player(slot.black)
+            rows.append(BoardRow(label, slot.red, red.name, slot.black, black.name,
+                                 ev.result_of(round_no, group, board) or "",
+                                 red.club or red.team, black.club or black.team,
+                                 note="final" if group == 0 else f"group {group}"))
+    else:
+        tt = ev._tt()
+        for tm in tt.rounds[round_no - 1]:
+            rt = tt.team(tm.red_team)
+            if tm.black_team is None:
+                rows.append(BoardRow(f"{tm.board}", rt.id, rt.name, None, "", "轮空"))
+                continue
+            bt = tt.team(tm.black_team)
+            state = ev.matches.get(f"{round_no}:{tm.board}", {})
+            lineups = state.get("lineups", [rt.roster[: ev.boards], bt.roster[: ev.boards]])
+            results = state.get("results", {})
+            for b in range(1, ev.boards + 1):
+                first_red = board_colour(b, True) is Colour.RED
+                a, c = lineups[0][b - 1], lineups[1][b - 1]
+                red_name, black_name = (a, c) if first_red else (c, a)
+                red_team, black_team = (rt, bt) if first_red else (bt, rt)
+                if tm.forfeit is not None:
+                    res = tm.forfeit.value if b == 1 else ""
+                elif tm.results:
+                    res = tm.results[b - 1].value
+                else:
+                    res = results.get(str(b), "")
+                rows.append(BoardRow(f"{tm.board}.{b}", red_team.id, red_name, black_team.id,
+                                     black_name, res, red_team.name, black_team.name,
+                                     note=f"{rt.name} - {bt.name}"))
+    return rows
+
+
+def _place(rank: int, shared: bool) -> str:
+    return f"{rank}=" if shared else str(rank)
+
+
+def standings_table(ef: EventFile) -> Table:
+    """Return the standings (成绩册): place, number, name, club, points (场分
+    and 局分 for teams, McMahon score for McMahon) and every tie-break
+    column; knock-out and group events list their placements.  A 罚
+    column shows 18.4 penalty weights when there are any."""
+    ev = ef.event
+    title = f"{ef.header.name} 成绩册"
+    weights = ef.penalty_weights()
+    if isinstance(ev, Tournament):
+        cols = list(ev.tiebreaks)
+        points = "McMahon分" if isinstance(ev, McMahonTournament) else "积分"
+        head = ["名次", "编号", "姓名", "单位", points] + [c.chinese for c in cols]
+        if weights:
+            head.append("处罚")
+        rows = []
+        for s in ef.standings():
+            p = ev.player(s.entry)
+            row = [_place(s.rank, s.shared), str(p.id), p.name, p.club or p.team,
+                   _num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
+            if weights:
+                row.append(_penalty_text(ef, p.id))
+            rows.append(row)
+        return Table(title, head, rows)
+    if isinstance(ev, TeamEvent):
+        tt = ev._tt()
+        cols = [c for c in tt.tiebreaks if c is not Criterion.GAME_POINTS]
+        head = ["名次", "编号", "队名", "场分", "局分"] + [_TEAM_NAMES.get(c, c.chinese)
+                                                   for c in cols]
+        if weights:
+            head.append("处罚")
+        recs = ef.team_records()
+        rows = []
+        for s in ef.standings():
+            gp = sum(e.game_points for e in recs[s.entry].encounters)
+            row = [_place(s.rank, s.shared), str(s.entry), tt.team(s.entry).name,
+                   _num(s.points), _num(gp)] + [_fmt(s.values.get(c)) for c in cols]
+            if weights:
+                row.append(_penalty_text(ef, s.entry))
+            rows.append(row)
+        return Table(title, head, rows)
+    head = ["名次", "编号", "姓名", "单位"]
+    rows = []
+    for place, shared, entry in ef.placements():
+        p = ev.player(entry) if isinstance(ev, KnockoutEvent) else ev.player(entry)
+        rows.append([_place(place, shared), str(entry), p.name, p.club or p.team])
+    return Table(title, head, rows)
+
+
+def _penalty_text(ef: EventFile, entry: int) -> str:
+    kinds = [p.kind for p in ef.penalties if p.entry == entry]
+    names = {"warning": "警告", "forfeit": "取消资格", "expel": "除名"}
+    return " ".join(f"{names[k]}×{kinds.count(k)}" for k in names if k in kinds)
+
+
+def crosstable_table(ef: EventFile) -> Table:
+    """Return the crosstable.  Individual events (Swiss, round robin,
+    McMahon): a row an entry in standings order, one cell a round with the
+    opponent's number, the colour and the result (``12红1``: met 12 with
+    Red and won; ``轮空`` a bye, ``—`` not paired), then points and the
+    tie-breaks.  Team events: the grid of 场分 (局分) per opponent.  Raises
+    :class:`CompetitionError` for a knock-out or group event."""
+    ev = ef.event
+    if isinstance(ev, TeamEvent):
+        grid = ev.crosstable()
+        return Table(f"{ef.header.name} 交叉表", grid[0], grid[1:])
+    if not isinstance(ev, Tournament):
+        raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no crosstable; "
+                               "print its bracket or placements")
+    n = len(ev.rounds)
+    cells: dict[int, list[str]] = {p.id: ["—"] * n for p in ev.players}
+    for rec in ev.rounds:
+        for pairing in rec.pairings:
+            g = rec.results.get(pairing.board)
+            if pairing.black is None:
+                cells[pairing.red][rec.number - 1] = "轮空"
+                continue
+            for pid, colour in ((pairing.red, Colour.RED), (pairing.black, Colour.BLACK)):
+                opp = pairing.black if pid == pairing.red else pairing.red
+                mark = "" if g is None else _MARK.get(g.result.outcome(colour), "")
+                cells[pid][rec.number - 1] = f"{opp}{ef.header.colour(colour)}{mark}"
+    cols = list(ev.tiebreaks)
+    head = ["名次", "编号", "姓名"] + [f"第{r}轮" for r in range(1, n + 1)] + ["积分"] \
+        + [c.chinese for c in cols]
+    rows = []
+    placed = set()
+    for s in ef.standings():
+        p = ev.player(s.entry)
+        placed.add(p.id)
+        rows.append([_place(s.rank, s.shared), str(p.id), p.name] + cells[p.id]
+                    + [_num(s.points)] + [_fmt(s.values.get(c)) for c in cols])
+    for p in ev.players:  # struck out by 20.3: listed, not placed
+        if p.id not in placed:
+            rows.append(["", str(p.id), p.name] + cells[p.id] + ["注销"] + [""] * len(cols))
+    return Table(f"{ef.header.name} 交叉表", head, rows)
+
+
+def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = None) -> Table:
+    """12.5 队员总分制 over an individual event: its entries grouped by team
+    (or club), ranked by the sum of their individual places (15.5: fewer
+    first, then the best place, the second best, then team fouls), with the
+    sum of their points beside.  ``counted`` takes each team's best
+    ``counted`` players.  Raises :class:`CompetitionError` for another kind
+    of event or entries without a team."""
+    from qisai.competition.teams import Team, rank_by_place_sum, team_totals
+
+    ev = ef.event
+    if not isinstance(ev, Tournament):
+        raise CompetitionError(f"{ef.header.name}: 12.5 team totals come from an individual "
+                               "event")
+    if by not in ("team", "club"):
+        raise CompetitionError(f"group entries by team or club, not {by!r}")
+    st = ef.standings()
+    places = {ev.player(s.entry).name: s.rank for s in st}
+    points = {ev.player(s.entry).name: s.points for s in st}
+    recs = ev.records()
+    fouls = {ev.player(e).name: int(sum(x.fouls for x in r.encounters)) for e, r in recs.items()}
+    rosters: dict[str, list[str]] = {}
+    for p in ev.players:
+        key = p.team if by == "team" else p.club
+        if key and p.name in places:
+            rosters.setdefault(key, []).append(p.name)
+    if not rosters:
+        raise CompetitionError(f"{ef.header.name}: no entry has a {by}")
+    teams = [Team(name, roster, 1) for name, roster in rosters.items()]
+    totals = team_totals(points, teams)
+    head = ["名次", "队名", "名次总和", "个人名次", "总分"]
+    rows = []
+    for place, name, total in rank_by_place_sum(places, teams, fouls, counted):
+        own = sorted(places[n] for n in rosters[name])
+        rows.append([str(place), name, str(total), " ".join(map(str, own)),
+                     _num(totals[name])])
+    return Table(f"{ef.header.name} 团体总分 (12.5, 15.5)", head, rows)
+
+
+def bracket_rounds(ef: EventFile) -> list[list[tuple[str, str, str]]]:
+    """Return the knock-out bracket: per round, per match ``(upper entry,
+    lower entry, winner)`` as ``"number name"`` text (empty while unknown;
+    ``轮空`` for a bye's empty side), then empty placeholder matches for
+    the rounds of a single-elimination bracket not paired yet.  Raises
+    :class:`CompetitionError` for another kind."""
+    ev = ef.event
+    if not isinstance(ev, KnockoutEvent):
+        raise CompetitionError(f"{ef.header.name}: only a knock-out event has a bracket")
+
+    def label(pid: int | None) -> str:
+        return "" if pid is None else f"{pid} {ev.player(pid).name}"
+
+    out: list[list[tuple[str, str, str]]] = []
+    for rnd in ev.rounds:
+        out.append([(label(m.red), "轮空" if m.black is None else label(m.black),
+                     label(m.winner)) for m in rnd])
+    if not ev.double and ev.draw == "bracket" and out and not ev.finished:
+        # the rounds to come: each match between the winners of two matches before it
+        while len(out[-1]) > 1:
+            last = out[-1]
+            out.append([(last[2 * k][2], last[2 * k + 1][2], "")
+                        for k in range(len(last) // 2)])
+    return out
+
+
+def text_table(table: Table) -> str:
+    """Return ``table`` as aligned text (wide characters take two columns)."""
+    def width(s: str) -> int:
+        return sum(2 if ord(ch) > 0x2E80 else 1 for ch in s)
+
+    rows = [table.header] + table.rows
+    widths = [max(width(r[i]) if i < len(r) else 0 for r in rows)
+              for i in range(len(table.header))]
+    lines = [table.title]
+    for r in rows:
+        lines.append("  ".join(c + " " * (w - width(c)) for c, w in zip(r, widths, strict=False))
+                     .rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def result_text(value: str) -> str:
+    """Return a stored result in the form arbiters write (``1-0``, ``½-½``
+    as ``=``, forfeits ``+ -``)."""
+    try:
+        r = Result(value)
+    except ValueError:
+        return value
+    return {Result.DRAW: "=", Result.RED_FORFEIT_WIN: "+ -", Result.BLACK_FORFEIT_WIN: "- +",
+            Result.DOUBLE_FORFEIT: "- -", Result.BYE: "轮空"}.get(r, r.value)

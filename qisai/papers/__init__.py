@@ -1,0 +1,45 @@
+"""Papers to print (PDF, A4, Chinese fonts embedded).
+
+An output layer above the competition layer: it reads an
+:class:`~qisai.competition.events.file.EventFile` and draws 对阵表,
+成绩册, the crosstable, 记录纸 (result slips), team line-up forms and the
+knock-out bracket (:mod:`qisai.papers.sheets`) on A4 pages
+(:mod:`qisai.papers.pdf`, fpdf2; see there why).  Nothing below imports it;
+the command line (``qisai event papers``, ``qisai tournament papers``) and
+the arena may.  fpdf2 is imported only when a paper is made.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from qisai.competition.events.file import EventFile
+
+__all__ = ["KINDS", "write_paper"]
+
+KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket")
+"""The papers :func:`write_paper` makes."""
+
+
+def write_paper(event: EventFile, kind: str, path: str | Path,
+                round_no: int | None = None) -> int:
+    """Draw paper ``kind`` of ``event`` (round ``round_no``, default the
+    last paired, where the paper is of a round) and write it to ``path``.
+
+    Returns the number of pages.  Raises
+    :class:`~qisai.papers.pdf.PapersError` for an unknown kind, a kind the
+    event has not (a bracket of a Swiss), a round not paired, no Chinese
+    font, or a file that cannot be written; other
+    :class:`~qisai.competition.errors.CompetitionError` as the event raises.
+    """
+    from qisai.papers import sheets
+    from qisai.papers.pdf import PapersError
+
+    makers = {"pairings": sheets.pairings, "standings": sheets.standings,
+              "crosstable": sheets.crosstable, "slips": sheets.slips,
+              "lineups": sheets.lineups, "bracket": sheets.bracket}
+    if kind not in makers:
+        raise PapersError(f"unknown paper {kind!r}; use one of {', '.join(KINDS)}")
+    return makers[kind](event, round_no).save(path)

@@ -1,0 +1,235 @@
+"""A4 documents with Chinese text: fonts, the event header, tables.
+
+The library is fpdf2 (PyPI ``fpdf2``): actively maintained (the 2.8
+series, py-pdf organisation), pure Python with no system libraries (unlike WeasyPrint, which
+needs Pango, or typst, a 30 MB binary), and it embeds TrueType/OpenType
+fonts as subsets, TrueType collections (.ttc) included, so a page of
+Chinese names carries only the glyphs it uses and prints the same on any
+machine.  ReportLab can do the same but cannot read the CFF-flavoured
+Noto CJK .ttc that Debian ships; fpdf2 reads it through fontTools.
+
+The font is Noto Sans CJK SC from Debian's ``fonts-noto-cjk``
+(``/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc``, face 2 of the
+collection is Simplified Chinese); ``QISAI_CJK_FONT`` (and
+``QISAI_CJK_FONT_INDEX`` for a collection) names another.  Without one,
+:func:`find_font` raises :class:`PapersError` saying what to install.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from qisai.competition.errors import CompetitionError
+
+if TYPE_CHECKING:
+    from qisai.competition.events.file import Header
+
+__all__ = ["FONT_CANDIDATES", "Document", "FontSpec", "PapersError", "find_font"]
+
+
+class PapersError(CompetitionError):
+    """A paper cannot be made: no Chinese font, fpdf2 missing, a kind that
+    does not fit the event, a file that cannot be written."""
+
+
+@dataclass(frozen=True, slots=True)
+class FontSpec:
+    """A font file and, for a collection (.ttc), the face to use; ``bold``
+    is the bold file (the regular one when there is none)."""
+
+    path: Path
+    index: int = 0
+    bold: Path | None = None
+
+
+FONT_CANDIDATES: tuple[tuple[str, int, str | None], ...] = (
+    ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2,
+     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+    ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", 2,
+     "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"),
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0, None),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0, None),
+    ("/usr/share/fonts/truetype/arphic/uming.ttc", 0, None),
+)
+"""Where Debian puts Chinese fonts (fonts-noto-cjk, fonts-wqy-microhei,
+fonts-wqy-zenhei, fonts-arphic-uming), best first, with the collection
+face of Simplified Chinese."""
+
+
+def find_font() -> FontSpec:
+    """Return the Chinese font to embed: ``QISAI_CJK_FONT`` if set, else
+    the first of :data:`FONT_CANDIDATES` present.
+
+    Raises :class:`PapersError` when there is none (or the named file is
+    missing), saying which Debian package to install.
+    """
+    named = os.environ.get("QISAI_CJK_FONT")
+    if named:
+        p = Path(named)
+        if not p.is_file():
+            raise PapersError(f"QISAI_CJK_FONT={named}: no such font file")
+        return FontSpec(p, int(os.environ.get("QISAI_CJK_FONT_INDEX", "0")))
+    for path, index, bold in FONT_CANDIDATES:
+        if Path(path).is_file():
+            b = Path(bold) if bold and Path(bold).is_file() else None
+            return FontSpec(Path(path), index, b)
+    raise PapersError("no Chinese font found: install Debian's fonts-noto-cjk "
+                      "(apt-get install fonts-noto-cjk) or set QISAI_CJK_FONT to a .ttf/.otf/.ttc")
+
+
+def _fpdf() -> Any:
+    try:
+        import fpdf
+    except ImportError:  # pragma: no cover - a dependency of qisai
+        raise PapersError("PDF papers need fpdf2 (pip install fpdf2)") from None
+    return fpdf
+
+
+class Document:
+    """An A4 PDF with the event header on every page, page numbers in the
+    footer, and tables that repeat their header row across pages."""
+
+    MARGIN = 12.0
+
+    def __init__(self, header: Header, title: str, *, landscape: bool = False,
+                 font: FontSpec | None = None) -> None:
+        """Start a document; ``title`` is the paper's name (``第3轮对阵表``).
+        Raises :class:`PapersError` without a Chinese font or fpdf2."""
+        fpdf = _fpdf()
+        spec = font or find_font()
+        self.header = header
+        self.title = title
+        doc = self
+
+        class _PDF(fpdf.FPDF):  # type: ignore[misc, name-defined]
+            def header(self) -> None:
+                doc._page_header()
+
+            def footer(self) -> None:
+                doc._page_footer()
+
+        self.pdf = _PDF(orientation="L" if landscape else "P", unit="mm", format="A4")
+        self.pdf.set_margins(self.MARGIN, self.MARGIN, self.MARGIN)
+        self.pdf.set_auto_page_break(True, margin=self.MARGIN + 6)
+        self.pdf.set_title(f"{header.name} {title}")
+        self.pdf.set_creator("qisai")
+        try:
+            self.pdf.add_font("cjk", "", str(spec.path), collection_font_number=spec.index)
+            self.pdf.add_font("cjk", "B", str(spec.bold or spec.path),
+                              collection_font_number=spec.index)
+        except Exception as exc:  # fpdf2/fontTools raise several kinds for a bad font
+            raise PapersError(f"font {spec.path}: cannot be embedded ({exc})") from None
+        self.pdf.set_font("cjk", "", 10)
+
+    # -- page furniture --------------------------------------------------------
+    @property
+    def width(self) -> float:
+        """Usable width of the page in mm."""
+        return float(self.pdf.w) - 2 * self.MARGIN
+
+    @property
+    def bottom(self) -> float:
+        """Lowest y a line may use before the footer."""
+        return float(self.pdf.h) - self.MARGIN - 6
+
+    def _page_header(self) -> None:
+        pdf, h = self.pdf, self.header
+        pdf.set_font("cjk", "B", 15)
+        pdf.cell(0, 8, h.name, align="C", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("cjk", "B", 12)
+        pdf.cell(0, 7, self.title, align="C", new_x="LMARGIN", new_y="NEXT")
+        info = "    ".join(x for x in (
+            f"日期：{h.date}" if h.date else "", f"地点：{h.venue}" if h.venue else "",
+            f"裁判长：{h.chief_arbiter}" if h.chief_arbiter else "",
+            f"主办：{h.organiser}" if h.organiser else "") if x)
+        if info:
+            pdf.set_font("cjk", "", 9)
+            pdf.cell(0, 5, info, align="C", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+        pdf.set_font("cjk", "", 10)
+
+    def _page_footer(self) -> None:
+        pdf = self.pdf
+        pdf.set_y(-self.MARGIN - 4)
+        pdf.set_font("cjk", "", 8)
+        pdf.cell(0, 5, f"第 {pdf.page_no()} 页 / 共 {{nb}} 页", align="C")
+
+    def new_page(self) -> None:
+        """Start a page (header included)."""
+        self.pdf.add_page()
+
+    # -- tables ------------------------------------------------------------------
+    def column_widths(self, header: Sequence[str], rows: Sequence[Sequence[str]],
+                      size: float, weights: Sequence[float] | None = None) -> list[float]:
+        """Return column widths that fit the page: each column as wide as
+        its widest cell (at ``size`` pt), scaled to the usable width."""
+        pdf = self.pdf
+        pdf.set_font("cjk", "", size)
+        natural = []
+        for i, h in enumerate(header):
+            cells = [h] + [r[i] if i < len(r) else "" for r in rows]
+            natural.append(max(pdf.get_string_width(c) for c in cells) + 3)
+        if weights:
+            natural = [n * w for n, w in zip(natural, weights, strict=True)]
+        scale = self.width / sum(natural)
+        return [n * scale for n in natural]
+
+    def table(self, header: Sequence[str], rows: Sequence[Sequence[str]], *,
+              size: float = 10, height: float = 7.0,
+              widths: Sequence[float] | None = None,
+              shade: Sequence[bool] | None = None) -> None:
+        """Draw a bordered table, header row shaded and repeated on every
+        page; ``shade`` marks body rows to shade (a bye, say).  Cells too
+        long for their column are shrunk to fit."""
+        pdf = self.pdf
+        w = list(widths) if widths else self.column_widths(header, rows, size)
+
+        def line(cells: Sequence[str], bold: bool, fill: bool) -> None:
+            pdf.set_fill_color(225, 225, 225) if bold else pdf.set_fill_color(242, 242, 242)
+            for k, c in enumerate(cells):
+                s = size
+                pdf.set_font("cjk", "B" if bold else "", s)
+                while s > 5 and pdf.get_string_width(c) > w[k] - 1.5:
+                    s -= 0.5
+                    pdf.set_font("cjk", "B" if bold else "", s)
+                pdf.cell(w[k], height, c, border=1, align="C", fill=bold or fill)
+            pdf.ln(height)
+
+        line(header, True, True)
+        for k, r in enumerate(rows):
+            if pdf.get_y() + height > self.bottom:
+                pdf.add_page()
+                line(header, True, True)
+            cells = [r[i] if i < len(r) else "" for i in range(len(header))]
+            line(cells, False, bool(shade and shade[k]))
+        pdf.set_font("cjk", "", 10)
+
+    def text(self, text: str, size: float = 10, *, bold: bool = False, height: float = 6,
+             align: str = "L") -> None:
+        """Write a line of text."""
+        self.pdf.set_font("cjk", "B" if bold else "", size)
+        self.pdf.cell(0, height, text, align=align, new_x="LMARGIN", new_y="NEXT")
+        self.pdf.set_font("cjk", "", 10)
+
+    def signatures(self, labels: Sequence[str], size: float = 10) -> None:
+        """Write signature lines side by side: ``label：________``."""
+        pdf = self.pdf
+        pdf.set_font("cjk", "", size)
+        cell = self.width / len(labels)
+        for label in labels:
+            pdf.cell(cell, 9, f"{label}：________________", align="L")
+        pdf.ln(9)
+
+    def save(self, path: str | Path) -> int:
+        """Write the PDF to ``path``; return its page count.  Raises
+        :class:`PapersError` if it cannot be written."""
+        pages = int(self.pdf.page_no())
+        try:
+            self.pdf.output(str(path))
+        except OSError as exc:
+            raise PapersError(f"{path}: cannot write ({exc.strerror})") from None
+        return pages
