@@ -8,7 +8,7 @@
   (a game's state) sits in ``<script type="application/json">`` blocks,
   which are data, not script, and need no exception.  A response that sets
   its own policy keeps it (``/docs`` and ``/redoc``: Swagger UI starts from
-  an inline script).
+  an inline script); the user manual has its own (:data:`MANUAL_CSP`).
 * ``X-Frame-Options: DENY`` (older browsers), ``X-Content-Type-Options:
   nosniff``, ``Referrer-Policy: same-origin``, ``Cross-Origin-Opener-Policy:
   same-origin``.
@@ -23,15 +23,25 @@ from __future__ import annotations
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CSP", "SECURITY_HEADERS", "SecurityHeadersMiddleware"]
+__all__ = ["CSP", "MANUAL_CSP", "PATH_POLICIES", "SECURITY_HEADERS", "SecurityHeadersMiddleware"]
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
 """The arena's Content-Security-Policy (the API docs pages set their own)."""
 
+MANUAL_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; "
+              "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+              "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+              "form-action 'self'; frame-ancestors 'none'")
+"""The built user manual's policy (``/manual``): MkDocs Material pages start
+from inline scripts and style inline.  They are the project's own static
+files, no user's text, so this host's inline code only; still no framing."""
+
+PATH_POLICIES: tuple[tuple[str, str], ...] = (("/manual", MANUAL_CSP),)
+"""(path prefix, policy): the parts of the site with a policy of their own."""
+
 SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
@@ -54,10 +64,15 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
         secure = self.secure_cookies or scope.get("scheme") == "https"
+        path = scope.get("path", "")
+        policy = next((csp for prefix, csp in PATH_POLICIES
+                       if path == prefix or path.startswith(prefix + "/")), CSP)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
+                if "content-security-policy" not in headers:
+                    headers["Content-Security-Policy"] = policy
                 for name, value in SECURITY_HEADERS.items():
                     if name not in headers:
                         headers[name] = value

@@ -108,3 +108,13 @@ def test_no_template_has_inline_script_or_style() -> None:
         assert not re.search(r"\son[a-z]+\s*=", text), page.name
         assert not re.search(r"\sstyle\s*=", text), page.name
         assert "javascript:" not in text, page.name
+
+
+def test_the_manual_has_its_own_policy_still_without_framing(client: TestClient) -> None:
+    from qisai.web.headers import MANUAL_CSP
+
+    r = client.get("/manual/en/index.html")
+    assert r.headers["content-security-policy"] == MANUAL_CSP
+    assert "frame-ancestors 'none'" in MANUAL_CSP
+    assert r.headers["x-frame-options"] == "DENY"
+    assert client.get("/manualx").headers.get("content-security-policy") == CSP

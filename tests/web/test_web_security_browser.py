@@ -166,3 +166,21 @@ def test_no_other_site_can_frame_the_game_page(live_server: tuple[str, Path],
     page.wait_for_timeout(300)
     assert page.evaluate("window.inlineRan") is None
     assert violations(page, log) != []
+
+
+def test_the_manual_runs_under_its_policy(live_server: tuple[str, Path], browser: Any) -> None:
+    pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e '.[docs]')")
+    pytest.importorskip("opencc", reason="opencc is not installed (pip install -e '.[docs]')")
+    from qisai.web import manual
+
+    base, data = live_server
+    if not (data / "manual" / "index.html").is_file():
+        manual.build(data / "manual")
+    log: list[str] = []
+    page = watched_page(browser, log)
+    page.goto(f"{base}/manual/en/index.html")
+    page.wait_for_selector("input.md-search__input")
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").press_sequentially("Swiss")
+    page.wait_for_selector(".md-search-result__item", timeout=30000)  # the search worker ran
+    assert violations(page, log) == []
