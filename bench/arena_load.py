@@ -69,7 +69,9 @@ class Stats:
 
 
 async def guest(client: httpx.AsyncClient) -> str:
-    r = await client.post("/api/auth/guest")
+    form = await client.get("/api/auth/csrf")  # the guest form's CSRF token (and cookie)
+    form.raise_for_status()
+    r = await client.post("/api/auth/guest", headers={"X-CSRF-Token": form.json()["csrf"]})
     r.raise_for_status()
     token: str = r.json()["token"]
     return token

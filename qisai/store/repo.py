@@ -70,6 +70,7 @@ __all__ = [
     "seat_player",
     "session_user",
     "set_pairing_result",
+    "set_password_hash",
     "set_role",
 ]
 
@@ -108,6 +109,13 @@ def create_guest(s: Session) -> User:
 def find_user(s: Session, username: str) -> User | None:
     """Return the user named ``username`` (case-insensitive), or ``None``."""
     return s.scalars(select(User).where(func.lower(User.username) == username.lower())).first()
+
+
+def set_password_hash(s: Session, user_id: int, password_hash: str) -> None:
+    """Store a new password hash for user ``user_id`` (a rehash at log-in)."""
+    user = get_user(s, user_id)
+    user.password_hash = password_hash
+    s.commit()
 
 
 def get_user(s: Session, user_id: int) -> User:

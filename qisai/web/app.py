@@ -58,9 +58,11 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     hub = Hub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
               engine_think=settings.engine_think, board_result=record_game_result)
+    hub.draw_margin_cp = settings.engine_draw_cp
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
-                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0))
+                  signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),
+                  account_limiter=RateLimiter(settings.login_per_account_hour, 3600.0))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

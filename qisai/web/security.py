@@ -1,6 +1,22 @@
 """Passwords, rate limits and the small checks every request needs.
 
-Passwords are hashed with Argon2id (argon2-cffi, its default parameters).
+Passwords are hashed with Argon2id (argon2-cffi) at OWASP's first
+recommended setting: 19 MiB of memory, 2 passes, 1 lane
+(:data:`ARGON2_PARAMS`).  argon2-cffi's own default (64 MiB, 3 passes, 4
+lanes) is a desktop's setting: on a server each hash in flight holds its
+64 MiB, so a burst of log-ins grew the process by a gigabyte.  A hash says
+its own parameters, so the older ones still verify; a log-in that verifies
+an older hash stores a new one (:meth:`Passwords.verify`).
+
+Hashing is the one costly thing an anonymous client can make the server
+do, so :class:`Passwords` lets at most ``max_active`` hashes run at once
+(2) with at most ``max_waiting`` requests queued behind them (8); past
+that it raises :class:`HashBusy` (the API answers 503 with Retry-After)
+rather than piling threads.  A log-in for a name that does not exist
+verifies against a dummy hash made once at start-up, so it costs the same
+one hash as a wrong password and its timing does not tell which names
+exist.
+
 Rate limits are token buckets kept in memory per process: behind several
 processes each limits on its own, which still bounds guessing.
 
@@ -15,36 +31,140 @@ token (the signed double-submit pattern).  Both are compared with
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
+import threading
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-__all__ = ["RateLimiter", "check_form_token", "constant_time_equal", "form_token", "hash_password",
-           "new_form_nonce", "verify_password"]
+__all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "Passwords", "RateLimiter",
+           "check_form_token", "constant_time_equal", "form_token", "new_form_nonce",
+           "new_hasher"]
 
-_hasher = PasswordHasher()
+_T = TypeVar("_T")
+
+ARGON2_PARAMS: dict[str, int] = {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
+"""Argon2id at OWASP's first recommended setting (m=19 MiB, t=2, p=1): with
+two hashes at once the server holds 38 MiB for hashing, not 64 MiB per
+thread; t=2 makes up for the smaller memory (OWASP's equivalent settings
+trade one for the other)."""
 
 
-def hash_password(password: str) -> str:
-    """Return the Argon2id hash of ``password`` (salted, self-describing)."""
-    return _hasher.hash(password)
+def new_hasher() -> PasswordHasher:
+    """Return an Argon2id hasher with :data:`ARGON2_PARAMS`."""
+    return PasswordHasher(time_cost=ARGON2_PARAMS["time_cost"],
+                          memory_cost=ARGON2_PARAMS["memory_cost"],
+                          parallelism=ARGON2_PARAMS["parallelism"])
 
 
-def verify_password(stored: str | None, password: str) -> bool:
-    """Return whether ``password`` matches the ``stored`` hash (``None``, a
-    guest, never matches)."""
-    if not stored:
-        return False
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
+class HashBusy(Exception):
+    """Too many password hashes are running or queued: try again shortly."""
+
+    retry_after = 1
+
+
+class HashGate:
+    """At most ``max_active`` password hashes at once, at most
+    ``max_waiting`` callers queued behind them for up to ``timeout``
+    seconds; anyone else gets :class:`HashBusy` at once.
+
+    ``active``, ``waiting`` and ``peak`` (the most ever active at once) are
+    there for tests and monitoring.
+    """
+
+    def __init__(self, max_active: int = 2, max_waiting: int = 8, timeout: float = 5.0) -> None:
+        self.max_active = max_active
+        self.max_waiting = max_waiting
+        self.timeout = timeout
+        self.active = 0
+        self.waiting = 0
+        self.peak = 0
+        self._cond = threading.Condition()
+
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[None]:
+        """Hold one of the hashing slots for the ``with`` block.
+
+        Raises :class:`HashBusy` when the queue is full or the wait times out.
+        """
+        with self._cond:
+            if self.active >= self.max_active:
+                if self.waiting >= self.max_waiting:
+                    raise HashBusy
+                self.waiting += 1
+                try:
+                    ok = self._cond.wait_for(lambda: self.active < self.max_active, self.timeout)
+                finally:
+                    self.waiting -= 1
+                if not ok:
+                    raise HashBusy
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.active -= 1
+                self._cond.notify()
+
+
+class Passwords:
+    """The app's password hashing: :data:`ARGON2_PARAMS`, every hash through
+    one :class:`HashGate`, and a dummy hash (made once, at start-up) that
+    unknown names are checked against."""
+
+    def __init__(self, hasher: PasswordHasher | None = None, gate: HashGate | None = None) -> None:
+        self.hasher = hasher or new_hasher()
+        self.gate = gate or HashGate()
+        self._pool = ThreadPoolExecutor(max_workers=self.gate.max_active,
+                                        thread_name_prefix="qisai-argon2")
+        """The hashes run on these few threads only: the C allocator keeps
+        a freed Argon2 block in the arena of the thread that used it, so
+        hashing on any of the server's 40 worker threads left up to 40
+        blocks resident; on ``max_active`` threads it leaves at most that
+        many."""
+        weakref.finalize(self, self._pool.shutdown, wait=False)
+        self.dummy = self._run(self.hasher.hash, secrets.token_hex(16))
+        """A hash of a random secret nobody knows: what a log-in with an
+        unknown name (or a guest's, who has no password) is checked
+        against, so it costs one hash like any other."""
+
+    def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        return self._pool.submit(fn, *args).result()
+
+    def hash(self, password: str) -> str:
+        """Return the hash of ``password``.  Raises :class:`HashBusy`."""
+        with self.gate.slot():
+            return self._run(self.hasher.hash, password)
+
+    def verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
+        """Check ``password`` against ``stored`` (``None``: no such user, or
+        no password); exactly one hash is computed either way.
+
+        Returns ``(ok, new hash)``: the new hash (to store) when ``ok`` and
+        ``stored`` was made with other parameters, else ``None``.
+        Raises :class:`HashBusy`.
+        """
+        with self.gate.slot():
+            return self._run(self._verify, stored, password)
+
+    def _verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
+        try:
+            ok = self.hasher.verify(stored or self.dummy, password) and bool(stored)
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok or stored is None or not self.hasher.check_needs_rehash(stored):
+            return ok, None
+        return True, self.hasher.hash(password)
 
 
 def constant_time_equal(a: str, b: str) -> bool:

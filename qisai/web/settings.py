@@ -7,7 +7,10 @@
 * ``QISAI_TRUSTED_PROXIES``: the proxies whose ``X-Forwarded-Proto`` and
   ``X-Forwarded-For`` are believed (uvicorn's ``forwarded_allow_ips``:
   addresses or networks, comma-separated, ``*`` for any; 127.0.0.1).
-* ``QISAI_RATE_LOGIN``: log-in attempts a minute per address and name (10).
+* ``QISAI_RATE_LOGIN``: log-in attempts a minute per address, whatever the
+  names (10).
+* ``QISAI_RATE_LOGIN_ACCOUNT``: log-in attempts an hour per user name,
+  whatever the addresses (30).
 * ``QISAI_RATE_MOVES``: moves a second per user, burst twice that (10).
 * ``QISAI_RATE_SIGNUP``: new accounts and guest sessions an hour per
   address (30).
@@ -87,6 +90,7 @@ class Settings:
     """Where a believed ``X-Forwarded-Proto`` may come from (uvicorn's
     ``forwarded_allow_ips``)."""
     login_per_minute: int = 10
+    login_per_account_hour: int = 30
     moves_per_second: int = 10
     signups_per_hour: int = 30
     session_days: int = 30
@@ -95,6 +99,9 @@ class Settings:
     engine_think: float = 1.0
     """Seconds an engine opponent thinks a move when its clock allows
     (``QISAI_ENGINE_THINK``, ``--engine-think``)."""
+    engine_draw_cp: int = 50
+    """An engine opponent accepts a draw offer when its own score is at
+    most this many centipawns (``QISAI_ENGINE_DRAW_CP``; 23.1)."""
 
     @property
     def pepper(self) -> bytes:
@@ -118,7 +125,9 @@ class Settings:
                               for name in ("QISAI_SECURE_COOKIES", "QISAI_COOKIE_SECURE")),
             trusted_proxies=os.environ.get("QISAI_TRUSTED_PROXIES", "").strip() or "127.0.0.1",
             login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
+            login_per_account_hour=_int_env("QISAI_RATE_LOGIN_ACCOUNT", 30),
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
+            engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 50),
         )

@@ -11,14 +11,14 @@ without importing each other in a circle.  The live-game hub belongs to
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from qisai.store import Database
-from qisai.web.security import RateLimiter
+from qisai.web.security import Passwords, RateLimiter
 from qisai.web.settings import Settings
 
 __all__ = ["AppState", "SessionDep", "StateDep", "db_session", "state"]
@@ -31,7 +31,12 @@ class AppState:
     settings: Settings
     db: Database
     login_limiter: RateLimiter
+    """Log-in attempts per address (all names together)."""
     signup_limiter: RateLimiter
+    account_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(30, 3600.0))
+    """Log-in attempts per user name (all addresses together)."""
+    passwords: Passwords = field(default_factory=Passwords)
+    """Password hashing, bounded (made at start-up: its dummy hash too)."""
     hub: object = None
     """The live games (:class:`qisai.web.play.hub.Hub`), set by the app."""
 

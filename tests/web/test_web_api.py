@@ -22,7 +22,7 @@ def play(client: TestClient, who: dict[str, Any], game_id: str, **action: Any) -
 
 
 def test_register_login_logout_and_me(register: Any, client: TestClient) -> None:
-    r = client.post("/api/auth/register", json={"username": "wang", "password": "12345678"})
+    r = client.post("/api/auth/register", json={"username": "wang", "password": "wangs own pw"})
     assert r.status_code == 201
     assert client.get("/api/me").json()["username"] == "wang"  # the cookie logs in
     csrf = r.json()["csrf"]
@@ -31,9 +31,9 @@ def test_register_login_logout_and_me(register: Any, client: TestClient) -> None
     assert client.get("/api/me").status_code == 401
     bad = client.post("/api/auth/login", json={"username": "wang", "password": "wrongpass"})
     assert bad.status_code == 401 and "wrong user name or password" in bad.json()["detail"]
-    ok = client.post("/api/auth/login", json={"username": "WANG", "password": "12345678"})
+    ok = client.post("/api/auth/login", json={"username": "WANG", "password": "wangs own pw"})
     assert ok.status_code == 200 and ok.json()["user"]["role"] == "player"
-    taken = client.post("/api/auth/register", json={"username": "Wang", "password": "12345678"})
+    taken = client.post("/api/auth/register", json={"username": "Wang", "password": "wangs own pw"})
     assert taken.status_code == 409 and "username" in taken.json()["detail"]
 
 
@@ -41,7 +41,7 @@ def test_validation_errors_name_the_field(register: Any, client: TestClient) -> 
     r = client.post("/api/auth/register", json={"username": "x", "password": "short"})
     assert r.status_code == 422
     assert "username" in r.json()["detail"] and "password" in r.json()["detail"]
-    r = client.post("/api/auth/register", json={"username": "a b<c>", "password": "12345678"})
+    r = client.post("/api/auth/register", json={"username": "a b<c>", "password": "wangs own pw"})
     assert r.status_code == 422 and "username" in r.json()["detail"]
 
 
@@ -81,7 +81,8 @@ def test_only_organisers_change_roles(register: Any, client: TestClient) -> None
 
 
 def test_guest_plays_casual_but_not_rated(register: Any, client: TestClient) -> None:
-    g = client.post("/api/auth/guest").json()
+    form = client.get("/api/auth/csrf").json()["csrf"]
+    g = client.post("/api/auth/guest", headers={"X-CSRF-Token": form}).json()
     client.cookies.clear()
     hdr = {"Authorization": f"Bearer {g['token']}"}
     assert g["user"]["guest"] is True

@@ -78,7 +78,7 @@ def test_arbiter_records_a_warning_a_foul_and_a_decision(live_server: tuple[str,
         page.wait_for_selector("#result:not([hidden])")
     assert red.inner_text("#result-tag") == "1-0"
     assert red.inner_text("#result-clause") == "4.1.10"
-    assert red.inner_text("#result-reason") == "misconduct"
+    assert red.inner_text("#result-reason") == "Misconduct (4.1.10)"  # its name, not the code
     assert "refused to continue" in red.inner_text("#result-text")
     assert arb.locator("#arb-warning").is_disabled()  # nothing more to rule on
     red.screenshot(path=str(shots / "arbiter-decision.png"), full_page=True)
@@ -100,6 +100,6 @@ def test_go_against_the_built_in_engine_from_the_home_page(live_server: tuple[st
     assert page.locator("#offer-draw").count() == 0 and page.locator("#pass").count() == 1
     page.click('#board g[data-point="E5"]')
     wait_ply(page, 2)  # the engine answered
-    assert page.locator("#moves li").count() == 2
+    assert page.locator("#moves .mv").count() == 2 and page.locator("#moves li").count() == 1
     assert page.locator("#board circle.white").count() == 1
     page.screenshot(path=str(shots / "go-against-the-engine.png"), full_page=True)

@@ -25,7 +25,7 @@ def signed_up(browser: Any, base: str, name: str, lang: str = "en-US") -> Any:
     page.set_default_timeout(20000)
     page.goto(f"{base}/login")
     page.fill("#username", name)
-    page.fill("#password", "password123")
+    page.fill("#password", "a board of my own")
     page.click("#register-button")
     page.wait_for_url(f"{base}/")
     return page
@@ -59,12 +59,14 @@ def test_xiangqi_two_browsers_play_to_checkmate(live_server: tuple[str, Path], b
     click_square(black, "h9")
     click_square(black, "g7")
     wait_ply(red, 2)
-    assert red.locator("#moves li").all_inner_texts() == ["炮二平五", "马8进7"]
+    # The move list in pairs: 1. 炮二平五 马8进7.
+    assert red.locator("#moves .mv").all_inner_texts() == ["炮二平五", "马8进7"]
+    assert red.locator("#moves li").all_inner_texts()[0].split() == ["1.", "炮二平五", "马8进7"]
     # Replay: the first move shows the position before Black's reply.
-    red.click('#moves li[data-ply="1"]')
+    red.click('#moves .mv[data-ply="1"]')
     red.wait_for_selector('#board[data-view="1"]')
     assert red.get_attribute('#board g[data-square="h9"]', "data-piece") == "n"
-    red.click('#moves li[data-ply="1"]')
+    red.click("#back-live")
     red.wait_for_selector('#board[data-view="live"]')
     assert red.get_attribute('#board g[data-square="g7"]', "data-piece") == "n"
     red.screenshot(path=str(shots / "xiangqi-opening.png"))
@@ -180,5 +182,5 @@ def test_a_guest_creates_a_game_and_a_friend_joins_by_link(live_server: tuple[st
     click_square(host, "b2")
     click_square(host, "e2")
     friend.wait_for_selector('#board[data-ply="1"]')
-    assert friend.locator("#moves li").all_inner_texts() == ["炮八平五"]
+    assert friend.locator("#moves .mv").all_inner_texts() == ["炮八平五"]
     host.screenshot(path=str(shots / "guest-game.png"))

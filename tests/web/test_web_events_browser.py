@@ -26,7 +26,7 @@ def test_organiser_runs_a_knockout_to_the_final(live_server: tuple[str, Path], b
     page.set_default_timeout(20000)
     page.goto(f"{base}/login")
     page.fill("#username", "koboss")
-    page.fill("#password", "password123")
+    page.fill("#password", "a board of my own")
     page.click("#register-button")
     page.wait_for_url(f"{base}/")
     from qisai.store import Database, repo

@@ -56,7 +56,8 @@ def test_game_page_embeds_the_state_safely(register: Any, client: TestClient) ->
     assert data is not None
     state = json.loads(data.group(1))
     assert state["id"] == g["id"] and state["status"] == "waiting"
-    assert state["players"]["first"]["name"].startswith("</script>")
+    assert state["players"]["first"]["display_name"].startswith("</script>")
+    assert state["players"]["first"]["name"] == "red1"  # the unique user name is shown
     assert client.get("/games/nope").status_code == 404
 
 

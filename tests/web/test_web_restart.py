@@ -52,7 +52,7 @@ def test_kill_9_mid_game_and_resume(tmp_path: Path) -> None:
     try:
         def user(name: str) -> dict[str, Any]:
             r = httpx.post(f"{base}/api/auth/register", json={"username": name,
-                                                              "password": "password1"})
+                                                              "password": "restart me twice"})
             assert r.status_code == 201, r.text
             return {"Authorization": f"Bearer {r.json()['token']}"}
 

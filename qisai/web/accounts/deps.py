@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request, Response
 from sqlalchemy.orm import Session
 
 from qisai.store import repo
@@ -29,7 +29,7 @@ from qisai.web.state import AppState, db_session, state
 
 __all__ = ["COOKIE", "FORM_COOKIE", "ArbiterDep", "OrganiserDep", "UserDep", "Viewer",
            "ViewerDep", "check_form_csrf", "form_csrf", "require_role", "require_user",
-           "token_from", "viewer"]
+           "set_form_cookie", "token_from", "viewer"]
 
 COOKIE = "qisai_session"
 FORM_COOKIE = "qisai_form"
@@ -91,6 +91,13 @@ def form_csrf(request: Request, st: AppState) -> tuple[str, str | None]:
     if not nonce or len(nonce) != 64:
         nonce = fresh = new_form_nonce()
     return form_token(st.settings.pepper, nonce), fresh
+
+
+def set_form_cookie(response: Response, st: AppState, nonce: str) -> None:
+    """Put the pre-session ``nonce`` in the ``qisai_form`` cookie (HttpOnly,
+    SameSite=Strict, a week)."""
+    response.set_cookie(FORM_COOKIE, nonce, max_age=7 * 86400, httponly=True, samesite="strict",
+                        secure=st.settings.cookie_secure, path="/")
 
 
 def check_form_csrf(request: Request, st: AppState, sent: str | None) -> None:

@@ -9,7 +9,6 @@ that says what was wrong and where.
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
@@ -17,29 +16,44 @@ from sqlalchemy.orm import Session
 
 from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import Role, User
-from qisai.web.accounts.deps import COOKIE, OrganiserDep, UserDep, ViewerDep
-from qisai.web.security import hash_password, verify_password
+from qisai.web.accounts.deps import (
+    COOKIE,
+    OrganiserDep,
+    UserDep,
+    ViewerDep,
+    check_form_csrf,
+    form_csrf,
+    set_form_cookie,
+)
+from qisai.web.accounts.policy import (
+    PASSWORD_MAX,
+    clean_display_name,
+    normalise_username,
+    password_problem,
+    username_problem,
+)
+from qisai.web.security import HashBusy
 from qisai.web.state import AppState, SessionDep, StateDep
 
-__all__ = ["Credentials", "SessionOut", "UserOut", "guest", "login", "register", "router",
-           "user_out"]
+__all__ = ["Credentials", "FormToken", "SessionOut", "UserOut", "guest", "login", "register",
+           "router", "start_guest", "user_out"]
 
 router = APIRouter(prefix="/api")
-
-USERNAME = re.compile(r"^[A-Za-z0-9_.\-\u4e00-\u9fff]{2,40}$")
 
 
 # ------------------------------------------------------------------ schemas
 class Credentials(BaseModel):
-    """Log-in or registration data."""
+    """Log-in or registration data (what a new account's names and password
+    may be: :mod:`qisai.web.accounts.policy`)."""
 
-    username: str = Field(min_length=2, max_length=40)
-    password: str = Field(min_length=8, max_length=256)
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)
     display_name: str | None = Field(default=None, max_length=80)
 
 
 class UserOut(BaseModel):
-    """A user as the API shows it."""
+    """A user as the API shows it: ``username`` is the unique name to show;
+    ``display_name`` is secondary."""
 
     id: int
     username: str
@@ -54,6 +68,13 @@ class SessionOut(BaseModel):
 
     user: UserOut
     token: str
+    csrf: str
+
+
+class FormToken(BaseModel):
+    """The pre-session CSRF token, to send as ``X-CSRF-Token`` to
+    ``POST /api/auth/guest`` (with the ``qisai_form`` cookie set alongside)."""
+
     csrf: str
 
 
@@ -85,23 +106,46 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
+def _too_many(wait: float, what: str) -> HTTPException:
+    return HTTPException(429, f"{what}; retry in {wait:.0f} s",
+                         headers={"Retry-After": str(int(wait) + 1)})
+
+
+def _busy() -> HTTPException:
+    return HTTPException(503, "服务器忙，请稍后再试 / the server is busy checking passwords; "
+                              "retry in a second",
+                         headers={"Retry-After": str(HashBusy.retry_after)})
+
+
 # ----------------------------------------------------------------- accounts
 @router.post("/auth/register", status_code=201, response_model=SessionOut, tags=["accounts"])
 def register(body: Credentials, request: Request, response: Response,
              st: StateDep, s: SessionDep) -> SessionOut:
-    """Create an account (role ``player``) and log in.  409 if the name is taken."""
+    """Create an account (role ``player``) and log in.  409 if the name is
+    taken (whatever its case), 422 for a name or display name that is not
+    allowed or a weak password, 503 if too many passwords are being hashed."""
     wait = st.signup_limiter.hit(_client(request))
     if wait:
-        raise HTTPException(429, f"too many sign-ups from this address; retry in {wait:.0f} s",
-                            headers={"Retry-After": str(int(wait) + 1)})
-    if not USERNAME.match(body.username):
-        raise HTTPException(422, "username: 2-40 letters, digits, '_', '.', '-' or Chinese "
-                                 "characters")
-    if body.username.lower().startswith("guest-"):
-        raise HTTPException(422, "username: names starting with 'guest-' are for guests")
+        raise _too_many(wait, "too many sign-ups from this address")
+    username = normalise_username(body.username)
+    display, display_problem = clean_display_name(body.display_name or username)
+    problems = [username_problem(username), display_problem,
+                password_problem(body.password, username, display or "")]
+    if display is not None and display.lower() != username.lower() \
+            and repo.find_user(s, display) is not None:
+        problems.append("显示名：这是另一个用户的用户名 / display_name: that is another "
+                        "user's user name")
+    if any(problems):
+        raise HTTPException(422, "; ".join(p for p in problems if p))
+    assert display is not None
+    if repo.find_user(s, username) is not None:
+        raise HTTPException(409, f"username: user name {username!r} is taken")
     try:
-        user = repo.create_user(s, body.username, password_hash=hash_password(body.password),
-                                display_name=body.display_name or body.username)
+        password_hash = st.passwords.hash(body.password)
+    except HashBusy:
+        raise _busy() from None
+    try:
+        user = repo.create_user(s, username, password_hash=password_hash, display_name=display)
     except ConflictError as exc:
         raise HTTPException(409, f"username: {exc}") from None
     return _open_session(s, st, response, user)
@@ -110,27 +154,55 @@ def register(body: Credentials, request: Request, response: Response,
 @router.post("/auth/login", response_model=SessionOut, tags=["accounts"])
 def login(body: Credentials, request: Request, response: Response,
           st: StateDep, s: SessionDep) -> SessionOut:
-    """Log in.  401 on a wrong name or password, 429 after too many tries."""
-    key = f"{_client(request)}|{body.username.lower()}"
-    wait = st.login_limiter.hit(key)
+    """Log in.  401 on a wrong name or password; 429 (with Retry-After)
+    after too many tries from this address (whatever the names) or for this
+    name (whatever the addresses); 503 if too many passwords are being
+    checked at once.  An unknown name costs one hash like a known one."""
+    name = normalise_username(body.username).lower()
+    wait = st.login_limiter.hit(_client(request))
     if wait:
-        raise HTTPException(429, f"too many log-in attempts; retry in {wait:.0f} s",
-                            headers={"Retry-After": str(int(wait) + 1)})
-    user = repo.find_user(s, body.username)
-    if user is None or not verify_password(user.password_hash, body.password):
+        raise _too_many(wait, "too many log-in attempts from this address")
+    wait = st.account_limiter.hit(name)
+    if wait:
+        raise _too_many(wait, "too many log-in attempts for this user name")
+    user = repo.find_user(s, name)
+    try:
+        ok, new_hash = st.passwords.verify(user.password_hash if user else None, body.password)
+    except HashBusy:
+        raise _busy() from None
+    if user is None or not ok:
         raise HTTPException(401, "wrong user name or password")
+    if new_hash is not None:  # made with other Argon2 parameters: store the current ones
+        repo.set_password_hash(s, user.id, new_hash)
     return _open_session(s, st, response, user)
+
+
+@router.get("/auth/csrf", response_model=FormToken, tags=["accounts"])
+def csrf_token(request: Request, response: Response, st: StateDep) -> FormToken:
+    """Return the pre-session CSRF token (and set its ``qisai_form`` cookie):
+    ``POST /api/auth/guest`` needs it in ``X-CSRF-Token``."""
+    token, fresh = form_csrf(request, st)
+    if fresh is not None:
+        set_form_cookie(response, st, fresh)
+    return FormToken(csrf=token)
+
+
+def start_guest(request: Request, response: Response, st: AppState, s: Session) -> SessionOut:
+    """Open a guest session (the caller has checked the CSRF token)."""
+    wait = st.signup_limiter.hit(_client(request))
+    if wait:
+        raise _too_many(wait, "too many new sessions from this address")
+    return _open_session(s, st, response, repo.create_guest(s))
 
 
 @router.post("/auth/guest", status_code=201, response_model=SessionOut, tags=["accounts"])
 def guest(request: Request, response: Response, st: StateDep,
           s: SessionDep) -> SessionOut:
-    """Start a guest session: casual games without an account."""
-    wait = st.signup_limiter.hit(_client(request))
-    if wait:
-        raise HTTPException(429, f"too many new sessions from this address; retry in {wait:.0f} s",
-                            headers={"Retry-After": str(int(wait) + 1)})
-    return _open_session(s, st, response, repo.create_guest(s))
+    """Start a guest session: casual games without an account.  Needs the
+    pre-session token of ``GET /api/auth/csrf`` in ``X-CSRF-Token`` with its
+    cookie (403 without): another site cannot log a browser in as a guest."""
+    check_form_csrf(request, st, None)
+    return start_guest(request, response, st, s)
 
 
 @router.post("/auth/logout", status_code=204, tags=["accounts"])

@@ -181,7 +181,7 @@ def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:
         account = repo.find_user(s, entry.username)
         if account is None:
             raise HTTPException(404, f"username: no user {entry.username!r}")
-    name = entry.name or (account.display_name if account else None)
+    name = entry.name or (account.username if account else None)  # the unique name
     if not name:
         raise HTTPException(422, "name: give a name or a username")
     return name.strip(), account

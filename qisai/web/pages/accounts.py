@@ -17,11 +17,11 @@ from pydantic import ValidationError
 
 from qisai.web.accounts import routes as api
 from qisai.web.accounts.deps import (
-    FORM_COOKIE,
     Viewer,
     ViewerDep,
     check_form_csrf,
     form_csrf,
+    set_form_cookie,
 )
 from qisai.web.pages.i18n import LANGS
 from qisai.web.pages.render import local, render
@@ -51,8 +51,7 @@ def _login_page(request: Request, v: Viewer, st: AppState, status: int = 200,
     page = render(request, v, "accounts/login.html", form_token=token, **ctx)
     page.status_code = status
     if fresh is not None:
-        page.set_cookie(FORM_COOKIE, fresh, max_age=7 * 86400, httponly=True, samesite="strict",
-                        secure=st.settings.cookie_secure, path="/")
+        set_form_cookie(page, st, fresh)
     return page
 
 
@@ -76,7 +75,7 @@ def _session_form(action: str, request: Request, v: Viewer, st: AppState, s: Any
         check_form_csrf(request, st, csrf)
         response = RedirectResponse(target, status_code=303)
         if action == "guest":
-            api.guest(request, response, st, s)
+            api.start_guest(request, response, st, s)
         else:
             try:
                 body = api.Credentials(username=username.strip(), password=password)

@@ -195,6 +195,24 @@ TEXTS: dict[str, tuple[str, str]] = {
     "reason_natural_limit": ("自然限着（23.3）", "Natural move limit (23.3)"),
     "reason_repetition": ("循环反复，不变作和", "Repetition"),
     "reason_perpetual_check": ("长将", "Perpetual check"),
+    "reason_checkmate": ("将死", "Checkmate"),
+    "reason_stalemate": ("困毙", "Stalemate"),
+    "reason_facing_generals": ("将帅对面", "Facing generals"),
+    "reason_forbidden_repetition": ("禁止着法循环", "Forbidden repetition"),
+    "reason_agreement": ("双方同意作和", "Draw by agreement"),
+    "reason_resignation": ("认输", "Resignation"),
+    "reason_score": ("计算胜负", "Counting"),
+    # the game page (issue 17)
+    "resign_confirm": ("确定认输吗？", "Resign this game?"),
+    "viewing": ("正在查看第 {n} 着", "Viewing move {n}"),
+    "back_to_live": ("回到当前局面", "Back to live"),
+    "first_move": ("第一着", "First move"),
+    "prev_move": ("上一着", "Previous move"),
+    "next_move": ("下一着", "Next move"),
+    "last_move": ("最后一着", "Last move"),
+    "start_position": ("开局局面", "Start position"),
+    "not_now": ("现在不可", "Not now"),
+    "offer_with_move": ("走这步棋后提和", "Offer a draw with this move"),
 }
 
 

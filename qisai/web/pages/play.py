@@ -3,20 +3,27 @@ results), a game's play / watch / replay page, a player's profile."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from pathlib import Path
 
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from qisai.referee.rulesets import PRESETS
 from qisai.store import NotFoundError, repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
+from qisai.web.pages.i18n import TEXTS
 from qisai.web.pages.render import embed_json, render
+from qisai.web.play import explain
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import game_summary
 from qisai.web.state import SessionDep
 
 __all__ = ["router"]
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,8 +35,10 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     waiting = [game_summary(g) for g in repo.list_games(s, status=GameStatus.WAITING, limit=20)]
     active = [game_summary(g) for g in repo.list_games(s, status=GameStatus.ACTIVE, limit=20)]
     done = [game_summary(g) for g in repo.list_games(s, status=GameStatus.FINISHED, limit=20)]
+    titles = {n: {"zh": p.title_zh, "en": p.title_en} for n, p in PRESETS.items()}
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
+                   titles=titles,
                    engines=list(hub.engines))
 
 
@@ -40,8 +49,18 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
     live = await live_game(hub, game_id)
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
-    return render(request, v, "play/game.html", game=snap,
+    texts: dict[str, object] = dict(explain.all_texts())
+    texts["_reason_names"] = {k[len("reason_"):]: v for k, v in TEXTS.items()
+                              if k.startswith("reason_")}
+    reasons = embed_json(texts)
+    return render(request, v, "play/game.html", game=snap, reasons_json=reasons,
                    game_json=embed_json(snap))
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """The site's icon (a Xiangqi piece)."""
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)

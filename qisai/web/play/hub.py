@@ -45,6 +45,8 @@ from qisai.referee.verdict import Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus, Role, User
+from qisai.web.play import explain
+from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -117,6 +119,9 @@ class Hub:
         self.board_result = board_result
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
+        self.draw_margin_cp = DEFAULT_MARGIN_CP
+        """An engine accepts a draw offer when its score for itself is at
+        most this (centipawns; see :mod:`qisai.web.play.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
 
     # ------------------------------------------------------------- loading
@@ -133,7 +138,8 @@ class Hub:
             players = {}
             for u in (row.first_user, row.second_user):
                 if u is not None:
-                    players[u.id] = {"id": u.id, "name": u.display_name, "rating": round(u.rating)}
+                    players[u.id] = {"id": u.id, "name": u.username,  # unique; shown first
+                                      "display_name": u.display_name, "rating": round(u.rating)}
             game = self._build(row, events)
             return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
                             status=row.status, first_user_id=row.first_user_id,
@@ -310,7 +316,8 @@ class Hub:
         game = live.game
         where = f"game {live.id}"
         if live.status == GameStatus.WAITING.value:
-            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)")
+            raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
+                              explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
             if not user.role_enum.allows(Role.ARBITER):
                 raise ActionError(403, f"{where}: {kind} needs the arbiter role")
@@ -323,7 +330,8 @@ class Hub:
         else:
             side = live.side_of(user.id)
             if side is None:
-                raise ActionError(403, f"{where}: you are not a player of this game")
+                raise ActionError(403, f"{where}: you are not a player of this game",
+                                  explain.text("not_a_player"))
             data = {k: v for k, v in action.items()
                     if k in ("move", "claim", "points")}
         if kind in ("move", "pass"):
@@ -365,7 +373,15 @@ class Hub:
             # Out of turn and after the end are conflicts with the game's
             # state (409); anything else is a bad action (400).
             status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
-            raise ActionError(status, f"{where}: {refusal}")
+            raise ActionError(status, f"{where}: {refusal}",
+                              explain.refusal(live, side, kind, action, str(refusal)))
+        if (kind in ("move", "pass") and side is not None and action.get("offer_draw") is True
+                and "offer_draw" not in explain.allowed_now(live)[side.name.lower()]):
+            # 23.1: a draw offered with the move, right after it (so that an
+            # engine cannot answer by moving before the offer is made).
+            more, _ = await self._apply(live, Event(EventType.OFFER_DRAW, self.now(), side),
+                                        user.id)
+            notices = [*notices, *more]
         ack = {"type": "ack", "id": action.get("id"), "duplicate": False,
                "ply": len(game.moves) if kind in ("move", "pass") else None,
                "event_count": live.event_count}
@@ -515,6 +531,8 @@ class Hub:
                 # first (4(4)): nothing to do until he does.
                 return False
             where = (live.event_count, len(game.moves), game.phase)
+            # 23.1: a draw offer is answered before the engine moves.
+            offered = not scoring and game.pending_offer is side.other
             try:
                 seat = self._seat(live)
             except (RuntimeError, ValueError) as exc:
@@ -525,16 +543,22 @@ class Hub:
             return False
         own: frozenset[Any] = frozenset()
         answer = ""
-        if scoring:
+        accept = False
+        if offered:
+            asked: asyncio.Future[Any] = asyncio.ensure_future(
+                accepts_draw(seat, request, side, live.kind, self.draw_margin_cp))
+        elif scoring:
             assert isinstance(request, GoRequest)
-            asked: asyncio.Future[Any] = asyncio.ensure_future(seat.dead_stones(request))
+            asked = asyncio.ensure_future(seat.dead_stones(request))
         else:
             asked = asyncio.ensure_future(seat.move(request))
         # Held apart from this task, so that the end of the game can stop the
         # wait (and nothing else: never a write in progress).
         self._engine_thinking[live.id] = asked
         try:
-            if scoring:
+            if offered:
+                accept = bool(await asked)
+            elif scoring:
                 own = await asked
             else:
                 answer = await asked
@@ -553,7 +577,10 @@ class Hub:
             now = (live.event_count, len(game.moves), game.phase)
             if now != where or not self._engine_due(live):
                 return True  # the game moved on meanwhile: look again
-            if scoring:
+            if offered:
+                events = [Event(EventType.ACCEPT_DRAW if accept else EventType.DECLINE_DRAW, 0.0,
+                                side)]
+            elif scoring:
                 events = agreement_actions(game, side, own)
             elif answer == "resign":
                 events = [Event(EventType.RESIGN, 0.0, side)]
@@ -570,7 +597,7 @@ class Hub:
                     return True  # another process wrote first; reloaded
                 notices += new
                 if refusal is not None:
-                    if not game.is_over and not scoring:
+                    if not game.is_over and not scoring and not offered:
                         # The referee refused the engine's move (casual
                         # rules reject illegal moves): it loses for it
                         # (4.1.6; Go 12(1)).

@@ -15,7 +15,7 @@ from typing import Any
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
-from qisai.web.play import rules
+from qisai.web.play import explain, rules
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary"]
@@ -35,13 +35,23 @@ Send = Callable[[str], Awaitable[None]]
 class ActionError(Exception):
     """An action refused; ``status`` is the HTTP-like code (400 bad input,
     403 not allowed, 404 unknown game, 409 out of turn or stale, 429 too
-    fast), ``message`` says what and where."""
+    fast), ``message`` says what and where; ``text`` is the reason as
+    ``{code, zh, en, clause}`` for the page (see :mod:`~qisai.web.play.explain`)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, text: dict[str, str] | None = None) -> None:
         message = short_detail(message)  # never the whole of a hostile input
         super().__init__(message)
         self.status = status
         self.message = message
+        self.text = text
+
+    def body(self) -> dict[str, Any]:
+        """The error as the API and the socket send it: ``detail`` (English,
+        without game ids or timestamps), ``code``, ``zh``, ``en``, ``clause``."""
+        from qisai.web.play.explain import clean, text
+
+        detail = clean(self.message)
+        return {"detail": detail, **(self.text or text("refused", detail))}
 
 
 @dataclass
@@ -95,6 +105,7 @@ class LiveGame:
         side = self.side_of(viewer) if viewer is not None else None
         state = game_state(self, side, with_moves=moves)
         state["actions"] = self.player_actions()
+        state["allowed"] = explain.allowed_now(self)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at}
@@ -104,17 +115,20 @@ class LiveGame:
     def player_actions(self) -> list[str]:
         """Return the actions a player of this game may take under its rule
         profile, in the order the page shows them: no draw offers where the
-        profile has none (the Go rules: 竞赛规定 has no draw by agreement)
-        or against an engine (it answers offers only by moving, 23.1)."""
+        profile has none (the Go rules: 竞赛规定 has no draw by agreement);
+        an engine answers offers from its own evaluation."""
         actions = ["move", "resign"]
         if self.kind == "go":
             actions += ["pass", "mark_dead", "confirm_dead", "dispute_dead"]
         else:
             actions.append("claim")
-        if self.game.rules.draw_offers and self.engine is None:
+        if self.game.rules.draw_offers:
             actions += ["offer_draw", "accept_draw", "decline_draw"]
         return actions
 
+
+_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+"""The standard start position (the replay's first position)."""
 
 _SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
 """ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
@@ -164,8 +178,9 @@ def _position(live: LiveGame) -> dict[str, Any]:
             for mv in board.legal_moves():
                 legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
         last = board.peek()
+        start = getattr(game, "start_fen", None) or _START_FEN
         return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
-                "last": None if last is None else last.iccs()}
+                "last": None if last is None else last.iccs(), "start": start}
     if live.kind == "go" and board is not None:
         from qisai.go import coords
 
@@ -182,8 +197,16 @@ def _position(live: LiveGame) -> dict[str, Any]:
         if last is not None:
             last_name = "pass" if last.is_pass else coords.gtp_name(last.point, size)
         dead = getattr(game, "dead", None)
+        forbidden: dict[str, str] = {}
+        if not game.is_over and game.phase.value == "playing":
+            cache: dict[str, Any] = live.__dict__.setdefault("_forbidden", {})
+            key = (len(game.moves), board.zobrist)
+            if cache.get("key") != key:
+                cache["key"], cache["points"] = key, explain.go_forbidden(board)
+            forbidden = cache["points"]
         return {"size": size, "grid": grid, "last": last_name,
-                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ()))}
+                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ())),
+                "forbidden": forbidden}
     return {}
 
 
@@ -195,6 +218,8 @@ def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any
     data = {"ply": rec.ply, "side": rec.side.name.lower(), "move": rec.move,
             "text": texts[i] if texts is not None and i < len(texts) else rec.move,
             "at": rec.at, "elapsed": round(rec.elapsed, 3), "clock": clock}
+    if rec.void:
+        data["void"] = True  # Go: a void move counted as a pass (the replay skips it)
     if live.kind == "xiangqi":
         fens = _xiangqi_fens(live)
         if i < len(fens):
@@ -249,9 +274,11 @@ def game_summary(g: Any) -> dict[str, Any]:
     return {
         "id": g.id, "kind": g.kind, "ruleset": g.ruleset, "status": g.status, "rated": g.rated,
         "first": None if g.first_user is None else {"id": g.first_user.id,
-                                                     "name": g.first_user.display_name},
+                                                     "name": g.first_user.username,
+                                                     "display_name": g.first_user.display_name},
         "second": None if g.second_user is None else {"id": g.second_user.id,
-                                                       "name": g.second_user.display_name},
+                                                       "name": g.second_user.username,
+                                                       "display_name": g.second_user.display_name},
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }

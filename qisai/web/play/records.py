@@ -25,7 +25,8 @@ def _clk(seconds: float) -> str:
 def _names(live: LiveGame) -> tuple[str, str]:
     def name(uid: int | None) -> str:
         if uid is None:
-            return "?"
+            # the engine's seat is named as the game page names it
+            return "?" if live.engine is None else f"qisai {live.engine}"
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
     return name(live.first_user_id), name(live.second_user_id)
 

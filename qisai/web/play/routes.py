@@ -1,7 +1,10 @@
 """The games API (``/api``): engines, rule profiles, games, actions,
 records, and players' profiles (rating, its history, their games).
 
-Every refusal is a 4xx with a ``detail`` that says what was wrong and where.
+Every refusal is a 4xx with a ``detail`` that says what was wrong and where;
+a refused action also carries its reason as ``code``, ``zh``, ``en`` and
+``clause`` (never game ids or timestamps), and ``GET /api/games/{id}/why``
+says why a move may not be played before it is sent.
 The same actions as on the socket can be posted to
 ``/api/games/{id}/actions`` (for clients without WebSockets).
 """
@@ -11,8 +14,9 @@ from __future__ import annotations
 import secrets
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from qisai.referee.errors import RefereeError
@@ -22,7 +26,7 @@ from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
-from qisai.web.play import records
+from qisai.web.play import explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import ActionError, game_summary
@@ -92,10 +96,10 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
     (share ``invite``).  422 for a bad rule profile or time control."""
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
     settings: dict[str, Any] = {}
-    if body.time is not None:
+    if body.time is not None or "time" in body.model_fields_set:
+        # ``"time": null`` asks for no clock (the page's "No clock"); left
+        # out, the profile's own time control applies.
         settings["time"] = body.time
-    elif name in ("casual", "go-casual"):
-        pass
     if body.rules:
         settings["rules"] = body.rules
     if body.size is not None:
@@ -187,13 +191,43 @@ async def join_game(game_id: str, st: StateDep, hub: HubDep,
 
 @router.post("/games/{game_id}/actions", tags=["games"])
 async def act(game_id: str, action: dict[str, Any], hub: HubDep,
-              user: UserDep) -> dict[str, Any]:
+              user: UserDep) -> Any:
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
     exactly as on the socket.  Returns the acknowledgement."""
     try:
         return await hub.act(game_id, user, action)
     except ActionError as exc:
-        raise HTTPException(exc.status, exc.message) from None
+        # ``detail`` in English without ids or timestamps, and the reason in
+        # both languages with its clause (``code``, ``zh``, ``en``, ``clause``).
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+
+@router.get("/games/{game_id}/why", tags=["games"])
+async def why(game_id: str, hub: HubDep, move: str = Query(max_length=8)) -> dict[str, Any]:
+    """Say why ``move`` (ICCS for Xiangqi, a point for Go) may not be played
+    by the side to move now: ``{"legal": false, "code", "zh", "en",
+    "clause"}``, or ``{"legal": true}``.  The board asks before it would
+    send a move it cannot show as legal, so nothing illegal is sent."""
+    live = await live_game(hub, game_id)
+    async with live.lock:
+        game = live.game
+        board: Any = getattr(game, "board", None)
+        reason: dict[str, str] | None = None
+        if board is None:
+            reason = explain.text("not_started")
+        elif live.kind == "xiangqi":
+            reason = explain.xiangqi_why(board, move)
+        else:
+            from qisai.go import coords
+
+            try:
+                point = coords.parse_gtp(move, board.size)
+            except ValueError:
+                raise HTTPException(400, f"move: {move!r} is not a point") from None
+            found = None if point is None else board.legal_reason(point)
+            if found is not None:
+                reason = explain.text(f"go_{found.name.lower()}")
+    return {"legal": True} if reason is None else {"legal": False, **reason}
 
 
 @router.get("/games/{game_id}/events", tags=["games"])

@@ -5,7 +5,9 @@ state: the reconnect resumes from it).  The client sends actions
 (``{"type": "move", "ply": 7, "move": "h2e2", "id": "c1"}``, ``resign``,
 ``offer_draw`` ...), ``{"type": "sync"}`` for the full state again, or
 ``{"type": "ping"}``.  The server answers each action with ``ack`` or
-``error`` (``status`` 400/403/404/409/429 and a ``message``), and sends every
+``error`` (``status`` 400/403/404/409/429, a ``message`` in English without
+game ids or timestamps, and the reason as ``code``, ``zh``, ``en`` and
+``clause`` for the page's language), and sends every
 socket an ``update`` (the referee's notices and the new state, without the
 socket's own ``you``, which the first ``state`` gave) after each stored
 change.  Spectators connect the same way and only receive.
@@ -118,8 +120,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             try:
                 ack = await hub.act(game_id, user, msg)
             except ActionError as exc:
-                await send({"type": "error", "status": exc.status, "message": exc.message,
-                            "id": msg.get("id")})
+                body = exc.body()
+                await send({"type": "error", "status": exc.status, "message": body.pop("detail"),
+                            "id": msg.get("id"), **body})
                 continue
             await send(ack)
     except WebSocketDisconnect:

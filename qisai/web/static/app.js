@@ -18,8 +18,11 @@ const qisai = (() => {
   }
   async function ensureSession() {
     if (csrf()) return;
-    const s = await api("POST", "/api/auth/guest");
-    document.querySelector('meta[name="csrf"]').content = s.csrf;
+    // A guest session needs the pre-session CSRF token (and its cookie) first.
+    const meta = document.querySelector('meta[name="csrf"]');
+    meta.content = (await api("GET", "/api/auth/csrf")).csrf;
+    try { meta.content = (await api("POST", "/api/auth/guest")).csrf; }
+    catch (e) { meta.content = ""; throw e; }
   }
   return {api, csrf, ensureSession, lang: () => document.querySelector('meta[name="lang"]').content};
 })();
@@ -49,10 +52,21 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       opponent.value = [...opponent.options].some(o => o.value === chosen) ? chosen : "human";
     };
-    kind.addEventListener("change", () => {
-      const names = rules.dataset[kind.value].split(",");
+    // The rule profiles by their names in the page's language (GET /api/rules).
+    const listRules = async () => {
       const preferred = kind.value === "go" ? "go-casual" : "casual";
-      rules.innerHTML = names.map(n => `<option value="${n}"${n === preferred ? " selected" : ""}>${n}</option>`).join("");
+      let profiles = rules.dataset[kind.value].split(",").map(n => ({name: n, zh: n, en: n}));
+      try { profiles = (await qisai.api("GET", `/api/rules?kind=${encodeURIComponent(kind.value)}`)).profiles; }
+      catch (e) { /* keep the codes */ }
+      const lang = qisai.lang();
+      rules.replaceChildren(...profiles.map(p => {
+        const o = document.createElement("option");
+        o.value = p.name; o.textContent = p[lang] || p.name; o.selected = p.name === preferred;
+        return o;
+      }));
+    };
+    kind.addEventListener("change", () => {
+      listRules();
       document.getElementById("size-label").hidden = kind.value !== "go";
       listEngines();
     });
@@ -69,7 +83,7 @@ document.addEventListener("DOMContentLoaded", () => {
       if (form.time.value) {
         const [m, i] = form.time.value.split("+").map(Number);
         body.time = {minutes: m, increment: i};
-      }
+      } else body.time = null;  // "No clock": no clock, whatever the profile's default
       if (kind.value === "go") body.size = Number(form.size.value);
       try {
         await qisai.ensureSession();

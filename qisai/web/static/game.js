@@ -6,12 +6,15 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const T = JSON.parse($("texts").textContent);
+  // Every sentence the page may say about a refused click, in both languages
+  // with its clause (qisai.web.play.explain), and the results' reasons.
+  const R = JSON.parse($("reasons").textContent);
   const lang = qisai.lang();
   let state = JSON.parse($("game-data").textContent);
   let moves = state.moves || [];
   let selected = null, pending = null, flipped = state.you === "second", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
-  let viewPly = null;  // replay: the ply shown, or null for the live position
+  let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
   const SVGNS = "http://www.w3.org/2000/svg";
 
   function el(name, attrs, text) {
@@ -60,11 +63,11 @@
     let pos = state.position || {};
     if (viewPly !== null) {
       const mv = moves[viewPly - 1];
-      pos = {fen: mv.fen, legal: {}, last: mv.move};
+      pos = mv ? {fen: mv.fen, legal: {}, last: mv.move} : {fen: pos.start, legal: {}, last: null};
     }
     const pieces = parseFen(pos.fen || "");
     const legal = pos.legal || {};
-    const mine = myTurn() && viewPly === null;
+    const player = !!state.you && !state.result && state.status === "active";
     if (pos.last) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
       const [x, y] = xqXY(sq);
       svg.appendChild(el("rect", {x: x - 48, y: y - 48, width: 96, height: 96, class: "last"}));
@@ -83,22 +86,84 @@
       }
       if (selected && (legal[selected] || []).includes(sq))
         cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "hint"}));
-      if (mine) cell.addEventListener("click", () => clickXiangqi(sq, legal));
+      if (player) cell.addEventListener("click", () => clickXiangqi(sq, legal, pieces));
       svg.appendChild(cell);
     }
   }
-  function clickXiangqi(sq, legal) {
+  // Every click is answered: a legal move is sent; anything else is
+  // explained (the server's /why names the rule) and nothing is sent.
+  function clickXiangqi(sq, legal, pieces) {
+    if (viewPly !== null) { say(R.viewing); return; }
+    if (!myTurn()) { say(R.not_your_turn); return; }
+    const p = pieces[sq];
+    const mine = !!p && (p === p.toUpperCase()) === (state.you === "first");
     if (selected && (legal[selected] || []).includes(sq)) {
       const mv = selected + sq; selected = null; sendMove(mv); return;
     }
-    selected = legal[sq] ? sq : null;
-    render();
+    if (selected === sq) { selected = null; render(); return; }
+    if (mine) { selected = sq; say(null); render(); return; }
+    if (!selected) { if (p) say(R.not_your_piece); return; }
+    const mv = selected + sq; selected = null; render();
+    explain(mv);
+  }
+  async function explain(mv) {
+    try {
+      const r = await qisai.api("GET", `/api/games/${state.id}/why?move=${encodeURIComponent(mv)}`);
+      say(r.legal ? null : r);
+    } catch (e) { say(R.refused); }
+  }
+  // Show a reason ({code, zh, en, clause}) in the page's language, or clear.
+  function say(r) {
+    const box = $("notice");
+    box.dataset.code = r ? r.code || "" : "";
+    box.textContent = r ? reasonText(r) : "";
+  }
+  function reasonText(r) {
+    const text = r[lang] || r.en || "";
+    if (!r.clause) return text;
+    return lang === "zh" ? `${text}（${r.clause}）` : `${text} (${r.clause})`;
   }
 
   // ------------------------------------------------------------------ Go
   const GTP = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  // The Go position after ply ``ply`` (captures replayed; void moves skipped).
+  function goGrid(n, ply) {
+    const g = Array.from({length: n}, () => Array(n).fill("."));
+    const at = (name) => [n - Number(name.slice(1)), GTP.indexOf(name[0].toUpperCase())];
+    const groupOf = (r, c) => {
+      const colour = g[r][c], seen = new Set([r * n + c]), stack = [[r, c]];
+      let libs = 0;
+      while (stack.length) {
+        const [y, x] = stack.pop();
+        for (const [yy, xx] of [[y - 1, x], [y + 1, x], [y, x - 1], [y, x + 1]]) {
+          if (yy < 0 || xx < 0 || yy >= n || xx >= n) continue;
+          if (g[yy][xx] === ".") libs++;
+          else if (g[yy][xx] === colour && !seen.has(yy * n + xx)) { seen.add(yy * n + xx); stack.push([yy, xx]); }
+        }
+      }
+      return {stones: [...seen].map(i => [Math.floor(i / n), i % n]), libs};
+    };
+    let last = null;
+    for (const mv of moves.slice(0, ply)) {
+      last = mv.move;
+      if (mv.void || mv.move === "pass") continue;
+      const [r, c] = at(mv.move), colour = mv.side === "first" ? "b" : "w", other = colour === "b" ? "w" : "b";
+      g[r][c] = colour;
+      for (const [y, x] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+        if (y < 0 || x < 0 || y >= n || x >= n || g[y][x] !== other) continue;
+        const grp = groupOf(y, x);
+        if (!grp.libs) grp.stones.forEach(([yy, xx]) => { g[yy][xx] = "."; });
+      }
+      const own = groupOf(r, c);
+      if (!own.libs) own.stones.forEach(([yy, xx]) => { g[yy][xx] = "."; });
+    }
+    return {grid: g.map(row => row.join("")), last};
+  }
   function drawGo(svg) {
-    const pos = state.position || {}, n = pos.size || 19, s = 100, m = 60;
+    let pos = state.position || {};
+    const n = pos.size || 19, s = 100, m = 60;
+    if (viewPly !== null) { const v = goGrid(n, viewPly); pos = {size: n, grid: v.grid, last: v.last, dead: []}; }
+    const forbidden = pos.forbidden || {};
     const w = m * 2 + s * (n - 1);
     svg.setAttribute("viewBox", `0 0 ${w} ${w}`);
     const g = el("g", {stroke: "#333", "stroke-width": 3});
@@ -122,9 +187,16 @@
         if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
         if (pos.last === name) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
       }
-      if (state.you && !state.result) {
-        if (scoring && stone !== ".") cell.addEventListener("click", () => send({type: "mark_dead", points: [name]}));
-        else if (!scoring && stone === "." && myTurn()) cell.addEventListener("click", () => sendMove(name));
+      if (state.you && !state.result && state.status === "active") {
+        cell.addEventListener("click", () => {
+          if (viewPly !== null) { say(R.viewing); return; }
+          if (scoring) { if (stone !== ".") send({type: "mark_dead", points: [name]}); return; }
+          if (!myTurn()) { say(R.not_your_turn); return; }
+          // Never send a move the referee would refuse (or count as void).
+          if (stone !== ".") { say(R.go_occupied); return; }
+          if (forbidden[name]) { say(R["go_" + forbidden[name]]); return; }
+          say(null); sendMove(name);
+        });
       }
       svg.appendChild(cell);
     }
@@ -149,7 +221,16 @@
       const p = state.players[side];
       $("name-" + slot).textContent = `${sideName(side)} · ${p ? p.name : "?"}`;
       const box = $("clock-" + slot);
+      box.classList.toggle("stale", viewPly !== null);
       if (!c) { box.textContent = ""; continue; }
+      if (viewPly !== null) {
+        // Replay: the clock as recorded after that side's last move so far;
+        // never a running clock.
+        const mine = moves.slice(0, viewPly).filter(mv => mv.side === side && mv.clock !== null);
+        box.textContent = mine.length ? fmtClock(mine[mine.length - 1].clock) : "–";
+        box.classList.remove("running");
+        continue;
+      }
       let left = c[side];
       if (c.running === side && !state.result) left -= (performance.now() - receivedAt) / 1000;
       box.textContent = fmtClock(left);
@@ -164,11 +245,14 @@
     board.dataset.view = viewPly === null ? "live" : String(viewPly);
     renderClocks();
     const status = $("status");
-    if (state.status === "waiting") status.textContent = T.waiting;
+    if (viewPly !== null) status.textContent = T.viewing.replace("{n}", viewPly);
+    else if (state.status === "waiting") status.textContent = T.waiting;
     else if (!state.you) status.textContent = T.spectator;
     else if (!state.result) status.textContent = myTurn() ? T.your_turn : T.their_turn;
     else status.textContent = "";
-    if (state.position && state.position.check && !state.result) status.textContent += " " + T.check;
+    if (viewPly === null && state.position && state.position.check && !state.result) status.textContent += " " + T.check;
+    $("status").classList.toggle("viewing", viewPly !== null);
+    $("back-live").hidden = viewPly === null;
     $("invite").hidden = state.status !== "waiting";
     if (state.status === "waiting") {
       $("invite-link").value = location.href;
@@ -180,7 +264,9 @@
       $("result-tag").textContent = state.kind === "go" ? r.sgf : r.pgn;
       $("result-text").textContent = r[lang];
       $("result-clause").textContent = r.clause;
-      $("result-reason").textContent = r.reason;
+      // The reason's name in the page's language, never the code.
+      const names = R._reason_names || {};
+      $("result-reason").textContent = names[r.reason] ? names[r.reason][lang === "zh" ? 0 : 1] : "";
     }
     const playing = !!state.you && !r && state.status === "active";
     const offerFromThem = state.offer && state.offer !== state.you;
@@ -192,6 +278,29 @@
       $("accept-draw").hidden = !offerFromThem; $("decline-draw").hidden = !offerFromThem;
       $("offer-draw").hidden = !!offerFromThem;
     }
+    // Actions the rule profile forbids at this moment are not offered: the
+    // control is disabled and says why (tooltip and visible text).
+    const why = playing ? ((state.allowed || {})[state.you] || {}) : {};
+    const lines = [];
+    for (const [act, id] of [["offer_draw", "offer-draw"], ["claim", "claim"]]) {
+      const b = $(id);
+      if (!b) continue;
+      const r = why[act];
+      if (r && !b.hidden) {
+        b.disabled = true; b.title = reasonText(r); b.dataset.why = r.code;
+        lines.push(`${b.textContent}${lang === "zh" ? "：" : ": "}${reasonText(r)}`);
+      } else { b.title = ""; delete b.dataset.why; }
+    }
+    if ($("offer-with-move-label")) {
+      // Offered with the move (23.1): allowed when it is one's turn and the
+      // offer would not be a second one in a row.
+      const r = why.offer_draw;
+      const can = playing && myTurn() && viewPly === null && !offerFromThem
+        && !(r && r.code === "offer_twice");
+      $("offer-with-move-label").hidden = !can;
+      if (!can) $("offer-with-move").checked = false;
+    }
+    $("why-not").replaceChildren(...lines.map(t => { const li = document.createElement("li"); li.textContent = t; return li; }));
     if ($("confirm-dead")) {
       const sc = state.phase === "scoring";
       $("confirm-dead").hidden = !sc; $("dispute-dead").hidden = !sc;
@@ -202,18 +311,48 @@
       const open = !r && state.status === "active";
       $("arbiter").querySelectorAll("button").forEach(b => { b.disabled = !open; });
     }
+    renderMoves();
+  }
+  // The move list in pairs (1. 炮二平五 马8进7), each move a button to view it.
+  function renderMoves() {
     const key = $("notation") ? $("notation").value : "move";
     const list = $("moves"); list.replaceChildren();
+    let row = null;
     for (const mv of moves) {
-      const li = document.createElement("li");
-      li.textContent = mv[key] || mv.move; li.dataset.ply = mv.ply;
-      if (viewPly === mv.ply) li.className = "viewing";
-      if (mv.fen) li.addEventListener("click", () => {
-        viewPly = viewPly === mv.ply || mv.ply === moves.length ? null : mv.ply; render();
-      });
-      list.appendChild(li);
+      const firstOfPair = mv.side === "first" || !row;
+      if (firstOfPair) {
+        row = document.createElement("li");
+        const num = document.createElement("span");
+        num.className = "num"; num.textContent = `${Math.floor((mv.ply + 1) / 2)}.`;
+        row.appendChild(num);
+        if (mv.side !== "first") row.appendChild(Object.assign(document.createElement("span"), {className: "mv", textContent: "…"}));
+        list.appendChild(row);
+      }
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "mv"; b.dataset.ply = mv.ply;
+      b.textContent = mv[key] || mv.move;
+      if (viewPly === mv.ply) b.classList.add("viewing");
+      b.addEventListener("click", () => view(mv.ply));
+      row.appendChild(b);
+      if (mv.side !== "first") row = null;
     }
-    list.scrollTop = list.scrollHeight;
+    const cur = list.querySelector(".viewing");
+    if (cur) cur.scrollIntoView({block: "nearest"}); else list.scrollTop = list.scrollHeight;
+    $("nav-first").disabled = !moves.length || viewPly === 0;
+    $("nav-prev").disabled = !moves.length || viewPly === 0;
+    $("nav-next").disabled = viewPly === null;
+    $("nav-last").disabled = viewPly === null;
+  }
+  // Replay: show ply ``ply`` (0: the start); the last ply is the live position.
+  function view(ply) {
+    if (ply === null || ply >= moves.length) viewPly = null;
+    else viewPly = Math.max(0, ply);
+    selected = null;
+    render();
+  }
+  function step(where) {
+    const cur = viewPly === null ? moves.length : viewPly;
+    view({first: 0, prev: cur - 1, next: cur + 1, last: null}[where]);
   }
   // Warnings and fouls the arbiter (or the referee) recorded, each with its clause.
   function renderRulings() {
@@ -238,6 +377,7 @@
       else if (s.last_move.ply > moves.length + 1) send({type: "sync"});
     }
     if (s.ply < moves.length) moves = moves.slice(0, s.ply);
+    if (viewPly !== null && viewPly >= moves.length) viewPly = null;
     if (!("you" in s)) s.you = state.you;  // updates leave out the socket's own side
     state = s; receivedAt = performance.now();
     if (pending && state.ply >= pending.ply) pending = null;
@@ -252,7 +392,11 @@
     return msg;
   }
   function sendMove(mv) {
-    pending = send({type: state.kind === "go" && mv === "pass" ? "pass" : "move", ply: state.ply + 1, move: mv});
+    if (viewPly !== null) { say(R.viewing); return; }  // never a move from an old position
+    const msg = {type: state.kind === "go" && mv === "pass" ? "pass" : "move", ply: state.ply + 1, move: mv};
+    const offer = $("offer-with-move");
+    if (offer && offer.checked) { msg.offer_draw = true; offer.checked = false; }
+    pending = send(msg);
   }
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -268,12 +412,22 @@
       } else if (msg.type === "update") {
         applyState(msg.state, false);
         const last = msg.notices[msg.notices.length - 1];
-        if (last) $("notice").textContent = last[lang];
+        if (last) {
+          let text = last[lang];
+          const mv = last.type === "moved" && last.side ? moves.find(m => m.ply === state.ply && m.side === last.side) : null;
+          if (mv) {
+            // The move in the page's notation (黑方 马8进7), not the coordinates.
+            const key = $("notation") ? $("notation").value : "move";
+            text = `${sideName(last.side)} ${mv[key] || mv.move}`;
+          }
+          $("notice").textContent = text;
+          $("notice").dataset.code = last.type;
+        }
       } else if (msg.type === "ack") {
         if (pending && msg.id === pending.id) pending = null;
       } else if (msg.type === "error") {
         if (pending && msg.id === pending.id) pending = null;
-        $("notice").textContent = msg.message;
+        say(msg[lang] ? msg : {code: "refused", zh: msg.message, en: msg.message, clause: ""});
         send({type: "sync"});
       }
     };
@@ -285,6 +439,7 @@
 
   document.querySelectorAll("#actions [data-act]").forEach(b => b.addEventListener("click", () => {
     const act = b.dataset.act;
+    if (act === "resign" && !window.confirm(T.resign_confirm)) return;
     if (act === "pass") { sendMove("pass"); return; }
     const msg = {type: act};
     if (b.dataset.claim) msg.claim = b.dataset.claim;
@@ -309,6 +464,14 @@
     });
   }
   $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
+  for (const where of ["first", "prev", "next", "last"]) $("nav-" + where).addEventListener("click", () => step(where));
+  $("back-live").addEventListener("click", () => view(null));
+  document.addEventListener("keydown", (ev) => {
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const where = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];
+    if (where) { ev.preventDefault(); step(where); }
+  });
   if ($("notation")) $("notation").addEventListener("change", render);
   $("join-button").addEventListener("click", async () => {
     try { await qisai.ensureSession(); await qisai.api("POST", `/api/games/${state.id}/join`); location.reload(); }
