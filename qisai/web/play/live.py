@@ -43,7 +43,7 @@ class ActionError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
-        self.text = text
+        self.text = None if text is None else {k: short_detail(v) for k, v in text.items()}
 
     def body(self) -> dict[str, Any]:
         """The error as the API and the socket send it: ``detail`` (English,
