@@ -54,6 +54,10 @@ def serve(
     engine_think: float | None = typer.Option(
         None, "--engine-think", min=0.01, max=600.0,
         help="Seconds an engine opponent thinks a move (default $QISAI_ENGINE_THINK or 1)."),
+    engine_processes: int | None = typer.Option(
+        None, "--engine-processes", min=1, max=1024,
+        help="Most engine processes at once, qisai's own engines included; games wait for a "
+             "free one (default $QISAI_ENGINE_PROCESSES or the number of CPUs)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Start the web arena: play, watch and run events at http://HOST:PORT/."""
@@ -93,6 +97,8 @@ def serve(
     settings.engines = engines
     if engine_think is not None:
         settings.engine_think = engine_think
+    if engine_processes is not None:
+        settings.engine_processes = engine_processes
     shown = settings.database_url.split("@")[-1]  # never print a password
     _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
     try:

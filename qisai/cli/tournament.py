@@ -9,8 +9,6 @@ The competition layer is imported by the commands, not with this module.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import random
@@ -37,8 +35,12 @@ def _run(fn: Callable[[], T]) -> T:
     except CompetitionError as exc:
         problems = getattr(exc, "problems", None)
         if problems:  # one line per bad item (bulk results) or finding (manual pairing)
+            from qisai.competition.entries import EntriesError
+
             head = ("manual pairing refused (--force accepts a rematch only)"
                     if hasattr(exc, "findings") else
+                    f"{len(problems)} bad row(s) in the entries, no event made"
+                    if isinstance(exc, EntriesError) else
                     f"{len(problems)} bad item(s), nothing recorded")
             typer.echo(f"error: {head}:", err=True)
             for line in problems:
@@ -61,42 +63,41 @@ def _save(t: Tournament, path: Path) -> None:
 
 
 def read_entries(path: Path) -> list[Player]:
-    """Read entries from CSV (header with ``name`` and optional ``rating``,
-    ``title``, ``club``, ``team``, ``federation``) or JSON (a list of objects
-    with the same keys).  Raises :class:`EventFileError` naming the file and
-    line."""
+    """Read entries from a sheet (CSV or ``.xlsx``, Chinese or English
+    headers: 姓名/name, 单位/club, 队名/team, 等级分/rating, ...; read by
+    :func:`qisai.competition.entries.read_entries`, which names every bad
+    row) or from JSON (a list of objects with the keys of
+    :meth:`Player.from_dict`).  Raises :class:`EventFileError` naming the
+    file and the row."""
     from qisai.competition.errors import EntryError, EventFileError
     from qisai.competition.tournament import Player
 
+    if path.suffix.lower() != ".json":
+        from qisai.competition.entries import read_entries as read_sheet
+
+        players = [e.player() for e in read_sheet(path)]
+        if not players:
+            raise EventFileError(f"{path}: no entries")
+        return players
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
-    rows: list[tuple[int, dict[str, Any]]] = []
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
-        if not isinstance(data, list):
-            raise EventFileError(f"{path}: expected a list of entries")
-        rows = [(k, d) for k, d in enumerate(data, start=1)]
-    else:
-        reader = csv.DictReader(io.StringIO(text))
-        if not reader.fieldnames or "name" not in [f.strip() for f in reader.fieldnames]:
-            raise EventFileError(f"{path}, line 1: the header needs a 'name' column")
-        for row in reader:
-            clean = {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
-            rows.append((reader.line_num, {k: v for k, v in clean.items() if v != ""}))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, list):
+        raise EventFileError(f"{path}: expected a list of entries")
     players = []
-    for line, d in rows:
+    for k, d in enumerate(data, start=1):
         try:
             if isinstance(d, dict) and "rating" in d:
                 d = dict(d)
                 d["rating"] = int(float(d["rating"]))
             players.append(Player.from_dict(d))
-        except (EntryError, ValueError) as exc:
-            raise EventFileError(f"{path}, entry {line}: {exc}") from None
+        except (EntryError, ValueError, TypeError) as exc:
+            raise EventFileError(f"{path}, entry {k}: {exc}") from None
     if not players:
         raise EventFileError(f"{path}: no entries")
     return players

@@ -476,7 +476,8 @@ class Clock:
     def flag_cause(self, side: Side) -> FlagCause:
         """Return why ``side``'s flag would fall on this move: the per-move
         limit if it comes before the time."""
-        base = self._move_start_state or self._state[side]
+        on_move = self._running is side or self._paused is side
+        base = (self._move_start_state if on_move else None) or self._state[side]
         limit = self._limit_ms(side)
         if limit is not None and limit < _allowance_ms(base):
             return FlagCause.MOVE_LIMIT

@@ -37,7 +37,7 @@ from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
-from qisai.web.play.hub import Hub
+from qisai.web.play.hub import Hub, engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
 from qisai.web.state import AppState
@@ -57,7 +57,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     db = Database(settings.database_url)
     hub = Hub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
-              engine_think=settings.engine_think, board_result=record_game_result)
+              engine_think=settings.engine_think, board_result=record_game_result,
+              engine_pool=engine_pool(settings), quota=quota(settings))
     hub.draw_margin_cp = settings.engine_draw_cp
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),

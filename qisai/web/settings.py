@@ -14,6 +14,13 @@
 * ``QISAI_RATE_MOVES``: moves a second per user, burst twice that (10).
 * ``QISAI_RATE_SIGNUP``: new accounts and guest sessions an hour per
   address (30).
+* ``QISAI_ENGINE_PROCESSES``: most engine processes at once (the CPUs);
+  ``QISAI_ENGINE_IDLE``: seconds an idle one is kept (120);
+  ``QISAI_ENGINE_WAIT``: most seconds a move waits for a free one (30).
+* ``QISAI_ENGINE_GAMES``: unfinished engine games a player may have (2);
+  ``QISAI_OPEN_SEEKS``: open seeks a player may have (3);
+  ``QISAI_GUEST_ENGINE_GAMES`` / ``QISAI_GUEST_SEEKS``: the same for all
+  the guests of one address together (4, 6).
 
 The secret key is generated on first start and kept in the data folder
 (``secret_key``, mode 0600); it is never in the repository.
@@ -103,6 +110,22 @@ class Settings:
     """An engine opponent accepts a draw offer when its own score is at
     most this many centipawns (``QISAI_ENGINE_DRAW_CP``; 23.1)."""
 
+    engine_processes: int = 0
+    """Most engine processes at once (0: the number of CPUs)
+    (``QISAI_ENGINE_PROCESSES``, ``--engine-processes``)."""
+    engine_idle: float = 120.0
+    """Seconds an idle engine process is kept for the next game."""
+    engine_wait: float = 30.0
+    """Most seconds a move waits for a free engine process."""
+    engine_games_per_player: int = 2
+    """Unfinished games against an engine a player may have."""
+    seeks_per_player: int = 3
+    """Open seeks a player may have."""
+    guest_engine_games_per_address: int = 4
+    """Unfinished engine games all the guests of one address may have."""
+    guest_seeks_per_address: int = 6
+    """Open seeks all the guests of one address may have."""
+
     @property
     def pepper(self) -> bytes:
         """Return the key for session-token hashes (from the secret key)."""
@@ -130,4 +153,11 @@ class Settings:
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
             engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 50),
+            engine_processes=_int_env("QISAI_ENGINE_PROCESSES", 0),
+            engine_idle=_float_env("QISAI_ENGINE_IDLE", 120.0),
+            engine_wait=_float_env("QISAI_ENGINE_WAIT", 30.0),
+            engine_games_per_player=_int_env("QISAI_ENGINE_GAMES", 2),
+            seeks_per_player=_int_env("QISAI_OPEN_SEEKS", 3),
+            guest_engine_games_per_address=_int_env("QISAI_GUEST_ENGINE_GAMES", 4),
+            guest_seeks_per_address=_int_env("QISAI_GUEST_SEEKS", 6),
         )

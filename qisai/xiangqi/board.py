@@ -14,6 +14,7 @@ Pieces are stored as small signed ints: the absolute value is a
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
 from typing import NamedTuple
@@ -72,7 +73,6 @@ KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN = range(1, 8)
 
 _MAX_COUNTER_DIGITS = 9
 """FEN's half-move clock and move number: at most this many digits."""
-_COUNTER_NAMES = {4: "half-move clock", 5: "move number"}
 
 
 def _prefix(text: str, limit: int = 40) -> str:
@@ -152,6 +152,25 @@ def square_name(sq: int) -> str:
     return FILES[sq % 9] + str(sq // 9)
 
 
+def _iccs_misfit(text: str) -> str:
+    """Say where ``text`` stops being an ICCS move (file a-i, rank 0-9, file,
+    rank; a ``-`` between the squares is allowed): the first character that
+    does not fit, counted from 1 in the text without surrounding spaces."""
+    raw = text.strip()
+    chars = [(k + 1, ch) for k, ch in enumerate(raw) if ch != "-"]
+    want = (("from-file", FILES), ("from-rank", "0123456789"), ("to-file", FILES),
+            ("to-rank", "0123456789"))
+    for (pos, ch), (name, allowed) in zip(chars, want, strict=False):
+        if ch.lower() not in allowed:
+            return f"character {pos} ({ch!r}) is not a {name} ({allowed[0]}-{allowed[-1]})"
+    if len(chars) < 4:
+        return f"the {want[len(chars)][0]} is missing after character {len(raw)}"
+    if len(chars) > 4:
+        pos, ch = chars[4]
+        return f"character {pos} ({ch!r}) is one too many"
+    return "not of the form file, rank, file, rank"
+
+
 class Move(NamedTuple):
     """A move from one square to another; captures are implied by the board."""
 
@@ -167,7 +186,8 @@ class Move(NamedTuple):
         s = text.strip().lower().replace("-", "")
         if len(s) != 4 or s[0] not in FILES or s[2] not in FILES or not s[1].isdigit() \
                 or not s[3].isdigit() or not s.isascii():
-            raise InvalidMoveError(f"not an ICCS move: {_prefix(text)} (expected e.g. 'h2e2')")
+            raise InvalidMoveError(f"not an ICCS move: {_prefix(text)}: {_iccs_misfit(text)} "
+                                   f"(expected e.g. 'h2e2')")
         return cls(square(FILES.index(s[0]), int(s[1])), square(FILES.index(s[2]), int(s[3])))
 
     @classmethod
@@ -420,63 +440,75 @@ class Board:
         """
         if not isinstance(fen, str):
             raise FenError(f"FEN must be a string, not {type(fen).__name__}")
-        parts = fen.split()
+        spans = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", fen)]
+        parts = [text for _, text in spans]
         if not parts:
             raise FenError("empty FEN")
         if len(parts) > 6:
-            raise FenError(f"FEN has {len(parts)} fields, at most 6 expected")
+            raise FenError(f"FEN has {len(parts)} fields, at most 6 expected "
+                           f"(field 7 at character {spans[6][0]})")
         rows = parts[0].split("/")
         if len(rows) != 10:
-            raise FenError(f"FEN placement has {len(rows)} ranks, 10 expected")
+            raise FenError(f"FEN field 1 (placement) has {len(rows)} ranks, 10 expected")
         board = [0] * 90
         counts: dict[int, int] = {}
+        row_start = spans[0][0]  # 1-based character position of the row in the FEN
         for i, row in enumerate(rows):
             rank = 9 - i
+            where = f"FEN field 1 (placement), rank {rank} (row {i + 1})"
             f = 0
-            for ch in row:
+            for k, ch in enumerate(row):
+                at = f"{where}, character {row_start + k}"
                 if ch.isdigit() and ch.isascii():
                     f += int(ch)
                     if int(ch) == 0:
-                        raise FenError(f"rank {rank} (field 1, row {i + 1}): digit 0 is not allowed")
+                        raise FenError(f"{at}: digit 0 is not allowed")
+                    if f > 9:
+                        raise FenError(f"{at}: {f} files, 9 expected")
                 else:
                     try:
                         p = Piece.from_symbol(ch)
                     except FenError:
-                        raise FenError(f"rank {rank} (row {i + 1}): unknown piece letter {ch!r}") from None
+                        raise FenError(f"{at}: unknown piece letter {ch!r}") from None
                     if f >= 9:
-                        raise FenError(f"rank {rank} (row {i + 1}) has more than 9 files")
+                        raise FenError(f"{at}: more than 9 files")
                     sq = square(f, rank)
                     v = p.value()
                     if (not setup or p.type == KING) and not _legal_square(p.type, p.color, sq):
-                        raise FenError(f"{p.english()} {ch!r} cannot stand on {square_name(sq)} "
+                        raise FenError(f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
                                        f"({'1.2 palace' if p.type in (KING, ADVISOR) else '2.4/2.7'})")
                     board[sq] = v
                     counts[v] = counts.get(v, 0) + 1
                     f += 1
             if f != 9:
-                raise FenError(f"rank {rank} (row {i + 1}) has {f} files, 9 expected")
+                raise FenError(f"{where}, characters {row_start}-{row_start + len(row) - 1}: "
+                               f"{f} files, 9 expected")
+            row_start += len(row) + 1
         for v, n in counts.items():
             if n > MAX_PIECES[abs(v)]:
-                raise FenError(f"too many {Piece(PieceType(abs(v)), Color(1 if v > 0 else -1)).english()}s "
+                raise FenError(f"FEN field 1 (placement): too many "
+                               f"{Piece(PieceType(abs(v)), Color(1 if v > 0 else -1)).english()}s "
                                f"for {'Red' if v > 0 else 'Black'}: {n} (at most {MAX_PIECES[abs(v)]})")
         for c, name in ((1, "Red"), (-1, "Black")):
             if counts.get(c * KING, 0) != 1:
-                raise FenError(f"{name} must have exactly one general, found {counts.get(c * KING, 0)}")
+                raise FenError(f"FEN field 1 (placement): {name} must have exactly one general, "
+                               f"found {counts.get(c * KING, 0)}")
         side = parts[1] if len(parts) > 1 else "w"
         if side in ("w", "r", "W", "R"):
             turn = Color.RED
         elif side in ("b", "B"):
             turn = Color.BLACK
         else:
-            raise FenError(f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
+            raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
+                           f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
         counters = []
-        for idx in (4, 5):
+        for idx, what in ((4, "halfmove clock"), (5, "move number")):
             if len(parts) > idx:
                 if not parts[idx].isdigit() or not parts[idx].isascii():
-                    raise FenError(f"FEN field {idx + 1} must be a non-negative integer, "
-                                   f"not {_prefix(parts[idx])}")
+                    raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                                   f"must be a non-negative integer, not {_prefix(parts[idx])}")
                 if len(parts[idx]) > _MAX_COUNTER_DIGITS:
-                    raise FenError(f"FEN field {idx + 1} ({_COUNTER_NAMES[idx]}) has "
+                    raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
                                    f"{len(parts[idx])} digits, at most {_MAX_COUNTER_DIGITS}: "
                                    f"{_prefix(parts[idx])}")
                 counters.append(int(parts[idx]))
@@ -490,9 +522,11 @@ class Board:
         self.move_stack = []
         self.key = self._compute_key()
         if self._generals_face():
-            raise FenError("the generals face each other on an open file (4.1.2)")
+            raise FenError("FEN field 1 (placement): the generals face each other on an open "
+                           "file (4.1.2)")
         if self.general_attacked(-turn):
-            raise FenError(f"the side not to move ({Color(-turn).name.lower()}) is in check")
+            raise FenError(f"FEN fields 1-2 (placement, side to move): the side not to move "
+                           f"({Color(-turn).name.lower()}) is in check")
 
     def fen(self) -> str:
         """FEN of the position, e.g. the start: ``rnbakabnr/9/... w - - 0 1``."""

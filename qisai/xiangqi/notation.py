@@ -86,6 +86,7 @@ from qisai.xiangqi.errors import (
     InvalidMoveError,
     XiangqiError,
 )
+from qisai.xiangqi.misfit import CN_FORMS, WXF_FORMS, misfit
 
 __all__ = [
     "NOTATIONS",
@@ -269,11 +270,13 @@ def _normalize(text: object) -> str:
 
 def _read_chinese(text: str, s: str) -> _Spec:
     """Parse the Chinese full, short and symbol forms into a :class:`_Spec`."""
-    tokens = []
+    tokens: list[str] = []
     for ch in s:
         tok = _CN_READ.get(ch)
         if tok is None:
-            raise InvalidMoveError(f"unexpected character {ch!r} in Chinese move {text!r}")
+            raise InvalidMoveError(f"unexpected character {ch!r} in Chinese move {text!r}: "
+                                   f"character {len(tokens) + 1} ({ch!r}) is not a piece, "
+                                   f"number, 前/中/后 or 进/退/平")
         tokens.append(tok)
     t = "".join(tokens)
     m = _CN_FILE.fullmatch(t)
@@ -286,8 +289,8 @@ def _read_chinese(text: str, s: str) -> _Spec:
     if m:
         return _Spec(text, _WXF_TYPE[m[1]], None, m[2], m[3], int(m[4]))
     raise InvalidMoveError(
-        f"not a move in Chinese notation: {text!r} (expected e.g. '炮二平五', '马8进7', "
-        f"'前车进一', '炮25' or '炮2.5')")
+        f"not a move in Chinese notation: {text!r}: {misfit(CN_FORMS, t, s)} "
+        f"(expected e.g. '炮二平五', '马8进7', '前车进一', '炮25' or '炮2.5')")
 
 
 _WXF_SELECT: Final = {"+": "+", "-": "-", "f": "+", "a": "+", "b": "-"}
@@ -314,15 +317,15 @@ def _read_wxf(text: str, s: str) -> _Spec:
             return _Spec(text, PAWN, None, sel, action, int(m[3]), wxf=True)
         if sel[1].isdigit():
             if sel[0] != sel[1]:
-                raise InvalidMoveError(f"WXF move {text!r}: the middle soldier of file {sel[0]} "
-                                       f"is written {sel[0]}{sel[0]}")
+                raise InvalidMoveError(f"WXF move {text!r}: character 2 ({sel[1]!r}): the middle "
+                                       f"soldier of file {sel[0]} is written {sel[0]}{sel[0]}")
             return _Spec(text, PAWN, int(sel[0]), "mid", action, int(m[3]), wxf=True)
         return _Spec(text, PAWN, int(sel[0]), sel[1], action, int(m[3]), wxf=True)
     m = _WXF_SHORT.fullmatch(s)
     if m:
         return _Spec(text, _WXF_TYPE[m[1].upper()], int(m[2]), None, None, int(m[3]), wxf=True)
-    raise InvalidMoveError(f"not a move in WXF notation: {text!r} (expected e.g. 'C2.5', "
-                           f"'H8+7', 'R+.3')")
+    raise InvalidMoveError(f"not a move in WXF notation: {text!r}: {misfit(WXF_FORMS, s, s)} "
+                           f"(expected e.g. 'C2.5', 'H8+7', 'R+.3')")
 
 
 def _select(board: Board, c: int, spec: _Spec) -> list[int]:

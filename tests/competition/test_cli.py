@@ -65,11 +65,11 @@ def test_errors_are_one_line_not_tracebacks(tmp_path: Path) -> None:
     bad.write_text("who,rating\nx,1\n")
     res = runner.invoke(app, ["create", str(tmp_path / "e.json"), "--entries", str(bad),
                               "--rounds", "1"])
-    assert res.exit_code == 2 and "'name' column" in res.output
+    assert res.exit_code == 2 and "name column (姓名 or name)" in res.output
     bad.write_text("name,rating\nx,abc\ny,1\n")
     res = runner.invoke(app, ["create", str(tmp_path / "e.json"), "--entries", str(bad),
                               "--rounds", "1"])
-    assert res.exit_code == 2 and "entry 2" in res.output
+    assert res.exit_code == 2 and "row 2, column rating" in res.output
     js = tmp_path / "entries.json"
     js.write_text('[{"name": "a"}, {"nom": "b"}]')
     res = runner.invoke(app, ["create", str(tmp_path / "f.json"), "--entries", str(js),
@@ -94,3 +94,22 @@ def test_knockout_command() -> None:
     assert res.exit_code == 0 and len(lines) == 4
     assert lines[0] == "1 bye" and sum(line.endswith("bye") for line in lines) == 2
     assert runner.invoke(app, ["knockout", "6", "--byes", "draw"]).exit_code == 2
+
+
+def test_create_reads_chinese_headers_and_names_a_bad_row(tmp_path: Path) -> None:
+    """``tournament create`` reads the same sheets as ``qisai event`` (issue 16,
+    desk 2): Chinese headers; a bad row is named with its file, row and column."""
+    sheet = tmp_path / "entries.csv"
+    sheet.write_text("姓名,单位,等级分\n王天一,杭州,2700\n郑惟桐,成都,2680\n"
+                     "许银川,广东,2650\n赵鑫鑫,浙江,2600\n", encoding="utf-8")
+    r = runner.invoke(app, ["create", str(tmp_path / "e.json"), "--entries", str(sheet),
+                            "--system", "swiss", "--rounds", "3"])
+    assert r.exit_code == 0, r.output
+    saved = json.loads((tmp_path / "e.json").read_text(encoding="utf-8"))
+    assert [(p["name"], p["club"], p["rating"]) for p in saved["players"]] == [
+        ("王天一", "杭州", 2700), ("郑惟桐", "成都", 2680), ("许银川", "广东", 2650),
+        ("赵鑫鑫", "浙江", 2600)]
+    sheet.write_text("姓名,等级分\n王天一,2700\n郑惟桐,高\n", encoding="utf-8")
+    r = runner.invoke(app, ["create", str(tmp_path / "f.json"), "--entries", str(sheet),
+                            "--system", "swiss", "--rounds", "3"])
+    assert r.exit_code != 0 and "row 3" in r.output and not (tmp_path / "f.json").exists()

@@ -33,6 +33,8 @@ def test_first_round_pairs_within_mcmahon_groups() -> None:
     start = initial_scores(ranks, bar="3d", floor="5k")
     players = [SwissPlayer(i, 0.0, i) for i in ranks]
     res = pair_mcmahon_round(players, start, 1, SwissOptions(), random.Random(0))
+    # 8 players in three even McMahon groups (4 + 2 + 2): four boards, no bye
+    assert len(res.pairings) == 4
     for p in res.pairings:
         assert p.black is not None
         assert start[p.red] == start[p.black]  # 3d+ together, 1k together, 5k together

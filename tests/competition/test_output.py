@@ -49,7 +49,9 @@ def test_text_csv_json_html_agree() -> None:
 def test_html_is_escaped() -> None:
     t = make_event(2, "round_robin")
     t.players[0].name = "<script>"
-    assert "<script>" not in output.standings_html(t)
+    html = output.standings_html(t)
+    assert "<script>" not in html
+    assert "<td>&lt;script&gt;</td>" in html  # the name is shown, escaped
 
 
 def test_trf_round_trip() -> None:

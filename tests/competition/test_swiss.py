@@ -31,6 +31,7 @@ def _check_round(t: Tournament, number: int, opts: SwissOptions) -> None:
     rec = t.rounds[number - 1]
     before = [g for r in t.rounds[: number - 1] for g in r.results.values()]
     active = {p.id for p in t.active(number)}
+    assert len(active) >= 2, f"round {number}: nobody left to pair"
     seen = [x for p in rec.pairings for x in p.players()]
     # everyone still in plays exactly once; nobody withdrawn is paired
     assert Counter(seen) == Counter(active)
@@ -133,6 +134,7 @@ def test_round1_upper_half_meets_lower_half_by_lot() -> None:
     for s in range(40):
         res = pair_swiss_round(_players(10), 1, SwissOptions(), random.Random(s))
         pairs = []
+        assert len(res.pairings) == 5  # 10 players: five boards
         for p in res.pairings:
             assert p.black is not None
             lo, hi = sorted((p.red, p.black))
@@ -172,6 +174,7 @@ def test_score_segments_paired_among_themselves() -> None:
         ps.append(SwissPlayer(i, 1.0 if i <= 4 else 0.0, i, frozenset({opp}),
                               (Colour.RED if i % 2 else Colour.BLACK,)))
     res = pair_swiss_round(ps, 2, SwissOptions(), random.Random(0))
+    assert len(res.pairings) == 4  # two segments of 4: two boards each
     for p in res.pairings:
         assert p.black is not None
         assert (p.red <= 4) == (p.black <= 4)
@@ -183,6 +186,7 @@ def test_floater_meets_nearest_score() -> None:
     ps = [SwissPlayer(i, s, i) for i, s in enumerate(scores, start=1)]
     ps = [SwissPlayer(p.id, p.score, p.order, frozenset({99}), (Colour.RED,) * 0) for p in ps]
     res = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
+    assert len(res.pairings) == 4  # 8 players, no bye
     for p in res.pairings:
         assert p.black is not None
         assert abs(scores[p.red - 1] - scores[p.black - 1]) <= 1
@@ -228,6 +232,7 @@ def test_same_group_avoided_in_first_rounds_only() -> None:
     ps = [SwissPlayer(i, 0, i, group="A" if i % 2 else "B") for i in range(1, 9)]
     for s in range(10):
         res = pair_swiss_round(ps, 1, SwissOptions(avoid_group_rounds=1), random.Random(s))
+        assert len(res.pairings) == 4
         for p in res.pairings:
             assert p.black is not None and (p.red % 2) != (p.black % 2)
     assert not res.relaxed

@@ -157,11 +157,14 @@ def test_21_late_arrival_forfeit_marks() -> None:
 def test_trial_2007_scoring_in_an_event() -> None:
     t = make_event(4, "round_robin", None, 0, scoring=TRIAL_2007)
     rec = t.pair_next_round()
+    assert len(rec.pairings) == 2  # 4 players, round robin: two boards, no bye
     for p in rec.pairings:
         t.record_result(1, p.board, Result.DRAW)
     st = {s.entry: s.points for s in t.standings()}
+    assert len(st) == 4
     for p in rec.pairings:
         assert st[p.red] == 1 and st[p.black] == 2
+    assert sorted(st.values()) == [1, 1, 2, 2]
 
 
 def test_state_errors() -> None:

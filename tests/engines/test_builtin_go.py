@@ -413,3 +413,20 @@ def test_search_keeps_the_subtree_of_the_reply_it_expected() -> None:
     other.play(other.index(0, 0))
     other.play(other.index(6, 6))
     assert searcher.search(other, 7.5, max_playouts=50).reused == 0
+
+
+def test_kgs_rules_set_the_board_rules() -> None:
+    # The arena's pooled engine serves games under every profile: it is told
+    # the rules (kgs-rules), so it never refuses a move the referee allows.
+    from qisai.engines.builtin.go_server import GoServer, GtpFailure
+    from qisai.go.rules import CHINESE, JAPANESE
+
+    server = GoServer(io.StringIO(), io.StringIO())
+    assert "kgs-rules" in server.handle("list_commands", []).split()
+    assert server.rules is CHINESE
+    server.handle("kgs-rules", ["japanese"])
+    server.handle("komi", ["6.5"])
+    server.handle("boardsize", ["9"])
+    assert server.rules is JAPANESE and server.board.rules.ko is JAPANESE.ko
+    with pytest.raises(GtpFailure):
+        server.handle("kgs-rules", ["martian"])

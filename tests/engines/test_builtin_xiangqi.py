@@ -113,10 +113,17 @@ def test_time_budget() -> None:
 def test_stop_from_another_thread() -> None:
     stop = threading.Event()
     searcher = XiangqiSearcher()
+    # No limits: only the event ends the search.  Set from another thread
+    # once the search has begun; the worker thread's join is a hang bound
+    # (many times the expected time), not a speed measurement.
+    results = []
+    worker = threading.Thread(target=lambda: results.append(
+        searcher.search(Board(), SearchLimits(), stop=stop)))
+    worker.start()
     threading.Timer(0.3, stop.set).start()
-    started = time.monotonic()
-    result = searcher.search(Board(), SearchLimits(), stop=stop)
-    assert time.monotonic() - started < 3
+    worker.join(60)
+    assert not worker.is_alive(), "the search did not stop"
+    result = results[0]
     assert result.move is not None and Board().is_legal(result.move)
 
 
@@ -129,14 +136,13 @@ def test_server_speaks_uci_and_ucci_through_the_client() -> None:
                 assert engine.name.startswith("qisai-xiangqi")
                 await engine.new_game()
                 board = Board()
-                started = time.monotonic()
-                result = await engine.play(board, Limit(movetime=0.2), timeout=5)
-                assert time.monotonic() - started < 1.5
+                # the timeout is a hang bound (150 x the move time), not a speed test
+                result = await engine.play(board, Limit(movetime=0.2), timeout=30)
                 assert result.move is not None and board.is_legal(result.move)
                 assert result.last_info is not None and result.last_info.depth
                 board.push(result.move)
                 clock = Limit(red_clock=3, black_clock=3, red_inc=0.1, black_inc=0.1)
-                result = await engine.play(board, clock, timeout=5)
+                result = await engine.play(board, clock, timeout=30)  # a hang bound
                 assert result.move is not None and board.is_legal(result.move)
                 banned = [m for m in board.legal_moves() if m != Move.from_iccs("a9a8")]
                 board.push(result.move)

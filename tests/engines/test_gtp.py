@@ -116,7 +116,8 @@ def test_hang_times_out(fake: Fake) -> None:
     started = time.monotonic()
     with pytest.raises(EngineTimeoutError):
         _genmove(fake, "hang", 0.3)
-    assert time.monotonic() - started < 4
+    # A hang bound, not a speed test: the fake sleeps an hour.
+    assert time.monotonic() - started < 60
 
 
 def test_crash_is_terminated(fake: Fake) -> None:

@@ -71,7 +71,7 @@ def test_knockout_bracket_byes_decision_correction_and_placings(register: Any,
     assert client.put(game, json={"result": "0-1", "reason": "late"},
                       headers=h).status_code == 409
     for m in r2:  # the higher seed (lower number) wins both semi-finals
-        g1 = m["next"]  # the series draws game 1's colours by lot (13.4)
+        g1 = m["next"]  # the match's colours, drawn by lot at the pairing (13.4)
         res = "1-0" if g1["red"] < g1["black"] else "0-1"
         client.put(f"{base}/rounds/2/matches/{m['match']}/games/1", json={"result": res},
                    headers=h)

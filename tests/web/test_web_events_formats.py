@@ -11,10 +11,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from qisai.competition import Player, System, Tournament, snake_groups
+from qisai.competition.events.mcmahon_event import McMahonTournament, rank_of_rating
 from qisai.competition.output import standings_rows
 from qisai.store import repo
 from qisai.store.models import Role
-from qisai.web.events.mcmahon import McMahonTournament, rank_of_rating
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:
@@ -209,6 +209,7 @@ def test_mcmahon_start_scores_pairing_and_standings(register: Any,
     for rnd in (1, 2, 3):
         ev = client.post(f"{base}/rounds", headers=h).json()
         boards = ev["rounds"][rnd - 1]["boards"]
+        assert len(boards) == 4  # 8 entries, no bye
         mms = {n: start[n] + sum(w == n for w, _ in results) for n in start}
         if rnd == 1:  # round 1 pairs inside the McMahon groups, no halves draw
             assert all(mms[b["red_name"]] == mms[b["black_name"]] for b in boards)

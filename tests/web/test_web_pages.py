@@ -51,6 +51,7 @@ def test_game_page_embeds_the_state_safely(register: Any, client: TestClient) ->
     page = client.get(f"/games/{g['id']}")
     assert page.status_code == 200
     assert "<script>alert(1)</script>" not in page.text
+    assert r"<\/script><script>alert(1)<\/script>" in page.text  # "</" escaped in the JSON
     data = re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
                      page.text, re.S)
     assert data is not None

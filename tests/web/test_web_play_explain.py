@@ -153,9 +153,14 @@ def test_engines_answer_draw_offers_from_their_own_score() -> None:
         return await accepts_draw(seat, XiangqiRequest(board, 0.2, 20.0), Side.SECOND, "xiangqi",
                                   margin)
 
-    builtin = BuiltinXiangqiSeat()
-    assert asyncio.run(answers(builtin, losing)) is True
-    assert asyncio.run(answers(builtin, winning)) is False
+    async def builtin() -> tuple[bool, bool]:
+        seat = BuiltinXiangqiSeat()  # a pooled engine process: one event loop for its life
+        try:
+            return await answers(seat, losing), await answers(seat, winning)
+        finally:
+            await seat.close()
+
+    assert asyncio.run(builtin()) == (True, False)
     spec = parse_spec(shlex.join([sys.executable, "-m", "qisai.engines.builtin.xiangqi_server"]))
 
     async def uci() -> tuple[bool, bool, bool]:

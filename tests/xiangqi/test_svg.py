@@ -110,6 +110,7 @@ def test_colour_text_is_escaped() -> None:
     text = board_svg(arrows=[Arrow(0, 9, '"/><script>')])
     parse(text)
     assert "<script>" not in text
+    assert 'fill="&quot;/&gt;&lt;script&gt;"' in text  # escaped, not dropped
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -1,9 +1,5 @@
-"""Shared parts of the file-backed event models: the entry list, board
-slots, forfeits of absent sides (21.3, 21.4).
-
-Moved down from the arena's ``qisai/web/events.py`` so that the command
-line and the arena share one event model; the competition layer only.
-"""
+"""Shared parts of the event models: the entry list, board slots, forfeits
+of absent sides (21.3, 21.4)."""
 
 from __future__ import annotations
 

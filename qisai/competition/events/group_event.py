@@ -1,8 +1,4 @@
-"""Group round robin with a final (分组循环制, 11.3).
-
-Moved down from the arena's ``qisai/web/events.py`` so that the command
-line and the arena share one event model; the competition layer only.
-"""
+"""Group round robin with a final (分组循环制, 11.3)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """Individual knock-out events (淘汰制, 11.1): a seeded bracket, the card draw
 of the local rules, double elimination; each match a :class:`Series`
 (one game, two games 13.5, best of three, the 2021 league format).
-
-Moved down from the arena's ``qisai/web/events.py`` so that the command
-line and the arena share one event model; the competition layer only.
 """
 
 from __future__ import annotations
@@ -38,13 +35,22 @@ class KnockoutEvent(EntryList):
 
     def __init__(self, name: str, *, series: str = "two_games", draw: str = "bracket",
                  byes: str = "seeded", double: bool = False, seeding: str = "rating",
-                 seed: int = 0, tied: str = "extra_game") -> None:
+                 seed: int = 0, tied: str = "extra_game",
+                 first_colours: str | None = "pairing") -> None:
         """``tied``: how a level best of three (or two games) is settled,
         as local rules 6 lets the organiser choose: ``extra_game`` (加赛一局,
-        then a lot) or ``lot`` (抽签).  Raises :class:`CompetitionError` for
-        an unknown option."""
+        then a lot) or ``lot`` (抽签).  ``first_colours``: who has Red in
+        game 1 of a match: ``"pairing"``, the match's Red (the red card
+        holder, local rules 9; the bracket's 猜先, 13.4); None, the series
+        format's own rule (a second lot for two games, 13.5), which the
+        arena's events used before the formats moved here: an event stored
+        then keeps it, or its recorded results would be read for the wrong
+        side.  Raises :class:`CompetitionError` for an unknown option."""
         if tied not in ("extra_game", "lot"):
             raise CompetitionError(f"tied must be extra_game or lot, not {tied!r}")
+        if first_colours not in ("pairing", None):
+            raise CompetitionError(f"first_colours must be pairing or None, "
+                                   f"not {first_colours!r}")
         if series not in KNOCKOUT_SERIES:
             raise CompetitionError(f"series must be one of {', '.join(KNOCKOUT_SERIES)}, "
                                    f"not {series!r}")
@@ -59,7 +65,7 @@ class KnockoutEvent(EntryList):
         self.name = name
         self.series_format = series
         self.draw, self.byes, self.double, self.seeding = draw, byes, double, seeding
-        self.seed, self.tied = seed, tied
+        self.seed, self.tied, self.first_colours = seed, tied, first_colours
         self.players: list[Player] = []
         self.ko: Knockout | None = None
         self.games: dict[str, list[str]] = {}
@@ -149,7 +155,8 @@ class KnockoutEvent(EntryList):
                    seed=self.seed * 1009 + round_no * 97 + index, decide_ties=True,
                    # game 1 has the match's colours: the red card holder's (local
                    # rules 9), or the bracket's lot (13.4 猜先), not a second lot
-                   first_colours="pairing", tied=self.tied)
+                   # (but for arena events stored before, see __init__)
+                   first_colours=self.first_colours, tied=self.tied)
         choice = self.choices.get(match_key(round_no, index))
         kept: list[str] = []
         for value in games:
@@ -364,7 +371,7 @@ class KnockoutEvent(EntryList):
         return {"format": "qisai-knockout", "name": self.name,
                 "series": self.series_format, "draw": self.draw, "byes": self.byes,
                 "double": self.double, "seeding": self.seeding, "seed": self.seed,
-                "tied": self.tied,
+                "tied": self.tied, "first_colours": self.first_colours,
                 "players": [p.to_dict() for p in self.players],
                 "knockout": None if self.ko is None else self.ko.to_dict(),
                 "games": self.games, "decisions": self.decisions, "choices": self.choices}
@@ -373,10 +380,15 @@ class KnockoutEvent(EntryList):
     def from_dict(cls, data: Mapping[str, Any]) -> KnockoutEvent:
         """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
         try:
+            # game 1's colours as saved; unsaved: the arena's events from before
+            # the move (qisai-web-knockout) by the series format's rule, the
+            # command line's files by the pairing
+            first = data["first_colours"] if "first_colours" in data else (
+                None if data.get("format") == "qisai-web-knockout" else "pairing")
             ev = cls(str(data["name"]), series=data["series"], draw=data["draw"],
                      byes=data["byes"], double=bool(data["double"]),
                      seeding=data["seeding"], seed=int(data["seed"]),
-                     tied=str(data.get("tied", "extra_game")))
+                     tied=str(data.get("tied", "extra_game")), first_colours=first)
             ev.players = [Player.from_dict(p) for p in data["players"]]
             if data.get("knockout") is not None:
                 ev.ko = Knockout.from_dict(dict(data["knockout"]))

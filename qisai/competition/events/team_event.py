@@ -1,9 +1,6 @@
 """Team events (团体赛, clause 12): rosters in board order, line-ups checked
 under 12.1-12.3, board results one at a time, 场分/局分 (14.2), team
 tie-breaks (15.3/15.4), team withdrawals (20.3/20.4).
-
-Moved down from the arena's ``qisai/web/events.py`` so that the command
-line and the arena share one event model; the competition layer only.
 """
 
 from __future__ import annotations

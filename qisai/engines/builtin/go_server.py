@@ -17,6 +17,9 @@ one side), at least eight, plus most of a byo-yomi period.  ``final_status_list 
 ``final_score`` use :func:`qisai.go.deadstones.estimate_dead`, the same
 proposal the match runner's arbiter uses.
 
+``kgs-rules chinese|japanese|korean|aga|new_zealand`` sets the board's rules
+(ko, suicide, counting) and clears it; the default is Chinese.
+
 Extra commands: ``qisai-playouts N`` (a fixed number of playouts per move
 instead of time), ``qisai-seconds S`` (time per move when no clock is set).
 """
@@ -34,7 +37,7 @@ from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError
-from qisai.go.rules import CHINESE, Color
+from qisai.go.rules import CHINESE, JAPANESE, TROMP_TAYLOR, Color, Rules
 from qisai.go.scoring import score
 
 __all__ = ["NAME", "GoServer", "main"]
@@ -47,8 +50,12 @@ COMMANDS = (
     "boardsize", "clear_board", "komi", "play", "genmove", "undo", "fixed_handicap",
     "place_free_handicap", "set_free_handicap", "time_settings", "kgs-time_settings",
     "time_left", "final_score", "final_status_list", "showboard", "qisai-playouts",
-    "qisai-seconds",
+    "qisai-seconds", "kgs-rules",
 )
+
+KGS_RULES = {"chinese": CHINESE, "aga": CHINESE, "japanese": JAPANESE, "korean": JAPANESE,
+             "new_zealand": TROMP_TAYLOR, "tromp-taylor": TROMP_TAYLOR}
+"""The rules ``kgs-rules NAME`` sets (counting, ko, suicide)."""
 
 
 class GtpFailure(Exception):
@@ -65,6 +72,7 @@ class GoServer:
         self._out = stdout
         self.size = 19
         self.komi = Fraction(15, 2)
+        self.rules: Rules = CHINESE
         self.board = Board(self.size, CHINESE)
         self.searcher = MctsSearcher(seed)
         self.seconds = seconds
@@ -180,6 +188,13 @@ class GoServer:
             return self._final_score()
         if cmd == "final_status_list":
             return self._status_list(args[0] if args else "")
+        if cmd == "kgs-rules":
+            try:
+                self.rules = KGS_RULES[args[0].lower()]
+            except (IndexError, KeyError):
+                raise GtpFailure("unknown rules") from None
+            self._clear()
+            return ""
         if cmd == "showboard":
             return "\n" + str(self.board)
         if cmd == "qisai-playouts":
@@ -198,7 +213,7 @@ class GoServer:
 
     # ------------------------------------------------------------ helpers
     def _clear(self) -> None:
-        self.board = Board(self.size, CHINESE.with_komi(self.komi))
+        self.board = Board(self.size, self.rules.with_komi(self.komi))
         self.time_left.clear()
 
     def _color(self, args: list[str]) -> Color:

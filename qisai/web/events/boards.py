@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 from qisai.competition import (
     Tournament,
 )
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 from qisai.web.events.views import games_by_key
 

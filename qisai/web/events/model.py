@@ -22,13 +22,13 @@ from qisai.competition import (
     Result,
     Tournament,
 )
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.mcmahon_event import McMahonTournament
+from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
-from qisai.web.events.mcmahon import McMahonTournament
-from qisai.web.events.team import TeamEvent
 
 __all__ = [
     "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "TEAM", "check_open", "correction",

@@ -23,12 +23,13 @@ from fastapi import HTTPException
 from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, EventStateError, Result, Tournament
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Pairing, Round, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.events.boards import mirror_result, open_boards
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
 from qisai.web.events.model import (
     LOCK,
     Event,
@@ -42,7 +43,6 @@ from qisai.web.events.model import (
     save,
     source_of,
 )
-from qisai.web.events.team import TeamEvent
 
 __all__ = ["Board", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
            "enter_result", "record_game_result"]

@@ -48,14 +48,15 @@ from qisai.competition import (
     System,
     Tournament,
 )
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.mcmahon_event import McMahonTournament
+from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import ArbiterDep, OrganiserDep, UserDep, ViewerDep
 from qisai.web.events.boards import open_boards
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
-from qisai.web.events.mcmahon import McMahonTournament
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
@@ -94,7 +95,6 @@ from qisai.web.events.schemas import (
     NewTournament,
     Withdrawal,
 )
-from qisai.web.events.team import TeamEvent
 from qisai.web.events.views import games_by_key, tournament_view
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep

@@ -12,13 +12,14 @@ from qisai.competition import (
     CompetitionError,
     Tournament,
 )
+from qisai.competition.events.group_event import GroupEvent
+from qisai.competition.events.knockout_event import KnockoutEvent
+from qisai.competition.events.mcmahon_event import McMahonTournament
+from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.store import repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
-from qisai.web.events.group import GroupEvent
-from qisai.web.events.knockout import KnockoutEvent
-from qisai.web.events.mcmahon import McMahonTournament
 from qisai.web.events.model import (
     family,
     hidden_rounds,
@@ -27,7 +28,6 @@ from qisai.web.events.model import (
     round_has_results,
     staff,
 )
-from qisai.web.events.team import TeamEvent
 
 __all__ = ["games_by_key", "tournament_view"]
 

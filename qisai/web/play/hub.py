@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -37,6 +38,7 @@ import anyio
 from sqlalchemy.orm import Session
 
 from qisai.engines.errors import EngineMoveError
+from qisai.engines.pool import EnginePool
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
 from qisai.referee.game import Game as RefereeGame
@@ -69,6 +71,7 @@ from qisai.web.play.opponents import (
     go_time_left,
     parse_spec,
 )
+from qisai.web.play.quota import Quota
 from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
 from qisai.web.security import RateLimiter
 
@@ -87,6 +90,29 @@ def _now() -> float:
     return time.time()
 
 
+def default_processes() -> int:
+    """Return the default bound on engine processes: the CPUs this process
+    may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def engine_pool(settings: Any) -> EnginePool:
+    """Return the engine pool ``settings`` (:class:`~qisai.web.settings.Settings`)
+    ask for."""
+    return EnginePool(settings.engine_processes or default_processes(),
+                      idle_timeout=settings.engine_idle, max_wait=settings.engine_wait)
+
+
+def quota(settings: Any) -> Quota:
+    """Return the players' limits ``settings`` ask for."""
+    return Quota(engine_games=settings.engine_games_per_player, seeks=settings.seeks_per_player,
+                 address_engine_games=settings.guest_engine_games_per_address,
+                 address_seeks=settings.guest_seeks_per_address)
+
+
 class Hub:
     """The live games of this process.
 
@@ -97,7 +123,8 @@ class Hub:
     def __init__(self, db: Database, *, time_source: Callable[[], float] = _now,
                  moves_per_second: int = 10, engine_think: float = 1.0,
                  engines: dict[str, str] | None = None, engine_timeout: float = 60.0,
-                 board_result: BoardResult | None = None) -> None:
+                 board_result: BoardResult | None = None,
+                 engine_pool: EnginePool | None = None, quota: Quota | None = None) -> None:
         self.db = db
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
@@ -123,6 +150,11 @@ class Hub:
         """An engine accepts a draw offer when its score for itself is at
         most this (centipawns; see :mod:`qisai.web.play.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
+        self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
+        """The engine processes every engine seat leases from (qisai's own
+        engines too: no engine searches in this process)."""
+        self.quota = quota if quota is not None else Quota()
+        """How many engine games and open seeks a player may have."""
 
     # ------------------------------------------------------------- loading
     def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
@@ -267,9 +299,11 @@ class Hub:
         learnt its own side, ``you``, from the full state on connect), so it
         is encoded once.
         """
+        await self._broadcast_notes(live, [notice_data(n) for n in notices])
+
+    async def _broadcast_notes(self, live: LiveGame, notes: list[dict[str, Any]]) -> None:
         if not live.subscribers:
             return
-        notes = [notice_data(n) for n in notices]
         state = live.snapshot(None, moves=False)
         del state["you"]
         text = json.dumps({"type": "update", "notices": notes, "state": state},
@@ -480,7 +514,8 @@ class Hub:
             return seat
         name = live.engine or BUILTIN
         if name == BUILTIN:
-            seat = BuiltinGoSeat() if live.kind == "go" else BuiltinXiangqiSeat()
+            seat = (BuiltinGoSeat(self.pool, live.id) if live.kind == "go"
+                    else BuiltinXiangqiSeat(self.pool, live.id))
         else:
             raw = self.engines.get(name)
             if raw is None:
@@ -488,9 +523,28 @@ class Hub:
             spec = parse_spec(raw)
             if spec.kind != live.kind:
                 raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
-            seat = GtpGoSeat(spec, name) if spec.protocol == "gtp" else UciXiangqiSeat(spec, name)
+            seat = (GtpGoSeat(spec, name, self.pool, live.id) if spec.protocol == "gtp"
+                    else UciXiangqiSeat(spec, name, self.pool, live.id))
+        seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)
         self._seats[live.id] = seat
         return seat
+
+    ENGINE_WAITING: dict[str, Any] = {
+        "type": "engine_waiting", "at": None, "side": None, "zh": "引擎忙，等待中",
+        "en": "engine busy, waiting", "clause": None, "data": {}}
+    ENGINE_READY: dict[str, Any] = {
+        "type": "engine_ready", "at": None, "side": None, "zh": "引擎已就绪，思考中",
+        "en": "engine free, thinking", "clause": None, "data": {}}
+
+    def _engine_waiting(self, live: LiveGame, waiting: bool) -> None:
+        """The engine of ``live`` starts (or stops) waiting for a free
+        engine process: say so on the game's sockets (the page shows the
+        notice) and in its state (``engine_status``)."""
+        live.engine_status = "waiting" if waiting else None
+        note = self.ENGINE_WAITING if waiting else self.ENGINE_READY
+        task = asyncio.get_running_loop().create_task(self._broadcast_notes(live, [note]))
+        self._engine_tasks.add(task)
+        task.add_done_callback(self._engine_tasks.discard)
 
     def _request(self, live: LiveGame, side: Side) -> GoRequest | XiangqiRequest:
         """What the engine needs to move, copied under the game's lock."""
@@ -658,6 +712,7 @@ class Hub:
                 await task
         for game_id in list(self._seats):
             await self._close_seat(game_id)
+        await self.pool.close()
 
     # -------------------------------------------------------- subscribers
     async def subscribe(self, game_id: str, viewer: int | None, send: Send) -> tuple[LiveGame, int]:
@@ -675,7 +730,9 @@ class Hub:
     # -------------------------------------------------------------- ticks
     async def tick_all(self) -> None:
         """Let time pass in every running game: flag falls end games (and are
-        stored), clock calls (读秒) go out to the sockets."""
+        stored), clock calls (读秒) go out to the sockets.  Engine processes
+        idle too long are stopped."""
+        self.pool.reap()
         now = self.now()
         for live in list(self.games.values()):
             game = live.game

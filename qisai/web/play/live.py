@@ -70,6 +70,8 @@ class LiveGame:
     event_count: int
     engine: str | None = None
     """The engine holding the open seat (``builtin``), if any."""
+    engine_status: str | None = None
+    """``waiting``: the engine waits for a free engine process."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
@@ -106,6 +108,7 @@ class LiveGame:
         state = game_state(self, side, with_moves=moves)
         state["actions"] = self.player_actions()
         state["allowed"] = explain.allowed_now(self)
+        state["engine_status"] = self.engine_status
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at}

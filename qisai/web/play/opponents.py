@@ -4,12 +4,20 @@ the dead stones are agreed.
 
 Engines are named by the server's ``--engine NAME=SPEC``:
 
-* ``gtp:COMMAND``: a Go engine speaking GTP (one process per game, fed the
-  game's moves, told the clock with ``kgs-time_settings``/``time_left``,
-  asked ``final_status_list dead`` at the count);
+* ``gtp:COMMAND``: a Go engine speaking GTP (fed the game's moves, told the
+  clock with ``kgs-time_settings``/``time_left``, asked
+  ``final_status_list dead`` at the count);
 * ``ucci:COMMAND``, ``uci:COMMAND``, ``xboard:COMMAND`` (also ``cecp:``,
   ``winboard:``) or a bare ``COMMAND`` (UCI): a Xiangqi engine;
-* ``builtin`` (always there) is qisai's own engine for both games.
+* ``builtin`` (always there) is qisai's own engine for both games:
+  ``python -m qisai engine xiangqi`` (UCI) and ``python -m qisai engine go``
+  (GTP; its dead stones are its own ``final_status_list dead``, qisai's
+  estimate computed in its process).
+
+No engine runs in the server's interpreter: every seat leases a process
+from the hub's :class:`~qisai.engines.pool.EnginePool` for each move (and
+for its dead stones), so a bounded number of engine processes serve every
+game, and a game waits in line for a free one (:class:`PooledSeat`).
 
 A seat only answers; the referee judges.  Whatever goes wrong inside a seat
 is raised as it is (:class:`~qisai.engines.errors.EngineError` or any other
@@ -21,10 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import sys
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from qisai.engines.errors import (
     EngineMoveError,
@@ -42,6 +52,11 @@ from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Outcome, Reason, Side
 
+if TYPE_CHECKING:
+    from qisai.engines.pool import EnginePool, PooledEngine
+
+T = TypeVar("T")
+
 __all__ = [
     "BUILTIN",
     "BuiltinGoSeat",
@@ -49,11 +64,13 @@ __all__ = [
     "EngineSpec",
     "GoRequest",
     "GtpGoSeat",
+    "PooledSeat",
     "Seat",
     "UciXiangqiSeat",
     "XiangqiRequest",
     "agreement_actions",
     "agreement_due",
+    "builtin_command",
     "builtin_go_move",
     "engine_kinds",
     "fault_verdict",
@@ -294,50 +311,142 @@ class Seat(ABC):
         return None
 
 
-class BuiltinXiangqiSeat(Seat):
-    """qisai's own Xiangqi search, in a worker thread."""
+class PooledSeat(Seat):
+    """A seat whose engine is a process leased from an
+    :class:`~qisai.engines.pool.EnginePool` for each command (a move, the
+    dead stones) and given back after it: the engine never runs in the
+    server's interpreter, and no more processes run than the pool allows.
 
-    @staticmethod
-    def _think(board: Any, seconds: float) -> str:
-        from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher
+    A process that served another game is set up anew for this one
+    (:meth:`_setup`).  One whose command failed or was cut short (the game
+    ended while it thought) is stopped, not given back: its state is
+    unknown.  The wait for a process counts against the move's
+    ``timeout``; ``on_wait`` (set by the hub) hears when the seat starts and
+    stops waiting for one.  Without a pool the seat has a private one of
+    one process, stopped by :meth:`close`.
+    """
 
-        start = time.monotonic()
-        limits = SearchLimits(soft_deadline=start + seconds * 0.5, hard_deadline=start + seconds)
-        result = XiangqiSearcher(hash_entries=1 << 16).search(board, limits)
-        if result.move is None:
-            raise RuntimeError("the search found no move in a position with legal moves")
-        return str(result.move.iccs())
+    def __init__(self, name: str, pool: EnginePool | None = None, owner: str = "") -> None:
+        from qisai.engines.pool import EnginePool
 
-    async def move(self, request: XiangqiRequest) -> str:
-        """Return the search's move (see :meth:`Seat.move`)."""
-        return await asyncio.wait_for(asyncio.to_thread(self._think, request.board,
-                                                        request.think), request.timeout)
-
-
-class UciXiangqiSeat(Seat):
-    """An external UCI/UCCI or xboard engine, started on first use.  Its
-    resignation (or an xboard claim of its own loss) is ``resign``; an
-    xboard engine that claims anything else instead of moving is asked
-    once more, then has failed."""
-
-    def __init__(self, spec: EngineSpec, name: str) -> None:
-        self.spec = spec
         self.name = name
-        self._engine: Any = None
+        self._own_pool = pool is None
+        self.pool = EnginePool(1) if pool is None else pool
+        self.owner = owner or f"seat-{id(self):x}"
+        """The game the seat plays (the pool's owner of its leases)."""
+        self.on_wait: Callable[[bool], None] | None = None
+        self._lease: PooledEngine | None = None
+
+    @property
+    def _engine(self) -> Any:
+        """The protocol client of the process leased now, if any."""
+        return None if self._lease is None else self._lease.client
+
+    @abstractmethod
+    def _key(self, request: Any) -> tuple[str, ...]:
+        """The pool's key for this seat's kind of process (its command)."""
+
+    @abstractmethod
+    async def _start(self, request: Any) -> Any:
+        """Start a process; return its protocol client."""
+
+    async def _setup(self, lease: PooledEngine, request: Any) -> None:
+        """Prepare a process that served another game (or none) for this one."""
+
+    async def _leased(self, request: Any,
+                      work: Callable[[PooledEngine, float], Awaitable[T]]) -> T:
+        """Run ``work(lease, seconds left)`` on a leased process."""
+        deadline = time.monotonic() + request.timeout
+        lease = await self.pool.acquire(self._key(request), lambda: self._start(request),
+                                        owner=self.owner, timeout=request.timeout,
+                                        on_wait=self.on_wait)
+        self._lease = lease
+        done = False
+        try:
+            if lease.owner != self.owner:
+                lease.owner = None
+                lease.state.clear()
+                await self._setup(lease, request)
+                lease.owner = self.owner
+            result = await work(lease, max(0.05, deadline - time.monotonic()))
+            done = True
+            return result
+        finally:
+            self._lease = None
+            if done:
+                self.pool.release(lease)
+            else:
+                await self.pool.discard_now(lease)
+
+    async def close(self) -> None:
+        """Stop the private pool, if the seat has one (a pooled process
+        outlives the game: the pool reuses or reaps it).  Never raises."""
+        lease = self._lease
+        if lease is not None:
+            self._lease = None
+            await self.pool.discard_now(lease)
+        if self._own_pool:
+            try:
+                await self.pool.close()
+            except Exception:  # noqa: BLE001 - closing must not fail the game
+                pass
+
+
+class UciXiangqiSeat(PooledSeat):
+    """An external UCI/UCCI or xboard engine.  Its resignation (or an xboard
+    claim of its own loss) is ``resign``; an xboard engine that claims
+    anything else instead of moving is asked once more, then has failed."""
+
+    options: dict[str, str | int | bool] = {}
+    """Options set when a process starts."""
+
+    def __init__(self, spec: EngineSpec, name: str, pool: EnginePool | None = None,
+                 owner: str = "") -> None:
+        super().__init__(name, pool, owner)
+        self.spec = spec
+
+    def _key(self, request: Any) -> tuple[str, ...]:
+        return (self.spec.protocol, *self.spec.argv)
+
+    async def _start(self, request: Any) -> Any:
+        from qisai.engines.clients import start_xiangqi_engine
+
+        return await start_xiangqi_engine(list(self.spec.argv), self.spec.protocol,
+                                          name=self.name, options=self.options or None)
+
+    async def _setup(self, lease: PooledEngine, request: Any) -> None:
+        await lease.client.new_game()
 
     async def move(self, request: XiangqiRequest) -> str:
         """Return the engine's best move (see :meth:`Seat.move`)."""
-        from qisai.engines.clients import start_xiangqi_engine
+        return await self._leased(request, lambda lease, left: self._best(lease, request, left))
+
+    async def evaluate(self, request: XiangqiRequest, seconds: float) -> tuple[int | None,
+                                                                                int | None]:
+        """Return the engine's own score of the position for the side to move
+        as ``(centipawns, mate in)`` after a search of ``seconds`` in a pooled
+        process (never in the server); ``(None, None)`` if it gave none."""
+        from qisai.engines.results import Limit
+
+        async def search(lease: PooledEngine, left: float) -> tuple[int | None, int | None]:
+            result = await lease.client.play(request.board, Limit(movetime=seconds),
+                                             timeout=left)
+            info = result.last_info
+            if info is None or info.score is None:
+                return None, None
+            return info.score.cp, info.score.mate
+
+        return await self._leased(request, search)
+
+    async def _best(self, lease: PooledEngine, request: XiangqiRequest, left: float) -> str:
         from qisai.engines.results import Limit
         from qisai.xiangqi.board import Color as XiangqiColor
 
-        if self._engine is None:
-            self._engine = await start_xiangqi_engine(list(self.spec.argv), self.spec.protocol,
-                                                      name=self.name)
-            await self._engine.new_game()
+        engine = lease.client
+        deadline = time.monotonic() + left
         for _ in range(2):
-            result = await self._engine.play(request.board, Limit(movetime=request.think),
-                                             timeout=request.timeout)
+            result = await engine.play(request.board, Limit(movetime=request.think),
+                                       timeout=max(0.05, deadline - time.monotonic()))
             own_loss = "0-1" if request.board.turn is XiangqiColor.RED else "1-0"
             if result.resign or (result.move is None and result.claim == own_loss):
                 return "resign"
@@ -348,16 +457,23 @@ class UciXiangqiSeat(Seat):
         raise EngineMoveError(f"engine {self.name} gave no move ({result.text or 'none'})",
                               result.text or "(none)")
 
-    async def close(self) -> None:
-        """Quit the engine process.  Never raises (but may be cancelled:
-        closing again finishes the job)."""
-        engine = self._engine
-        if engine is not None:
-            try:
-                await engine.quit()
-            except Exception:  # noqa: BLE001 - closing must not fail the game
-                pass
-            self._engine = None
+
+def builtin_command(game: str) -> tuple[str, ...]:
+    """Return the command line of qisai's own engine for ``game``
+    (``xiangqi``: UCI/UCCI; ``go``: GTP): ``python -m qisai engine GAME``
+    with this interpreter."""
+    return (sys.executable, "-m", "qisai", "engine", game)
+
+
+class BuiltinXiangqiSeat(UciXiangqiSeat):
+    """qisai's own Xiangqi engine, ``qisai engine xiangqi`` over UCI, in a
+    pooled process (a 4 MiB hash: 65,536 entries, as when it searched in a
+    thread of the server)."""
+
+    options = {"Hash": 4}
+
+    def __init__(self, pool: EnginePool | None = None, owner: str = "") -> None:
+        super().__init__(EngineSpec("uci", builtin_command("xiangqi")), BUILTIN, pool, owner)
 
 
 def playout_of(board: GoBoard) -> Any:
@@ -406,87 +522,82 @@ def builtin_go_move(board: GoBoard, rules: GoRules, seconds: float,
     return "pass" if point is None else gtp_name(point, board.size)
 
 
-class BuiltinGoSeat(Seat):
-    """qisai's own Go engine (Monte-Carlo tree search), in a worker thread;
-    its dead stones are :func:`qisai.go.deadstones.estimate_dead` (Benson's
-    unconditional life, seki, then playouts)."""
-
-    def __init__(self) -> None:
-        self._opinion: tuple[tuple[int, int], frozenset[Point]] | None = None
-
-    async def move(self, request: GoRequest) -> str:
-        """Return the engine's move (see :func:`builtin_go_move`)."""
-        return await asyncio.wait_for(
-            asyncio.to_thread(builtin_go_move, request.board, request.rules, request.think),
-            request.timeout)
-
-    async def dead_stones(self, request: GoRequest) -> frozenset[Point]:
-        """Return :func:`~qisai.go.deadstones.estimate_dead` of the board
-        (cached for the position: it is asked again after every mark)."""
-        from qisai.go.deadstones import estimate_dead
-
-        board = request.board
-        key = (len(board.history), board.zobrist)
-        if self._opinion is None or self._opinion[0] != key:
-            self._opinion = (key, await asyncio.to_thread(estimate_dead, board))
-        return self._opinion[1]
-
-
 def _history_key(m: GoMove) -> tuple[Any, ...]:
     return (int(m.color), m.point, m.setup, m.position)
 
 
-class GtpGoSeat(Seat):
-    """An external GTP engine: started on first use, set up from the rule
-    profile (size, komi, handicap, time system), and kept in step with the
-    referee's board: the moves it has not seen are played to it before each
-    ``genmove``; when its board differs (a void move, a server restart) it
-    is cleared and the game replayed."""
+class GtpGoSeat(PooledSeat):
+    """A GTP engine: a pooled process, set up from the rule profile (rules
+    where it takes them, size, komi, handicap, time system) when it comes
+    from another game, and kept in step with the referee's board: the moves
+    it has not seen are played to it before each ``genmove``; when its board
+    differs (a void move, a server restart) it is cleared and the game
+    replayed."""
 
     command_timeout = 30.0
     """Seconds any command other than ``genmove`` may take."""
+    builtin = False
+    """qisai's own engine: told its time a move (``qisai-seconds``) rather
+    than the clock, as it thought when it searched in the server."""
 
-    def __init__(self, spec: EngineSpec, name: str) -> None:
+    def __init__(self, spec: EngineSpec, name: str, pool: EnginePool | None = None,
+                 owner: str = "") -> None:
+        super().__init__(name, pool, owner)
         self.spec = spec
-        self.name = name
-        self._engine: Any = None
-        self._fed: list[tuple[Any, ...]] = []
         self._opinion: tuple[tuple[int, int], frozenset[Point]] | None = None
 
-    async def _start(self, request: GoRequest) -> Any:
-        from qisai.engines.gtp import GtpEngine, KgsTimeSystem
+    def _key(self, request: Any) -> tuple[str, ...]:
+        from qisai.engines.gtp import with_rule_flags
 
+        # GNU Go takes its rules at start: its processes differ by rules.
+        return ("gtp", *with_rule_flags(list(self.spec.argv), request.rules.core))
+
+    async def _start(self, request: Any) -> Any:
+        from qisai.engines.gtp import GtpEngine
+
+        return await GtpEngine.start(list(self.spec.argv), name=self.name,
+                                     rules=request.rules.core)
+
+    async def _setup(self, lease: PooledEngine, request: Any) -> None:
+        from qisai.engines.gtp import KgsTimeSystem
+
+        engine = lease.client
         rules = request.rules
-        engine = await GtpEngine.start(list(self.spec.argv), name=self.name, rules=rules.core)
-        self._engine = engine
+        await engine.set_rules(rules.core)
         await engine.boardsize(rules.board_size)
+        await engine.clear_board()
         await engine.komi(float(rules.komi))
+        lease.state["fed"] = []
+        if self.builtin:
+            return
         control = rules.time_control
-        if control is not None:
+        try:
+            if control is None:
+                if "kgs-time_settings" in engine.commands:
+                    await engine.kgs_time_settings(KgsTimeSystem.NONE)
+                return
             own = control.of(request.side)
             main = sum(stage.seconds for stage in own.stages)
             b = own.byoyomi
-            try:
-                if b is None:
-                    await engine.kgs_time_settings(KgsTimeSystem.ABSOLUTE, main)
-                elif b.kind is ByoyomiKind.CANADIAN:
-                    await engine.kgs_time_settings(KgsTimeSystem.CANADIAN, main,
-                                                   b.period_seconds, b.moves)
-                else:
-                    await engine.kgs_time_settings(KgsTimeSystem.BYOYOMI, main,
-                                                   b.period_seconds, b.periods)
-            except GtpCommandError:
-                pass  # the time system is advice: the referee keeps the real clock
-        self._fed = []
-        return engine
+            if b is None:
+                await engine.kgs_time_settings(KgsTimeSystem.ABSOLUTE, main)
+            elif b.kind is ByoyomiKind.CANADIAN:
+                await engine.kgs_time_settings(KgsTimeSystem.CANADIAN, main,
+                                               b.period_seconds, b.moves)
+            else:
+                await engine.kgs_time_settings(KgsTimeSystem.BYOYOMI, main,
+                                               b.period_seconds, b.periods)
+        except GtpCommandError:
+            pass  # the time system is advice: the referee keeps the real clock
 
-    async def _replay(self, engine: Any, history: list[GoMove], size: int) -> None:
-        await engine.clear_board()
-        self._fed = []
+    async def _replay(self, lease: PooledEngine, history: list[GoMove], size: int) -> None:
+        await lease.client.clear_board()
+        lease.state["fed"] = []
         for m in history:
-            await self._feed(engine, m, size)
+            await self._feed(lease, m, size)
 
-    async def _feed(self, engine: Any, m: GoMove, size: int) -> None:
+    async def _feed(self, lease: PooledEngine, m: GoMove, size: int) -> None:
+        engine = lease.client
         if m.setup:
             # Handicap stones (the only set-up a referee game has).
             black = [(i // size, i % size) for i, v in enumerate(m.position)
@@ -494,73 +605,81 @@ class GtpGoSeat(Seat):
             await engine.set_free_handicap(black)
         else:
             await engine.play(m.color, m.point)
-        self._fed.append(_history_key(m))
+        lease.state["fed"].append(_history_key(m))
 
-    async def _sync(self, board: GoBoard) -> Any:
-        engine = self._engine
+    async def _sync(self, lease: PooledEngine, board: GoBoard) -> Any:
         history = board.history
+        fed: list[tuple[Any, ...]] = lease.state.setdefault("fed", [])
         keys = [_history_key(m) for m in history]
-        if keys[:len(self._fed)] != self._fed:
-            await self._replay(engine, history, board.size)
-            return engine
+        if keys[:len(fed)] != fed:
+            await self._replay(lease, history, board.size)
+            return lease.client
         try:
-            for m in history[len(self._fed):]:
-                await self._feed(engine, m, board.size)
+            for m in history[len(fed):]:
+                await self._feed(lease, m, board.size)
         except GtpCommandError:
             # The engine refuses a move the referee accepted (another ko
             # rule, a missed move): rebuild its board from the referee's.
-            await self._replay(engine, history, board.size)
-        return engine
+            await self._replay(lease, history, board.size)
+        return lease.client
 
     async def move(self, request: GoRequest) -> str:
         """Return the engine's ``genmove`` answer: a vertex, ``pass`` or
         ``resign`` (see :meth:`Seat.move`)."""
-        if self._engine is None:
-            await self._start(request)
+        return await self._leased(request, lambda lease, left: self._genmove(lease, request,
+                                                                             left))
+
+    async def _genmove(self, lease: PooledEngine, request: GoRequest, left: float) -> str:
         board = request.board
-        engine = await self._sync(board)
+        engine = await self._sync(lease, board)
         color = board.to_move
-        if request.time_left is not None and "time_left" in engine.commands:
+        if self.builtin:
+            await engine.command("qisai-seconds", f"{request.think:g}",
+                                 timeout=self.command_timeout)
+        elif request.time_left is not None and "time_left" in engine.commands:
             seconds, stones = request.time_left
             try:
                 await engine.time_left(color, seconds, stones)
             except GtpCommandError:
                 pass  # advice only, as above
-        reply = await engine.genmove(color, timeout=request.timeout)
+        reply = await engine.genmove(color, timeout=left)
         if reply.resign:
             return "resign"
         # The engine played its move on its own board: remember it, so the
         # next sync sees whether the referee recorded the same.
-        self._fed.append((int(color), reply.point, False, ()))
+        lease.state["fed"].append((int(color), reply.point, False, ()))
         return "pass" if reply.point is None else gtp_name(reply.point, board.size)
 
     async def dead_stones(self, request: GoRequest) -> frozenset[Point]:
         """Return the engine's ``final_status_list dead`` for the board; an
         engine without the command gets qisai's estimate
         (:func:`~qisai.go.deadstones.estimate_dead`)."""
-        from qisai.go.deadstones import estimate_dead
-
         board = request.board
         key = (len(board.history), board.zobrist)
         if self._opinion is not None and self._opinion[0] == key:
             return self._opinion[1]
-        if self._engine is None:  # e.g. the server restarted during the count
-            await self._start(request)
-        engine = await self._sync(board)
-        if "final_status_list" in engine.commands:
-            dead = frozenset(await engine.final_status_list("dead"))
-        else:
-            dead = await asyncio.to_thread(estimate_dead, board)
+        dead = await self._leased(request, lambda lease, left: self._dead(lease, board))
         self._opinion = (key, dead)
         return dead
 
-    async def close(self) -> None:
-        """Quit the engine process.  Never raises (but may be cancelled:
-        closing again finishes the job)."""
-        engine = self._engine
-        if engine is not None:
-            try:
-                await engine.quit()
-            except Exception:  # noqa: BLE001 - closing must not fail the game
-                pass
-            self._engine = None
+    async def _dead(self, lease: PooledEngine, board: GoBoard) -> frozenset[Point]:
+        from qisai.go.deadstones import estimate_dead
+
+        engine = await self._sync(lease, board)
+        if "final_status_list" in engine.commands:
+            return frozenset(await engine.final_status_list("dead"))
+        return await asyncio.to_thread(estimate_dead, board)
+
+
+class BuiltinGoSeat(GtpGoSeat):
+    """qisai's own Go engine, ``qisai engine go`` over GTP, in a pooled
+    process: it moves by Monte-Carlo tree search for the seconds the hub
+    allows (``qisai-seconds``), and its dead stones are its
+    ``final_status_list dead``, :func:`qisai.go.deadstones.estimate_dead` of
+    its board (Benson's unconditional life, seki, then playouts), computed
+    in its process."""
+
+    builtin = True
+
+    def __init__(self, pool: EnginePool | None = None, owner: str = "") -> None:
+        super().__init__(EngineSpec("gtp", builtin_command("go")), BUILTIN, pool, owner)

@@ -31,6 +31,7 @@ from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import ActionError, game_summary
 from qisai.web.play.opponents import BUILTIN, engine_kinds
+from qisai.web.play.quota import QuotaError
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["router"]
@@ -93,7 +94,9 @@ def rules(kind: Literal["xiangqi", "go"] = "xiangqi") -> dict[str, Any]:
 async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep,
                       user: UserDep) -> dict[str, Any]:
     """Create a game with the caller in one seat; the other seat is open
-    (share ``invite``).  422 for a bad rule profile or time control."""
+    (share ``invite``).  422 for a bad rule profile or time control; 429
+    beyond a player's engine games at once or open seeks (see
+    :mod:`qisai.web.play.quota`)."""
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
     settings: dict[str, Any] = {}
     if body.time is not None or "time" in body.model_fields_set:
@@ -126,16 +129,28 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None
+    # Guests are also counted by address (a new guest session is one click).
+    address = None
+    if user.role == Role.GUEST.value:
+        address = request.client.host if request.client else "?"
+    engine = body.opponent == "engine"
 
     def make() -> str:
         with st.db.session() as s:
+            try:
+                hub.quota.check(s, user.id, address, engine=engine)
+            except QuotaError as exc:
+                raise HTTPException(429, exc.message) from None
             g = repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
                                  first_user_id=first, second_user_id=second,
                                  created_by_id=user.id, rated=body.rated,
-                                 engine=body.engine if body.opponent == "engine" else None)
+                                 engine=body.engine if engine else None)
             return g.id
 
-    game_id = await run_in_threadpool(make)
+    keys = [f"u{user.id}"] + ([] if address is None else [f"a{address}"])
+    async with hub.quota.serialised(keys):
+        game_id = await run_in_threadpool(make)
+        hub.quota.remember(game_id, address)
     live = await hub.get(game_id)
     state_ = live.snapshot(user.id)
     state_["invite"] = str(request.url_for("game_page", game_id=game_id))

@@ -1,0 +1,79 @@
+"""Where a move text stops fitting the notation's forms, for error messages.
+
+Each form of a notation is a sequence of token classes ``(name, characters,
+optional)``; :func:`misfit` walks the text through every form at once and
+names the first character that fits none of them, or what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["CN_FORMS", "WXF_FORMS", "Form", "misfit"]
+
+Form = tuple[tuple[str, str, bool], ...]
+
+_PIECE = ("a piece (车马炮相仕帅兵)", "RHCEAKP", False)
+_NUMBER = ("a file or distance number", "123456789", False)
+_ACTION = ("an action (进, 退 or 平)", "+-.", False)
+CN_FORMS: Final[tuple[Form, ...]] = (
+    (_PIECE, _NUMBER, ("an action (进, 退 or 平)", "+-.", True), _NUMBER),
+    (("前, 中, 后 or 一-五", "FMB12345", False), _PIECE, ("a file number", "123456789", True),
+     _ACTION, _NUMBER),
+    (_PIECE, ("前, 中 or 后", "FMB", False), _ACTION, _NUMBER),
+)
+"""The Chinese forms over the tokens of :mod:`qisai.xiangqi.notation` (``R`` for
+车, ``F`` for 前, ``+`` for 进, digits for numbers)."""
+
+_W_LETTER = ("a piece letter (K A E H R C P)", "KGAEBHNRCPSkgaebhnrcps", False)
+_W_DIGIT = ("a number 1-9", "123456789", False)
+_W_ACTION = ("an action (+ - . =)", "+-.=", False)
+_W_SIGN = ("+ or -", "+-", False)
+WXF_FORMS: Final[tuple[Form, ...]] = (
+    (_W_LETTER, ("a file number or + - f a b", "123456789+-fabFAB", False), _W_ACTION, _W_DIGIT),
+    (("+, -, f, a or b", "+-fabFAB", False), _W_LETTER, _W_ACTION, _W_DIGIT),
+    (_W_SIGN, _W_SIGN, _W_ACTION, _W_DIGIT),
+    (_W_DIGIT, _W_SIGN, _W_ACTION, _W_DIGIT),
+    (_W_DIGIT, _W_DIGIT, _W_ACTION, _W_DIGIT),
+    (_W_LETTER, _W_DIGIT, _W_DIGIT),
+)
+"""The WXF forms (``C2.5``, ``+R.3``, ``++.4``, ``3+.4``, ``C25``)."""
+
+
+def misfit(forms: tuple[Form, ...], tokens: str, shown: str) -> str:
+    """Say where ``tokens`` (one per character of ``shown``) stops fitting
+    every form: the first character that fits none, or what is missing.
+
+    >>> misfit(WXF_FORMS, "C2x5", "C2x5")
+    "character 3 ('x') is not one of: a number 1-9; an action (+ - . =)"
+    """
+    def close(states: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        out = set(states)
+        todo = list(states)
+        while todo:
+            f, i = todo.pop()
+            if i < len(forms[f]) and forms[f][i][2] and (f, i + 1) not in out:
+                out.add((f, i + 1))
+                todo.append((f, i + 1))
+        return out
+
+    states = close({(f, 0) for f in range(len(forms))})
+    for k, tok in enumerate(tokens):
+        nxt = {(f, i + 1) for f, i in states if i < len(forms[f]) and tok in forms[f][i][1]}
+        if not nxt:
+            wanted = _wanted(forms, states)
+            if not wanted:
+                return f"character {k + 1} ({shown[k]!r}) is one too many"
+            return f"character {k + 1} ({shown[k]!r}) is not {wanted}"
+        states = close(nxt)
+    return f"{_wanted(forms, states)} is missing after character {len(tokens)}"
+
+
+def _wanted(forms: tuple[Form, ...], states: set[tuple[int, int]]) -> str:
+    """Name what may come next, leaving out a class another one contains."""
+    classes = {forms[f][i][:2] for f, i in states if i < len(forms[f])}
+    kept = sorted(name for name, chars in classes
+                  if not any(set(chars) < set(other) for _, other in classes))
+    if len(kept) < 2:
+        return "".join(kept)
+    return "one of: " + "; ".join(kept)
