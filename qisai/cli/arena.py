@@ -111,9 +111,12 @@ def serve(
         gc.freeze()
         gc.set_threshold(50_000, 50, 100)
         # No per-message compression: game frames are small and the CPU is
-        # better spent on games.
+        # better spent on games.  A client's frame is at most 64 KiB (the
+        # socket handler checks it again and closes with 1009).
+        from qisai.web.bounds import MAX_FRAME
         uvicorn.run(app, host=host, port=port, log_level=log_level,
-                    ws_per_message_deflate=False)
+                    ws_per_message_deflate=False, ws_max_size=MAX_FRAME,
+                    proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies)
     except OSError as exc:
         _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
         raise typer.Exit(1) from exc

@@ -21,18 +21,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
 from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.apidocs import add_api_docs
+from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
+from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
@@ -85,14 +85,10 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
 
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # Say which field is wrong and why, in one readable line per field.
-        problems = []
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            problems.append(f"{where or 'body'}: {err.get('msg')}")
-        return JSONResponse({"detail": "; ".join(problems), "errors": problems}, status_code=422)
+    add_bound_handlers(app)  # short error details, out-of-range ids are 404
+    app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
+    # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
+    app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)

@@ -1,7 +1,12 @@
 """Server settings, from the environment with safe defaults.
 
 * ``QISAI_DATA_DIR`` / ``QISAI_DATABASE_URL``: see :mod:`qisai.store.config`.
-* ``QISAI_COOKIE_SECURE``: ``1`` to mark cookies ``Secure`` (behind HTTPS).
+* ``QISAI_SECURE_COOKIES`` (or ``QISAI_COOKIE_SECURE``): ``1`` to mark
+  cookies ``Secure`` always; without it they are ``Secure`` when the
+  request came over HTTPS (see :mod:`qisai.web.headers`).
+* ``QISAI_TRUSTED_PROXIES``: the proxies whose ``X-Forwarded-Proto`` and
+  ``X-Forwarded-For`` are believed (uvicorn's ``forwarded_allow_ips``:
+  addresses or networks, comma-separated, ``*`` for any; 127.0.0.1).
 * ``QISAI_RATE_LOGIN``: log-in attempts a minute per address, whatever the
   names (10).
 * ``QISAI_RATE_LOGIN_ACCOUNT``: log-in attempts an hour per user name,
@@ -88,6 +93,9 @@ class Settings:
     database_url: str
     secret_key: str
     cookie_secure: bool = False
+    trusted_proxies: str = "127.0.0.1"
+    """Where a believed ``X-Forwarded-Proto`` may come from (uvicorn's
+    ``forwarded_allow_ips``)."""
     login_per_minute: int = 10
     login_per_account_hour: int = 30
     moves_per_second: int = 10
@@ -136,7 +144,9 @@ class Settings:
             data_dir=folder,
             database_url=url or database_url(folder),
             secret_key=load_secret_key(folder),
-            cookie_secure=os.environ.get("QISAI_COOKIE_SECURE", "") in ("1", "true", "yes"),
+            cookie_secure=any(os.environ.get(name, "").lower() in ("1", "true", "yes")
+                              for name in ("QISAI_SECURE_COOKIES", "QISAI_COOKIE_SECURE")),
+            trusted_proxies=os.environ.get("QISAI_TRUSTED_PROXIES", "").strip() or "127.0.0.1",
             login_per_minute=_int_env("QISAI_RATE_LOGIN", 10),
             login_per_account_hour=_int_env("QISAI_RATE_LOGIN_ACCOUNT", 30),
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),

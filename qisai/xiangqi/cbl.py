@@ -274,8 +274,11 @@ def read_cbf(data: bytes | str, *, strict: bool = True) -> Game:
         root = ET.fromstring(bytes(data))
     except ET.ParseError as exc:
         raise CblError(f"CBF: malformed XML: {exc}") from None
+    except LookupError as exc:  # <?xml encoding="..."?> that Python has no codec for
+        raise CblError(f"CBF: the XML declaration names an encoding this reader does not "
+                       f"know ({str(exc)[:80]})") from None
     except (ValueError, RecursionError) as exc:
-        raise CblError(f"CBF: unreadable XML: {exc}") from None
+        raise CblError(f"CBF: unreadable XML: {str(exc)[:200]}") from None
     if root.tag != "ChineseChessRecord":
         raise CblError(f"CBF: root element is <{root.tag}>, expected <ChineseChessRecord>")
     head = root.find("Head")

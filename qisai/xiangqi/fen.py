@@ -18,8 +18,11 @@ from typing import NamedTuple
 
 from qisai.xiangqi.errors import FenError
 from qisai.xiangqi.pieces import _FEN_LETTER, ADVISOR, KING, Color, Piece, PieceType
-from qisai.xiangqi.squares import square, square_name
+from qisai.xiangqi.squares import _prefix, square, square_name
 from qisai.xiangqi.tables import MAX_PIECES, _legal_square
+
+_MAX_COUNTER_DIGITS = 9
+"""FEN's half-move clock and move number: at most this many digits."""
 
 __all__ = ["STARTING_FEN", "ParsedFen", "parse_fen", "placement_fen"]
 
@@ -106,13 +109,17 @@ def parse_fen(fen: str, *, setup: bool = False) -> ParsedFen:
         turn = Color.BLACK
     else:
         raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
-                       f"side to move must be 'w' (Red) or 'b' (Black), not {side!r}")
+                       f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
     counters = []
     for idx, what in ((4, "halfmove clock"), (5, "move number")):
         if len(parts) > idx:
             if not parts[idx].isdigit() or not parts[idx].isascii():
                 raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
-                               f"must be a non-negative integer, not {parts[idx]!r}")
+                               f"must be a non-negative integer, not {_prefix(parts[idx])}")
+            if len(parts[idx]) > _MAX_COUNTER_DIGITS:
+                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                               f"{len(parts[idx])} digits, at most {_MAX_COUNTER_DIGITS}: "
+                               f"{_prefix(parts[idx])}")
             counters.append(int(parts[idx]))
     return ParsedFen(board, turn, counters[0] if counters else 0,
                      max(1, counters[1]) if len(counters) > 1 else 1)

@@ -20,6 +20,14 @@ __all__ = [
     "square_rank",
 ]
 
+
+def _prefix(text: str, limit: int = 40) -> str:
+    """Return ``repr(text)``, cut to its first ``limit`` characters when longer
+    (an error quotes bad input, not megabytes of it)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
 FILES = "abcdefghi"
 
 
@@ -77,7 +85,7 @@ class Move(NamedTuple):
         s = text.strip().lower().replace("-", "")
         if len(s) != 4 or s[0] not in FILES or s[2] not in FILES or not s[1].isdigit() \
                 or not s[3].isdigit() or not s.isascii():
-            raise InvalidMoveError(f"not an ICCS move: {text!r}: {_iccs_misfit(text)} "
+            raise InvalidMoveError(f"not an ICCS move: {_prefix(text)}: {_iccs_misfit(text)} "
                                    f"(expected e.g. 'h2e2')")
         return cls(square(FILES.index(s[0]), int(s[1])), square(FILES.index(s[2]), int(s[3])))
 
@@ -92,9 +100,9 @@ class Move(NamedTuple):
         while i < len(s) and s[i].isdigit():
             i += 1
         j = i + 1
-        if (len(s) < 4 or not s.isascii() or s[0] not in FILES or i >= len(s)
+        if (not 4 <= len(s) <= 6 or not s.isascii() or s[0] not in FILES or i >= len(s)
                 or s[i] not in FILES or not s[1:i].isdigit() or not s[j:].isdigit()):
-            raise InvalidMoveError(f"not an engine move: {text!r} (expected e.g. 'h3e3')")
+            raise InvalidMoveError(f"not an engine move: {_prefix(text)} (expected e.g. 'h3e3')")
         r1, r2 = int(s[1:i]), int(s[j:])
         if not (1 <= r1 <= 10 and 1 <= r2 <= 10):
             raise InvalidMoveError(f"rank out of 1-10 in engine move {text!r}")

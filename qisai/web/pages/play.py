@@ -3,7 +3,6 @@ results), a game's play / watch / replay page, a player's profile."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException, Request
@@ -13,8 +12,9 @@ from qisai.referee.rulesets import PRESETS
 from qisai.store import NotFoundError, repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
+from qisai.web.bounds import DbId
 from qisai.web.pages.i18n import TEXTS
-from qisai.web.pages.render import render
+from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
@@ -52,9 +52,9 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
     texts: dict[str, object] = dict(explain.all_texts())
     texts["_reason_names"] = {k[len("reason_"):]: v for k, v in TEXTS.items()
                               if k.startswith("reason_")}
-    reasons = json.dumps(texts, ensure_ascii=False).replace("</", "<\\/")
+    reasons = embed_json(texts)
     return render(request, v, "play/game.html", game=snap, reasons_json=reasons,
-                   game_json=json.dumps(snap, ensure_ascii=False).replace("</", "<\\/"))
+                   game_json=embed_json(snap))
 
 
 @router.get("/favicon.ico")
@@ -64,7 +64,7 @@ def favicon() -> FileResponse:
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
-def profile_page(user_id: int, request: Request, v: ViewerDep,
+def profile_page(user_id: DbId, request: Request, v: ViewerDep,
                  s: SessionDep) -> HTMLResponse:
     """A player's profile: rating history plot and games."""
     try:

@@ -12,6 +12,7 @@ scripts call the JSON API and the game socket with it.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -23,7 +24,7 @@ from fastapi.templating import Jinja2Templates
 from qisai.web.accounts.deps import Viewer
 from qisai.web.pages.i18n import choose_language, translator
 
-__all__ = ["local", "render", "templates"]
+__all__ = ["embed_json", "local", "render", "templates"]
 
 templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "templates"))
 
@@ -38,6 +39,19 @@ def render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response
+
+
+_JSON_SCRIPT_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026",
+                        0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def embed_json(value: Any) -> str:
+    """Return ``value`` as JSON safe inside ``<script type="application/json">``
+    (as Django's ``json_script``): ``<``, ``>``, ``&``, U+2028 and U+2029 are
+    ``\\u`` escapes, so no text of a user (a display name ``<!--<script>``,
+    ``</script>``) can end the block or start a comment in it, and
+    ``JSON.parse`` of the block gives ``value`` back exactly."""
+    return json.dumps(value, ensure_ascii=False).translate(_JSON_SCRIPT_ESCAPES)
 
 
 def local(target: str) -> str:

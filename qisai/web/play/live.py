@@ -14,6 +14,7 @@ from typing import Any
 
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
+from qisai.web.bounds import short_detail
 from qisai.web.play import explain, rules
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
@@ -38,10 +39,11 @@ class ActionError(Exception):
     ``{code, zh, en, clause}`` for the page (see :mod:`~qisai.web.play.explain`)."""
 
     def __init__(self, status: int, message: str, text: dict[str, str] | None = None) -> None:
+        message = short_detail(message)  # never the whole of a hostile input
         super().__init__(message)
         self.status = status
         self.message = message
-        self.text = text
+        self.text = None if text is None else {k: short_detail(v) for k, v in text.items()}
 
     def body(self) -> dict[str, Any]:
         """The error as the API and the socket send it: ``detail`` (English,

@@ -25,6 +25,7 @@ from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
+from qisai.web.bounds import DbId
 from qisai.web.play import explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
@@ -56,7 +57,7 @@ class NewGame(BaseModel):
 
 
 @router.get("/users/{user_id}", tags=["accounts"])
-def profile(user_id: int, s: SessionDep) -> dict[str, Any]:
+def profile(user_id: DbId, s: SessionDep) -> dict[str, Any]:
     """Return a player's profile: rating, rating history and recent games."""
     try:
         u = repo.get_user(s, user_id)

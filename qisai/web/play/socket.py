@@ -11,6 +11,10 @@ game ids or timestamps, and the reason as ``code``, ``zh``, ``en`` and
 socket an ``update`` (the referee's notices and the new state, without the
 socket's own ``you``, which the first ``state`` gave) after each stored
 change.  Spectators connect the same way and only receive.
+
+A client's message is JSON text of at most 64 KiB nested at most 32 deep
+(:mod:`qisai.web.bounds`); the socket is closed with 1003 on a binary
+frame, 1009 on a message too big and 1007 on JSON nested too deep.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from fastapi.concurrency import run_in_threadpool
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
+from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError
 from qisai.web.state import AppState
@@ -78,10 +83,22 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             snap = live.snapshot(user.id if user else None)
         await send({"type": "state", "state": snap})
         while True:
-            raw = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:  # a binary frame: this socket speaks JSON text only
+                await ws.close(code=1003, reason="binary frames are not accepted; send JSON text")
+                break
+            if len(raw) > MAX_FRAME or len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+                await ws.close(code=1009, reason=f"message too big: at most {MAX_FRAME} bytes")
+                break
             try:
-                msg = json.loads(raw)
-            except ValueError:
+                msg = loads_bounded(raw)
+            except JsonTooDeep as exc:
+                await ws.close(code=1007, reason=str(exc))
+                break
+            except (ValueError, RecursionError):
                 await send({"type": "error", "status": 400, "message": "not JSON"})
                 continue
             if not isinstance(msg, dict):
