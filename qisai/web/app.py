@@ -38,7 +38,8 @@ from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
-from qisai.web.play.hub import Hub, engine_pool, quota
+from qisai.web.play.hub import Hub
+from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
 from qisai.web.state import AppState

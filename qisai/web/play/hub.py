@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -41,11 +40,9 @@ from qisai.engines.errors import EngineMoveError
 from qisai.engines.pool import EnginePool
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
-from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Outcome, Reason, Side
-from qisai.store import ConflictError, Database, NotFoundError, repo
-from qisai.store.models import Game as GameRow
+from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
 from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
@@ -72,7 +69,9 @@ from qisai.web.play.opponents import (
     parse_spec,
 )
 from qisai.web.play.quota import Quota
-from qisai.web.play.rules import new_referee_game, notice_data, result_data, same_move
+from qisai.web.play.resources import default_processes
+from qisai.web.play.rules import notice_data, same_move
+from qisai.web.play.storage import load_live, persist
 from qisai.web.security import RateLimiter
 
 __all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
@@ -94,29 +93,6 @@ event's staff, or plays on the board).  The events domain provides it."""
 
 def _now() -> float:
     return time.time()
-
-
-def default_processes() -> int:
-    """Return the default bound on engine processes: the CPUs this process
-    may use (at least 1)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def engine_pool(settings: Any) -> EnginePool:
-    """Return the engine pool ``settings`` (:class:`~qisai.web.settings.Settings`)
-    ask for."""
-    return EnginePool(settings.engine_processes or default_processes(),
-                      idle_timeout=settings.engine_idle, max_wait=settings.engine_wait)
-
-
-def quota(settings: Any) -> Quota:
-    """Return the players' limits ``settings`` ask for."""
-    return Quota(engine_games=settings.engine_games_per_player, seeks=settings.seeks_per_player,
-                 address_engine_games=settings.guest_engine_games_per_address,
-                 address_seeks=settings.guest_seeks_per_address)
 
 
 class Hub:
@@ -167,27 +143,8 @@ class Hub:
         """How many engine games and open seeks a player may have."""
 
     # ------------------------------------------------------------- loading
-    def _build(self, row: GameRow, events: list[dict[str, Any]]) -> RefereeGame:
-        game = new_referee_game(row.kind, row.ruleset, row.settings, self.now)
-        for data in events:
-            game.apply(Event.from_dict(data))
-        return game
-
     def _load_sync(self, game_id: str) -> LiveGame:
-        with self.db.session() as s:
-            row = repo.get_game(s, game_id)
-            events = [e.data for e in repo.load_events(s, game_id)]
-            players = {}
-            for u in (row.first_user, row.second_user):
-                if u is not None:
-                    players[u.id] = {"id": u.id, "name": u.username,  # unique; shown first
-                                      "display_name": u.display_name, "rating": round(u.rating)}
-            game = self._build(row, events)
-            return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
-                            status=row.status, first_user_id=row.first_user_id,
-                            second_user_id=row.second_user_id, players=players, game=game,
-                            event_count=len(events), engine=row.engine,
-                            pairing_id=row.pairing_id)
+        return load_live(self.db, game_id, self.now)
 
     async def get(self, game_id: str) -> LiveGame:
         """Return the live game ``game_id``, loading and replaying it from the
@@ -232,33 +189,7 @@ class Hub:
     # ------------------------------------------------------------ writing
     def _persist_sync(self, live: LiveGame, new: list[Event], actor_id: int | None,
                       plies: list[int | None]) -> None:
-        game = live.game
-        status = None
-        result = None
-        code = None
-        if game.is_over:
-            status = GameStatus.FINISHED
-            result = result_data(game)
-            code = result["tag"] if result else None
-        elif live.status == GameStatus.WAITING.value and game.phase.value != "waiting":
-            status = GameStatus.ACTIVE
-        rows = [repo.NewEvent(kind=e.type.value, at_ms=int(round(e.at * 1000)),
-                              side=None if e.side is None else e.side.value, ply=ply,
-                              actor_id=actor_id, data=e.to_dict())
-                for e, ply in zip(new, plies, strict=True)]
-        with self.db.session() as s:
-            repo.append_events(s, live.id, live.event_count, rows, move_count=len(game.moves),
-                               status=status, result=result, result_code=code)
-            if status is GameStatus.FINISHED and result is not None:
-                score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result["pgn"])
-                if score is not None:
-                    repo.record_ratings(s, live.id, score)
-                row = repo.get_game(s, live.id)
-                if row.pairing_id is not None and self.board_result is not None:
-                    # a tournament board: the event enters the result
-                    self.board_result(s, row.pairing_id, result["pgn"])
-        if status is not None:
-            live.status = status.value
+        persist(self.db, live, new, actor_id, plies, self.board_result)
 
     async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
                      ) -> tuple[list[Notice], EventError | None]:

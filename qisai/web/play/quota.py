@@ -37,6 +37,12 @@ __all__ = ["Quota", "QuotaError"]
 _OPEN = (GameStatus.WAITING.value, GameStatus.ACTIVE.value)
 
 
+def _naive_utc(when: dt.datetime) -> dt.datetime:
+    """``when`` in UTC without a zone: SQLite gives naive UTC times,
+    PostgreSQL zone-aware ones, and the two must compare."""
+    return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
+
+
 class QuotaError(Exception):
     """Creating the game would pass a limit; ``message`` says which."""
 
@@ -88,7 +94,7 @@ class Quota:
             ids.remove(gid)
         engine = sum(1 for r in rows if r.status in _OPEN and r.engine is not None)
         seeks = sum(1 for r in rows if r.status == GameStatus.WAITING.value
-                    and r.engine is None and r.created_at >= since)
+                    and r.engine is None and _naive_utc(r.created_at) >= since)
         return engine, seeks
 
     # -------------------------------------------------------------- checks
