@@ -10,9 +10,7 @@ The competition layer is imported by the commands, not with this module.
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -51,15 +49,7 @@ def _run(fn: Callable[[], T]) -> T:
 
 
 def _save(t: Tournament, path: Path) -> None:
-    data = t.to_json()
-    fd, tmp = tempfile.mkstemp(prefix=".qisai-", dir=str(path.parent or Path(".")))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    t.save(path)  # atomically: a crash leaves the old file whole
 
 
 def read_entries(path: Path) -> list[Player]:

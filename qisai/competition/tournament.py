@@ -31,6 +31,7 @@ from qisai.competition.errors import (
     EventStateError,
     ResultError,
 )
+from qisai.competition.jsonfile import read_object, write_atomic
 from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
@@ -735,8 +736,9 @@ class Tournament:
         return "{\n " + ",\n ".join(parts) + "\n}\n"
 
     def save(self, path: str | Path) -> None:
-        """Write the event as JSON to ``path``."""
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+        """Write the event as JSON to ``path`` (atomically: a crash leaves the
+        old file whole)."""
+        write_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> Tournament:
@@ -744,14 +746,4 @@ class Tournament:
 
         Raises :class:`EventFileError` if the file is missing or malformed.
         """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise EventFileError(f"{path}: top level must be an object")
-        return cls.from_dict(data, str(path))
+        return cls.from_dict(read_object(path), str(path))

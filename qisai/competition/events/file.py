@@ -25,8 +25,6 @@ loads too, as an ``individual`` event.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +41,7 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
+from qisai.competition.jsonfile import read_object, write_atomic
 from qisai.competition.model import Colour, Result
 from qisai.competition.series import Series, SeriesFormat
 from qisai.competition.teams import Team
@@ -143,17 +142,6 @@ class Playoff:
             return None
         loser = s.b if s.winner == s.a else s.a
         return [s.winner, loser]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".qisai-", dir=str(path.parent or Path(".")))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 _INNER_FORMATS = {"qisai-knockout": "knockout", "qisai-web-knockout": "knockout",
@@ -507,23 +495,13 @@ class EventFile:
 
     def save(self, path: str | Path) -> None:
         """Write the file atomically (a crash leaves the old file whole)."""
-        _atomic_write(Path(path), json.dumps(self.to_dict(), ensure_ascii=False, indent=1))
+        write_atomic(path, json.dumps(self.to_dict(), ensure_ascii=False, indent=1))
 
     @classmethod
     def load(cls, path: str | Path) -> EventFile:
         """Read an event file.  Raises :class:`EventFileError` if it is
         missing or malformed."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise EventFileError(f"{path}: top level must be an object")
-        return cls.from_dict(data, str(path))
+        return cls.from_dict(read_object(path), str(path))
 
     def players(self) -> list[Player]:
         """Every individual entry (for a team event, every rostered player
