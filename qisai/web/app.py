@@ -39,6 +39,7 @@ from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
 from qisai.web.play.hub import Hub
+from qisai.web.play.lineup import find_engines
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
@@ -71,6 +72,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db.upgrade()
+        if settings.discover_engines:
+            await find_engines(hub, settings.engines)
         hub.start_ticker(tick_period)
         try:
             yield

@@ -16,6 +16,7 @@ from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
 from qisai.web.play import explain, rules
+from qisai.web.play.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary"]
@@ -242,8 +243,7 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
 
     def player(uid: int | None) -> dict[str, Any] | None:
         if uid is None:
-            return None if live.engine is None else {"id": None, "name": f"qisai {live.engine}",
-                                                     "engine": True}
+            return None if live.engine is None else engine_player(live.engine, live.settings)
         return live.players.get(uid, {"id": uid, "name": f"#{uid}"})
 
     clocks = None

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from qisai.web.play.opponent_names import opponent_name
+
 if TYPE_CHECKING:
     from qisai.web.play.live import LiveGame
 
@@ -25,8 +27,8 @@ def _clk(seconds: float) -> str:
 def _names(live: LiveGame) -> tuple[str, str]:
     def name(uid: int | None) -> str:
         if uid is None:
-            # the engine's seat is named as the game page names it
-            return "?" if live.engine is None else f"qisai {live.engine}"
+            # the engine's seat: its own name and version, and its level
+            return opponent_name(live.engine, live.settings)
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
     return name(live.first_user_id), name(live.second_user_id)
 

@@ -219,7 +219,9 @@
     const top = flipped ? "first" : "second", bottom = flipped ? "second" : "first";
     for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
       const p = state.players[side];
-      $("name-" + slot).textContent = `${sideName(side)} · ${p ? p.name : "?"}`;
+      // An engine at a level: its own name and version, the level in the page's language.
+      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : p.name;
+      $("name-" + slot).textContent = `${sideName(side)} · ${who}`;
       const box = $("clock-" + slot);
       box.classList.toggle("stale", viewPly !== null);
       if (!c) { box.textContent = ""; continue; }
