@@ -18,6 +18,7 @@ from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.lineup import listing
 from qisai.web.play.live import game_summary
 from qisai.web.state import SessionDep
 
@@ -39,7 +40,7 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
                    titles=titles,
-                   engines=list(hub.engines))
+                   engines=listing(None, hub.engines, hub.levels))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")

@@ -51,6 +51,9 @@ def export(live: LiveGame) -> tuple[str, str, str]:
         headers = {"Event": f"qisai {live.ruleset}", "Site": "qisai", "Date": date,
                    "Red": first, "Black": second,
                    "Result": result.pgn_result if result else "*"}
+        for tag, uid in (("RedType", live.first_user_id), ("BlackType", live.second_user_id)):
+            # PGN's player type: an engine's seat is a program
+            headers[tag] = "program" if uid is None and live.engine else "human"
         start = getattr(game, "start_fen", None)
         if start and start.split(" ")[0] != "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR":
             headers["FEN"] = start
