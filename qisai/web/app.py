@@ -36,6 +36,8 @@ from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
+from qisai.web.pages import players as player_pages
+from qisai.web.play import archive as play_archive
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
 from qisai.web.play.hub import Hub
@@ -96,10 +98,12 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
+    app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
     app.include_router(socket.router)
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
+    app.include_router(player_pages.router)  # /users/{id}: the player's page
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
