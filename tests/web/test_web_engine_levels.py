@@ -156,3 +156,29 @@ def test_a_go_game_against_gnu_go_names_it_in_the_sgf(gnugo: str, register: Any,
     theirs = sgfmill.sgf.Sgf_game.from_bytes(text.encode())
     assert theirs.get_player_name("w") == expected and theirs.get_winner() == "w"
     assert theirs.get_size() == 5 and len(theirs.get_main_sequence()) >= 3
+
+
+@pytest.mark.engine
+def test_configured_engines_are_probed_and_keep_their_names(
+        fairy: str, gnugo: str, settings: Settings, clock: Any, register: Any) -> None:
+    """``--engine`` still adds any engine by command: at start-up it is asked
+    its name; a name it shares with a found level wins over the level; one
+    that does not start is still offered by its command (and fails in its
+    game, as before)."""
+    settings.discover_engines = True
+    settings.engines = {"fsf": fairy, "gnugo-level-1": f"gtp:{gnugo} --mode gtp --level 2",
+                        "missing": "gtp:/nonexistent/engine"}
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    with TestClient(app) as c:
+        listed = {e["name"]: e for e in c.get("/api/engines").json()}
+        assert list(listed)[:4] == ["builtin", "fsf", "gnugo-level-1", "missing"]
+        assert listed["fsf"]["engine"] == fairy_name(fairy)
+        assert listed["fsf"]["level"] == {"zh": "按配置", "en": "as configured"}
+        assert listed["gnugo-level-1"]["level"]["en"] == "as configured"  # the user's, level 2
+        assert listed["missing"]["engine"] is None and listed["missing"]["kinds"] == ["go"]
+        assert "fairy-stockfish-skill-20" in listed
+        me = register(c, "configured")
+        r = c.post("/api/games", json={"kind": "xiangqi", "opponent": "engine", "engine": "fsf",
+                                       "color": "first"}, headers=me["headers"])
+        assert r.status_code == 201
+        assert r.json()["players"]["second"]["name"] == f"{fairy_name(fairy)} (as configured)"
