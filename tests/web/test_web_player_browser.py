@@ -141,3 +141,25 @@ def test_the_front_page_fits_360_px_and_names_the_rules(season: dict[str, Any],
         options = red.eval_on_selector_all(
             "#ruleset option", "os => os.map(o => [o.value, o.textContent])")
         assert options and all(text == PRESETS[value].title_en for value, text in options)
+
+
+@pytest.mark.engine
+def test_a_found_engine_is_offered_and_named_with_its_level(
+        live_server: tuple[str, Path], browser: Any, fairy: str, shots: Path) -> None:
+    """Issue 17.5 on the page: ``qisai serve`` found Fairy-Stockfish; the
+    opponent list offers it by level, and the game page names it with its
+    level in the page's language."""
+    base, _ = live_server
+    page = signed_up(browser, base, f"levels{next(SEASONS)}", "zh-CN", width=390)
+    page.wait_for_function(
+        "() => !!document.querySelector('#opponent option[value=\"engine:fairy-stockfish-skill-5\"]')")
+    label = page.inner_text('#opponent option[value="engine:fairy-stockfish-skill-5"]')
+    assert label.startswith("Fairy-Stockfish") and label.endswith("技能等级 5")
+    gid = new_game(page, kind="xiangqi", opponent="engine", engine="fairy-stockfish-skill-0")
+    page.goto(f"{base}/games/{gid}")
+    page.wait_for_selector('#board[data-phase="playing"]')
+    top = page.inner_text("#name-top")
+    assert "Fairy-Stockfish" in top and "技能等级 0" in top, top
+    page.screenshot(path=str(shots / "game-fairy-stockfish-390px.png"), full_page=True)
+    fits(page)
+    act(page, gid, type="resign")
