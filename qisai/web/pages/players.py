@@ -6,7 +6,6 @@ all their games (:mod:`qisai.web.play.archive`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -178,5 +177,4 @@ def profile_page(user_id: DbId, request: Request, v: ViewerDep,
     label = pt("plot_label").format(n=len(history), lo=round(plot.lo), hi=round(plot.hi))
     return render(request, v, "play/profile.html", person=u, plot=plot, pt=pt,
                   plot_label=label, rated_games=len(history),
-                  games=game_rows(games, user_id, lang),
-                  today=dt.date.today().isoformat())
+                  games=game_rows(games, user_id, lang))

@@ -18,6 +18,7 @@ one level never serves another.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,16 +114,18 @@ async def configured_offers(engines: Mapping[str, str], timeout: float = 10.0
     asked their name, stopped), by their configured names.  One that fails
     is left out and logged; it is still offered by its command alone.
     Never raises."""
-    out: dict[str, Offered] = {}
-    for name, raw in engines.items():
+    async def one(name: str, raw: str) -> Offered | None:
         try:
             spec = parse_spec(raw)
             title = await _probe(spec, timeout)
         except (EngineError, OSError, ValueError) as exc:
             log.warning("engine %s: not probed (%s)", name, exc)
-            continue
-        out[name] = Offered(name, spec.kind, spec, (), title or name, *CONFIGURED)
-    return out
+            return None
+        return Offered(name, spec.kind, spec, (), title or name, *CONFIGURED)
+
+    # All at once: a silent engine costs start-up its timeout, not one each.
+    found = await asyncio.gather(*(one(n, raw) for n, raw in engines.items()))
+    return {o.name: o for o in found if o is not None}
 
 
 def kinds_of(name: str, engines: Mapping[str, str], levels: Mapping[str, Offered]
