@@ -182,3 +182,36 @@ def test_configured_engines_are_probed_and_keep_their_names(
                                        "color": "first"}, headers=me["headers"])
         assert r.status_code == 201
         assert r.json()["players"]["second"]["name"] == f"{fairy_name(fairy)} (as configured)"
+
+
+@pytest.mark.parametrize(("args", "env", "on"), [
+    ([], None, True), (["--no-discover-engines"], None, False), ([], "0", False),
+    (["--discover-engines"], "0", True)])
+def test_serve_finds_engines_unless_told_not_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                args: list[str], env: str | None,
+                                                on: bool) -> None:
+    import gc
+
+    import typer
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from qisai.cli.arena import register
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # serve tunes the collector: not here
+    monkeypatch.setattr(gc, "set_threshold", lambda *a: None)
+    monkeypatch.setenv("QISAI_DATA_DIR", str(tmp_path / "d"))  # serve sets it: restored after
+    if env is None:
+        monkeypatch.delenv("QISAI_DISCOVER_ENGINES", raising=False)
+    else:
+        monkeypatch.setenv("QISAI_DISCOVER_ENGINES", env)
+    app = typer.Typer()
+    register(app)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path / "d"), *args])
+    assert r.exit_code == 0, r.output
+    assert served[0].state.qisai.settings.discover_engines is on
+    # Settings made elsewhere (tests, embedding) find nothing unless asked.
+    monkeypatch.delenv("QISAI_DISCOVER_ENGINES", raising=False)
+    assert Settings.from_env(tmp_path / "e").discover_engines is False
