@@ -118,6 +118,9 @@ def test_a_game_against_fairy_stockfish_at_a_level_names_it_in_the_pgn(
     # The page names the engine too (its state embedded for the board).
     page = found_client.get(f"/games/{gid}")
     assert fairy_name(fairy) in page.text and "Skill Level 0" in page.text
+    # ... and the player's page, as the opponent (in the page's language).
+    mine = found_client.get(f"/users/{me['user']['id']}", headers={"Accept-Language": "zh"})
+    assert f"{fairy_name(fairy)} (技能等级 0)" in mine.text
 
 
 @pytest.mark.engine
