@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,9 +47,10 @@ class Lobby:
     MATCH_KEEP = 300.0
     """Seconds a made game is kept for a player who has not asked yet."""
     SETTLE_EVERY = 0.5
-    """Real seconds between pairings on a status question (a join always
-    pairs): ranges widen step by step, so pairing on every question of
-    every waiting page would only repeat the work."""
+    """Seconds (of the injected time) between pairings on a status question
+    (a join always pairs): who can be paired changes only with a join or
+    with time (ranges widen, entries expire), so pairing on every question
+    of every waiting page would only repeat the work."""
     JOINS_PER_MINUTE = 20
 
     def __init__(self, db: Database, hub: Hub, now: Callable[[], float]) -> None:
@@ -61,7 +61,7 @@ class Lobby:
         self.matched: dict[int, Matched] = {}
         self.lock = asyncio.Lock()
         self.joins = RateLimiter(self.JOINS_PER_MINUTE, 60.0)
-        self._settled = 0.0
+        self._settled = float("-inf")
 
     # ------------------------------------------------------------ player
     async def join(self, user: User, pool: str, address: str | None) -> dict[str, Any]:
@@ -110,9 +110,9 @@ class Lobby:
     async def settle(self, *, force: bool = False) -> int:
         """Pair who can play and start their games; return how many games
         were made.  Without ``force`` it pairs at most every
-        :attr:`SETTLE_EVERY` real seconds."""
-        clock = time.monotonic()
-        if not force and clock - self._settled < self.SETTLE_EVERY:
+        :attr:`SETTLE_EVERY` seconds."""
+        clock = self.now()
+        if not force and 0 <= clock - self._settled < self.SETTLE_EVERY:
             return 0
         self._settled = clock
         async with self.lock:
