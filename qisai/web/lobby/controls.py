@@ -42,6 +42,8 @@ class QuickControl:
     """Where the page shows it: ``rules`` (the rule book), ``online``, or the
     Go board size (``9``, ``13``, ``19``)."""
     size: int | None = None
+    short: str = ""
+    """The button's headline when it is not the clause (``5+3``)."""
     family: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +64,7 @@ class QuickControl:
         """Return the control as the page and the API show it."""
         return {"id": self.id, "kind": self.kind, "ruleset": self.ruleset, "size": self.size,
                 "zh": self.zh, "en": self.en, "clause": self.clause, "group": self.group,
+                "short": self.short or self.clause,
                 "family": self.family, "family_zh": FAMILIES[self.family][0],
                 "family_en": FAMILIES[self.family][1]}
 
@@ -96,11 +99,11 @@ def _xiangqi() -> list[QuickControl]:
                      "2007 trial odds: Red 80 min, Black 40 min, +30 s a move; "
                      "win 3, draw Red 1 / Black 2", "2007 试行规则", "rules"),
         QuickControl("xq-5+3", x, "cxa", _sd(5, 3), "5分钟 + 每步3秒", "5 min + 3 s",
-                     "6.5", "online"),
+                     "6.5", "online", short="5+3"),
         QuickControl("xq-10+5", x, "cxa", _sd(10, 5), "10分钟 + 每步5秒", "10 min + 5 s",
-                     "6.5", "online"),
+                     "6.5", "online", short="10+5"),
         QuickControl("xq-15+10", x, "cxa", _sd(15, 10), "15分钟 + 每步10秒", "15 min + 10 s",
-                     "6.5", "online"),
+                     "6.5", "online", short="15+10"),
     ]
 
 
