@@ -30,6 +30,8 @@ the lobby to one of them (or keep the pools in a shared store).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -90,6 +92,8 @@ class Pools:
     def __init__(self, now: Callable[[], float]) -> None:
         self.now = now
         self._entries: dict[int, Entry] = {}
+        self._counts: Counter[str] = Counter()
+        """Entries by pool, kept with them (every waiting page asks each second)."""
 
     # ----------------------------------------------------------- queries
     def range_after(self, waited: float) -> int:
@@ -110,15 +114,12 @@ class Pools:
         now = self.now()
         if touch:
             e.seen = now
-        others = sum(1 for o in self._entries.values() if o.pool == e.pool) - 1
+        others = self._counts[e.pool] - 1
         return Waiting(e.pool, now - e.since, self.range_after(now - e.since), e.rating, others)
 
     def counts(self) -> dict[str, int]:
         """Return how many wait in each pool (every pool, zeros too)."""
-        out = dict.fromkeys(CONTROLS, 0)
-        for e in self._entries.values():
-            out[e.pool] += 1
-        return out
+        return {p: self._counts[p] for p in CONTROLS}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -141,8 +142,7 @@ class Pools:
         if old is not None and old.pool == pool:
             old.seen = now
             return old
-        in_pool = sum(1 for e in self._entries.values() if e.pool == pool)
-        if in_pool >= self.MAX_PER_POOL:
+        if self._counts[pool] >= self.MAX_PER_POOL:
             raise PoolError(503, f"pool {pool}: full ({self.MAX_PER_POOL} waiting); "
                                  "try again in a minute or choose another time control")
         if old is None and len(self._entries) >= self.MAX_TOTAL:
@@ -154,12 +154,20 @@ class Pools:
                 raise PoolError(429, f"at most {self.MAX_GUESTS_PER_ADDRESS} guests of one "
                                      "address may wait at once; register to play more")
         entry = Entry(user_id, pool, rating, rated, now, now, address)
+        self._remove(user_id)
         self._entries[user_id] = entry
+        self._counts[pool] += 1
         return entry
+
+    def _remove(self, user_id: int) -> Entry | None:
+        e = self._entries.pop(user_id, None)
+        if e is not None:
+            self._counts[e.pool] -= 1
+        return e
 
     def cancel(self, user_id: int) -> bool:
         """Take ``user_id`` out of its pool; return whether it was in one."""
-        return self._entries.pop(user_id, None) is not None
+        return self._remove(user_id) is not None
 
     def expire(self) -> list[int]:
         """Drop the entries no page asked about for :attr:`TTL` seconds;
@@ -167,7 +175,7 @@ class Pools:
         now = self.now()
         gone = [u for u, e in self._entries.items() if now - e.seen > self.TTL]
         for u in gone:
-            del self._entries[u]
+            self._remove(u)
         return gone
 
     def pair(self) -> list[tuple[Entry, Entry]]:
@@ -183,24 +191,30 @@ class Pools:
         for group in groups.values():
             pairs += self._pair_group(group, now)
         for a, b in pairs:
-            del self._entries[a.user_id]
-            del self._entries[b.user_id]
+            self._remove(a.user_id)
+            self._remove(b.user_id)
         pairs.sort(key=lambda p: p[0].since)
         return pairs
 
     def _pair_group(self, group: list[Entry], now: float) -> list[tuple[Entry, Entry]]:
-        # One pool, one kind of game (rated or casual): at most MAX_PER_POOL
-        # entries, so the quadratic search stays small.
+        # One pool, one kind of game (rated or casual).  No range is wider
+        # than MAX_RANGE, so each player's candidates are found by bisection
+        # in the list sorted by rating: a pool's waiting players are mostly
+        # far apart (the near ones were paired at once), so few are looked at.
         order = sorted(group, key=lambda e: (e.since, e.user_id))
+        by_rating = sorted(group, key=lambda e: e.rating)
+        ratings = [e.rating for e in by_rating]
         reach = {e.user_id: self.range_after(now - e.since) for e in order}
         taken: set[int] = set()
         pairs: list[tuple[Entry, Entry]] = []
         for a in order:
             if a.user_id in taken:
                 continue
+            lo = bisect_left(ratings, a.rating - self.MAX_RANGE)
+            hi = bisect_right(ratings, a.rating + self.MAX_RANGE)
             best: Entry | None = None
             best_key: tuple[float, float, int] | None = None
-            for b in order:
+            for b in by_rating[lo:hi]:
                 if b.user_id == a.user_id or b.user_id in taken:
                     continue
                 gap = abs(a.rating - b.rating)
