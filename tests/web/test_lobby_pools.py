@@ -269,3 +269,24 @@ def test_a_player_only_touches_their_own_entry(client: TestClient, register: Any
     assert me(client, a)["status"] == "waiting"
     # Nothing of another player's entry is shown but the count.
     assert me(client, b) == {"status": "idle"}
+
+
+def test_a_game_that_cannot_be_made_keeps_both_players_waiting(
+        client: TestClient, register: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qisai.store import ConflictError
+
+    a, b = register(client, "unlucky1"), register(client, "unlucky2")
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise ConflictError("the database refused the game")
+
+    join(client, a, "xq-6.3")
+    monkeypatch.setattr(repo, "create_game", refuse)
+    r = join(client, b, "xq-6.3")
+    assert r.status_code == 200 and r.json()["status"] == "waiting"
+    assert me(client, a)["status"] == "waiting"
+    monkeypatch.undo()
+    clock = client.app.state.lobby.now  # type: ignore[attr-defined]
+    clock.advance(1)  # the next question pairs them again
+    s = me(client, a)
+    assert s["status"] == "matched" and me(client, b) == s

@@ -128,8 +128,11 @@ class Lobby:
                 log.exception("quick pairing: the game of pool %s could not be made", a.pool)
                 async with self.lock:
                     for e in (a, b):
-                        self.pools.join(e.user_id, e.pool, e.rating, rated=e.rated,
-                                        address=e.address)
+                        try:
+                            self.pools.join(e.user_id, e.pool, e.rating, rated=e.rated,
+                                            address=e.address)
+                        except PoolError:  # the pool filled meanwhile: the page says idle
+                            pass
                 continue
             made += 1
             async with self.lock:
