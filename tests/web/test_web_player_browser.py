@@ -130,6 +130,7 @@ def test_the_front_page_fits_360_px_and_names_the_rules(season: dict[str, Any],
     base, red = season["base"], season["red"]
     red.set_viewport_size({"width": 360, "height": 780})
     red.goto(base + "/")
+    red.click("#custom-game summary")  # the new-game form is behind its button
     red.wait_for_selector("#ruleset option", state="attached")
     fits(red)
     red.screenshot(path=str(shots / "home-360px.png"), full_page=True)
@@ -151,6 +152,7 @@ def test_a_found_engine_is_offered_and_named_with_its_level(
     level in the page's language."""
     base, _ = live_server
     page = signed_up(browser, base, f"levels{next(SEASONS)}", "zh-CN", width=390)
+    page.click("#custom-game summary")
     page.wait_for_function(
         "() => !!document.querySelector('#opponent option[value=\"engine:fairy-stockfish-skill-5\"]')")
     label = page.inner_text('#opponent option[value="engine:fairy-stockfish-skill-5"]')

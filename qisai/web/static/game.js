@@ -219,9 +219,18 @@
     const top = flipped ? "first" : "second", bottom = flipped ? "second" : "first";
     for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
       const p = state.players[side];
-      // An engine at a level: its own name and version, the level in the page's language.
+      // The name links to the player's profile (an engine has none); an engine
+      // at a level: its own name and version, the level in the page's language.
       const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : p.name;
-      $("name-" + slot).textContent = `${sideName(side)} · ${who}`;
+      const nameBox = $("name-" + slot), key = `${side}:${p && p.id ? p.id : ""}:${lang}:${who}`;
+      if (nameBox.dataset.shown !== key) {
+        nameBox.dataset.shown = key;
+        if (p && p.id) {
+          const a = document.createElement("a");
+          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.name;
+          nameBox.replaceChildren(`${sideName(side)} · `, a);
+        } else nameBox.textContent = `${sideName(side)} · ${who}`;
+      }
       const box = $("clock-" + slot);
       box.classList.toggle("stale", viewPly !== null);
       if (!c) { box.textContent = ""; continue; }
