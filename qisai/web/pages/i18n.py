@@ -213,6 +213,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "start_position": ("开局局面", "Start position"),
     "not_now": ("现在不可", "Not now"),
     "offer_with_move": ("走这步棋后提和", "Offer a draw with this move"),
+    # casual comfort (issue 17 item 3)
+    "takeback": ("悔棋", "Takeback"),
+    "takeback_accept": ("同意悔棋", "Accept the takeback"),
+    "takeback_decline": ("拒绝悔棋", "Decline the takeback"),
+    "takeback_waiting": ("已请求悔棋，等待对方回答", "Takeback asked; waiting for the answer"),
+    "takeback_nothing": ("你还没有走棋，没有可悔的棋", "You have made no move to take back"),
+    "rematch": ("再来一局", "Rematch"),
+    "rematch_accept": ("接受再来一局", "Accept the rematch"),
+    "rematch_waiting": ("已提议再来一局，等待对方", "Rematch offered; waiting for the answer"),
+    "rematch_go": ("去新对局", "Go to the rematch"),
+    "sound_on": ("声音：开", "Sound: on"),
+    "sound_off": ("声音：关", "Sound: off"),
 }
 
 
