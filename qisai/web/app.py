@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from qisai.store import Database
 from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
+from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
@@ -93,6 +94,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
+    app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers

@@ -101,6 +101,8 @@
     else render(st);
   }
   function render(st) {
+    // The analysis board once the game is over (no help during a game).
+    if ($("analyse-link")) $("analyse-link").hidden = !st.result;
     const box = $("comfort");
     if (!box) return;
     const c = st.comfort || {};
