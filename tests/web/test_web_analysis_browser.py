@@ -1,0 +1,118 @@
+"""Browser test of the analysis board (issue 17 item 4, Playwright in
+Debian's chromium): a finished game loads as the main line, a variation is
+played on the board and shown in the tree, an illegal move is explained,
+the FEN follows the position, and Fairy-Stockfish's evaluation and best
+line are shown and added to the tree.
+
+Screenshots go to ``$QISAI_TEST_ARTIFACTS`` (else the test's temporary
+folder).  Skipped when playwright, chromium or Fairy-Stockfish is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qisai.xiangqi import Board, Move
+from tests.web.conftest import LAUNCH, free_port
+from tests.web.test_web_play_browser import act, api, new_game, signed_up
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def fsf_server(tmp_path_factory: pytest.TempPathFactory, fairy: str) -> Iterator[str]:
+    """``qisai serve --engine fsf=Fairy-Stockfish`` on a free port."""
+    import httpx
+
+    data = tmp_path_factory.mktemp("analysis") / "server-data"
+    port = free_port()
+    env = dict(os.environ, QISAI_DATA_DIR=str(data))
+    env.pop("QISAI_DATABASE_URL", None)
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve", "--port", str(port),
+                             "--log-level", "warning", "--engine", f"fsf={fairy}"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{base}/api/rules", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise AssertionError("the server did not start")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def fen_after(*moves: str) -> str:
+    b = Board()
+    for m in moves:
+        b.push(Move.from_iccs(m))
+    return str(b.fen())
+
+
+def test_analysis_board_plays_a_variation_and_shows_the_engine_line(
+        fsf_server: str, browser: Any, shots: Path) -> None:
+    base = fsf_server
+    red = signed_up(browser, base, "anred", "zh-CN")
+    black = signed_up(browser, base, "anblack")
+    gid = new_game(red, kind="xiangqi", ruleset="casual")
+    api(black, "POST", f"/api/games/{gid}/join")
+    act(red, gid, type="move", ply=1, move="h2e2")
+    act(black, gid, type="move", ply=2, move="h9g7")
+    act(black, gid, type="resign")
+    # The finished game's page links to the analysis board.
+    red.goto(f"{base}/games/{gid}")
+    red.wait_for_selector("#analyse-link:not([hidden])")
+    red.click("#analyse-link")
+    red.wait_for_url(f"{base}/analysis?game={gid}")
+    red.wait_for_selector('#board[data-ply="0"]')
+    assert red.locator("#tree button.mv").count() == 2
+    red.keyboard.press("End")
+    red.wait_for_selector('#board[data-ply="2"]')
+    assert red.input_value("#record") == fen_after("h2e2", "h9g7")
+    red.keyboard.press("ArrowLeft")
+    red.wait_for_selector('#board[data-ply="1"]')
+    # A variation: Black's other horse (马2进3) instead of 马8进7.
+    red.click('#board g[data-square="b9"]')
+    red.click('#board g[data-square="c7"]')
+    red.wait_for_selector('#board[data-ply="2"]')
+    assert red.input_value("#record") == fen_after("h2e2", "b9c7")
+    variation = red.locator("#tree .var")
+    assert variation.count() == 1 and "马2进3" in variation.inner_text()
+    assert red.locator("#tree button.mv.current").inner_text().endswith("马2进3")
+    # An illegal move is refused by the server with its rule (蹩马腿, 2.2).
+    red.click('#board g[data-square="b0"]')
+    red.click('#board g[data-square="d1"]')
+    red.wait_for_selector('#notice[data-code="horse_leg"]')
+    assert "2.2" in red.inner_text("#notice")
+    assert red.locator("#tree button.mv").count() == 3
+    # The engine's evaluation and best line (Fairy-Stockfish, the default).
+    assert red.input_value("#engine") == "fsf"
+    red.click("#analyse")
+    red.wait_for_selector('#eval[data-state="done"]', timeout=30000)
+    assert red.inner_text("#eval").startswith("fsf:") and "红方视角" in red.inner_text("#eval")
+    pv = red.inner_text("#pv").split()
+    assert pv and all(any(d in m for d in "一二三四五六七八九") for m in pv[:1])
+    red.screenshot(path=str(shots / "analysis-engine-line.png"))
+    # The line goes into the tree as a variation from that position.
+    red.click("#pv-add")
+    red.wait_for_function("document.querySelectorAll('#tree button.mv').length > 3")
+    assert int(red.get_attribute("#board", "data-ply") or 0) >= 3
+    # The main line is still there: a click on it goes back to it.
+    red.click('#tree > button.mv[data-node="2"]')
+    red.wait_for_selector('#board[data-node="2"]')
+    assert red.input_value("#record") == fen_after("h2e2", "h9g7")
