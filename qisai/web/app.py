@@ -35,6 +35,7 @@ from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.pages import accounts as account_pages
+from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
@@ -99,6 +100,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
+    app.include_router(analysis_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
     app.include_router(manual.router_for(settings))  # /manual: the built user manual

@@ -1,8 +1,6 @@
-"""The analysis board's page and API (issue 17 item 4).
+"""The analysis board's API (issue 17 item 4); its page, ``GET /analysis``,
+is in :mod:`qisai.web.pages.analysis`.
 
-* ``GET /analysis`` — the board: ``?game=ID`` (a finished game; its moves
-  are the main line), ``?fen=...`` (a Xiangqi position), ``?kind=go&size=N``
-  or an SGF pasted on the page;
 * ``POST /api/analysis/position`` — the position after a line of moves from
   a root, every move checked by the rules cores (422 with the rule for an
   illegal one); open to anyone, bounded (600 moves, a 64 KiB SGF) and
@@ -20,10 +18,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from qisai.web.accounts.deps import UserDep, ViewerDep
+from qisai.web.accounts.deps import UserDep
 from qisai.web.analysis.engine import AnalysisError, analyst, engines_for
 from qisai.web.analysis.positions import (
     MAX_MOVES,
@@ -33,13 +31,12 @@ from qisai.web.analysis.positions import (
     go_position,
     xiangqi_position,
 )
-from qisai.web.pages.render import embed_json, render
 from qisai.web.play.deps import HubDep
 from qisai.web.play.live import ActionError
 from qisai.web.play.rules import result_data
 from qisai.web.security import RateLimiter
 
-__all__ = ["router"]
+__all__ = ["finished_game_line", "router"]
 
 router = APIRouter()
 
@@ -111,7 +108,7 @@ async def game_line(game_id: str, hub: HubDep) -> Any:
     its moves and players.  404 for an unknown game, 409 while it is in play
     (the analysis board gives no help during a game)."""
     try:
-        data = await _game_line(hub, game_id)
+        data = await finished_game_line(hub, game_id)
     except ActionError as exc:
         return JSONResponse({"detail": exc.message, "code": "analysis_game",
                              "zh": "没有这个对局", "en": exc.message, "clause": ""},
@@ -124,7 +121,10 @@ async def game_line(game_id: str, hub: HubDep) -> Any:
     return data
 
 
-async def _game_line(hub: Any, game_id: str) -> dict[str, Any] | None:
+async def finished_game_line(hub: Any, game_id: str) -> dict[str, Any] | None:
+    """Return the finished game ``game_id`` as a root and its moves, or
+    ``None`` while it is in play.  Raises :class:`ActionError` (404) for an
+    unknown game."""
     live = await hub.get(game_id)
     async with live.lock:
         game = live.game
@@ -177,25 +177,3 @@ async def engine_line(ask: EngineAsk, hub: HubDep, user: UserDep) -> Any:
         return JSONResponse(exc.body(), status_code=exc.status)
     except AnalysisError as exc:
         return JSONResponse(exc.body(), status_code=exc.status)
-
-
-@router.get("/analysis", response_class=HTMLResponse, include_in_schema=False)
-async def page(request: Request, v: ViewerDep, hub: HubDep, game: str | None = None,
-               kind: Literal["xiangqi", "go"] = "xiangqi", fen: str | None = None,
-               size: int = 19) -> HTMLResponse:
-    """The analysis board (see the module's documentation)."""
-    start: dict[str, Any] = {"kind": kind, "fen": (fen or None) if fen and len(fen) <= 120
-                             else None, "size": size if 2 <= size <= 25 else 19, "moves": []}
-    error = None
-    if game:
-        try:
-            data = await _game_line(hub, game[:40])
-        except ActionError:
-            data, error = None, "analysis_game"
-        if data is None and error is None:
-            error = "analysis_in_play"
-        if data is not None:
-            start = {**start, **data}
-    return render(request, v, "analysis/board.html", start_json=embed_json(start),
-                  start=start, error=error,
-                  engines=engines_for(hub, start["kind"]))
