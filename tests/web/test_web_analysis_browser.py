@@ -110,7 +110,7 @@ def test_analysis_board_plays_a_variation_and_shows_the_engine_line(
     red.screenshot(path=str(shots / "analysis-engine-line.png"))
     # The line goes into the tree as a variation from that position.
     red.click("#pv-add")
-    red.wait_for_function("document.querySelectorAll('#tree button.mv').length > 3")
+    red.wait_for_function("() => document.querySelectorAll('#tree button.mv').length > 3")
     assert int(red.get_attribute("#board", "data-ply") or 0) >= 3
     # The main line is still there: a click on it goes back to it.
     red.click('#tree > button.mv[data-node="2"]')

@@ -84,7 +84,7 @@ def test_takeback_in_a_casual_game_and_sounds(live_server: tuple[str, Path], bro
     assert black.inner_text("#rematch") == "接受再来一局"
     black.click("#rematch")
     for page in (red, black):
-        page.wait_for_url(re.compile(r"/games/(?!" + gid + r")\w+$"))
+        page.wait_for_url(re.compile(r"/games/(?!" + re.escape(gid) + r"$)[\w-]+$"))
         page.wait_for_selector('#board[data-phase="playing"]')
     new = black.url.rsplit("/", 1)[1]
     st = api(black, "GET", f"/api/games/{new}")
@@ -126,3 +126,21 @@ def test_a_rated_game_offers_no_takeback(live_server: tuple[str, Path], browser:
         "{type: 'takeback_offer'}); return ''; } catch (e) { return e.message; } }", gid)
     assert refused.startswith("403") and "Rated games" in refused
     red.screenshot(path=str(shots / "rated-no-takeback.png"))
+
+
+def test_low_time_and_byoyomi_calls_sound(live_server: tuple[str, Path], browser: Any) -> None:
+    base, _ = live_server
+    black = signed_up(browser, base, "byblack")
+    white = signed_up(browser, base, "bywhite")
+    # No main time, Canadian overtime of 8 s for 5 moves: at once under the
+    # 10 s mark (low time), then the calls at 5, 4, 3 ... seconds left (读秒).
+    gid = new_game(black, kind="go", ruleset="go-casual", size=9,
+                   time={"minutes": 0, "byoyomi": {"kind": "canadian", "seconds": 8, "moves": 5}})
+    black.goto(f"{base}/games/{gid}")
+    api(white, "POST", f"/api/games/{gid}/join")
+    black.wait_for_selector('#board[data-phase="playing"]')
+    black.wait_for_function(
+        "() => (document.getElementById('sound-toggle').dataset.heard || '').includes('byoyomi')",
+        timeout=20000)
+    heard = (black.get_attribute("#sound-toggle", "data-heard") or "").split()
+    assert heard.index("low_time") < heard.index("byoyomi")

@@ -40,7 +40,7 @@
     const box = $("sound-toggle");
     // What the page would play (and whether it did): for people and tests.
     box.dataset.last = name; box.dataset.played = muted ? "muted" : name;
-    box.dataset.count = String(Number(box.dataset.count || 0) + 1);
+    box.dataset.heard = [...(box.dataset.heard || "").split(" ").filter(Boolean), name].slice(-10).join(" ");
     if (muted) return;
     const ac = ctx();
     if (!ac) return;
