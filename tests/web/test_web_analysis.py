@@ -193,3 +193,24 @@ def test_gnu_go_suggests_a_legal_move(register: Any, gnugo: str,
     point = parse_gtp(line["best"], 9)
     assert point is None or b.legal_reason(point) is None
     assert line["estimate"] and line["estimate"][0] in "BW"
+
+
+def test_analyze_lines_of_katago_and_leela_zero() -> None:
+    from qisai.web.analysis.engine import parse_analyze_line
+
+    # The forms KataGo's and Leela Zero's GTP extensions print (one line,
+    # several candidates; KataGo winrates 0-1, also in e-notation; Leela
+    # Zero's in hundredths of a percent).
+    kata = ("info move Q16 visits 31 utility 0.02 winrate 0.4875 scoreMean -0.6 "
+            "scoreLead -0.55 prior 0.12 order 0 pv Q16 D4 Q3 "
+            "info move pass visits 2 winrate 4.5e-05 scoreLead -13 order 1 pv pass R19 "
+            "ownership 0.1 -0.2")
+    found = parse_analyze_line(kata)
+    assert [c["move"] for c in found] == ["Q16", "pass"]
+    assert found[0]["visits"] == 31 and found[0]["winrate"] == 0.4875
+    assert found[0]["score_lead"] == -0.55 and found[0]["pv"] == ["Q16", "D4", "Q3"]
+    assert found[1]["winrate"] == 4.5e-05 and found[1]["pv"] == ["pass", "R19"]
+    leela = "info move D16 visits 12 winrate 4712 prior 1830 lcb 4501 order 0 pv D16 Q4"
+    found = parse_analyze_line(leela, leela=True)
+    assert found == [{"move": "D16", "visits": 12, "winrate": 0.4712, "pv": ["D16", "Q4"]}]
+    assert parse_analyze_line("= ") == [] and parse_analyze_line("info visits x") == []

@@ -67,12 +67,13 @@ def engines_for(hub: Hub, kind: str) -> list[str]:
     return [*named, BUILTIN]
 
 
-def parse_analyze_line(text: str) -> list[dict[str, Any]]:
+def parse_analyze_line(text: str, leela: bool = False) -> list[dict[str, Any]]:
     """Return the candidate moves of one ``kata-analyze``/``lz-analyze``
     output line (``info move D4 visits 120 winrate 0.53 ... pv D4 Q16 ...``,
     several ``info`` blocks per line) as dicts with ``move``, ``visits``,
-    ``winrate`` (0-1 for the side to move; Leela Zero's 0-10000 scaled),
-    ``score_lead`` (KataGo) and ``pv``."""
+    ``winrate`` (0-1 for the side to move; ``leela``: Leela Zero's 0-10000
+    integers, scaled), ``score_lead`` (KataGo) and ``pv``.  Fields that are
+    not numbers are left out; never raises."""
     out: list[dict[str, Any]] = []
     for block in text.split("info ")[1:]:
         words = block.split()
@@ -95,7 +96,7 @@ def parse_analyze_line(text: str) -> list[dict[str, Any]]:
                     item["visits"] = int(value)
                 elif key == "winrate":
                     rate = float(value)
-                    item["winrate"] = rate / 10000 if rate > 1 else rate
+                    item["winrate"] = rate / 10000 if leela else rate
                 elif key == "scoreLead":
                     item["score_lead"] = float(value)
             except ValueError:
@@ -297,7 +298,7 @@ async def _stream(engine: Any, command: str, colour: str, seconds: float) -> dic
         except Exception:  # the time is up (or the engine went quiet)
             break
         if line.startswith("info "):
-            found = parse_analyze_line(line)
+            found = parse_analyze_line(line, leela=command == "lz-analyze")
             if found:
                 last = found
     # Any command stops the analysis; its answer ends the stream.
