@@ -116,3 +116,33 @@ def test_analysis_board_plays_a_variation_and_shows_the_engine_line(
     red.click('#tree > button.mv[data-node="2"]')
     red.wait_for_selector('#board[data-node="2"]')
     assert red.input_value("#record") == fen_after("h2e2", "h9g7")
+
+
+def test_go_analysis_board_at_390_px(live_server: tuple[str, Path], browser: Any,
+                                     shots: Path) -> None:
+    base, _ = live_server
+    ctx = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    page.goto(f"{base}/analysis?kind=go&size=9")
+    page.wait_for_selector('#board[data-ply="0"]')
+    for n, point in enumerate(["E5", "A2", "E6", "B1"], 1):
+        page.click(f'#board g[data-point="{point}"]')
+        page.wait_for_selector(f'#board[data-ply="{n}"]')
+    # Black at A1 would have no liberty: refused with the rule (Go 10).
+    page.click('#board g[data-point="A1"]')
+    page.wait_for_selector('#notice[data-code="go_suicide"]')
+    assert page.locator("#board[data-ply='4']").count() == 1
+    assert page.locator('#board g[data-point="E6"] circle.black').count() == 1
+    sgf = page.input_value("#record")
+    assert "SZ[9]" in sgf and ";B[ee]" in sgf and ";W[ai]" not in sgf and ";W[ah]" in sgf
+    # Back two moves and branch: the tree shows the variation.
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#board[data-ply="2"]')
+    page.click('#board g[data-point="C3"]')
+    page.wait_for_selector('#board[data-ply="3"]')
+    assert "C3" in page.inner_text("#tree .var")
+    # Nothing is cut off at 390 px: the page does not scroll sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(shots / "analysis-go-390px.png"), full_page=True)
