@@ -220,3 +220,45 @@ def test_takeback_and_rematch_against_the_engine_are_at_once(register: Any,
     new = r.json()["rematch"]
     st = wait_ply(new, 1)  # the engine has Red now and moves first
     assert st["players"]["first"]["engine"] is True and state(client, new, me)["you"] == "second"
+
+
+def test_takeback_on_the_socket_and_its_rate(register: Any, client: TestClient) -> None:
+    from qisai.web.security import RateLimiter
+    from tests.web.test_web_socket import receive_until
+
+    red, black, gid = two_players(client, register)
+    url = f"/ws/games/{gid}"
+    with client.websocket_connect(url, headers=red["headers"]) as wr, \
+            client.websocket_connect(url, headers=black["headers"]) as wb, \
+            client.websocket_connect(url) as spec:
+        for ws in (wr, wb, spec):
+            receive_until(ws, "state")
+        wr.send_json({"type": "move", "ply": 1, "move": "h2e2", "id": "m"})
+        receive_until(wr, "ack")
+        # Anonymous spectators cannot act at all (401).
+        spec.send_json({"type": "takeback_offer", "id": "s"})
+        err = receive_until(spec, "error")
+        assert err["status"] == 401 and err["id"] == "s"
+        def notice(ws: Any, kind: str) -> dict[str, Any]:
+            for _ in range(10):
+                upd: dict[str, Any] = receive_until(ws, "update")
+                if upd["notices"] and upd["notices"][0]["type"] == kind:
+                    return upd
+            raise AssertionError(f"no {kind} notice")
+
+        wr.send_json({"type": "takeback_offer", "id": "t"})
+        upd = notice(wb, "takeback_offer")
+        assert upd["notices"][0]["type"] == "takeback_offer"
+        assert upd["notices"][0]["zh"] == "红方请求悔棋"
+        assert upd["state"]["comfort"]["takeback"] == "first"
+        assert receive_until(wr, "ack")["id"] == "t"
+        wb.send_json({"type": "takeback_accept", "id": "a"})
+        upd = notice(wr, "takeback_accept")
+        assert upd["notices"][0]["type"] == "takeback_accept" and upd["state"]["ply"] == 0
+        assert upd["state"]["last_move"] is None
+        # Offers and answers are limited like moves.
+        hub = client.app.state.qisai.hub  # type: ignore[attr-defined]
+        hub.move_limiter = RateLimiter(1, 60.0, burst=1)
+        assert act(client, red, gid, type="takeback_offer").json()["code"] == "takeback_nothing"
+        r = act(client, red, gid, type="takeback_offer")
+        assert r.status_code == 429 and r.json()["code"] == "too_fast"

@@ -92,6 +92,10 @@ async def act(hub: Hub, game_id: str, user: User, action: dict[str, Any]) -> dic
     when there is nothing to take back or answer, 429 beyond the player's
     engine games (a rematch against the engine)."""
     kind = str(action.get("type"))
+    if hub.move_limiter.hit(f"c{user.id}") > 0:
+        # As fast as moves at most: an offer, an answer or a rematch each
+        # writes to the log.
+        raise _refused(429, "too_fast", "操作太快，请稍候", "Too many requests; slow down")
     live = await hub.get(game_id)
     for attempt in range(3):
         async with live.lock:
