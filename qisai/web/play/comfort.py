@@ -183,7 +183,13 @@ async def _takeback(hub: Hub, live: LiveGame, user: User, side: Side, kind: str
 async def _apply_takeback(hub: Hub, live: LiveGame) -> None:
     """Rebuild ``live`` from its log (the takeback just written) and drop the
     views cached for the old line (notation, forbidden points)."""
-    await hub._reload(live)  # under the lock, as the hub does
+    try:
+        await hub._reload(live)  # under the lock, as the hub does
+    except Exception:
+        # Memory must not run behind the log: drop the game (it reloads on
+        # next use) rather than play on from the line taken back.
+        hub.forget(live.id)
+        raise
     live.__dict__.pop("_notation", None)
     live.__dict__.pop("_forbidden", None)
 
