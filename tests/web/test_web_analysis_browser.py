@@ -121,9 +121,14 @@ def test_analysis_board_plays_a_variation_and_shows_the_engine_line(
 def test_go_analysis_board_at_390_px(live_server: tuple[str, Path], browser: Any,
                                      shots: Path) -> None:
     base, _ = live_server
+    from tests.web.test_web_security_browser import WATCH_CSP, violations
+
     ctx = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844})
+    ctx.add_init_script(WATCH_CSP)
     page = ctx.new_page()
     page.set_default_timeout(20000)
+    messages: list[str] = []
+    page.on("console", lambda m: messages.append(m.text))
     page.goto(f"{base}/analysis?kind=go&size=9")
     page.wait_for_selector('#board[data-ply="0"]')
     for n, point in enumerate(["E5", "A2", "E6", "B1"], 1):
@@ -143,6 +148,8 @@ def test_go_analysis_board_at_390_px(live_server: tuple[str, Path], browser: Any
     page.click('#board g[data-point="C3"]')
     page.wait_for_selector('#board[data-ply="3"]')
     assert "C3" in page.inner_text("#tree .var")
+    # The page runs under the site's CSP (no inline script or style).
+    assert violations(page, messages) == []
     # Nothing is cut off at 390 px: the page does not scroll sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(shots / "analysis-go-390px.png"), full_page=True)
