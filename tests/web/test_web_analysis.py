@@ -214,3 +214,22 @@ def test_analyze_lines_of_katago_and_leela_zero() -> None:
     found = parse_analyze_line(leela, leela=True)
     assert found == [{"move": "D16", "visits": 12, "winrate": 0.4712, "pv": ["D16", "Q4"]}]
     assert parse_analyze_line("= ") == [] and parse_analyze_line("info visits x") == []
+
+
+def test_qisai_go_engine_suggests_by_genmove_and_undo(register: Any,
+                                                      engine_client: TestClient) -> None:
+    c = engine_client
+    me = register(c, "me")
+    b = GoBoard(9)
+    lines = [["E5", "D5"], ["E5", "D5", "C3"]]
+    for moves in lines:  # the same pooled process twice: undo left its board right
+        r = c.post("/api/analysis/engine", json={"kind": "go", "size": 9, "moves": moves,
+                                                 "engine": "builtin", "seconds": 0.3},
+                   headers=me["headers"])
+        assert r.status_code == 200, r.text
+        line = r.json()
+        assert line["source"] == "genmove" and line["engine"] == "builtin"
+        b = GoBoard(9)
+        for m in moves:
+            b.play(parse_gtp(m, 9))
+        assert line["best"] == "PASS" or b.legal_reason(parse_gtp(line["best"], 9)) is None
