@@ -34,9 +34,12 @@ from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.lobby import routes as lobby_api
+from qisai.web.lobby.service import Lobby
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
+from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
@@ -87,6 +90,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                   docs_url=None, redoc_url=None)
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
+    # Quick pairing: the pools live in this process (see lobby/pools.py).
+    app.state.lobby = Lobby(db, hub, hub.now)
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
@@ -97,12 +102,14 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(play_api.router)
     app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)
+    app.include_router(lobby_api.router)
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
     app.include_router(analysis_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
+    app.include_router(lobby_pages.router)
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -29,6 +29,7 @@ from qisai.web.bounds import DbId
 from qisai.web.play import comfort, explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.families import safe_family
 from qisai.web.play.live import ActionError, game_summary
 from qisai.web.play.opponents import BUILTIN, engine_kinds
 from qisai.web.play.quota import QuotaError
@@ -113,6 +114,8 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
         views.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
+    # Its time-control family, for the leaderboards (lobby/players.py).
+    settings["family"] = safe_family(body.kind, name, settings)
     if body.rated and user.role == Role.GUEST.value:
         raise HTTPException(422, "rated: guests play casual games only; register to play rated")
     if body.opponent == "engine" and body.rated:

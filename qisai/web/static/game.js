@@ -219,7 +219,16 @@
     const top = flipped ? "first" : "second", bottom = flipped ? "second" : "first";
     for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
       const p = state.players[side];
-      $("name-" + slot).textContent = `${sideName(side)} · ${p ? p.name : "?"}`;
+      // The name links to the player's profile (an engine has none).
+      const nameBox = $("name-" + slot), key = `${side}:${p && p.id ? p.id : ""}:${lang}`;
+      if (nameBox.dataset.shown !== key) {
+        nameBox.dataset.shown = key;
+        if (p && p.id) {
+          const a = document.createElement("a");
+          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.name;
+          nameBox.replaceChildren(`${sideName(side)} · `, a);
+        } else nameBox.textContent = `${sideName(side)} · ${p ? p.name : "?"}`;
+      }
       const box = $("clock-" + slot);
       box.classList.toggle("stale", viewPly !== null);
       if (!c) { box.textContent = ""; continue; }
