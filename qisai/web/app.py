@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from qisai.store import Database
 from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
+from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
@@ -36,6 +37,7 @@ from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby.service import Lobby
 from qisai.web.pages import accounts as account_pages
+from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
@@ -104,12 +106,14 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
     app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
+    app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)
     app.include_router(lobby_api.router)
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
     app.include_router(player_pages.router)  # /users/{id}: the player's page
+    app.include_router(analysis_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
     app.include_router(lobby_pages.router)

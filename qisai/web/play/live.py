@@ -15,7 +15,7 @@ from typing import Any
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
-from qisai.web.play import explain, rules
+from qisai.web.play import explain, rules, takeback
 from qisai.web.play.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
@@ -75,6 +75,8 @@ class LiveGame:
     """``waiting``: the engine waits for a free engine process."""
     pairing_id: int | None = None
     """The event board the game is played for, if any."""
+    rated: bool = False
+    """A rated game (no takeback or rematch; see :mod:`~qisai.web.play.takeback`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
@@ -112,6 +114,7 @@ class LiveGame:
         state["actions"] = self.player_actions()
         state["allowed"] = explain.allowed_now(self)
         state["engine_status"] = self.engine_status
+        state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at}

@@ -394,6 +394,8 @@
     if (pending && state.ply >= pending.ply) pending = null;
     if (selected && !(state.position.legal || {})[selected]) selected = null;
     render();
+    // For the page's other scripts (comfort.js: takeback, rematch, sounds).
+    document.dispatchEvent(new CustomEvent("qisai:state", {detail: {state, full: !!full}}));
   }
 
   // -------------------------------------------------------------- socket
@@ -422,6 +424,7 @@
         if (pending && state.ply < pending.ply) ws.send(JSON.stringify(pending));
       } else if (msg.type === "update") {
         applyState(msg.state, false);
+        document.dispatchEvent(new CustomEvent("qisai:notices", {detail: {notices: msg.notices, state}}));
         const last = msg.notices[msg.notices.length - 1];
         if (last) {
           let text = last[lang];
@@ -488,6 +491,13 @@
     try { await qisai.ensureSession(); await qisai.api("POST", `/api/games/${state.id}/join`); location.reload(); }
     catch (e) { $("notice").textContent = e.message; }
   });
+  // What the page's other scripts may use: the state and the socket.
+  qisai.game = {state: () => state, send, say, reasonText, viewing: () => viewPly !== null,
+                       clockLeft: (side) => {
+                         const c = state.clocks;
+                         if (!c || c[side] === null || c[side] === undefined) return null;
+                         return c[side] - (c.running === side && !state.result ? (performance.now() - receivedAt) / 1000 : 0);
+                       }};
   setInterval(renderClocks, 200);
   render();
   connect();
