@@ -302,6 +302,8 @@ async def honest_setup(base: str, n: int, stats: arena_load.Stats
     games = []
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30,
                                  transport=transport) as client:
+        # one form cookie for all (concurrent first fetches would each set their own)
+        (await client.get("/api/auth/csrf")).raise_for_status()
         tokens = await asyncio.gather(*[arena_load.guest(client) for _ in range(2 * n)])
         for i in range(n):
             a, b = tokens[2 * i], tokens[2 * i + 1]

@@ -131,6 +131,8 @@ async def run(args: argparse.Namespace, base: str, proc: subprocess.Popen[bytes]
     rng = random.Random(args.seed)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        # one form cookie for all (concurrent first fetches would each set their own)
+        (await client.get("/api/auth/csrf")).raise_for_status()
         tokens = await asyncio.gather(*[guest(client) for _ in range(2 * args.games)])
         games = []
         for i in range(args.games):

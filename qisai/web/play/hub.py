@@ -295,7 +295,7 @@ class Hub:
             raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
                               explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
-            refused = await self._may_rule(live, user, kind)
+            refused = await self.may_rule(live, user, kind)
             if refused is not None:
                 raise ActionError(403, f"{where}: {refused}")
             data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
@@ -360,9 +360,10 @@ class Hub:
                "event_count": live.event_count}
         return ack, notices
 
-    async def _may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
-        """Why ``user`` may not take the arbiter's action ``kind`` in
-        ``live``, or ``None`` if he may.  Nobody rules on a game he plays in
+    async def may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
+        """Return why ``user`` may not take the arbiter's action ``kind``
+        in ``live``, or ``None`` if he may (the game page shows the
+        arbiter's controls by it).  Nobody rules on a game he plays in
         (17.4); an event's game is ruled on by the event's staff
         (:attr:`board_staff`), a casual game by a site arbiter or
         administrator (an organiser as such rules on no game)."""
