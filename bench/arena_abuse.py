@@ -55,7 +55,9 @@ import asyncio
 import collections
 import gc
 import json
+import multiprocessing
 import os
+import queue
 import random
 import signal
 import statistics
@@ -91,6 +93,15 @@ def rss_kib(pid: int) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) ``pid`` has used so far, s."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def children(pid: int) -> list[int]:
@@ -338,11 +349,57 @@ async def honest_games(base: str, games: list[tuple[str, str, str]], plies: int,
                            for gid, a, b in games for tok in (a, b)])
 
 
+def abuse_process(base: str, kinds: list[str], n: int, seed: float, victim: str, target: str,
+                  stop: Any, out: Any) -> None:
+    """Run the ``n`` abusers in this (child) process until ``stop`` is set,
+    then put their tally on ``out``.  A process of their own, so that their
+    work (8 MiB frames, floods) does not delay the honest bots' own loop and
+    inflate the round trips measured there."""
+    async def main() -> None:
+        tally = Tally()
+        halt = asyncio.Event()
+        rng = random.Random(seed)
+        coros = []
+        for i in range(n):
+            addr = f"127.0.0.{10 + i}"
+            kind = kinds[i % len(kinds)]
+            r_ = random.Random(rng.random())
+            if kind == "frames":
+                coros.append(abuse_frames(base, addr, halt, tally, target, r_))
+            elif kind == "login":
+                coros.append(abuse_login(base, addr, halt, tally, victim, r_))
+            elif kind == "engine":
+                coros.append(abuse_engine(base, addr, halt, tally, r_))
+            else:
+                coros.append(abuse_seeks(base, addr, halt, tally))
+        tasks = [asyncio.ensure_future(c) for c in coros]
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        halt.set()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=15)
+        out.put({k: dict(v) for k, v in tally.codes.items()})
+
+    asyncio.run(main())
+
+
+async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
+    """How late this (the honest bots') event loop wakes from a 20 ms sleep:
+    the part of a measured round trip that is the client's own delay."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.02)
+        out.append(time.perf_counter() - t0 - 0.02)
+
+
 async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     rng = random.Random(args.seed)
     stats = arena_load.Stats()
     rules_ms: list[float] = []
     rules_errors: list[str] = []
+    lag: list[float] = []
     tally = Tally()
     memory = Memory(pid)
     stop = asyncio.Event()
@@ -366,23 +423,16 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         stats.errors.append("honest games could not be opened within 60 s")
     say(f"{len(games)} honest games open; the abuse starts")
     background = [asyncio.ensure_future(memory.watch(stop)),
-                  asyncio.ensure_future(probe_rules(base, stop, rules_ms, rules_errors))]
-    abusers = []
-    for i in range(args.abusers):
-        addr = f"127.0.0.{10 + i}"
-        kind = args.kinds[i % len(args.kinds)]
-        r_ = random.Random(rng.random())
-        if kind == "frames":
-            abusers.append(abuse_frames(base, addr, stop, tally, target, r_))
-        elif kind == "login":
-            abusers.append(abuse_login(base, addr, stop, tally, victim, r_))
-        elif kind == "engine":
-            abusers.append(abuse_engine(base, addr, stop, tally, r_))
-        else:
-            abusers.append(abuse_seeks(base, addr, stop, tally))
-    abuse_tasks = [asyncio.ensure_future(a) for a in abusers]
+                  asyncio.ensure_future(probe_rules(base, stop, rules_ms, rules_errors)),
+                  asyncio.ensure_future(loop_lag(stop, lag))]
+    ctx = multiprocessing.get_context("spawn")
+    halt, out = ctx.Event(), ctx.Queue()
+    abusers = ctx.Process(target=abuse_process, args=(base, args.kinds, args.abusers,
+                                                      rng.random(), victim, target, halt, out))
+    abusers.start()
     await asyncio.sleep(args.warmup)  # let the abuse build up first
     say("the honest games start")
+    cpu0, load0 = cpu_seconds(pid), os.getloadavg()[0]
     t0 = time.perf_counter()
     stop_at = time.monotonic() + args.duration
     try:
@@ -391,14 +441,26 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     except TimeoutError:
         stats.errors.append("some honest games did not finish in time")
     elapsed = time.perf_counter() - t0
+    cpu = cpu_seconds(pid) - cpu0
     say("the honest games are over; stopping the abuse")
+    halt.set()
+    try:
+        codes = await asyncio.to_thread(out.get, True, 30)
+        for kind, counts in codes.items():
+            tally.codes[kind].update(counts)
+    except queue.Empty:
+        tally.add("abusers", "no tally (the process did not stop in time)")
+    await asyncio.to_thread(abusers.join, 15)
+    if abusers.is_alive():
+        abusers.kill()
     stop.set()
-    for t in abuse_tasks + background:
+    for t in background:
         t.cancel()
-    await asyncio.wait(abuse_tasks + background, timeout=15)
+    await asyncio.wait(background, timeout=15)
     say("stopped")
     return {"stats": stats, "rules_ms": rules_ms, "rules_errors": rules_errors,
-            "tally": tally, "memory": memory, "elapsed": elapsed}
+            "tally": tally, "memory": memory, "elapsed": elapsed, "lag": lag, "cpu": cpu,
+            "load": (load0, os.getloadavg()[0])}
 
 
 def main() -> None:
@@ -446,6 +508,14 @@ def main() -> None:
               f"max {max(ms):.1f}")
     else:
         print("honest moves: none")
+    print(f"server CPU while the honest games played: {out['cpu']:.1f} s in "
+          f"{out['elapsed']:.1f} s ({100 * out['cpu'] / max(out['elapsed'], 1e-9):.0f}% of one "
+          f"core); machine load average {out['load'][0]:.1f} -> {out['load'][1]:.1f} "
+          f"({os.cpu_count()} cores)")
+    lag = [x * 1000 for x in out["lag"]]
+    if lag:
+        print(f"the honest client's own loop lag ms: p50 {statistics.median(lag):.1f}  "
+              f"p99 {arena_load.percentile(lag, .99):.1f}  max {max(lag):.1f}")
     rules = [r * 1000 for r in out["rules_ms"]]
     if rules:
         print(f"/api/rules ms: {len(rules)} probes, p50 {statistics.median(rules):.1f}  "

@@ -71,7 +71,7 @@ from qisai.web.play.opponents import (
 from qisai.web.play.quota import Quota
 from qisai.web.play.resources import default_processes
 from qisai.web.play.rules import notice_data, same_move
-from qisai.web.play.storage import load_live, persist
+from qisai.web.play.storage import WriteBusy, load_live, nowait_database, persist
 from qisai.web.security import RateLimiter
 
 __all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
@@ -112,6 +112,7 @@ class Hub:
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._nowait_db = nowait_database(db)  # SQLite appends on the loop, never waiting
         self._next_sub = 0
         self._ticker: asyncio.Task[None] | None = None
         self._engine_tasks: set[asyncio.Task[None]] = set()
@@ -216,13 +217,16 @@ class Hub:
                 else:
                     plies.append(None)
             try:
-                if self.db.is_sqlite:
-                    # An SQLite commit takes well under a millisecond: doing it
-                    # on the loop is cheaper than a thread hop per move.
-                    self._persist_sync(live, list(new), actor_id, plies)
-                else:
-                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id,
-                                                   plies)
+                try:
+                    # An SQLite append takes well under a millisecond: on the
+                    # loop it saves a thread hop per move, but it must never
+                    # wait there for the write lock (WriteBusy: to a thread).
+                    if self._nowait_db is None or game.is_over:
+                        raise WriteBusy("in a worker thread")
+                    persist(self._nowait_db, live, list(new), actor_id, plies, None, True)
+                except WriteBusy:
+                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new),
+                                                   actor_id, plies)
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.
@@ -771,7 +775,9 @@ class Hub:
             self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(period))
 
     async def stop_ticker(self) -> None:
-        """Stop the background ticker."""
+        """Stop the background ticker (at shutdown: the loop's write connections close too)."""
+        if self._nowait_db is not None:
+            self._nowait_db.dispose()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -19,6 +19,7 @@ frame, 1009 on a message too big and 1007 on JSON nested too deep.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -67,16 +68,22 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     await ws.accept()
 
     async def send_text(text: str) -> None:
-        await ws.send_text(text)
+        try:
+            await ws.send_text(text)
+        except RuntimeError as exc:
+            # The client left before or while we answered (uvicorn then
+            # refuses the send with a RuntimeError): the same as a disconnect.
+            raise WebSocketDisconnect(1006) from exc
 
     async def send(msg: dict[str, Any]) -> None:
-        await ws.send_text(json.dumps(msg, ensure_ascii=False))
+        await send_text(json.dumps(msg, ensure_ascii=False))
 
     try:
         live, key = await hub.subscribe(game_id, user.id if user else None, send_text)
     except ActionError as exc:
-        await send({"type": "error", "status": exc.status, "message": exc.message})
-        await ws.close(code=4404)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone
+            await send({"type": "error", "status": exc.status, "message": exc.message})
+            await ws.close(code=4404)
         return
     try:
         async with live.lock:
