@@ -50,7 +50,7 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
     env.pop("QISAI_DATABASE_URL", None)
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve", "--port", str(port),
                              "--log-level", "warning"], env=env)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy shared machine starts it slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1).status_code == 200:
