@@ -196,3 +196,27 @@ def test_team_forfeit_ends_the_matchs_games(register: Any, client: TestClient) -
         red_absent = b["red"] in absent
         loser = people[b["red"] if red_absent else b["black"]]
         assert_ended(client, b["game"], "0-1" if red_absent else "1-0", "21.4", loser)
+
+
+def test_team_withdrawal_ends_its_matchs_games(register: Any, client: TestClient) -> None:
+    org = organiser(client, register)
+    people = {n: register(client, n) for n in ("wa1", "wa2", "wb1", "wb2")}
+    h = org["headers"]
+    base = event(client, h, system="team_swiss", rounds=2, boards=2, lineup_mode="fixed")
+    for team, members in (("A", ["wa1", "wa2"]), ("B", ["wb1", "wb2"])):
+        r = client.post(f"{base}/teams", json={"name": team, "members": [
+            {"username": n} for n in members]}, headers=h)
+        assert r.status_code == 201, r.text
+    client.post(f"{base}/start", headers=h)
+    ev = client.post(f"{base}/rounds", headers=h).json()
+    (m,) = [x for x in ev["rounds"][0]["matches"] if not x["bye"]]
+    # team A withdraws during the match (20.4): the match is forfeited to B,
+    # and B's players win the games still in play, whatever their colour
+    r = client.post(f"{base}/withdrawals", json={"name": "A", "reason": "bus broke down"},
+                    headers=h)
+    assert r.status_code == 200, r.text
+    assert "forfeited to B" in r.json()["log"][-1]["what"]
+    for b in m["boards"]:
+        red_gone = b["red"] in ("wa1", "wa2")
+        loser = people[b["red"] if red_gone else b["black"]]
+        assert_ended(client, b["game"], "0-1" if red_gone else "1-0", "20.4", loser)
