@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Result, Tournament
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
-from qisai.store import repo
-from qisai.store.models import GameStatus
+from qisai.store.models import Game, GameStatus
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.events.model import Event, load_event
 from qisai.web.events.views import games_by_key
@@ -79,8 +79,8 @@ def _board_result(ev: Event, key: tuple[int, ...]) -> str | None:
         return None
 
 
-def _series_winner(s: Session, row: TournamentRow, ev: KnockoutEvent, key: tuple[int, ...],
-                   game_id: str) -> str | None:
+def _series_winner(row: TournamentRow, ev: KnockoutEvent, key: tuple[int, ...],
+                   seats: tuple[int | None, int | None]) -> str | None:
     """For a series game of a knock-out match decided without it (a
     withdrawal, 20.4, or the arbiter's decision): the PGN result that gives
     the game to the match's winner, or ``None``."""
@@ -92,31 +92,36 @@ def _series_winner(s: Session, row: TournamentRow, ev: KnockoutEvent, key: tuple
     if winner is None:
         return None
     uid = row.settings.get("users", {}).get(ev.player(winner).name)
-    g = repo.get_game(s, game_id)
-    if uid is None or uid not in (g.first_user_id, g.second_user_id):
+    if uid is None or uid not in seats:
         return None
-    return "1-0" if uid == g.first_user_id else "0-1"
+    return "1-0" if uid == seats[0] else "0-1"
 
 
 def rulings_due(s: Session, row: TournamentRow) -> list[Due]:
     """Return the event's server games still in play (or waiting for a
     player) whose board the event has decided, with the result each must
     end with.  Call with the event's lock held, after saving the act."""
-    ev = load_event(row)
     games = games_by_key(s, row)
     if not games:
         return []
-    live = {GameStatus.ACTIVE.value, GameStatus.WAITING.value}
+    # one query for the games still in play (a few: the current round's)
+    live = [GameStatus.ACTIVE.value, GameStatus.WAITING.value]
+    seats = {gid: (first, second) for gid, first, second in s.execute(
+        select(Game.id, Game.first_user_id, Game.second_user_id)
+        .where(Game.id.in_(list(games.values())), Game.status.in_(live)))}
+    if not seats:
+        return []
+    ev = load_event(row)
     out: list[Due] = []
     for key, gid in games.items():
-        if repo.get_game(s, gid).status not in live:
+        if gid not in seats:
             continue
         where = "round {} {}".format(key[0], " ".join(str(k) for k in key[1:]))
         res = _board_result(ev, key)
         if res is not None and res in PGN:
             out.append(Due(gid, PGN[res], where))
         elif res is None and isinstance(ev, KnockoutEvent):
-            won = _series_winner(s, row, ev, key, gid)
+            won = _series_winner(row, ev, key, seats[gid])
             if won is not None:
                 out.append(Due(gid, won, where))
     return out
