@@ -73,6 +73,7 @@ after,  100 games, 20 abusers, 40 s (10.0 - 11.9)          704 / 2267   115 / 46
 before, 60 games, 12 abusers, 40 s (14.8 - 18.2) [2]       1829 / 4165  114 / 6342   184  24
 after,  the same, at the same time [2]                     1430 / 3398  199 / 5441   186  36
 after,  30 games, 8 abusers, 30 s (9.8 - 10.6)             68 / 752     41 / 646     165  0
+after,  30 games, 8 abusers, 40 s (13.4 - 13.9)            40 / 634     32 / 619     166  0
 =========================================================  ===========  ===========  ===  ===
 
 [1] the abusers in the honest bots' process (the bench as it was).
