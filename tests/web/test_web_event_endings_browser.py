@@ -4,8 +4,8 @@ Debian's chromium against ``qisai serve`` (issue 14 "Also", issue 17 item 6).
 * An arbiter of the event enters a board's result on the event's page while
   its two players have the game open: the server game ends with the
   arbiter's ruling (17.5) on the players' page, and it is no longer in play.
-* The event's organiser appoints an arbiter on the staff page and removes
-  him again.
+* The event's organiser creates an event played over the board, then
+  appoints a chief arbiter on its staff page and removes him again.
 
 The accounts and the event are set up through the API (as any client
 could); what is under test is done through the pages.  Screenshots go to
@@ -112,14 +112,22 @@ def test_an_arbiters_result_ends_the_events_server_game(live_server: tuple[str, 
 def test_the_organiser_appoints_and_removes_an_arbiter(live_server: tuple[str, Path],
                                                       browser: Any, shots: Path) -> None:
     base, data = live_server
-    org = account(base, "stafforg")
+    account(base, "stafforg")
     make_organiser(data, "stafforg")
     account(base, "staffarb")
-    r = httpx.post(f"{base}/api/tournaments", headers=org,
-                   json={"name": "Autumn", "system": "swiss", "rounds": 3})
-    tid = r.json()["id"]
     page = log_in(browser, base, "stafforg")
-    page.goto(f"{base}/tournaments/{tid}")
+    # the organiser creates an event played over the board (issue 17.6):
+    # its boards get no server games, the arbiters enter the results
+    page.goto(f"{base}/tournaments")
+    page.fill("#t-name", "Autumn")
+    page.select_option("#t-system", "swiss")
+    page.fill('#new-tournament input[name="rounds"]', "3")
+    page.select_option('#new-tournament select[name="online"]', "otb")
+    page.click("#create-tournament")
+    page.wait_for_url(f"{base}/tournaments/*")
+    tid = int(page.url.rsplit("/", 1)[1])
+    assert httpx.get(f"{base}/api/tournaments/{tid}").json()["online"] is False
+    assert "Over the board" in page.inner_text("#tournament")
     page.click("#staff-link")
     page.wait_for_url(f"{base}/tournaments/{tid}/staff")
     page.fill("#appoint-username", "nobody-here")
