@@ -46,16 +46,20 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")
 async def game_page(game_id: str, request: Request, hub: HubDep,
                     v: ViewerDep) -> HTMLResponse:
-    """The play / watch / replay page of a game."""
+    """The play / watch / replay page of a game.  The arbiter's controls
+    are shown to those who may rule on it (:meth:`Hub.may_rule`: an event's
+    game to its staff, a casual one to the site's arbiters; never to one
+    of its players, 17.4); the server checks again on every action."""
     live = await live_game(hub, game_id)
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
+    rules = v.user is not None and await hub.may_rule(live, v.user, "adjudicate") is None
     texts: dict[str, object] = dict(explain.all_texts())
     texts["_reason_names"] = {k[len("reason_"):]: v for k, v in TEXTS.items()
                               if k.startswith("reason_")}
     reasons = embed_json(texts)
     return render(request, v, "play/game.html", game=snap, reasons_json=reasons,
-                   game_json=embed_json(snap))
+                   game_json=embed_json(snap), may_rule=rules)
 
 
 @router.get("/favicon.ico")
