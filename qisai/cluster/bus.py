@@ -129,18 +129,26 @@ class Bus:
         self._out.put_nowait({**message, "o": self.origin})
 
     async def _publisher(self) -> None:
+        announced: set[str] = set()  # games this process has put in the clocked set
         while True:
-            message = await self._out.get()
+            # Whatever queued up meanwhile goes in one round trip, in order.
+            batch = [await self._out.get()]
+            while len(batch) < 256 and not self._out.empty():
+                batch.append(self._out.get_nowait())
             try:
-                clock = message.get("clock")
                 async with self.client.pipeline(transaction=False) as pipe:
-                    if clock is True:
-                        pipe.sadd(CLOCKED, message["g"])
-                    elif clock is False:
-                        pipe.srem(CLOCKED, message["g"])
-                    pipe.publish(CHANNEL, json.dumps(message, ensure_ascii=False))
+                    for message in batch:
+                        clock, game = message.get("clock"), message["g"]
+                        if clock is True and game not in announced:
+                            pipe.sadd(CLOCKED, game)
+                            announced.add(game)
+                        elif clock is False:
+                            pipe.srem(CLOCKED, game)
+                            announced.discard(game)
+                        pipe.publish(CHANNEL, json.dumps(message, ensure_ascii=False))
                     await pipe.execute()
             except (RedisError, OSError) as exc:
+                announced.clear()  # Redis may have lost them: say them again
                 # Dropped: the change is in the database, and the others
                 # resynchronise their sockets when they hear Redis again.
                 log.warning("cannot publish on Redis: %s", exc)
