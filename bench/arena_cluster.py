@@ -204,6 +204,41 @@ def report(n: int, args: argparse.Namespace, stats: Stats) -> None:
         print("  error:", e)
 
 
+async def relay_probe(redis_url: str, count: int) -> list[float]:
+    """The Redis hop alone: ``count`` messages from one process's bus to
+    another's (both here), each timed from :meth:`Bus.publish` to its
+    arrival; returns the latencies in seconds."""
+    from qisai.cluster.bus import Bus
+
+    got: dict[int, float] = {}
+    arrived = asyncio.Event()
+
+    async def hear(msg: dict[str, Any]) -> None:
+        got[int(msg["n"])] = time.perf_counter()
+        if len(got) == count:
+            arrived.set()
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    a, b = Bus(redis_url, nothing, nothing), Bus(redis_url, hear, nothing)
+    await a.start()
+    await b.start()
+    sent: dict[int, float] = {}
+    try:
+        for n in range(count):
+            sent[n] = time.perf_counter()
+            a.publish({"g": "probe", "n": n, "t": "x" * 600})  # about an update's size
+            await asyncio.sleep(0.002)
+        await asyncio.wait_for(arrived.wait(), 30)
+    except TimeoutError:
+        pass
+    finally:
+        await a.stop()
+        await b.stop()
+    return [got[n] - sent[n] for n in got]
+
+
 def main() -> None:
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
@@ -254,6 +289,13 @@ def main() -> None:
                 pids = [p.pid for p, _ in servers] + [redis.pid]
                 stats = asyncio.run(run(args, [b for _, b in servers], pids))
                 report(n, args, stats)
+                if n > 1:
+                    hops = [h * 1000 for h in asyncio.run(relay_probe(
+                        f"redis://127.0.0.1:{rport}/0", 1000))]
+                    if hops:
+                        print(f"Redis hop alone (publish to arrival, {len(hops)} messages) ms: "
+                              f"p50 {statistics.median(hops):.2f}  "
+                              f"p99 {percentile(hops, .99):.2f}")
         finally:
             for proc, _ in servers:
                 proc.send_signal(signal.SIGTERM)
