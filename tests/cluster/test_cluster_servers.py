@@ -129,8 +129,9 @@ def _lease_holder(redis_url: str, gid: str, servers: list[Any], seconds: float =
 def test_kill_9_of_the_ticking_process(cluster: Any) -> None:
     a, b = cluster(2)
     red, black = register(a.base, "red"), register(b.base, "black")
-    # 15 s each, no increment: Black's flag falls while the test waits.
-    gid = new_game(a.base, red, kind="xiangqi", time={"minutes": 0.25})
+    # 12 s each, no increment: Black's flag falls while the ticking process
+    # is dead, before its lease has expired (3 s).
+    gid = new_game(a.base, red, kind="xiangqi", time={"minutes": 0.2})
     join(b.base, black, gid)
     wr, wb = Socket(a.ws, gid, red), Socket(b.ws, gid, black)
     wr.next("state")
@@ -138,7 +139,10 @@ def test_kill_9_of_the_ticking_process(cluster: Any) -> None:
     play_line([wr, wb], [wr, wb], ["h2e2", "h9g7", "h0g2"])
     holder = _lease_holder(cluster.redis.url, gid, [a, b])
     other = b if holder is a else a
-    holder.kill9()  # Black to move; its clock runs on with nobody ticking it here
+    left = httpx.get(f"{a.base}/api/games/{gid}", timeout=10).json()["clocks"]["second"]
+    time.sleep(max(0.0, left - 1.5))
+    killed_at = time.time()
+    holder.kill9()  # Black to move; its flag falls 1.5 s later, nobody ticking it
     killed_was_red = holder is a
     survivor_sock = wb if killed_was_red else wr
     # The player of the dead process reconnects to the other one: no
@@ -147,7 +151,7 @@ def test_kill_9_of_the_ticking_process(cluster: Any) -> None:
     again = Socket(other.ws, gid, who)
     st = again.next("state")["state"]
     assert [m["move"] for m in st["moves"]] == ["h2e2", "h9g7", "h0g2"]
-    assert st["clocks"]["second"] < 15.0  # Black's clock ran while the process died
+    assert st["clocks"]["second"] < 2.0  # Black's clock ran on across the kill
     # The flag falls once, ruled by the survivor after the lease expired.
     deadline = time.monotonic() + 40
     while True:
@@ -157,6 +161,8 @@ def test_kill_9_of_the_ticking_process(cluster: Any) -> None:
         assert time.monotonic() < deadline, "the flag never fell"
         time.sleep(0.25)
     assert g["result"]["reason"] == "time_forfeit" and g["result"]["winner"] == "first"
+    assert "4.1.4" in g["result"]["clause"]
+    assert g["clocks"]["second"] == 0  # the flag, at its time (not when it was ruled)
     db = Database(cluster.db_url)
     try:
         with db.session() as sess:
@@ -167,7 +173,11 @@ def test_kill_9_of_the_ticking_process(cluster: Any) -> None:
     # The flag is ruled by the one clock tick stored after the last move:
     # once, whichever process ticked (the log's conditional append).
     last_move = max(e.seq for e in events if e.kind == "move")
-    assert [e.kind for e in events if e.seq > last_move] == ["tick"]
+    after = [e for e in events if e.seq > last_move]
+    assert [e.kind for e in after] == ["tick"]
+    # Ruled by the survivor once the dead process's lease had expired
+    # (the flag fell 1.5 s after the kill, with nobody ticking).
+    assert after[0].at_ms / 1000 > killed_at + 1.5
     for s in (again, survivor_sock):
         s.drain(0.5)
         updates = [m for m in s.seen if m["type"] == "update"]
