@@ -67,11 +67,13 @@ def test_a_worker_killed_mid_search_hands_the_move_to_another(cluster: Any) -> N
         while not r.keys("arq:in-progress:*"):
             assert time.monotonic() < deadline, "no worker took the engine's move"
             time.sleep(0.05)
-        stop(first, signal.SIGKILL)
+        # The second worker is up before the first dies (so that its start
+        # does not count); it cannot take the job while it is marked.
         second = start_worker(url, "--move-timeout", "4")
+        stop(first, signal.SIGKILL)
         # The move comes from the second worker once the first one's mark
-        # expires (14 s), well within the 60 s an unclocked engine may think.
-        deadline = time.monotonic() + 45
+        # expires (14 s), within the 60 s an unclocked engine may think.
+        deadline = time.monotonic() + 55
         while len(ws.moves()) < 2:
             ws.next("update", timeout=max(0.1, deadline - time.monotonic()))
         assert ws.moves()[0] == "h2e2" and len(ws.moves()[1]) == 4
