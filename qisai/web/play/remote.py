@@ -77,8 +77,9 @@ async def engine_job(ctx: dict[str, Any], what: str, kind: str, name: str,
     stones) or ``evaluate`` (a Xiangqi score for ``seconds``).  Returns
     ``{"ok": answer}`` or ``{"error": class name, "message": ...}`` (an
     engine's failure is the server's to rule on, never the worker's crash)."""
-    seat = make_seat(kind, name, ctx.get("engines", {}), ctx["pool"], f"job-{ctx['job_id']}")
+    seat: PooledSeat | None = None
     try:
+        seat = make_seat(kind, name, ctx.get("engines", {}), ctx["pool"], f"job-{ctx['job_id']}")
         if what == "move":
             answer: Any = await seat.move(request)
         elif what == "dead":
@@ -93,7 +94,8 @@ async def engine_job(ctx: dict[str, Any], what: str, kind: str, name: str,
     except Exception as exc:  # returned to the server, which rules on it
         return {"error": type(exc).__name__, "message": str(exc)[:500]}
     finally:
-        await seat.close()
+        if seat is not None:
+            await seat.close()
 
 
 class RemoteEngines:
