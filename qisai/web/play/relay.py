@@ -50,6 +50,7 @@ class RelayHost(Protocol):
     async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None: ...
     async def send_local(self, live: LiveGame, text: str) -> None: ...
     def count_relayed(self) -> None: ...
+    def engine_turn(self, live: LiveGame) -> None: ...
 
 
 class Relay:
@@ -239,6 +240,10 @@ class Relay:
                 await self.bus.release(game_id)
                 continue
             self.held.add(game_id)
+            if self.clocked is not None and game_id in self.clocked:
+                # Taken over (another held it a round ago and let it
+                # expire: dead): its engine, if due, moves here now.
+                self.hub.engine_turn(live)
         self.clocked = clocked
 
     def tick_candidates(self) -> list[LiveGame]:
