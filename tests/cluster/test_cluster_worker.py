@@ -69,7 +69,8 @@ def test_a_worker_killed_mid_search_hands_the_move_to_another(cluster: Any) -> N
             time.sleep(0.05)
         # The second worker is up before the first dies (so that its start
         # does not count); it cannot take the job while it is marked.
-        second = start_worker(url, "--move-timeout", "4")
+        # (Its own limit is roomy: an engine's start on a loaded machine counts.)
+        second = start_worker(url, "--move-timeout", "30")
         stop(first, signal.SIGKILL)
         # The move comes from the second worker once the first one's mark
         # expires (14 s), within the 60 s an unclocked engine may think.
