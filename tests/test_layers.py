@@ -29,6 +29,7 @@ LAYERS = {
     "competition": 3,               # engine matches play through engines
     "store": 4,
     "papers": 4,                    # printed papers: read the competition model, print
+    "cluster": 4,                   # Redis between server processes, metrics (issue 15)
     "web": 5,
     "cli": 6,
 }
@@ -155,7 +156,8 @@ def _web_domain(module: str) -> str | None:
 def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert "qisai.web.app" in graph and "qisai.web.events.results" in graph
-    assert "qisai.web.play.hub" in graph["qisai.web.app"]
+    assert "qisai.web.play.cluster" in graph["qisai.web.app"]
+    assert "qisai.web.play.hub" in graph["qisai.web.play.cluster"]
     # function-level imports count: the arena's CLI imports the app inside a function
     assert "qisai.web" in graph["qisai.cli.arena"]
 

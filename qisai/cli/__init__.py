@@ -16,6 +16,7 @@ from qisai.cli import judge as _judge
 from qisai.cli import notation as _notation
 from qisai.cli import records as _records
 from qisai.cli import tournament as _tournament
+from qisai.cli import worker as _worker
 from qisai.cli import xiangqi as _xiangqi
 
 app = typer.Typer(
@@ -31,6 +32,7 @@ _notation.register(app)
 _records.register(app)
 _judge.register(app)
 _engines.register(app)
+_worker.register(app)
 app.add_typer(_go.app, name="go", help="Go (围棋): replay and score SGF games.")
 app.add_typer(_tournament.app, name="tournament", help="Competitions (比赛): pairings, results, standings.")
 app.add_typer(_event.app, name="event", help="Events of every format (赛事): knock-out, groups, "

@@ -11,7 +11,7 @@ import gc
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -64,8 +64,24 @@ def serve(
              "looked for on PATH and in /usr/games) at named levels (default on, unless "
              "$QISAI_DISCOVER_ENGINES=0)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64,
+        help="Server processes on this port (more than one needs --redis-url, and a "
+             "PostgreSQL database is advised)."),
+    redis_url: str | None = typer.Option(
+        None, "--redis-url",
+        help="Redis of several server processes, on one or many machines (default "
+             "$QISAI_REDIS_URL; none: one process)."),
+    engine_queue: bool = typer.Option(
+        False, "--engine-queue",
+        help="Have engine moves played by `qisai worker` processes through the Redis "
+             "(default $QISAI_ENGINE_QUEUE)."),
 ) -> None:
-    """Start the web arena: play, watch and run events at http://HOST:PORT/."""
+    """Start the web arena: play, watch and run events at http://HOST:PORT/.
+
+    Several processes (--workers, or several `qisai serve` on many machines
+    behind a load balancer) serve one arena when they share a database and
+    a Redis (--redis-url); see the README's "running several servers"."""
     _err = _stderr()
     try:
         import uvicorn
@@ -108,27 +124,55 @@ def serve(
         discover_engines = os.environ.get("QISAI_DISCOVER_ENGINES", "1").lower() not in (
             "0", "false", "no")
     settings.discover_engines = discover_engines
+    if redis_url is not None:
+        from qisai.cluster.config import check_url
+
+        try:
+            settings.redis_url = check_url(redis_url)
+        except ValueError as exc:
+            raise _fail(f"--redis-url: {exc}") from None
+    settings.engine_queue = settings.engine_queue or engine_queue
+    if (workers > 1 or settings.engine_queue) and settings.redis_url is None:
+        raise _fail("--workers above 1 and --engine-queue need a Redis between the processes: "
+                    "pass --redis-url redis://HOST:PORT/0 (or set QISAI_REDIS_URL)")
     shown = settings.database_url.split("@")[-1]  # never print a password
-    _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
+    _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown}"
+               + (f", {workers} processes" if workers > 1 else "") + ")")
+    from qisai.web.bounds import MAX_FRAME
+
+    # No per-message compression: game frames are small and the CPU is
+    # better spent on games.  A client's frame is at most 64 KiB (the
+    # socket handler checks it again and closes with 1009).
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
+               "ws_per_message_deflate": False, "ws_max_size": MAX_FRAME,
+               "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies}
     try:
+        if workers > 1:
+            # uvicorn starts each process afresh: they read their settings
+            # from the environment, which carries this command's options.
+            from qisai.web.app import settings_to_env
+
+            os.environ.update(settings_to_env(settings))
+            uvicorn.run("qisai.web.app:app_from_env", factory=True, workers=workers, **options)
+            return
         app = create_app(settings)
-        # The server holds many small long-lived objects (games, boards,
-        # event logs): with CPython's default thresholds full collections
-        # run often and stall every game for 100-300 ms.  Freeze what start-up
-        # made and collect young objects less eagerly (measured with
-        # bench/arena_load.py: p99 round trip 270 -> about 150 ms).
-        gc.freeze()
-        gc.set_threshold(50_000, 50, 100)
-        # No per-message compression: game frames are small and the CPU is
-        # better spent on games.  A client's frame is at most 64 KiB (the
-        # socket handler checks it again and closes with 1009).
-        from qisai.web.bounds import MAX_FRAME
-        uvicorn.run(app, host=host, port=port, log_level=log_level,
-                    ws_per_message_deflate=False, ws_max_size=MAX_FRAME,
-                    proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies)
+        tune_gc()
+        uvicorn.run(app, **options)
     except OSError as exc:
         _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
         raise typer.Exit(1) from exc
+
+
+def tune_gc() -> None:
+    """Tune the collector for a server process.
+
+    The server holds many small long-lived objects (games, boards, event
+    logs): with CPython's default thresholds full collections run often and
+    stall every game for 100-300 ms.  Freeze what start-up made and collect
+    young objects less eagerly (measured with bench/arena_load.py: p99
+    round trip 270 -> about 150 ms)."""
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
 
 
 def _sqlite_file(url: str) -> Path | None:

@@ -124,6 +124,8 @@ def match(
     size: int = typer.Option(9, "--size", help="Go board size."),
     komi: float | None = typer.Option(None, "--komi", help="Go komi in points (default: the rules')."),
     handicap: int = typer.Option(0, "--handicap", help="Go handicap stones (fixed placement)."),
+    queue: str = typer.Option("", "--queue", help="redis://HOST:PORT/DB: play the games on "
+                              "`qisai worker` machines (--concurrency games queued at once)."),
 ) -> None:
     """Play a refereed engine match and print score, Elo ± 95%, LOS, SPRT and endings.
 
@@ -187,10 +189,35 @@ def match(
             progress.update(task, advance=1,
                             score=f"+{first.wins} ={first.draws} -{first.losses}")
 
-        report = play_match(config, on_game)
+        if queue:
+            report = _play_queued(config, queue, on_game)
+        else:
+            report = play_match(config, on_game)
     if report.stopped_by_sprt:
         _console.print(f"SPRT: {report.stopped_by_sprt}; match stopped")
     print(report.summary())
+
+
+def _play_queued(config: Any, url: str, on_game: Any) -> Any:
+    """Play the match on the workers of the Redis at ``url`` (exit 2 for a
+    bad URL or a missing ``cluster`` extra, 1 if Redis cannot be reached)."""
+    import asyncio
+
+    from qisai.cluster.config import check_url
+
+    try:
+        url = check_url(url)
+        from redis.exceptions import RedisError
+
+        from qisai.competition.queued import run_match_queued
+    except (ValueError, ImportError) as exc:
+        typer.echo(f"error: --queue: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    try:
+        return asyncio.run(run_match_queued(config, url, on_game))
+    except (RedisError, OSError) as exc:
+        typer.echo(f"error: --queue: cannot reach Redis: {exc}", err=True)
+        raise typer.Exit(1) from exc
 
 
 def _is_spec_word(word: str, keys: Sequence[str]) -> bool:

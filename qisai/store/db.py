@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -85,6 +85,11 @@ class Database:
         """
         cfg = self.alembic_config()
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # Several server processes start at once (issue 15): one
+                # migrates, the others wait for it in this transaction-wide
+                # lock and then find nothing left to do.
+                conn.execute(text("SELECT pg_advisory_xact_lock(7101155)"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
 

@@ -189,12 +189,14 @@ class Game(Base):
 class GameEvent(Base):
     """One event of a game's log.  ``at_ms`` is the wall-clock time in
     milliseconds since the epoch (the referee's time source on replay);
-    ``ply`` is the move number a move event makes (for exactly-once moves)."""
+    ``ply`` is the move number a move event makes (for exactly-once moves):
+    unique per game, so that two server processes can never both store a
+    ply (issue 15; other events have none, and NULLs never collide)."""
 
     __tablename__ = "game_events"
     __table_args__ = (
         UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),
-        Index("ix_game_events_game_ply", "game_id", "ply"),
+        Index("uq_game_events_game_ply", "game_id", "ply", unique=True),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

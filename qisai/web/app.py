@@ -11,11 +11,16 @@ call a higher one (a finished server game enters its result into its
 event) the app passes the call in here.
 
 On start it migrates the database (Alembic), loads nothing else (games load
-on first use), and starts the clock ticker that rules flag falls.
+on first use), and starts the clock ticker that rules flag falls.  With a
+Redis (``QISAI_REDIS_URL``) it joins the other server processes of the arena
+(:mod:`qisai.web.play.cluster`), and with ``QISAI_ENGINE_QUEUE`` its engine
+moves go to ``qisai worker`` processes.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -25,7 +30,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import manual
+from qisai.web import manual, ops
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
@@ -45,7 +50,7 @@ from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
-from qisai.web.play.hub import Hub
+from qisai.web.play.cluster import ClusterHub
 from qisai.web.play.lineup import find_engines
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
@@ -65,7 +70,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     ``tick_period`` is how often running clocks are checked for flag falls.
     """
     db = Database(settings.database_url)
-    hub = Hub(db, time_source=time_source or time.time,
+    hub = ClusterHub(db, time_source=time_source or time.time,
               moves_per_second=settings.moves_per_second, engines=settings.engines,
               engine_think=settings.engine_think, board_result=record_game_result,
               engine_pool=engine_pool(settings), quota=quota(settings),
@@ -81,12 +86,26 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         db.upgrade()
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
+        if settings.redis_url is not None:
+            from qisai.web.play.relay import Relay
+
+            hub.relay = Relay(hub, settings.redis_url)
+            await hub.relay.start()
+            if settings.engine_queue:
+                from qisai.web.play.remote import RemoteEngines
+
+                hub.remote = RemoteEngines(settings.redis_url)
+                await hub.remote.start()
         hub.start_ticker(tick_period)
         try:
             yield
         finally:
             await hub.stop_ticker()
             await hub.stop_engines()
+            if hub.relay is not None:
+                await hub.relay.stop()
+            if hub.remote is not None:
+                await hub.remote.stop()
             db.dispose()
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
@@ -103,6 +122,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
     app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
 
+    app.include_router(ops.router)  # /healthz, /readyz, /metrics
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
     app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
@@ -119,4 +139,36 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(lobby_pages.router)
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def settings_to_env(settings: Settings) -> dict[str, str]:
+    """Return the environment that makes :func:`app_from_env` build an app
+    for ``settings`` in a fresh process (``qisai serve --workers N``)."""
+    env = {"QISAI_DATA_DIR": str(settings.data_dir), "QISAI_DATABASE_URL": settings.database_url,
+           "QISAI_ENGINE_THINK": repr(settings.engine_think),
+           "QISAI_ENGINE_QUEUE": "1" if settings.engine_queue else "0",
+           "QISAI_DISCOVER_ENGINES": "1" if settings.discover_engines else "0",
+           "QISAI_SERVE_ENGINES": json.dumps(settings.engines)}
+    if settings.engine_processes:
+        env["QISAI_ENGINE_PROCESSES"] = str(settings.engine_processes)
+    if settings.redis_url:
+        env["QISAI_REDIS_URL"] = settings.redis_url
+    return env
+
+
+def app_from_env() -> FastAPI:
+    """Return the arena app for the settings in the environment (what each
+    process of ``qisai serve --workers N`` runs; uvicorn's ``factory``).
+    Raises :class:`ValueError` for a malformed setting."""
+    import gc
+
+    settings = Settings.from_env()
+    engines = json.loads(os.environ.get("QISAI_SERVE_ENGINES", "{}") or "{}")
+    if not isinstance(engines, dict):
+        raise ValueError("QISAI_SERVE_ENGINES: expected a JSON object of engine specs")
+    settings.engines = {str(k): str(v) for k, v in engines.items()}
+    app = create_app(settings)
+    gc.freeze()  # as qisai.cli.arena.tune_gc (the CLI is above the app)
+    gc.set_threshold(50_000, 50, 100)
     return app

@@ -24,6 +24,11 @@
   ``QISAI_OPEN_SEEKS``: open seeks a player may have (3);
   ``QISAI_GUEST_ENGINE_GAMES`` / ``QISAI_GUEST_SEEKS``: the same for all
   the guests of one address together (4, 6).
+* ``QISAI_REDIS_URL``: the Redis of several server processes (issue 15;
+  unset: one process); ``QISAI_ENGINE_QUEUE``: ``1`` to have engine moves
+  played by ``qisai worker`` processes through that Redis;
+  ``QISAI_METRICS_ALLOW``: the addresses that may read ``/metrics``
+  (comma-separated; default the loopback addresses).
 
 The secret key is generated on first start and kept in the data folder
 (``secret_key``, mode 0600); it is never in the repository.
@@ -36,6 +41,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qisai.cluster.config import redis_url
 from qisai.store.config import data_dir, database_url
 
 __all__ = ["Settings", "load_secret_key"]
@@ -133,6 +139,12 @@ class Settings:
     """Unfinished engine games all the guests of one address may have."""
     guest_seeks_per_address: int = 6
     """Open seeks all the guests of one address may have."""
+    redis_url: str | None = None
+    """The cluster's Redis (``QISAI_REDIS_URL``); ``None``: one process."""
+    engine_queue: bool = False
+    """Engine moves go to ``qisai worker`` processes (needs ``redis_url``)."""
+    metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Client addresses that may read ``/metrics`` (``QISAI_METRICS_ALLOW``)."""
 
     @property
     def pepper(self) -> bytes:
@@ -170,4 +182,8 @@ class Settings:
             seeks_per_player=_int_env("QISAI_OPEN_SEEKS", 3),
             guest_engine_games_per_address=_int_env("QISAI_GUEST_ENGINE_GAMES", 4),
             guest_seeks_per_address=_int_env("QISAI_GUEST_SEEKS", 6),
+            redis_url=redis_url(),
+            engine_queue=os.environ.get("QISAI_ENGINE_QUEUE", "").lower() in ("1", "true", "yes"),
+            metrics_allow=tuple(a.strip() for a in os.environ.get(
+                "QISAI_METRICS_ALLOW", "127.0.0.1,::1").split(",") if a.strip()),
         )

@@ -14,13 +14,9 @@ so memory never runs ahead of the database.  Moves carry their ply number:
 a repeated submission of the ply already played is acknowledged again
 without being applied twice (exactly once).
 
-Several server processes may serve the same database: every append is
-conditional on the number of events the process has seen
-(:func:`qisai.store.repo.append_events`), and a process that lost the race
-reloads the log and retries.  Live notices reach only the sockets of the
-process that made them; a deployment with several processes needs a message
-broker between them (not built yet; see :class:`Hub`).
-"""
+Several processes may serve one database: appends are conditional on the
+events seen (:func:`qisai.store.repo.append_events`), a race's loser reloads
+and retries; :mod:`qisai.web.play.cluster` relays notices (issue 15)."""
 
 from __future__ import annotations
 
@@ -523,12 +519,10 @@ class Hub:
         self._seats[live.id] = seat
         return seat
 
-    ENGINE_WAITING: dict[str, Any] = {
-        "type": "engine_waiting", "at": None, "side": None, "zh": "引擎忙，等待中",
-        "en": "engine busy, waiting", "clause": None, "data": {}}
-    ENGINE_READY: dict[str, Any] = {
-        "type": "engine_ready", "at": None, "side": None, "zh": "引擎已就绪，思考中",
-        "en": "engine free, thinking", "clause": None, "data": {}}
+    ENGINE_WAITING: dict[str, Any] = {"type": "engine_waiting", "at": None, "side": None,
+        "zh": "引擎忙，等待中", "en": "engine busy, waiting", "clause": None, "data": {}}
+    ENGINE_READY: dict[str, Any] = {"type": "engine_ready", "at": None, "side": None,
+        "zh": "引擎已就绪，思考中", "en": "engine free, thinking", "clause": None, "data": {}}
 
     def _engine_waiting(self, live: LiveGame, waiting: bool) -> None:
         """The engine of ``live`` starts (or stops) waiting for a free
@@ -728,7 +722,7 @@ class Hub:
         idle too long are stopped."""
         self.pool.reap()
         now = self.now()
-        for live in list(self.games.values()):
+        for live in self.tick_candidates():
             game = live.game
             if game.is_over or game.clock is None or game.clock.running is None:
                 continue
@@ -747,6 +741,10 @@ class Hub:
             if notices:
                 await self.broadcast(live, notices)
                 self.engine_turn(live)
+
+    def tick_candidates(self) -> list[LiveGame]:
+        """The loaded games this process ticks (all: it is alone)."""
+        return list(self.games.values())
 
     async def _tick_forever(self, period: float) -> None:
         while True:

@@ -1,0 +1,59 @@
+"""The Prometheus metrics of one server process (``GET /metrics``), through
+the maintained client library ``prometheus_client``.
+
+Each app has its own registry (several apps may live in one interpreter,
+as in the tests), so nothing here is global.  Gauges that describe the
+process's present (live games, sockets, queue depth) are read when scraped,
+through the callables the app passes in: they never drift from the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+__all__ = ["CONTENT_TYPE", "Metrics"]
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds: a move is stored and acknowledged in milliseconds; the upper
+buckets catch a database or Redis in trouble."""
+
+
+class Metrics:
+    """The metrics of one server process.
+
+    ``live_games``, ``sockets`` and ``queue_depth`` are read at each scrape
+    (``queue_depth`` may return ``None`` when there is no queue: the gauge
+    then reads 0).
+    """
+
+    def __init__(self, *, live_games: Callable[[], int], sockets: Callable[[], int],
+                 queue_depth: Callable[[], int | None] = lambda: None) -> None:
+        self.registry = CollectorRegistry()
+        self.moves = Counter("qisai_moves", "Moves and passes stored by this process",
+                             registry=self.registry)
+        """Its rate is moves per second (``rate(qisai_moves_total[1m])``)."""
+        self.move_latency = Histogram(
+            "qisai_move_latency_seconds",
+            "From a move's arrival to its acknowledgement (stored and broadcast)",
+            buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.relayed = Counter("qisai_relayed_updates",
+                               "Updates of other processes relayed to this process's sockets",
+                               registry=self.registry)
+        Gauge("qisai_live_games", "Games loaded in this process",
+              registry=self.registry).set_function(lambda: float(live_games()))
+        Gauge("qisai_sockets", "Game sockets open on this process",
+              registry=self.registry).set_function(lambda: float(sockets()))
+        Gauge("qisai_queue_depth", "Engine jobs waiting in the worker queue",
+              registry=self.registry).set_function(lambda: float(queue_depth() or 0))
+
+    def observe_move(self, seconds: float) -> None:
+        """Count one stored move that took ``seconds`` to acknowledge."""
+        self.moves.inc()
+        self.move_latency.observe(seconds)
+
+    def text(self) -> bytes:
+        """Return every metric in Prometheus's text format."""
+        return generate_latest(self.registry)

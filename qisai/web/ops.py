@@ -1,0 +1,64 @@
+"""Operations: ``/healthz`` (the process answers), ``/readyz`` (it can serve:
+its database and, in a cluster, its Redis answer) and ``/metrics``
+(Prometheus's text format, for the addresses of ``QISAI_METRICS_ALLOW``
+only: the figures are the operator's, not the public's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import text
+
+from qisai.cluster.metrics import CONTENT_TYPE
+from qisai.web.state import AppState
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """Return ``{"status": "ok"}``: the process is up and its loop runs."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """Return 200 if the database (and Redis, in a cluster) answer now,
+    else 503; the body names each check ``ok`` or ``down``, never why
+    (the log has the details)."""
+    st: AppState = request.app.state.qisai
+
+    def db_ok() -> bool:
+        try:
+            with st.db.session() as s:
+                s.execute(text("SELECT 1"))
+            return True
+        except Exception:
+            return False
+
+    checks: dict[str, Any] = {"database": "ok" if await run_in_threadpool(db_ok) else "down"}
+    relay = getattr(st.hub, "relay", None)
+    if relay is not None:
+        checks["redis"] = "ok" if await relay.bus.ping() else "down"
+    ready = all(v == "ok" for v in checks.values())
+    return JSONResponse({"status": "ready" if ready else "not ready", **checks},
+                        status_code=200 if ready else 503)
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    """Return the process's metrics in Prometheus's text format; 403 for
+    a client address not in ``QISAI_METRICS_ALLOW``."""
+    st: AppState = request.app.state.qisai
+    client = request.client.host if request.client is not None else ""
+    if client not in st.settings.metrics_allow:
+        return JSONResponse({"detail": "metrics are for the operator's addresses only "
+                                       "(QISAI_METRICS_ALLOW)"}, status_code=403)
+    hub: Any = st.hub
+    await hub.refresh_queue_depth()
+    return Response(hub.metrics.text(), media_type=CONTENT_TYPE)

@@ -1,0 +1,118 @@
+"""The hub of a server process among several (issue 15): the live games of
+:class:`~qisai.web.play.hub.Hub`, with what a cluster adds around them.
+
+* metrics (moves stored, their latency, games and sockets) for ``/metrics``;
+* with a :class:`~qisai.web.play.relay.Relay` (``QISAI_REDIS_URL``): every
+  stored change published for the other processes, which pass it to their
+  own sockets; the clocks ticked under leases;
+* with :class:`~qisai.web.play.remote.RemoteEngines`: engine seats whose
+  work runs on ``qisai worker`` machines.
+
+Without them it is the one-process hub as before (plus the metrics).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from qisai.cluster.metrics import Metrics
+from qisai.referee.errors import EventError
+from qisai.referee.events import Event, Notice
+from qisai.store.models import User
+from qisai.web.play.hub import Hub
+from qisai.web.play.live import LiveGame
+from qisai.web.play.opponents import BUILTIN, Seat
+
+if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
+    from qisai.web.play.relay import Relay
+    from qisai.web.play.remote import RemoteEngines
+
+__all__ = ["ClusterHub"]
+
+
+class ClusterHub(Hub):
+    """A :class:`Hub` that counts, and relays when it has a relay."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.relay: Relay | None = None
+        self.remote: RemoteEngines | None = None
+        self._queue_depth = 0
+        self.metrics = Metrics(live_games=lambda: len(self.games), sockets=self.socket_count,
+                               queue_depth=lambda: self._queue_depth)
+        self._stored: dict[str, tuple[int, list[Event]]] = {}
+
+    def socket_count(self) -> int:
+        """Return the game sockets open on this process."""
+        return sum(len(live.subscribers) for live in self.games.values())
+
+    async def refresh_queue_depth(self) -> None:
+        """Read the engine queue's depth for the next scrape (0 without one)."""
+        if self.remote is not None:
+            try:
+                self._queue_depth = await self.remote.depth()
+            except Exception:  # a scrape never fails for the queue
+                self._queue_depth = 0
+
+    def count_relayed(self) -> None:
+        """Count one update of another process passed to this one's sockets."""
+        self.metrics.relayed.inc()
+
+    async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`Hub.act`, timed: a stored move or pass counts in the metrics."""
+        start = time.perf_counter()
+        ack = await super().act(game_id, user, action)
+        if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
+            self.metrics.observe_move(time.perf_counter() - start)
+        return ack
+
+    async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
+                     ) -> tuple[list[Notice], EventError | None]:
+        before = live.event_count
+        result = await super()._apply(live, event, actor_id)
+        if self.relay is not None and live.event_count > before:
+            first, events = self._stored.get(live.id, (before, []))
+            if first + len(events) != before:  # a reload in between: start afresh
+                first, events = before, []
+            events.extend(live.game.events[len(live.game.events) - (live.event_count - before):])
+            self._stored[live.id] = (first, events)
+        return result
+
+    async def _broadcast_notes(self, live: LiveGame, notes: list[dict[str, Any]]) -> None:
+        if not live.subscribers and self.relay is None:
+            return
+        state = live.snapshot(None, moves=False)
+        del state["you"]
+        text = json.dumps({"type": "update", "notices": notes, "state": state},
+                          ensure_ascii=False)
+        if self.relay is not None:
+            first, events = self._stored.pop(live.id, (live.event_count, []))
+            self.relay.publish(live, first, events, text)
+        await self.send_local(live, text)
+
+    async def send_local(self, live: LiveGame, text: str) -> None:
+        """Send ``text`` to every socket of ``live`` on this process."""
+        if live.subscribers:
+            await asyncio.gather(*[self._safe_send(live, key, send, text)
+                                   for key, send in list(live.subscribers.items())])
+
+    def tick_candidates(self) -> list[LiveGame]:
+        """The games this process ticks (see :meth:`Relay.tick_candidates`)."""
+        if self.relay is None:
+            return super().tick_candidates()
+        return self.relay.tick_candidates()
+
+    def _seat(self, live: LiveGame) -> Seat:
+        if self.remote is None or live.id in self._seats:
+            return super()._seat(live)
+        name = live.engine or BUILTIN
+        if name != BUILTIN and name not in self.engines:
+            raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
+        from qisai.web.play.remote import RemoteSeat
+
+        seat = RemoteSeat(self.remote, live.kind, name)
+        self._seats[live.id] = seat
+        return seat

@@ -1,0 +1,258 @@
+"""The relay between the server processes of one arena (issue 15 item 1):
+every stored change of a game goes out on Redis, and each process brings
+its own copy of the game up to date and passes the update to its sockets.
+
+A message carries the events the sender stored (``f``: how many events the
+game had before them, ``ev``: the events as the log stores them) and the
+update text its sockets got (``t``).  A receiver that has the game loaded
+applies the events to its copy (the replay the log's load does, so both
+copies agree) and sends the same text to its sockets, in the log's order:
+a message that arrives ahead of one it follows waits :attr:`Relay.GAP_WAIT`
+seconds for it, after which the copy is reloaded from the database (the
+one truth) and every socket gets the full state.  A message already covered
+(the copy reloaded meanwhile) is dropped.
+
+The clock leases (item 2) are taken and renewed here too; see
+:meth:`Relay.lease_loop`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any, Protocol
+
+from redis.exceptions import RedisError
+
+from qisai.cluster.bus import Bus
+from qisai.referee.events import Event, EventType
+from qisai.store.models import GameStatus
+from qisai.web.play.live import ActionError, LiveGame, Send
+
+__all__ = ["Relay"]
+
+log = logging.getLogger("qisai.web")
+
+MAX_EVENTS = 64
+"""Events one message may carry (more: the receivers reload instead)."""
+
+
+class RelayHost(Protocol):
+    """What the relay needs of its hub (:class:`~qisai.web.play.cluster.ClusterHub`)."""
+
+    games: dict[str, LiveGame]
+
+    async def get(self, game_id: str) -> LiveGame: ...
+    def forget(self, game_id: str) -> None: ...
+    async def _reload(self, live: LiveGame) -> LiveGame: ...
+    async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None: ...
+    async def send_local(self, live: LiveGame, text: str) -> None: ...
+    def count_relayed(self) -> None: ...
+    def engine_turn(self, live: LiveGame) -> None: ...
+
+
+class Relay:
+    """Publishes this process's changes and applies the other processes'."""
+
+    GAP_WAIT = 0.25
+    """Seconds a message ahead of the log waits for the one before it."""
+
+    def __init__(self, hub: RelayHost, url: str) -> None:
+        self.hub = hub
+        self.bus = Bus(url, self.on_message, self.resync)
+        self.held: set[str] = set()
+        """Games whose clock lease this process holds (it ticks them)."""
+        self.clocked: set[str] | None = None
+        """The cluster's running clocks as last read (``None``: unknown)."""
+        self._ahead: dict[str, dict[int, dict[str, Any]]] = {}
+        self._gap_tasks: dict[str, asyncio.Task[None]] = {}
+        self._lease_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Connect, subscribe and start the lease loop."""
+        await self.bus.start()
+        self._lease_task = asyncio.get_running_loop().create_task(self.lease_loop())
+
+    async def stop(self) -> None:
+        """Release this process's leases (another takes them at once) and
+        disconnect."""
+        tasks = [t for t in (self._lease_task, *self._gap_tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for game_id in list(self.held):
+            with contextlib.suppress(RedisError, OSError):
+                await self.bus.release(game_id)
+        await self.bus.stop()
+
+    # --------------------------------------------------------- sending
+    def publish(self, live: LiveGame, first: int, events: list[Event], text: str) -> None:
+        """Tell the other processes that ``live`` stored ``events`` (its
+        events ``first + 1`` onwards) and its sockets got ``text``."""
+        game = live.game
+        clock: bool | None = None
+        if game.is_over:
+            clock = False
+        elif game.clock is not None and game.clock.running is not None:
+            clock = True
+        if len(events) > MAX_EVENTS:  # the receivers reload from the database
+            first, events = live.event_count, []
+        self.bus.publish({"g": live.id, "f": first, "ev": [e.to_dict() for e in events],
+                          "t": text, "clock": clock})
+
+    # ------------------------------------------------------- receiving
+    async def on_message(self, msg: dict[str, Any]) -> None:
+        """Apply another process's message to this process's copy of the
+        game, if it has one, and pass its update to the game's sockets."""
+        game_id, first, events, text = msg.get("g"), msg.get("f"), msg.get("ev"), msg.get("t")
+        if (not isinstance(game_id, str) or not isinstance(first, int)
+                or not isinstance(events, list) or not isinstance(text, str)):
+            return
+        live = self.hub.games.get(game_id)
+        if live is None:
+            return  # not loaded here: nobody here follows it
+        async with live.lock:
+            await self._take(live, first, events, text)
+
+    async def _take(self, live: LiveGame, first: int, events: list[Any], text: str) -> None:
+        count = live.event_count
+        if not events:
+            if first == count:  # a note (an engine waiting) about the present
+                await self.hub.send_local(live, text)
+            return
+        if first > count:  # one before it is still on its way
+            self._ahead.setdefault(live.id, {})[first] = {"ev": events, "t": text}
+            if live.id not in self._gap_tasks:
+                self._gap_tasks[live.id] = asyncio.get_running_loop().create_task(
+                    self._gap(live))
+            return
+        if first + len(events) <= count:
+            return  # covered already
+        if not self._apply(live, events[count - first:]):
+            await self._reload(live)
+            return
+        await self.hub.send_local(live, text)
+        self.hub.count_relayed()
+        ahead = self._ahead.get(live.id)
+        while ahead and live.event_count in ahead:
+            nxt = ahead.pop(live.event_count)
+            if not self._apply(live, nxt["ev"]):
+                await self._reload(live)
+                return
+            await self.hub.send_local(live, nxt["t"])
+            self.hub.count_relayed()
+        if ahead is not None and not ahead:
+            self._ahead.pop(live.id, None)
+
+    def _apply(self, live: LiveGame, events: list[Any]) -> bool:
+        """Replay ``events`` on ``live``; returns ``False`` when the copy
+        must be reloaded instead (a start, where the seats' players may have
+        changed, or an event the copy refuses)."""
+        try:
+            for data in events:
+                event = Event.from_dict(data)
+                if event.type is EventType.START:
+                    return False
+                live.game.apply(event)
+                live.event_count += 1
+        except Exception as exc:  # a copy that disagrees is reloaded, never trusted
+            # Expected now and then: a clock tick of this copy, not stored
+            # (nothing fell), stamped later than the relayed event.
+            log.info("relay: game %s refused a relayed event (%s); reloading", live.id, exc)
+            return False
+        if live.game.is_over:
+            live.status = GameStatus.FINISHED.value
+        return True
+
+    async def _reload(self, live: LiveGame) -> None:
+        """Reload ``live`` from the database and send every socket its full
+        state (call with the lock held)."""
+        self._ahead.pop(live.id, None)
+        try:
+            await self.hub._reload(live)
+        except Exception:
+            log.exception("relay: cannot reload game %s", live.id)
+            self.hub.forget(live.id)
+            return
+        for key, send in list(live.subscribers.items()):
+            viewer = key >> 20
+            text = json.dumps({"type": "state", "state": live.snapshot(viewer or None)},
+                              ensure_ascii=False)
+            await self.hub._safe_send(live, key, send, text)
+
+    async def _gap(self, live: LiveGame) -> None:
+        try:
+            await asyncio.sleep(self.GAP_WAIT)
+            async with live.lock:
+                if self._ahead.get(live.id):
+                    await self._reload(live)
+        finally:
+            self._gap_tasks.pop(live.id, None)
+
+    async def resync(self) -> None:
+        """Redis is back: bring every loaded game up to date from the
+        database and give its sockets the full state (what they missed while
+        nothing could be relayed)."""
+        for live in list(self.hub.games.values()):
+            async with live.lock:
+                await self._reload(live)
+
+    # ---------------------------------------------------------- leases
+    async def lease_loop(self) -> None:
+        """Hold the clock leases: renew this process's, take those nobody
+        holds (loading the game, so that its ticker rules it), give up those
+        of finished games.  Runs until cancelled."""
+        period = self.bus.lease_ms / 3000
+        while True:
+            try:
+                await self._lease_round()
+            except (RedisError, OSError) as exc:
+                self.clocked = None  # tick every loaded game meanwhile
+                log.debug("leases: %s", exc)
+            await asyncio.sleep(period)
+
+    async def _lease_round(self) -> None:
+        clocked = await self.bus.clocked()
+        for game_id in list(self.held):
+            live = self.hub.games.get(game_id)
+            if live is None or live.game.is_over or game_id not in clocked:
+                self.held.discard(game_id)
+                await self.bus.release(game_id)
+                if live is not None and live.game.is_over:
+                    await self.bus.unclock(game_id)
+            elif not await self.bus.renew(game_id):
+                self.held.discard(game_id)
+        for game_id in clocked - self.held:
+            if not await self.bus.acquire(game_id):
+                continue
+            try:
+                live = await self.hub.get(game_id)
+            except ActionError:  # deleted meanwhile
+                await self.bus.unclock(game_id)
+                await self.bus.release(game_id)
+                continue
+            if live.game.is_over:
+                await self.bus.unclock(game_id)
+                await self.bus.release(game_id)
+                continue
+            self.held.add(game_id)
+            if self.clocked is not None and game_id in self.clocked:
+                # Taken over (another held it a round ago and let it
+                # expire: dead): its engine, if due, moves here now.
+                self.hub.engine_turn(live)
+        self.clocked = clocked
+
+    def tick_candidates(self) -> list[LiveGame]:
+        """The loaded games this process ticks: those it holds the lease of,
+        and those the cluster does not know to be ticking (all of them while
+        Redis cannot be read: the database still rules each flag once)."""
+        games = self.hub.games
+        clocked = self.clocked
+        if clocked is None or not self.bus.up:
+            return list(games.values())
+        return [live for game_id, live in games.items()
+                if game_id in self.held or game_id not in clocked]

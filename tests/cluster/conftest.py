@@ -1,0 +1,242 @@
+"""Fixtures for the cluster tests (issue 15): a Redis of the test's own on a
+free loopback port (Debian's ``redis-server``, no persistence), a PostgreSQL
+schema of the test's own (``QISAI_TEST_POSTGRES_URL``), and real ``qisai
+serve`` processes on them.  Each test skips with its reason when Redis or
+PostgreSQL is missing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import LAUNCH, free_port
+
+REDIS_SERVER = shutil.which("redis-server") or (
+    "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
+
+
+class RedisServer:
+    """A private ``redis-server`` on loopback that the test may stop and
+    start again (on the same port)."""
+
+    def __init__(self, folder: Path) -> None:
+        assert REDIS_SERVER is not None
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import redis
+
+        self.proc = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.folder), "--protected-mode", "yes"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if redis.Redis(port=self.port, socket_timeout=0.5).ping():
+                    return
+            except redis.RedisError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError("redis-server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (scripts/install-tools installs it)")
+    pytest.importorskip("redis", reason="the cluster extra (redis) is not installed")
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a schema of this test's own,
+    migrated once (the servers then find nothing to migrate)."""
+    url = os.environ.get("QISAI_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("QISAI_TEST_POSTGRES_URL is not set (several servers need PostgreSQL)")
+    from sqlalchemy import create_engine, text
+
+    from qisai.store import Database
+
+    schema = "qisai_cluster_" + secrets.token_hex(4)
+    admin = create_engine(url)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in url else "?"
+    full = f"{url}{sep}options=-csearch_path%3D{schema}"
+    db = Database(full)
+    db.upgrade()
+    db.dispose()
+    try:
+        yield full
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+class Server:
+    """One ``qisai serve`` process of the cluster."""
+
+    def __init__(self, data: Path, db_url: str, redis_url: str, *extra: str,
+                 env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        full_env = dict(os.environ, QISAI_DATA_DIR=str(data), QISAI_DATABASE_URL=db_url,
+                        QISAI_REDIS_URL=redis_url, QISAI_RATE_SIGNUP="1000",
+                        **(env or {}))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH, "serve", "--port", str(self.port),
+             "--log-level", "warning", *extra],
+            env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+
+    def wait_ready(self, seconds: float = 90) -> None:
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError(f"the server on {self.port} did not start")
+            time.sleep(0.1)
+
+    def kill9(self) -> None:
+        """``kill -9`` the process (no shutdown: its leases expire)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, pg_url: str, redis_server: RedisServer) -> Iterator[Any]:
+    """Start server processes on the test's PostgreSQL and Redis:
+    ``cluster(n, *extra_args)`` returns ``n`` ready :class:`Server` (they
+    share a data folder, hence the secret key that signs sessions)."""
+    from qisai.web.settings import load_secret_key
+
+    data = tmp_path / "data"
+    data.mkdir()
+    load_secret_key(data)  # made once, before the processes race for it
+    started: list[Server] = []
+
+    def start(n: int, *extra: str, env: dict[str, str] | None = None) -> list[Server]:
+        servers = [Server(data, pg_url, redis_server.url, *extra, env=env) for _ in range(n)]
+        started.extend(servers)
+        for s in servers:
+            s.wait_ready()
+        return servers
+
+    start.redis = redis_server  # type: ignore[attr-defined]
+    start.db_url = pg_url  # type: ignore[attr-defined]
+    try:
+        yield start
+    finally:
+        for s in started:
+            s.stop()
+
+
+def register(base: str, name: str) -> dict[str, Any]:
+    """Register ``name`` on the server at ``base``; return the session with
+    its ``headers`` (a bearer token)."""
+    import httpx
+
+    r = httpx.post(f"{base}/api/auth/register",
+                   json={"username": name, "password": "correct horse battery"}, timeout=10)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    data["headers"] = {"Authorization": f"Bearer {data['token']}"}
+    return data
+
+
+class Socket:
+    """A game socket (the ``websockets`` client, synchronous), keeping every
+    message it received."""
+
+    def __init__(self, ws_base: str, game_id: str, who: dict[str, Any] | None = None) -> None:
+        from websockets.sync.client import connect
+
+        headers = who["headers"] if who is not None else {}
+        self.conn = connect(f"{ws_base}/ws/games/{game_id}", additional_headers=headers,
+                            open_timeout=10)
+        self.seen: list[dict[str, Any]] = []
+
+    def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Return the next message of type ``kind`` (keeping the others)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind!r} message within {timeout} s")
+            msg: dict[str, Any] = json.loads(self.conn.recv(timeout=left))
+            self.seen.append(msg)
+            if msg["type"] == kind:
+                return msg
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.conn.send(json.dumps(msg))
+
+    def drain(self, seconds: float = 0.5) -> None:
+        """Read whatever arrives within ``seconds``."""
+        deadline = time.monotonic() + seconds
+        with contextlib.suppress(TimeoutError):
+            while (left := deadline - time.monotonic()) > 0:
+                self.seen.append(json.loads(self.conn.recv(timeout=left)))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    def moves(self) -> list[str]:
+        """The moves and passes the updates told this socket of, in the
+        order received (each notice once)."""
+        out = []
+        for msg in self.seen:
+            if msg["type"] != "update":
+                continue
+            for note in msg["notices"]:
+                if note["type"] in ("moved", "passed"):
+                    out.append(str((note.get("data") or {}).get("move", "pass")))
+        return out
