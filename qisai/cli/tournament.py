@@ -114,6 +114,7 @@ def _open(event: Path) -> Tournament | EventFile:
     from qisai.competition.tournament import Tournament
 
     def read() -> Tournament | EventFile:
+        _WRAPPED.clear()  # one event a command
         data = read_object(event)
         if data.get("format") != "qisai-event":
             return Tournament.from_dict(data, str(event))
@@ -132,7 +133,7 @@ def _load(event: Path) -> Tournament:
     it cannot be read or is a team event."""
     from qisai.competition.tournament import Tournament
 
-    t = _READ.pop(event, None) or _open(event)
+    t = _open(event)
     if not isinstance(t, Tournament):
         typer.echo(f"error: {event} is a {t.kind} event; this command is for round robin "
                    "and Swiss events (see 'qisai event')", err=True)
@@ -376,10 +377,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
     from qisai.competition.bulk import parse_items, record_results
 
     args = list(items or [])
-    team_ef = _team_file(event)
+    t, team_ef = _split(event)
     if team_ef is not None:
         _team_result(team_ef, event, args, round_opt, file, overwrite)
         return
+    assert t is not None
     if round_opt is None and file is None:
         if len(args) != 3:
             typer.echo("error: give ROUND BOARD RESULT, or --round R with the items",
@@ -391,7 +393,6 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
                        err=True)
             raise typer.Exit(2) from None
-        t = _load(event)
         g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
                                          black_fouls=black_fouls, overwrite=overwrite))
         _save(t, event)
@@ -405,7 +406,6 @@ def result(event: Path = typer.Argument(..., help="event file"),
         except OSError as exc:
             typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             raise typer.Exit(2) from None
-    t = _load(event)
     number = round_opt if round_opt is not None else t.current_round
     parsed = _run(lambda: parse_items(text, by_player=by_player))
     games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
@@ -419,19 +419,6 @@ def result(event: Path = typer.Argument(..., help="event file"),
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
     _rating_after(t, number)
-
-
-def _team_file(event: Path) -> EventFile | None:
-    """The team event file at ``event`` (read once and kept for the command),
-    or None for an individual event."""
-    t, ef = _split(event)
-    if t is not None:
-        _READ[event] = t
-    return ef
-
-
-_READ: dict[Path, Tournament] = {}
-"""A tournament already read by :func:`_team_file` (one read a command)."""
 
 
 def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
@@ -550,7 +537,7 @@ def lineup(event: Path = typer.Argument(..., help="全队轮 event file"),
     and print every round's boards."""
     from qisai.cli import tournament_team
 
-    ef = _team_file(event)
+    _, ef = _split(event)
     if ef is None:
         typer.echo("error: line-ups belong to team events", err=True)
         raise typer.Exit(2)

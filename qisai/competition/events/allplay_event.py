@@ -4,14 +4,21 @@ team meets every player of the other ("一方所有队员与另一方所有队�
 With ``n`` players a side the match takes ``n`` rounds of ``n`` boards.
 Each team hands in its order (出场顺序) before the first round; in round
 ``r`` (0-based) the ``i``-th player of the team numbered 1 meets player
-``(i + r) mod n`` of team 2 on board ``i + 1``, so that over the ``n``
-rounds every pair meets exactly once and nobody sits out.
+``(i + r) mod n`` of team 2, so that over the ``n`` rounds every pair meets
+exactly once and nobody sits out.
 
 Colours follow 13.2 (循环制团体比赛): the first-listed team of a round has
-Red on the odd boards and Black on the even ones.  The first-listed team
-alternates, team 1 in odd rounds and team 2 in even rounds, which is the
-colour plan of :func:`~qisai.competition.teams.all_play_all_schedule`
-(each player's colours alternate round by round).
+Red on the odd boards and Black on the even ones.  The rule book says no
+more for 12.4, so the boards and the first-listed team are chosen to share
+the colours fairly (:func:`board_pairs`):
+
+* ``n`` even: team 1's players keep their boards and the first-listed team
+  changes every second round (1, 1, 2, 2, 1, 1, ...); every player has Red
+  ``n/2`` times when ``n`` is a multiple of 4, and one team's players one
+  Red too many or too few otherwise (two a side: whatever the schedule,
+  some player has one colour twice);
+* ``n`` odd: team 1 is first-listed throughout and the games move up
+  ``(n+1)/2`` boards a round; every player's Reds and Blacks differ by one.
 
 Scoring and ranking: every round is one 场 between the teams: its board
 results count 局分 (14.1: win 1, draw 0.5; or the rule profile's points)
@@ -48,15 +55,25 @@ def board_pairs(first: Sequence[str], second: Sequence[str], round_no: int
                 ) -> tuple[bool, list[tuple[str, str]]]:
     """Return who meets whom in round ``round_no`` (1-based) of a 全队轮
     match: ``(first_listed_is_team_1, [(player of team 1, player of team 2)
-    per board])``.  Raises :class:`LineupError` for orders of different
-    lengths or a round outside 1..n."""
+    on board 1, board 2, ...])`` (see the module notes for the plan).
+    Raises :class:`LineupError` for orders of different lengths or a round
+    outside 1..n."""
     n = len(first)
     if n == 0 or len(second) != n:
         raise LineupError("12.4 全队轮赛制 needs two orders of the same non-zero length")
     if not 1 <= round_no <= n:
         raise LineupError(f"a 全队轮 match of {n} a side has rounds 1..{n}, not {round_no}")
     r = round_no - 1
-    return r % 2 == 0, [(first[i], second[(i + r) % n]) for i in range(n)]
+    games = [(first[i], second[(i + r) % n]) for i in range(n)]
+    if n % 2 == 0:
+        return (r // 2) % 2 == 0, games
+    # odd: game i goes to board i + r(n+1)/2 (mod n), so that a player's board,
+    # and with it his colour, changes parity from round to round
+    step = r * (n + 1) // 2
+    boards: list[tuple[str, str]] = [("", "")] * n
+    for i, g in enumerate(games):
+        boards[(i + step) % n] = g
+    return True, boards
 
 
 class AllPlayAllEvent(TeamEvent):
