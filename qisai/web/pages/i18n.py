@@ -96,6 +96,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "double_knockout": ("双淘汰赛", "Double elimination"),
     "team_round_robin": ("团体循环赛", "Team round robin"),
     "team_swiss": ("团体积分编排制", "Team Swiss (积分编排制)"),
+    "team_all_play_all": ("全队轮赛制（12.4）", "Team all-play-all (12.4 全队轮)"),
     "series": ("每对局数", "Match format"),
     "single": ("一局", "One game"),
     "two_games": ("两局制（13.5）", "Two games (13.5)"),
