@@ -290,3 +290,24 @@ def test_papers_of_the_match(tmp_path: Path) -> None:
             assert "场分" in text and "局分" in text
         if kind == "ratings":
             assert "等级分变化" in text and "甲一" in text
+
+
+def test_withdrawal_forfeits_the_rest(tmp_path: Path) -> None:
+    """20.3 (a 全队轮 match is played as a round robin): a team that leaves
+    keeps what it played; its remaining rounds are forfeits, the opponent
+    winning each (21.4: a '+' match is worth 2 match points)."""
+    ev = tmp_path / "match.json"
+    _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system", "all-play-all")
+    _cli("pair", str(ev))
+    _cli("result", str(ev), "--round", "1", "1 1-0, 2 =, 3 0-1")  # 1.5 : 1.5, 场分 1 each
+    out = _cli("withdraw", str(ev), "1")
+    assert "(20.3)" in out
+    gone = out.split(" withdrew")[0]
+    for r in (2, 3):
+        assert "--+" in _cli("pair", str(ev)) or "+--" in _cli("pairings", str(ev), str(r))
+    table = json.loads(_cli("standings", str(ev), "--format", "json"))
+    h = table["header"]
+    points = {row[h.index("队名")]: float(row[h.index("场分")]) for row in table["rows"]}
+    stayed = next(t for t in points if t != gone)
+    assert points == {stayed: 1 + 2 + 2, gone: 1}
+    assert table["rows"][0][h.index("队名")] == stayed
