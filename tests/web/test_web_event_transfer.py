@@ -237,3 +237,19 @@ def test_who_may_export_and_import(client: TestClient, register: Any) -> None:
     big = dict(data, extras={"x": {"note": "y" * (1024 * 1024)}})
     assert client.post(imp, json=big, headers=h).status_code == 413
     assert client.post(imp, json=data, headers=h).status_code == 201
+
+
+def test_event_page_offers_the_file_to_the_staff_only(client: TestClient, register: Any
+                                                      ) -> None:
+    h = organiser(client, register)["headers"]
+    other = register(client, "other")
+    ev = ok(client.post("/api/tournaments", json={"name": "E", "system": "round_robin"},
+                        headers=h), 201)
+    base = f"/api/tournaments/{ev['id']}"
+    for name in NAMES[:4]:
+        ok(client.post(f"{base}/entries", json={"name": name}, headers=h), 201)
+    ok(client.post(f"{base}/start", headers=h))
+    link = f'id="event-file" href="{base}/export"'
+    assert link in client.get(f"/tournaments/{ev['id']}", headers=h).text
+    assert link not in client.get(f"/tournaments/{ev['id']}").text
+    assert link not in client.get(f"/tournaments/{ev['id']}", headers=other["headers"]).text

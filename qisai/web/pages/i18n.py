@@ -97,6 +97,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "team_round_robin": ("团体循环赛", "Team round robin"),
     "team_swiss": ("团体积分编排制", "Team Swiss (积分编排制)"),
     "team_all_play_all": ("全队轮赛制（12.4）", "Team all-play-all (12.4 全队轮)"),
+    "event_file": ("下载赛事文件（命令行 qisai tournament 可继续）",
+                   "Download the event file (qisai tournament continues it)"),
     "series": ("每对局数", "Match format"),
     "single": ("一局", "One game"),
     "two_games": ("两局制（13.5）", "Two games (13.5)"),
