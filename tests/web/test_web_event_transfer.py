@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from qisai.cli import app as cli_app
+from qisai.competition.events.file import EventFile, Header
+from qisai.competition.tournament import Player, Tournament
 from qisai.store import repo
 from qisai.store.models import Role
 
@@ -234,6 +236,22 @@ def test_who_may_export_and_import(client: TestClient, register: Any) -> None:
     go_mcmahon = json.loads(json.dumps(data))
     go_mcmahon["kind"] = "mcmahon"
     assert client.post(imp, json=go_mcmahon, headers=h).status_code == 422
+    # bounded like the arena's own forms: entries, rounds, names
+    many = Tournament("many", "swiss", rounds=3)
+    for k in range(2001):
+        many.add_player(Player(f"p{k}"))
+    r = client.post(imp, json=EventFile("individual", many, Header("many")).to_dict(),
+                    headers=h)
+    assert r.status_code == 422 and "at most 2000" in r.json()["detail"]
+    long_entry = Tournament("long", "swiss", rounds=3)
+    long_entry.add_player(Player("x" * 201))
+    r = client.post(imp, json=EventFile("individual", long_entry, Header("long")).to_dict(),
+                    headers=h)
+    assert r.status_code == 422 and "entry's name" in r.json()["detail"]
+    rounds = Tournament("rounds", "swiss", rounds=51)
+    r = client.post(imp, json=EventFile("individual", rounds, Header("rounds")).to_dict(),
+                    headers=h)
+    assert r.status_code == 422 and "50 rounds" in r.json()["detail"]
     big = dict(data, extras={"x": {"note": "y" * (1024 * 1024)}})
     assert client.post(imp, json=big, headers=h).status_code == 413
     assert client.post(imp, json=data, headers=h).status_code == 201

@@ -54,7 +54,7 @@ from qisai.web.events.views import tournament_view
 from qisai.web.play import rules as views
 from qisai.web.state import SessionDep
 
-__all__ = ["event_file", "router"]
+__all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_ROUNDS", "event_file", "router"]
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -102,6 +102,34 @@ def export(tournament_id: int, s: SessionDep, v: ViewerDep) -> JSONResponse:
     return JSONResponse(ef.to_dict(), headers={
         "Content-Disposition": f'attachment; filename="{stem[:60]}-{row.id}.json"',
         "Cache-Control": "private, no-store"})
+
+
+MAX_ENTRIES = 2000
+"""Entries (players; a team event's rostered players) an imported event may
+have: each becomes a row, so a file may not make the server write without
+end."""
+MAX_ROUNDS = 50
+"""Rounds an imported event may plan or have paired (as many as an event
+made in the arena may plan)."""
+MAX_NAME = 200
+"""Characters of an event's or an entry's name (as the arena's forms)."""
+
+
+def _check_bounds(ef: EventFile) -> None:
+    """422 for an event larger than the arena takes (:data:`MAX_ENTRIES`,
+    :data:`MAX_ROUNDS`, :data:`MAX_NAME`)."""
+    names = [p.name for p in ef.players()]
+    if len(names) > MAX_ENTRIES:
+        raise HTTPException(422, f"import: {len(names)} entries; the arena takes at most "
+                                 f"{MAX_ENTRIES}")
+    long = next((n for n in names if not 1 <= len(n) <= MAX_NAME), None)
+    if long is not None:
+        raise HTTPException(422, f"import: an entry's name must have 1 to {MAX_NAME} "
+                                 f"characters ({long[:20]!r}...)")
+    ev = ef.event
+    planned = getattr(ev, "rounds_planned", None) or 0
+    if max(planned, paired_rounds(ev)) > MAX_ROUNDS:
+        raise HTTPException(422, f"import: more than {MAX_ROUNDS} rounds")
 
 
 def _format(ef: EventFile) -> str:
@@ -160,8 +188,10 @@ def import_file(s: SessionDep, user: OrganiserDep, body: FileBody) -> dict[str, 
     except CompetitionError as exc:
         raise HTTPException(422, f"import: {exc}") from None
     name = ef.header.name.strip()
-    if not 1 <= len(name) <= 200:
-        raise HTTPException(422, "import: the event's name must have 1 to 200 characters")
+    if not 1 <= len(name) <= MAX_NAME:
+        raise HTTPException(422, f"import: the event's name must have 1 to {MAX_NAME} "
+                                 "characters")
+    _check_bounds(ef)
     kind = ef.header.game
     ev = ef.event
     ruleset = getattr(ev, "rules", None) or ("chinese" if kind == "go" else "cxa")
