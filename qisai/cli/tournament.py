@@ -2,9 +2,16 @@
 
 An event is a JSON file the user keeps (until the store lands): ``create``
 makes it from a file of entries, ``pair`` pairs the next round, ``result``
-enters results, ``standings`` and ``crosstable`` print the tables.  Errors
-of the competition layer print one line to stderr and exit with status 2.
-The competition layer is imported by the commands, not with this module.
+enters results, ``standings`` and ``crosstable`` print the tables,
+``ratings`` the rating changes.  Errors of the competition layer print one
+line to stderr and exit with status 2.  The competition layer is imported
+by the commands, not with this module.
+
+Files: a tournament file of its own (round robin, Swiss), or an event file
+(:class:`~qisai.competition.events.file.EventFile`: one exported from the
+arena, one of ``qisai event``) holding an individual event, which is saved
+back whole; a team event file, e.g. a 12.4 全队轮 match made by ``create
+--system all-play-all``, is run by :mod:`qisai.cli.tournament_team`.
 """
 
 from __future__ import annotations
@@ -143,11 +150,18 @@ def _load(event: Path) -> Tournament:
 
 def _split(event: Path) -> tuple[Tournament | None, EventFile | None]:
     """The event in file ``event`` as ``(tournament, None)`` for a round
-    robin or Swiss, ``(None, event file)`` for a team event."""
+    robin or Swiss, ``(None, event file)`` for a team event; exit 2 for a
+    knock-out or group event (``qisai event`` runs those)."""
     from qisai.competition.tournament import Tournament
 
     obj = _open(event)
-    return (obj, None) if isinstance(obj, Tournament) else (None, obj)
+    if isinstance(obj, Tournament):
+        return obj, None
+    if obj.kind != "team":
+        typer.echo(f"error: {event} is a {obj.kind} event: run it with 'qisai event'",
+                   err=True)
+        raise typer.Exit(2)
+    return None, obj
 
 
 @app.command()

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from qisai.cli.event import app as event_app
 from qisai.cli.tournament import app
 from qisai.competition.errors import CompetitionError, LineupError
 from qisai.competition.events.allplay_event import AllPlayAllEvent
@@ -311,3 +312,15 @@ def test_withdrawal_forfeits_the_rest(tmp_path: Path) -> None:
     stayed = next(t for t in points if t != gone)
     assert points == {stayed: 1 + 2 + 2, gone: 1}
     assert table["rows"][0][h.index("队名")] == stayed
+
+
+def test_knockout_file_is_pointed_to_qisai_event(tmp_path: Path) -> None:
+    sheet = tmp_path / "ko.csv"
+    sheet.write_text("name,rating\na,1\nb,2\nc,3\nd,4\n", encoding="utf-8")
+    ko = tmp_path / "ko.json"
+    assert runner.invoke(event_app, ["create", str(ko), "--entries", str(sheet), "--format",
+                                     "knockout"]).exit_code == 0
+    for args in (["result", str(ko), "1", "1", "1-0"], ["pair", str(ko)],
+                 ["standings", str(ko)], ["lineup", str(ko), "x", "a"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and "qisai event" in res.output, args
