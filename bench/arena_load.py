@@ -50,7 +50,7 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
     env.pop("QISAI_DATABASE_URL", None)
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve", "--port", str(port),
                              "--log-level", "warning"], env=env)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy shared machine starts it slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1).status_code == 200:
@@ -131,6 +131,8 @@ async def run(args: argparse.Namespace, base: str, proc: subprocess.Popen[bytes]
     rng = random.Random(args.seed)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        # one form cookie for all (concurrent first fetches would each set their own)
+        (await client.get("/api/auth/csrf")).raise_for_status()
         tokens = await asyncio.gather(*[guest(client) for _ in range(2 * args.games)])
         games = []
         for i in range(args.games):

@@ -485,6 +485,19 @@ class Tournament:
         rec.results[board] = game
         return game
 
+    def settled_round(self, pid: int) -> int:
+        """Return the last round in which entry ``pid``'s game is settled:
+        the current round, or the one before when its game of the current
+        round has no result yet.  Withdrawing after it makes that game a
+        forfeit, the opponent winning (20.3, 20.4: 未赛对局均作弃权, a game
+        not finished is not played)."""
+        if self.rounds:
+            rec = self.rounds[-1]
+            for p in rec.pairings:
+                if pid in p.players() and not p.is_bye and p.board not in rec.results:
+                    return self.current_round - 1
+        return self.current_round
+
     def withdraw(self, pid: int, after_round: int | None = None) -> None:
         """Withdraw entry ``pid`` after ``after_round`` (default: the last
         round paired).  Its unplayed games of a round already paired become

@@ -41,8 +41,9 @@ class AppState:
     """The live games (:class:`qisai.web.play.hub.Hub`), set by the app."""
 
 
-def state(request: Request) -> AppState:
-    """Return the app's :class:`AppState`."""
+async def state(request: Request) -> AppState:
+    """Return the app's :class:`AppState` (async: FastAPI would run a plain
+    function in a worker thread, a hop per request for an attribute read)."""
     st: AppState = request.app.state.qisai
     return st
 

@@ -278,7 +278,8 @@ class GroupEvent(EntryList):
     def withdraw(self, name: str) -> str:
         """Withdraw ``name`` after the start (20.3 within its round robin:
         fewer than half of its opponents met strikes out its results, else
-        its remaining games are forfeits).  During the final it withdraws
+        its remaining games, its unfinished one of the current round too, are
+        forfeits).  During the final it withdraws
         from the final.  Returns what was done.  Raises
         :class:`CompetitionError` for an unknown entry, or one that is out
         of the event already (not in the final once the groups are over)."""
@@ -294,9 +295,10 @@ class GroupEvent(EntryList):
         pid = next(p.id for p in t.players if p.name == name)
         if t.player(pid).withdrawn_after is not None:
             raise EventStateError(f"{self.name}: {name} withdrew already")
-        t.withdraw(pid)
+        after = t.settled_round(pid)  # an unfinished game of the round is forfeited
+        t.withdraw(pid, after_round=after)
         struck = " — results struck out (20.3)" if pid in t.annulled_entries() else ""
-        return f"{name} withdrew from {where} after its round {t.current_round} " \
+        return f"{name} withdrew from {where} after its round {after} " \
                f"(20.3){struck}"
 
     def placements(self) -> list[tuple[int, bool, int]]:

@@ -108,8 +108,9 @@ def check_form_csrf(request: Request, st: AppState, sent: str | None) -> None:
         raise HTTPException(403, FORM_CSRF_REFUSED)
 
 
-def require_user(request: Request, v: Annotated[Viewer, Depends(viewer)]) -> User:
-    """Return the logged-in user (guests included).
+async def require_user(request: Request, v: Annotated[Viewer, Depends(viewer)]) -> User:
+    """Return the logged-in user (guests included).  Async, as it blocks on
+    nothing: no worker-thread hop per request.
 
     Raises 401 without a session and 403 on a CSRF failure.
     """
@@ -121,7 +122,7 @@ def require_user(request: Request, v: Annotated[Viewer, Depends(viewer)]) -> Use
 
 def require_role(role: Role):  # type: ignore[no-untyped-def]
     """Return a dependency that requires ``role`` (or a higher one)."""
-    def dep(user: Annotated[User, Depends(require_user)]) -> User:
+    async def dep(user: Annotated[User, Depends(require_user)]) -> User:
         if not user.role_enum.allows(role):
             raise HTTPException(403, f"this needs the {role.value} role; you are {user.role}")
         return user

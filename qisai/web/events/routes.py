@@ -63,6 +63,7 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
 from qisai.web.events import staff as staff_api
 from qisai.web.events.boards import open_boards, players_at
+from qisai.web.events.endings import Due, rulings_due
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
@@ -453,28 +454,45 @@ async def enter_team_board(tournament_id: int, round_no: int, match: int, board:
 
 # ---------------------------------------------------------------- decisions
 @api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/decision")
-def decide(tournament_id: int, round_no: int, match: int, body: Decision, s: SessionDep,
-           user: UserDep) -> dict[str, Any]:
+async def decide(tournament_id: int, round_no: int, match: int, body: Decision, st: StateDep,
+                 hub: HubDep, user: UserDep) -> dict[str, Any]:
     """The arbiter decides knock-out match ``match`` (e.g. after a drawn
     single game: an armageddon or a lot played over the board), or takes a
-    decision back (``winner: null``).  422 for a winner not in the match,
-    409 for a closed round."""
-    with LOCK:
-        row = load_row(s, tournament_id)
-        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
-        need(row, "knockout")
-        check_open(row, round_no)
-        ev = load_event(row)
-        assert isinstance(ev, KnockoutEvent)
-        try:
-            ev.decide(round_no, match - 1, body.winner, body.reason)
-        except CompetitionError as exc:
-            status = 409 if "closed" in str(exc) else 422
-            raise HTTPException(status, f"round {round_no} match {match}: {exc}") from None
-        who = "taken back" if body.winner is None else f"won by #{body.winner}"
-        save(s, row, ev, log=log_entry(row, user, "decision",
-                                   f"round {round_no} match {match} {who}", body.reason))
-        return tournament_view(s, row, user)
+    decision back (``winner: null``); a series game of it still in play on
+    the server ends, won by the match's winner.  422 for a winner not in
+    the match, 409 for a closed round."""
+    def run() -> tuple[list[Due], dict[str, Any]]:
+        with LOCK, st.db.session() as s:
+            row = load_row(s, tournament_id)
+            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
+            need(row, "knockout")
+            check_open(row, round_no)
+            ev = load_event(row)
+            assert isinstance(ev, KnockoutEvent)
+            try:
+                ev.decide(round_no, match - 1, body.winner, body.reason)
+            except CompetitionError as exc:
+                status = 409 if "closed" in str(exc) else 422
+                raise HTTPException(status, f"round {round_no} match {match}: {exc}") from None
+            who = "taken back" if body.winner is None else f"won by #{body.winner}"
+            save(s, row, ev, log=log_entry(row, user, "decision",
+                                           f"round {round_no} match {match} {who}",
+                                           body.reason))
+            return rulings_due(s, row), tournament_view(s, row, user)
+
+    due, view = await run_in_threadpool(run)
+    return await _end_games(st, hub, tournament_id, user, due, "17.5", "decision", view)
+
+
+async def _end_games(st: AppState, hub: Hub, tournament_id: int, user: User, due: list[Due],
+                     clause: str, what: str, view: dict[str, Any]) -> dict[str, Any]:
+    """End the server games the event's act decided (:mod:`.endings`) with
+    its ruling (``clause``); return the event's view, fresh if any ended."""
+    ended = False
+    for d in due:
+        ended |= await hub.rule(d.game_id, d.result, clause,
+                                f"{d.where}: {what} entered by {user.username}", user.id)
+    return await run_in_threadpool(_view, st, tournament_id, user) if ended else view
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/colour")
@@ -530,25 +548,31 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")
-def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
-                  s: SessionDep, user: UserDep) -> dict[str, Any]:
+async def forfeit_match(tournament_id: int, round_no: int, match: int, body: Forfeit,
+                        st: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
     """Record a whole team match as forfeited (21.4: the present team gets
-    the match points of a win).  422 for a result that is not a forfeit."""
-    with LOCK:
-        row = load_row(s, tournament_id)
-        authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match)))
-        need(row, "team")
-        check_open(row, round_no)
-        ev = load_event(row)
-        assert isinstance(ev, TeamEvent)
-        try:
-            ev.record_forfeit(round_no, match, Result.parse(body.result))
-        except CompetitionError as exc:
-            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
-        save(s, row, ev, log=log_entry(row, user, "forfeit",
-                                   f"round {round_no} match {match}: {body.result}",
-                                   body.reason))
-        return tournament_view(s, row, user)
+    the match points of a win); the match's server games still in play end,
+    the present team's players winning.  422 for a result that is not a
+    forfeit."""
+    def run() -> tuple[list[Due], dict[str, Any]]:
+        with LOCK, st.db.session() as s:
+            row = load_row(s, tournament_id)
+            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match)))
+            need(row, "team")
+            check_open(row, round_no)
+            ev = load_event(row)
+            assert isinstance(ev, TeamEvent)
+            try:
+                ev.record_forfeit(round_no, match, Result.parse(body.result))
+            except CompetitionError as exc:
+                raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+            save(s, row, ev, log=log_entry(row, user, "forfeit",
+                                           f"round {round_no} match {match}: {body.result}",
+                                           body.reason))
+            return rulings_due(s, row), tournament_view(s, row, user)
+
+    due, view = await run_in_threadpool(run)
+    return await _end_games(st, hub, tournament_id, user, due, "21.4", "forfeit", view)
 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/lineups")
@@ -575,46 +599,59 @@ def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
 
 
 @api.post("/{tournament_id}/withdrawals")
-def withdraw(tournament_id: int, body: Withdrawal, s: SessionDep, user: UserDep
-             ) -> dict[str, Any]:
+async def withdraw(tournament_id: int, body: Withdrawal, st: StateDep, hub: HubDep,
+                   user: UserDep) -> dict[str, Any]:
     """Record a withdrawal.  Before the start the entry is struck off and
     the numbers are drawn afresh at the start (20.2).  After it: in an
-    individual event its unplayed games become forfeits and later rounds
-    pair it no more, and a round robin strikes out its results if it met
-    fewer than half its opponents (20.3, 20.4); in a knock-out its
+    individual event its unplayed games become forfeits (its game of the
+    current round too when it has no result: 20.4, 未赛对局均作弃权) and later
+    rounds pair it no more, and a round robin strikes out its results if it
+    met fewer than half its opponents (20.3, 20.4); in a knock-out its
     undecided match goes to the opponent; in a group event it withdraws from
     its group's round robin (or the final) as in an individual one.  A team
     is treated as an entry: its unfinished match of the current round and
     its later ones are forfeits, the opponent winning (a Swiss pairs it no
     more), and in a round robin its results are struck out if it met fewer
-    than half its opponents (20.3; 20.4 keeps them in a Swiss).  404 for an
-    unknown entry, 409 for one that is out already."""
-    with LOCK:
-        row = load_row(s, tournament_id)
-        authorise(s, row, user, Act.RULE)
-        ev = load_event(row)
-        name = body.name.strip()
-        try:
-            if not ev.started:
-                if isinstance(ev, TeamEvent):
-                    ev.remove_team(name)
-                else:
-                    ev.remove_player(name)
-                what = f"{name} struck off before the start (20.2)"
-            elif isinstance(ev, TeamEvent | GroupEvent):
-                what = ev.withdraw(name)
+    than half its opponents (20.3; 20.4 keeps them in a Swiss).  The
+    server games of the boards so decided that are still in play end with
+    that ruling, the opponent winning.  404 for an unknown entry, 409 for
+    one that is out already."""
+    def run() -> tuple[list[Due], dict[str, Any]]:
+        with LOCK, st.db.session() as s:
+            return _withdraw(s, tournament_id, body, user)
+
+    due, view = await run_in_threadpool(run)
+    return await _end_games(st, hub, tournament_id, user, due, "20.4", "withdrawal", view)
+
+
+def _withdraw(s: Session, tournament_id: int, body: Withdrawal, user: User
+              ) -> tuple[list[Due], dict[str, Any]]:
+    row = load_row(s, tournament_id)
+    authorise(s, row, user, Act.RULE)
+    ev = load_event(row)
+    name = body.name.strip()
+    try:
+        if not ev.started:
+            if isinstance(ev, TeamEvent):
+                ev.remove_team(name)
             else:
-                found = [p for p in ev.players if p.name == name]
-                if not found:
-                    raise HTTPException(404, f"no entry named {name!r}")
-                if isinstance(ev, Tournament):
-                    ev.withdraw(found[0].id)
-                    what = f"{name} withdrew after round {ev.current_round} (20.3, 20.4)"
-                else:
-                    ev.withdraw(found[0].id, body.reason)
-                    what = f"{name} withdrew; the current match goes to the opponent (20.4)"
-        except CompetitionError as exc:
-            status = 404 if "no entry" in str(exc) or "no team" in str(exc) else 409
-            raise HTTPException(status, f"withdrawal: {exc}") from None
-        save(s, row, ev, log=log_entry(row, user, "withdrawal", what, body.reason))
-        return tournament_view(s, row, user)
+                ev.remove_player(name)
+            what = f"{name} struck off before the start (20.2)"
+        elif isinstance(ev, TeamEvent | GroupEvent):
+            what = ev.withdraw(name)
+        else:
+            found = [p for p in ev.players if p.name == name]
+            if not found:
+                raise HTTPException(404, f"no entry named {name!r}")
+            if isinstance(ev, Tournament):
+                after = ev.settled_round(found[0].id)
+                ev.withdraw(found[0].id, after_round=after)
+                what = f"{name} withdrew after round {after} (20.3, 20.4)"
+            else:
+                ev.withdraw(found[0].id, body.reason)
+                what = f"{name} withdrew; the current match goes to the opponent (20.4)"
+    except CompetitionError as exc:
+        status = 404 if "no entry" in str(exc) or "no team" in str(exc) else 409
+        raise HTTPException(status, f"withdrawal: {exc}") from None
+    save(s, row, ev, log=log_entry(row, user, "withdrawal", what, body.reason))
+    return rulings_due(s, row), tournament_view(s, row, user)

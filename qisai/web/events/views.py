@@ -46,6 +46,7 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
         "family": family(row), "ruleset": row.ruleset, "status": row.status,
         "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
+        "online": row.settings.get("online", True),
         "started": ev.started, "finished": ev.started and ev.finished,
         "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
         "staff": staff_view(s, row), "you": part,

@@ -13,8 +13,10 @@ from fastapi.responses import HTMLResponse
 from qisai.store import repo
 from qisai.store.models import Role
 from qisai.web.accounts.deps import ViewerDep
-from qisai.web.events.model import load_row
+from qisai.web.bounds import DbId
+from qisai.web.events.model import load_row, staff_role
 from qisai.web.events.papers import papers_of
+from qisai.web.events.staff import staff_view
 from qisai.web.events.views import tournament_view
 from qisai.web.pages.render import render
 from qisai.web.play import rules as views
@@ -53,3 +55,26 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
                   organiser=part in ("organiser", "admin"),
                   arbiter=part is not None,
                   papers=papers_of(data["id"], data["family"], part is not None))
+
+
+@router.get("/tournaments/{tournament_id}/staff", response_class=HTMLResponse)
+async def staff_page(tournament_id: DbId, request: Request, v: ViewerDep, st: StateDep
+                     ) -> HTMLResponse:
+    """An event's staff (public, as the API's list is), with the controls to
+    appoint and remove its members for the event's organisers and the site's
+    administrators (:func:`~qisai.web.events.model.authorise` decides, here
+    and in :mod:`qisai.web.events.staff`).  404 for an unknown event."""
+    def load() -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str | None]:
+        with st.db.session() as s:
+            row = load_row(s, tournament_id)
+            members = staff_view(s, row)
+            names = {m["id"]: m["username"] for m in members}
+            for m in members:  # an appointer since removed from the staff
+                by = m["appointed_by"]
+                if by is not None and by not in names:
+                    names[by] = repo.get_user(s, by).username
+            return {"id": row.id, "name": row.name}, members, names, staff_role(s, row, v.user)
+
+    ev, members, names, part = await run_in_threadpool(load)
+    return render(request, v, "events/staff.html", ev=ev, members=members, names=names,
+                  manage=part in ("organiser", "admin"))

@@ -22,8 +22,9 @@ def hub_of(st: AppState) -> Hub:
     return h
 
 
-def hub(conn: HTTPConnection) -> Hub:
-    """Return the app's :class:`Hub` (a request or a socket)."""
+async def hub(conn: HTTPConnection) -> Hub:
+    """Return the app's :class:`Hub` (a request or a socket); async, so that
+    FastAPI does not hop to a worker thread for it."""
     return hub_of(conn.app.state.qisai)
 
 

@@ -46,6 +46,7 @@ from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
 from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
+from qisai.web.play.lineup import Offered, make_seat
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -55,23 +56,18 @@ from qisai.web.play.live import (
 )
 from qisai.web.play.opponents import (
     BUILTIN,
-    BuiltinGoSeat,
-    BuiltinXiangqiSeat,
     GoRequest,
-    GtpGoSeat,
     Seat,
-    UciXiangqiSeat,
     XiangqiRequest,
     agreement_actions,
     agreement_due,
     fault_verdict,
     go_time_left,
-    parse_spec,
 )
 from qisai.web.play.quota import Quota
 from qisai.web.play.resources import default_processes
 from qisai.web.play.rules import notice_data, same_move
-from qisai.web.play.storage import load_live, persist
+from qisai.web.play.storage import WriteBusy, load_live, nowait_database, persist
 from qisai.web.security import RateLimiter
 
 __all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
@@ -112,6 +108,7 @@ class Hub:
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._nowait_db = nowait_database(db)  # SQLite appends on the loop, never waiting
         self._next_sub = 0
         self._ticker: asyncio.Task[None] | None = None
         self._engine_tasks: set[asyncio.Task[None]] = set()
@@ -119,6 +116,8 @@ class Hub:
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
         (Xiangqi); see :mod:`qisai.web.play.opponents`."""
+        self.levels: dict[str, Offered] = {}
+        """Engines found at start-up, by level (:mod:`qisai.web.play.lineup`)."""
         self.engine_timeout = engine_timeout
         """Seconds an engine may think in a game without clocks before it
         has failed (with clocks: until its flag falls)."""
@@ -216,13 +215,16 @@ class Hub:
                 else:
                     plies.append(None)
             try:
-                if self.db.is_sqlite:
-                    # An SQLite commit takes well under a millisecond: doing it
-                    # on the loop is cheaper than a thread hop per move.
-                    self._persist_sync(live, list(new), actor_id, plies)
-                else:
-                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new), actor_id,
-                                                   plies)
+                try:
+                    # An SQLite append takes well under a millisecond: on the
+                    # loop it saves a thread hop per move, but it must never
+                    # wait there for the write lock (WriteBusy: to a thread).
+                    if self._nowait_db is None or game.is_over:
+                        raise WriteBusy("in a worker thread")
+                    persist(self._nowait_db, live, list(new), actor_id, plies, None, True)
+                except WriteBusy:
+                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new),
+                                                   actor_id, plies)
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.
@@ -295,7 +297,7 @@ class Hub:
             raise ActionError(409, f"{where}: the game has not started (waiting for an opponent)",
                               explain.text("not_started"))
         if kind in ARBITER_ACTIONS:
-            refused = await self._may_rule(live, user, kind)
+            refused = await self.may_rule(live, user, kind)
             if refused is not None:
                 raise ActionError(403, f"{where}: {refused}")
             data = {k: v for k, v in action.items() if k not in ("type", "at", "ply", "id")}
@@ -360,9 +362,10 @@ class Hub:
                "event_count": live.event_count}
         return ack, notices
 
-    async def _may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
-        """Why ``user`` may not take the arbiter's action ``kind`` in
-        ``live``, or ``None`` if he may.  Nobody rules on a game he plays in
+    async def may_rule(self, live: LiveGame, user: User, kind: str) -> str | None:
+        """Return why ``user`` may not take the arbiter's action ``kind``
+        in ``live``, or ``None`` if he may (the game page shows the
+        arbiter's controls by it).  Nobody rules on a game he plays in
         (17.4); an event's game is ruled on by the event's staff
         (:attr:`board_staff`), a casual game by a site arbiter or
         administrator (an organiser as such rules on no game)."""
@@ -514,19 +517,8 @@ class Hub:
         seat = self._seats.get(live.id)
         if seat is not None:
             return seat
-        name = live.engine or BUILTIN
-        if name == BUILTIN:
-            seat = (BuiltinGoSeat(self.pool, live.id) if live.kind == "go"
-                    else BuiltinXiangqiSeat(self.pool, live.id))
-        else:
-            raw = self.engines.get(name)
-            if raw is None:
-                raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
-            spec = parse_spec(raw)
-            if spec.kind != live.kind:
-                raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
-            seat = (GtpGoSeat(spec, name, self.pool, live.id) if spec.protocol == "gtp"
-                    else UciXiangqiSeat(spec, name, self.pool, live.id))
+        seat = make_seat(live.engine or BUILTIN, live.kind, self.engines, self.levels,
+                         self.pool, live.id)
         seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)
         self._seats[live.id] = seat
         return seat
@@ -770,7 +762,9 @@ class Hub:
             self._ticker = asyncio.get_running_loop().create_task(self._tick_forever(period))
 
     async def stop_ticker(self) -> None:
-        """Stop the background ticker."""
+        """Stop the background ticker (at shutdown: the loop's write connections close too)."""
+        if self._nowait_db is not None:
+            self._nowait_db.dispose()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -19,16 +19,20 @@ frame, 1009 on a message too big and 1007 on JSON nested too deep.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import weakref
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from fastapi.concurrency import run_in_threadpool
 
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
+from qisai.web.play import comfort
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError
 from qisai.web.state import AppState
@@ -36,6 +40,20 @@ from qisai.web.state import AppState
 __all__ = ["router"]
 
 router = APIRouter()
+
+_LOOKUPS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = \
+    weakref.WeakKeyDictionary()
+"""The threads a socket's session look-up runs on, per event loop: a few
+of their own, so that players joining their games do not queue behind a
+flood of HTTP requests for the server's shared worker threads."""
+
+
+def _lookup_limiter() -> anyio.CapacityLimiter:
+    loop = asyncio.get_running_loop()
+    limiter = _LOOKUPS.get(loop)
+    if limiter is None:
+        limiter = _LOOKUPS[loop] = anyio.CapacityLimiter(4)
+    return limiter
 
 
 def _origin_ok(ws: WebSocket) -> bool:
@@ -63,20 +81,26 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             with st.db.session() as s:
                 found = repo.session_user(s, token, st.settings.pepper)
                 return None if found is None else found[0]
-        user = await run_in_threadpool(lookup)
+        user = await anyio.to_thread.run_sync(lookup, limiter=_lookup_limiter())
     await ws.accept()
 
     async def send_text(text: str) -> None:
-        await ws.send_text(text)
+        try:
+            await ws.send_text(text)
+        except RuntimeError as exc:
+            # The client left before or while we answered (uvicorn then
+            # refuses the send with a RuntimeError): the same as a disconnect.
+            raise WebSocketDisconnect(1006) from exc
 
     async def send(msg: dict[str, Any]) -> None:
-        await ws.send_text(json.dumps(msg, ensure_ascii=False))
+        await send_text(json.dumps(msg, ensure_ascii=False))
 
     try:
         live, key = await hub.subscribe(game_id, user.id if user else None, send_text)
     except ActionError as exc:
-        await send({"type": "error", "status": exc.status, "message": exc.message})
-        await ws.close(code=4404)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone
+            await send({"type": "error", "status": exc.status, "message": exc.message})
+            await ws.close(code=4404)
         return
     try:
         async with live.lock:
@@ -118,7 +142,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                             "message": "spectators cannot act; log in or start a guest session"})
                 continue
             try:
-                ack = await hub.act(game_id, user, msg)
+                ack = await comfort.dispatch(hub, game_id, user, msg)
             except ActionError as exc:
                 body = exc.body()
                 await send({"type": "error", "status": exc.status, "message": body.pop("detail"),

@@ -1,11 +1,16 @@
 """The arena's server games in the database: a game loaded and replayed from
 its event log, and new events appended with the game's status, result and
-ratings (blocking calls, which the hub runs in worker threads)."""
+ratings (blocking calls, which the hub runs in worker threads; an SQLite
+append may run on the event loop through :func:`nowait_database`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
 from qisai.referee.events import Event
 from qisai.referee.game import Game as RefereeGame
@@ -14,16 +19,49 @@ from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus
 from qisai.web.play.live import LiveGame
 from qisai.web.play.rules import new_referee_game, result_data
+from qisai.web.play.takeback import replay
 
-__all__ = ["build_game", "load_live", "persist"]
+__all__ = ["WriteBusy", "build_game", "load_live", "nowait_database", "persist"]
+
+
+class WriteBusy(Exception):
+    """Another connection holds SQLite's write lock: nothing was written
+    (the transaction was rolled back); write again from a worker thread."""
+
+
+def nowait_database(db: Database) -> Database | None:
+    """Return a second handle on ``db``'s SQLite file whose connections never
+    wait for the write lock (``busy_timeout=0``: a write that would wait
+    fails at once, :func:`persist` raises :class:`WriteBusy`), for appends
+    made on the event loop, which must never sleep on a lock that a worker
+    thread holds (and may be waiting for the interpreter to free).  Its
+    connections serve those appends only.  ``None`` for another database or
+    an in-memory one (a second handle would be another database)."""
+    if not db.is_sqlite or db.url in ("sqlite://", "sqlite:///:memory:"):
+        return None
+    fast = Database(db.url)
+
+    def no_wait(dbapi_conn: Any, _record: Any) -> None:  # after the store's own pragmas
+        dbapi_conn.execute("PRAGMA busy_timeout=0")
+
+    event.listen(fast.engine, "connect", no_wait)
+    return fast
+
+
+@contextlib.contextmanager
+def _busy_is_write_busy() -> Iterator[None]:
+    try:
+        yield
+    except OperationalError as exc:
+        if "locked" in str(exc.orig) or "busy" in str(exc.orig):
+            raise WriteBusy(str(exc.orig)) from None  # the session rolls back
+        raise
 
 
 def build_game(row: GameRow, events: list[dict[str, Any]], now: Callable[[], float]) -> RefereeGame:
-    """Return the referee game of ``row`` with its logged ``events`` replayed."""
-    game = new_referee_game(row.kind, row.ruleset, row.settings, now)
-    for data in events:
-        game.apply(Event.from_dict(data))
-    return game
+    """Return the referee game of ``row`` with its logged ``events`` replayed
+    (with agreed takebacks; see :mod:`qisai.web.play.takeback`)."""
+    return replay(lambda: new_referee_game(row.kind, row.ruleset, row.settings, now), events)
 
 def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
     """Load game ``game_id`` and replay its log (blocking: call it in a
@@ -41,16 +79,19 @@ def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
                         status=row.status, first_user_id=row.first_user_id,
                         second_user_id=row.second_user_id, players=players, game=game,
                         event_count=len(events), engine=row.engine,
-                        pairing_id=row.pairing_id)
+                        pairing_id=row.pairing_id, rated=bool(row.rated))
 
 
 
 def persist(db: Database, live: LiveGame, new: list[Event], actor_id: int | None,
-            plies: list[int | None], board_result: Callable[..., Any] | None) -> None:
+            plies: list[int | None], board_result: Callable[..., Any] | None,
+            nowait: bool = False) -> None:
     """Append ``new`` (with their plies) to the game's log in one transaction,
     with the game's status, result and ratings; a finished tournament board
     passes its result to ``board_result`` (the events domain).  Raises the
-    store's :class:`ConflictError` if another process wrote first."""
+    store's :class:`ConflictError` if another process wrote first; with
+    ``nowait`` (``db`` from :func:`nowait_database`) :class:`WriteBusy`,
+    nothing written, when another connection is writing."""
     game = live.game
     status = None
     result = None
@@ -66,8 +107,9 @@ def persist(db: Database, live: LiveGame, new: list[Event], actor_id: int | None
                           actor_id=actor_id, data=e.to_dict())
             for e, ply in zip(new, plies, strict=True)]
     with db.session() as s:
-        repo.append_events(s, live.id, live.event_count, rows, move_count=len(game.moves),
-                           status=status, result=result, result_code=code)
+        with _busy_is_write_busy() if nowait else contextlib.nullcontext():
+            repo.append_events(s, live.id, live.event_count, rows, move_count=len(game.moves),
+                               status=status, result=result, result_code=code)
         if status is GameStatus.FINISHED and result is not None:
             score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result["pgn"])
             if score is not None:

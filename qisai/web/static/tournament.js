@@ -36,7 +36,7 @@ document.addEventListener("DOMContentLoaded", () => {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const body = {name: form.name.value, kind: form.kind.value, system: form.system.value,
-                    publish: form.publish.value};
+                    publish: form.publish.value, online: form.online.value === "server"};
       if (form.rounds.value) body.rounds = Number(form.rounds.value);
       if (family() === "knockout") {
         Object.assign(body, {series: form.series.value, draw: form.draw.value,
