@@ -6,8 +6,9 @@ start to finish, as a chief arbiter runs it (issue 16): every step is one
 * per round: ``pair``, the whole round's results from one file
   (``result --round R --file F``: random results with draws and a few
   forfeits, seeded), ``standings``;
-* at the end: the papers (对阵表 of the last round, 成绩册, crosstable,
-  记录纸) as A4 PDFs.
+* at the end: the rating changes (``ratings``; ``result`` prints them after
+  each complete round too) and the papers (对阵表 of the last round, 成绩册,
+  crosstable, 记录纸, 等级分变化) as A4 PDFs.
 
 Prints the wall time of each kind of step (sum, and the slowest one) and the
 total.  The figures include interpreter start-up and imports of each process.
@@ -80,8 +81,9 @@ def main() -> None:
             qisai(["tournament", "result", "event.json", "--round", str(r), "--file",
                    f"round{r}.txt"], work, times, "result (whole round)")
             qisai(["tournament", "standings", "event.json"], work, times, "standings")
+        qisai(["tournament", "ratings", "event.json"], work, times, "ratings (end)")
         if not a.no_papers:
-            for kind in ("pairings", "standings", "crosstable", "slips"):
+            for kind in ("pairings", "standings", "crosstable", "slips", "ratings"):
                 qisai(["tournament", "papers", "event.json", "--kind", kind, "-o",
                        f"{kind}.pdf"], work, times, f"papers {kind}")
         total = time.perf_counter() - start

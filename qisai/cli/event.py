@@ -501,8 +501,8 @@ def playoff_order(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def papers(event: Path = typer.Argument(..., help="event file"),
-           kind: str = typer.Option("pairings", help="pairings, standings, crosstable, slips, "
-                                                     "lineups, bracket"),
+           kind: str = typer.Option("pairings", help="pairings, standings, crosstable, "
+                                                     "slips, lineups, bracket, ratings"),
            round_no: int = typer.Option(0, "--round", help="round (default: the last)"),
            out: Path = typer.Option(..., "-o", "--out", help="PDF to write")) -> None:
     """Print papers as an A4 PDF (Chinese fonts embedded)."""

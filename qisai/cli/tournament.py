@@ -2,9 +2,16 @@
 
 An event is a JSON file the user keeps (until the store lands): ``create``
 makes it from a file of entries, ``pair`` pairs the next round, ``result``
-enters results, ``standings`` and ``crosstable`` print the tables.  Errors
-of the competition layer print one line to stderr and exit with status 2.
-The competition layer is imported by the commands, not with this module.
+enters results, ``standings`` and ``crosstable`` print the tables,
+``ratings`` the rating changes.  Errors of the competition layer print one
+line to stderr and exit with status 2.  The competition layer is imported
+by the commands, not with this module.
+
+Files: a tournament file of its own (round robin, Swiss), or an event file
+(:class:`~qisai.competition.events.file.EventFile`: one exported from the
+arena, one of ``qisai event``) holding an individual event, which is saved
+back whole; a team event file, e.g. a 12.4 全队轮 match made by ``create
+--system all-play-all``, is run by :mod:`qisai.cli.tournament_team`.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
+    from qisai.competition.events.file import EventFile
+    from qisai.competition.events.team_event import TeamEvent
     from qisai.competition.tournament import Player, Tournament
 
 app = typer.Typer(no_args_is_help=True, help="Competitions (比赛): pairings, results, standings.")
@@ -48,8 +57,18 @@ def _run(fn: Callable[[], T]) -> T:
         raise typer.Exit(2) from None
 
 
+_WRAPPED: dict[int, EventFile] = {}
+"""Individual events read from an event file (an arena export, a ``qisai
+event`` file): the tournament's id -> its file, so that ``_save`` writes the
+header, penalties and play-offs back with it."""
+
+
 def _save(t: Tournament, path: Path) -> None:
-    t.save(path)  # atomically: a crash leaves the old file whole
+    ef = _WRAPPED.get(id(t))
+    if ef is not None and ef.event is t:
+        ef.save(path)
+    else:
+        t.save(path)  # atomically: a crash leaves the old file whole
 
 
 def read_entries(path: Path) -> list[Player]:
@@ -93,11 +112,56 @@ def read_entries(path: Path) -> list[Player]:
     return players
 
 
-def _load(event: Path) -> Tournament:
-    """The event in file ``event``; exit 2 (with the message) if it cannot be read."""
+def _open(event: Path) -> Tournament | EventFile:
+    """The event in file ``event``: a tournament file, or an event file (an
+    arena export, a ``qisai event`` file) whose individual event is returned
+    as a tournament and a team event as the file; exit 2 (with the message)
+    if it cannot be read."""
+    from qisai.competition.jsonfile import read_object
     from qisai.competition.tournament import Tournament
 
-    return _run(lambda: Tournament.load(event))
+    def read() -> Tournament | EventFile:
+        _WRAPPED.clear()  # one event a command
+        data = read_object(event)
+        if data.get("format") != "qisai-event":
+            return Tournament.from_dict(data, str(event))
+        from qisai.competition.events.file import EventFile
+
+        ef = EventFile.from_dict(data, str(event))
+        if isinstance(ef.event, Tournament):
+            _WRAPPED[id(ef.event)] = ef
+            return ef.event
+        return ef
+    return _run(read)
+
+
+def _load(event: Path) -> Tournament:
+    """The individual event in file ``event``; exit 2 (with the message) if
+    it cannot be read or is a team event."""
+    from qisai.competition.tournament import Tournament
+
+    t = _open(event)
+    if not isinstance(t, Tournament):
+        typer.echo(f"error: {event} is a {t.kind} event; this command is for round robin "
+                   "and Swiss events (see 'qisai event')", err=True)
+        raise typer.Exit(2)
+    return t
+
+
+def _split(event: Path) -> tuple[Tournament | None, EventFile | None]:
+    """The event in file ``event`` as ``(tournament, None)`` for a round
+    robin or Swiss, ``(None, event file)`` for a team event; exit 2 for a
+    knock-out or group event (``qisai event`` runs those)."""
+    from qisai.competition.tournament import Tournament
+
+    obj = _open(event)
+    if isinstance(obj, Tournament):
+        return obj, None
+    if obj.kind != "team":
+        typer.echo(f"error: {event} is a {obj.kind} event: run it with 'qisai event'",
+                   err=True)
+        raise typer.Exit(2)
+    return None, obj
 
 
 @app.command()
@@ -143,7 +207,11 @@ def knockout(n: int = typer.Argument(..., help="number of entries (seeds 1..N)")
 def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
            entries: Path = typer.Option(..., help="entries file (CSV or JSON)"),
            name: str = typer.Option("", help="event name"),
-           system: str = typer.Option("swiss", help="swiss, round_robin, double_round_robin"),
+           system: str = typer.Option(
+               "swiss", help="swiss, round_robin, double_round_robin, or all-play-all "
+                             "(12.4 全队轮赛制: two teams from the 队名 column)"),
+           boards: int | None = typer.Option(
+               None, help="all-play-all: players a side (default: the smaller team)"),
            rounds: int | None = typer.Option(None, help="rounds (required for swiss)"),
            rules: str = typer.Option(
                "cxa", help="rule profile of the games (cxa, cxa-2007, axf, ...); the "
@@ -167,6 +235,12 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
     if event.exists() and not force:
         typer.echo(f"error: {event} exists (use --force)", err=True)
         raise typer.Exit(2)
+    if system.replace("_", "-") in ("all-play-all", "全队轮", "全队轮赛制"):
+        from qisai.cli import tournament_team
+
+        tournament_team.create(event, entries, name, boards, None if scoring else rules, seed,
+                               {})
+        return
 
     def make() -> Tournament:
         players = read_entries(entries)
@@ -215,7 +289,17 @@ def pair(event: Path = typer.Argument(..., help="event file"),
     from qisai.competition import manual as hand
     from qisai.competition import output
 
-    t = _load(event)
+    t, ef = _split(event)
+    if ef is not None:
+        if manual is not None or fix is not None:
+            typer.echo("error: a 全队轮 match is paired by its schedule (12.4); change a "
+                       "team's order with 'qisai tournament lineup'", err=True)
+            raise typer.Exit(2)
+        from qisai.cli import tournament_team
+
+        tournament_team.pair(ef, event)
+        return
+    assert t is not None
     if manual is not None and fix is not None:
         typer.echo("error: give --manual or --fix, not both", err=True)
         raise typer.Exit(2)
@@ -263,7 +347,14 @@ def pairings(event: Path = typer.Argument(..., help="event file"),
     """Print a round's pairings and results."""
     from qisai.competition import output
 
-    t = _load(event)
+    t, ef = _split(event)
+    if ef is not None:
+        from qisai.cli import tournament_team
+        from qisai.competition.events.views import round_count
+
+        tournament_team.print_round(ef, round_no or round_count(ef), fmt)
+        return
+    assert t is not None
     r = round_no or t.current_round
     if fmt == "json":
         typer.echo(json.dumps(_run(lambda: output.pairings_rows(t, r)), ensure_ascii=False,
@@ -300,6 +391,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
     from qisai.competition.bulk import parse_items, record_results
 
     args = list(items or [])
+    t, team_ef = _split(event)
+    if team_ef is not None:
+        _team_result(team_ef, event, args, round_opt, file, overwrite)
+        return
+    assert t is not None
     if round_opt is None and file is None:
         if len(args) != 3:
             typer.echo("error: give ROUND BOARD RESULT, or --round R with the items",
@@ -311,11 +407,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
                        err=True)
             raise typer.Exit(2) from None
-        t = _load(event)
         g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
                                          black_fouls=black_fouls, overwrite=overwrite))
         _save(t, event)
         typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
+        _rating_after(t, round_no)
         return
     text = ", ".join(args)
     if file is not None:
@@ -324,7 +420,6 @@ def result(event: Path = typer.Argument(..., help="event file"),
         except OSError as exc:
             typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             raise typer.Exit(2) from None
-    t = _load(event)
     number = round_opt if round_opt is not None else t.current_round
     parsed = _run(lambda: parse_items(text, by_player=by_player))
     games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
@@ -337,14 +432,145 @@ def result(event: Path = typer.Argument(..., help="event file"),
     typer.echo(f"round {number}: {len(games)} result(s) entered; "
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
+    _rating_after(t, number)
+
+
+def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
+                 file: Path | None, overwrite: bool) -> None:
+    from qisai.cli import tournament_team
+    from qisai.competition.events.views import round_count
+
+    if round_opt is None and file is None:
+        if len(args) != 3:
+            typer.echo("error: give ROUND BOARD RESULT, or --round R with the items", err=True)
+            raise typer.Exit(2)
+        if not (args[0].isdigit() and args[1].isdigit()):
+            typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
+                       err=True)
+            raise typer.Exit(2)
+        round_no, text = int(args[0]), f"{args[1]} {args[2]}"
+    else:
+        text = ", ".join(args)
+        if file is not None:
+            try:
+                text = file.read_text(encoding="utf-8-sig") + ("\n" + text if text else "")
+            except OSError as exc:
+                typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
+                raise typer.Exit(2) from None
+        round_no = round_opt if round_opt is not None else round_count(ef)
+    tournament_team.result(ef, event, round_no, text, overwrite)
+    _rating_after(ef, round_no)
+
+
+def _complete(ev: Tournament | EventFile, round_no: int) -> bool:
+    from qisai.competition.tournament import Tournament
+
+    if isinstance(ev, Tournament):
+        if not 1 <= round_no <= len(ev.rounds):
+            return False
+        rec = ev.rounds[round_no - 1]
+        return all(p.is_bye or p.board in rec.results for p in rec.pairings)
+    from qisai.competition.events.team_event import TeamEvent
+
+    te = ev.event
+    if not isinstance(te, TeamEvent) or te.tt is None or not 1 <= round_no <= len(te.tt.rounds):
+        return False
+    return all(m.black_team is None or m.results or m.forfeit is not None
+               for m in te.tt.rounds[round_no - 1])
+
+
+def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0) -> None:
+    """Once round ``round_no`` is complete, print each rated player's rating
+    change over rounds 1..``round_no`` (the project's Elo; nothing when no
+    player has a rating)."""
+    from qisai.competition.events.ratings import rated_players, rating_rows
+    from qisai.competition.tournament import Tournament
+
+    if not _complete(ev, round_no):
+        return
+    if isinstance(ev, Tournament):
+        target: Tournament | TeamEvent = ev
+    else:
+        from qisai.competition.events.team_event import TeamEvent
+
+        if not isinstance(ev.event, TeamEvent):
+            return
+        target = ev.event
+    if rated_players(target):
+        rows = _run(lambda: rating_rows(target, round_no, k))
+        typer.echo(f"rating changes after round {round_no} (Elo, K={k:g}, against the "
+                   "ratings before the event):")
+        for r in rows:
+            typer.echo(f"{r.number:4d}  {r.name}  {r.before} -> {r.after:.0f} ({r.change:+.1f}; "
+                       f"{r.score:g}/{r.games}, expected {r.expected:.2f})")
+
+
+@app.command()
+def ratings(event: Path = typer.Argument(..., help="event file"),
+            round_no: int = typer.Option(0, "--round", help="through this round (default: "
+                                                            "every round)"),
+            k: float = typer.Option(20.0, "--k", help="K of the rating list (K > 0)"),
+            fmt: str = typer.Option("text", "--format", help="text, csv, json")) -> None:
+    """Print each rated player's rating change (等级分变化) for the event:
+    rating before, rated games, score, expected score, change, rating
+    after (Elo against the ratings before the event; forfeits and byes not
+    rated)."""
+    import csv
+    import io
+
+    from qisai.competition.events.file import EventFile
+    from qisai.competition.events.ratings import rating_table
+    from qisai.competition.events.views import text_table
+
+    t, ef = _split(event)
+    if t is not None:
+        ef = _WRAPPED.get(id(t)) or EventFile("individual", t)
+    assert ef is not None
+    table = _run(lambda: rating_table(ef, round_no or None, k))
+    if fmt == "text":
+        typer.echo(text_table(table), nl=False)
+    elif fmt == "csv":
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows([table.header] + table.rows)
+        typer.echo(buf.getvalue(), nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps({"event": ef.header.name, "title": table.title,
+                               "header": table.header, "rows": table.rows},
+                              ensure_ascii=False, indent=1))
+    else:
+        typer.echo(f"error: unknown format {fmt!r}", err=True)
+        raise typer.Exit(2)
+
+
+@app.command()
+def lineup(event: Path = typer.Argument(..., help="全队轮 event file"),
+           team: str = typer.Argument(..., help="the team (its name)"),
+           order: str = typer.Argument(..., help="its players in board order, 'a,b,c,d'")
+           ) -> None:
+    """Set a team's order for a 全队轮 match (12.4; before its first result)
+    and print every round's boards."""
+    from qisai.cli import tournament_team
+
+    _, ef = _split(event)
+    if ef is None:
+        typer.echo("error: line-ups belong to team events", err=True)
+        raise typer.Exit(2)
+    tournament_team.lineup(ef, event, team, order)
 
 
 @app.command()
 def withdraw(event: Path = typer.Argument(..., help="event file"),
              number: int = typer.Argument(..., help="entry number"),
              after: int | None = typer.Option(None, help="last round played (default: now)")) -> None:
-    """Withdraw an entry (20.3 round robin, 20.4 Swiss)."""
-    t = _load(event)
+    """Withdraw an entry (20.3 round robin, 20.4 Swiss); a team event's
+    entry is its team number."""
+    t, ef = _split(event)
+    if ef is not None:
+        from qisai.cli import tournament_team
+
+        tournament_team.withdraw(ef, event, ef.entry_name(number))
+        return
+    assert t is not None
     _run(lambda: t.withdraw(number, after))
     _save(t, event)
     typer.echo(f"{number} {t.player(number).name} withdrawn after round "
@@ -354,10 +580,17 @@ def withdraw(event: Path = typer.Argument(..., help="event file"),
 @app.command()
 def standings(event: Path = typer.Argument(..., help="event file"),
               fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
-    """Print the standings with every tie-break column."""
+    """Print the standings with every tie-break column (a team event: 场分
+    and 局分, 14.2, ranked by 15.3/15.4)."""
     from qisai.competition import output
 
-    t = _load(event)
+    t, ef = _split(event)
+    if ef is not None:
+        from qisai.cli import tournament_team
+
+        tournament_team.standings(ef, fmt)
+        return
+    assert t is not None
     if fmt == "text":
         typer.echo(_run(lambda: output.standings_text(t)), nl=False)
     elif fmt == "csv":
@@ -378,7 +611,13 @@ def crosstable(event: Path = typer.Argument(..., help="event file"),
     """Print the crosstable."""
     from qisai.competition import output
 
-    t = _load(event)
+    t, ef = _split(event)
+    if ef is not None:
+        from qisai.cli import tournament_team
+
+        tournament_team.crosstable(ef)
+        return
+    assert t is not None
     render = {"text": output.crosstable_text, "csv": output.crosstable_csv,
               "html": output.crosstable_html}.get(fmt)
     if render is None:

@@ -3,7 +3,7 @@
 An output layer above the competition layer: it reads an
 :class:`~qisai.competition.events.file.EventFile` and draws 对阵表,
 成绩册, the crosstable, 记录纸 (result slips), team line-up forms and the
-knock-out bracket (:mod:`qisai.papers.sheets`) on A4 pages
+knock-out bracket and the rating changes (:mod:`qisai.papers.sheets`) on A4 pages
 (:mod:`qisai.papers.pdf`, fpdf2; see there why).  Nothing below imports it;
 the command line (``qisai event papers``, ``qisai tournament papers``) and
 the arena may.  fpdf2 is imported only when a paper is made.
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["KINDS", "write_paper"]
 
-KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket")
+KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket", "ratings")
 """The papers :func:`write_paper` makes."""
 
 
@@ -39,7 +39,8 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
 
     makers = {"pairings": sheets.pairings, "standings": sheets.standings,
               "crosstable": sheets.crosstable, "slips": sheets.slips,
-              "lineups": sheets.lineups, "bracket": sheets.bracket}
+              "lineups": sheets.lineups, "bracket": sheets.bracket,
+              "ratings": sheets.ratings}
     if kind not in makers:
         raise PapersError(f"unknown paper {kind!r}; use one of {', '.join(KINDS)}")
     return makers[kind](event, round_no).save(path)

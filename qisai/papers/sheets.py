@@ -117,6 +117,27 @@ def standings(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
+def ratings(ef: EventFile, round_no: int | None = None) -> Document:
+    """等级分变化表: each rated player's rating before, rated games, score,
+    expected score, change and rating after, over rounds 1..``round_no``
+    (default: every round played) by the project's Elo
+    (:mod:`qisai.competition.events.ratings`)."""
+    from qisai.competition.events.ratings import rating_table
+
+    n = round_count(ef)
+    through = round_no if round_no is not None else n
+    table = rating_table(ef, through)
+    final = ef.event.finished and through >= n
+    title = "赛后等级分变化" if final else f"第{through}轮后 等级分变化"
+    doc = Document(ef.header, title, landscape=False)
+    doc.new_page()
+    doc.table(table.header, table.rows)
+    doc.pdf.ln(3)
+    doc.text("按赛前等级分计算：变化 = K ×（得分 − 期望得分），期望得分 = 1 / (1 + 10^((对手 − 本人) / 400))；"
+             "K = 20。弃权、轮空不计；无等级分者及其对局不计。", 8)
+    return doc
+
+
 def crosstable(ef: EventFile, round_no: int | None = None) -> Document:
     """The crosstable: per round the opponent, colour and result
     (``12红1``), byes (轮空) and rounds not played (—)."""

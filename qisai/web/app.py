@@ -37,6 +37,7 @@ from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
+from qisai.web.events import transfer as event_transfer
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
@@ -130,6 +131,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(socket.router)
     app.include_router(lobby_api.router)
     app.include_router(events_api.api)
+    app.include_router(event_transfer.router)  # /api/tournaments/{id}/export, /import
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
     app.include_router(player_pages.router)  # /users/{id}: the player's page

@@ -20,6 +20,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "entries"
 
 def make(fmt: str) -> EventFile:
     sheet = {"team-round-robin": "teams.csv", "team-swiss": "teams.csv",
+             "team-all-play-all": "two_teams.csv",
              "mcmahon": "go_players.csv"}.get(fmt, "players_zh.csv")
     opts = EventOptions(fmt, rounds=3, boards=2)
     return create_event(read_entries(DATA / sheet), opts, Header("赛", venue="杭州"))

@@ -18,6 +18,8 @@ format                      what it makes
 ``groups``                  分组循环制 with a final (11.3)
 ``team-round-robin``        团体 循环制 (12, 13.2, 14.2, 15.3)
 ``team-swiss``              团体 积分编排制 (12, 13.3, 14.2, 15.4)
+``team-all-play-all``       全队轮赛制 between two teams (12.4, 13.2, 14.2,
+                            15.3): ``boards`` players a side, as many rounds
 ==========================  ==================================================
 
 A team event's rosters come from the entries' team column (队名), each
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 
 from qisai.competition.entries import Entry
 from qisai.competition.errors import CompetitionError, EntryError
+from qisai.competition.events.allplay_event import AllPlayAllEvent
 from qisai.competition.events.file import EventFile, Header
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
@@ -45,7 +48,7 @@ from qisai.competition.tournament import Tournament
 __all__ = ["FORMATS", "EventOptions", "create_event"]
 
 FORMATS = ("round-robin", "double-round-robin", "swiss", "mcmahon", "knockout", "groups",
-           "team-round-robin", "team-swiss")
+           "team-round-robin", "team-swiss", "team-all-play-all")
 
 
 @dataclass(slots=True)
@@ -133,16 +136,18 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
         for e in entries:
             g.add_player(e.player())
         kind, ev = "groups", g
+    elif o.format == "team-all-play-all":
+        ap = AllPlayAllEvent(header.name, boards=o.boards, seed=o.seed, rules=o.rules)
+        rosters = _rosters(entries)
+        for team, roster in rosters.items():
+            ap.add_team(team, roster)
+        ap.ratings = {e.name: e.rating for e in entries if e.rating}
+        kind, ev = "team", ap
     else:
         system = "round_robin" if o.format == "team-round-robin" else "swiss"
         te = TeamEvent(header.name, system=system, rounds=o.rounds, boards=o.boards,
                        lineup_mode=o.lineup_mode, seed=o.seed)
-        rosters: dict[str, list[str]] = {}
-        for e in entries:
-            if not e.team:
-                raise EntryError(f"row {e.row}: {e.name} has no team (队名) for a team event")
-            rosters.setdefault(e.team, []).append(e.name)
-        for team, roster in rosters.items():
+        for team, roster in _rosters(entries).items():
             te.add_team(team, roster)
         kind, ev = "team", te
     ef = EventFile(kind, ev, header)
@@ -152,3 +157,15 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
                                              ("rank", e.rank)) if v}
                  for e in entries if e.sex or e.group or e.rank}
     return ef
+
+
+def _rosters(entries: Sequence[Entry]) -> dict[str, list[str]]:
+    """Each team's roster from the entries' team column, in file order (the
+    registered board order, 12.1).  Raises :class:`EntryError` for an entry
+    without a team."""
+    rosters: dict[str, list[str]] = {}
+    for e in entries:
+        if not e.team:
+            raise EntryError(f"row {e.row}: {e.name} has no team (队名) for a team event")
+        rosters.setdefault(e.team, []).append(e.name)
+    return rosters

@@ -37,6 +37,7 @@ from qisai.competition.errors import (
     EventStateError,
     ResultError,
 )
+from qisai.competition.events.allplay_event import AllPlayAllEvent
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
@@ -146,7 +147,8 @@ class Playoff:
 
 _INNER_FORMATS = {"qisai-knockout": "knockout", "qisai-web-knockout": "knockout",
                   "qisai-team": "team", "qisai-web-team": "team",
-                  "qisai-groups": "groups", "qisai-web-groups": "groups"}
+                  "qisai-groups": "groups", "qisai-web-groups": "groups",
+                  "qisai-team-allplay": "team"}
 
 
 class EventFile:
@@ -472,6 +474,8 @@ class EventFile:
                 event = KnockoutEvent.from_dict(inner)
             elif kind == "groups":
                 event = GroupEvent.from_dict(inner)
+            elif kind == "team" and inner.get("format") == "qisai-team-allplay":
+                event = AllPlayAllEvent.from_dict(inner)  # 12.4 全队轮赛制
             elif kind == "team":
                 event = TeamEvent.from_dict(inner)
             else:

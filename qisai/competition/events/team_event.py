@@ -231,7 +231,7 @@ class TeamEvent:
                             f"{tt.team(other).name} ({res.value})"
                 last -= 1
         self.withdrawn[team.id] = last
-        rule = "20.3" if self.system == "round_robin" else "20.4"
+        rule = "20.4" if self.system == "swiss" else "20.3"  # 全队轮 is played as a round robin
         struck = " — fewer than half its opponents met: its results are struck out " \
                  "(20.3)" if team.id in self.annulled_teams() else ""
         return f"{name} withdrew after round {last} ({rule}){forfeited}{struck}"

@@ -51,7 +51,9 @@ LOCK = threading.Lock()  # read-modify-write of an event's state in this process
 
 INDIVIDUAL = ("round_robin", "double_round_robin", "swiss")
 KNOCKOUT = ("knockout", "double_knockout")
-TEAM = ("team_round_robin", "team_swiss")
+TEAM = ("team_round_robin", "team_swiss", "team_all_play_all")
+"""Team formats; ``team_all_play_all`` (12.4 全队轮赛制) comes in by import
+(:mod:`.transfer`) from ``qisai tournament``."""
 GROUP = ("group_round_robin",)
 Event = Tournament | KnockoutEvent | TeamEvent | GroupEvent
 """An event of any format: individual (a competition-layer
@@ -72,6 +74,10 @@ def load_event(row: TournamentRow) -> Event:
     fam = family(row)
     if fam == "knockout":
         return KnockoutEvent.from_dict(data)
+    if fam == "team" and row.format == "team_all_play_all":
+        from qisai.competition.events.allplay_event import AllPlayAllEvent
+
+        return AllPlayAllEvent.from_dict(data)
     if fam == "team":
         return TeamEvent.from_dict(data)
     if fam == "group":

@@ -50,7 +50,7 @@ __all__ = ["KINDS_BY_FAMILY", "LABELS", "ROUND_KINDS", "STAFF_KINDS", "may_see_f
 router = APIRouter(tags=["events"])
 
 KINDS_BY_FAMILY: dict[str, tuple[str, ...]] = {
-    "individual": ("pairings", "standings", "crosstable", "slips"),
+    "individual": ("pairings", "standings", "crosstable", "slips", "ratings"),
     "knockout": ("pairings", "bracket", "standings", "slips"),
     "group": ("pairings", "standings", "slips"),
     "team": ("pairings", "standings", "crosstable", "slips", "lineups"),
@@ -64,6 +64,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "pairings": ("对阵表", "Pairings"), "standings": ("成绩册", "Standings"),
     "crosstable": ("交叉表", "Crosstable"), "bracket": ("对阵图", "Bracket"),
     "slips": ("记录纸", "Result slips"), "lineups": ("出场名单", "Line-ups"),
+    "ratings": ("等级分变化", "Rating changes"),
 }
 """Each paper's name in Chinese and English (the event page's links)."""
 

@@ -8,6 +8,20 @@ document.addEventListener("DOMContentLoaded", () => {
     try { return await qisai.api(method, path, body); }
     catch (e) { err.textContent = e.message; throw e; }
   };
+  const imported = document.getElementById("import-event");
+  if (imported) {
+    // an event file made at the desk becomes a new event (qisai.web.events.transfer)
+    imported.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const file = document.getElementById("import-file").files[0];
+      if (!file) return;
+      let body;
+      try { body = JSON.parse(await file.text()); }
+      catch (e) { err.textContent = `${file.name}: not JSON (${e.message})`; return; }
+      const made = await call("POST", "/api/tournaments/import", body);
+      location.href = `/tournaments/${made.id}`;
+    });
+  }
   const form = document.getElementById("new-tournament");
   if (form) {
     // show the options of the chosen format only

@@ -1,0 +1,229 @@
+"""12.4 全队轮赛制: a match between two teams in which every player of one
+team meets every player of the other ("一方所有队员与另一方所有队员逐一对弈").
+
+With ``n`` players a side the match takes ``n`` rounds of ``n`` boards.
+Each team hands in its order (出场顺序) before the first round; in round
+``r`` (0-based) the ``i``-th player of the team numbered 1 meets player
+``(i + r) mod n`` of team 2, so that over the ``n`` rounds every pair meets
+exactly once and nobody sits out.
+
+Colours follow 13.2 (循环制团体比赛): the first-listed team of a round has
+Red on the odd boards and Black on the even ones.  The rule book says no
+more for 12.4, so the boards and the first-listed team are chosen to share
+the colours fairly (:func:`board_pairs`):
+
+* ``n`` even: team 1's players keep their boards and the first-listed team
+  changes every second round (1, 1, 2, 2, 1, 1, ...); every player has Red
+  ``n/2`` times when ``n`` is a multiple of 4, and one team's players one
+  Red too many or too few otherwise (two a side: whatever the schedule,
+  some player has one colour twice);
+* ``n`` odd: team 1 is first-listed throughout and the games move up
+  ``(n+1)/2`` boards a round; every player's Reds and Blacks differ by one.
+
+Scoring and ranking: every round is one 场 between the teams: its board
+results count 局分 (14.1: win 1, draw 0.5; or the rule profile's points)
+and the 场 is won by the team with more 局分 (14.2: 场分 2, a level 场 1
+each).  The teams are ranked as in a one-game round robin of teams (15.3):
+场分, then 全队总局分, 全队胜局, 直胜, 全队犯规; whatever stays level is a
+shared place (15.6 wants a play-off for the title).
+
+The event is a :class:`~qisai.competition.events.team_event.TeamEvent`, so
+board results, forfeits, withdrawals, standings, crosstables and papers
+work the same; what differs is the pairing (fixed by the schedule above)
+and the line-up (one order for the whole match, not one per round).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from qisai.competition.errors import CompetitionError, EventStateError, LineupError
+from qisai.competition.events.common import match_key
+from qisai.competition.events.team_event import TeamEvent
+from qisai.competition.scoring import CLASSIC, table_for_rules
+from qisai.competition.teams import LineupMode, Team, TeamMatch, TeamTournament
+
+__all__ = ["FORMAT", "AllPlayAllEvent", "board_pairs"]
+
+FORMAT = "qisai-team-allplay"
+"""The ``format`` key of :meth:`AllPlayAllEvent.to_dict`."""
+
+
+def board_pairs(first: Sequence[str], second: Sequence[str], round_no: int
+                ) -> tuple[bool, list[tuple[str, str]]]:
+    """Return who meets whom in round ``round_no`` (1-based) of a 全队轮
+    match: ``(first_listed_is_team_1, [(player of team 1, player of team 2)
+    on board 1, board 2, ...])`` (see the module notes for the plan).
+    Raises :class:`LineupError` for orders of different lengths or a round
+    outside 1..n."""
+    n = len(first)
+    if n == 0 or len(second) != n:
+        raise LineupError("12.4 全队轮赛制 needs two orders of the same non-zero length")
+    if not 1 <= round_no <= n:
+        raise LineupError(f"a 全队轮 match of {n} a side has rounds 1..{n}, not {round_no}")
+    r = round_no - 1
+    games = [(first[i], second[(i + r) % n]) for i in range(n)]
+    if n % 2 == 0:
+        return (r // 2) % 2 == 0, games
+    # odd: game i goes to board i + r(n+1)/2 (mod n), so that a player's board,
+    # and with it his colour, changes parity from round to round
+    step = r * (n + 1) // 2
+    boards: list[tuple[str, str]] = [("", "")] * n
+    for i, g in enumerate(games):
+        boards[(i + step) % n] = g
+    return True, boards
+
+
+class AllPlayAllEvent(TeamEvent):
+    """A 全队轮赛制 match (12.4) between exactly two teams of ``boards``
+    players each (a roster may hold reserves; the order names who plays).
+
+    Numbers: the two teams are numbered by lot at the start (制签); team 1
+    is first-listed (Red on odd boards) in round 1.
+    """
+
+    def __init__(self, name: str, *, boards: int = 4, seed: int = 0,
+                 rules: str | None = None) -> None:
+        """Raises :class:`CompetitionError` for a bad option."""
+        super().__init__(name, system="round_robin", rounds=boards, boards=boards,
+                         lineup_mode="free", seed=seed, rules=rules)
+        self.system = "all_play_all"
+        self.orders: dict[str, list[str]] = {}
+        """Per team name: its order for the whole match (board 1 first)."""
+        self.ratings: dict[str, int] = {}
+        """Per player name: the rating (等级分) entered, 0 or absent if unrated."""
+
+    def add_team(self, name: str, roster: Sequence[str]) -> Team:
+        """Register one of the two teams.  Raises :class:`CompetitionError`
+        for a third team or what :meth:`TeamEvent.add_team` raises."""
+        if len(self.teams) >= 2 and not self.started:
+            raise CompetitionError(f"{self.name}: 12.4 全队轮赛制 is a match between two teams; "
+                                   f"{', '.join(t.name for t in self.teams)} are entered")
+        return super().add_team(name, roster)
+
+    def start(self) -> None:
+        """Number the two teams by lot and fix the match's rounds (one per
+        player a side).  Raises :class:`CompetitionError` unless exactly two
+        teams are entered."""
+        if self.started:
+            raise EventStateError(f"{self.name}: already started")
+        if len(self.teams) != 2:
+            raise CompetitionError(f"{self.name}: 12.4 全队轮赛制 needs exactly two teams, "
+                                   f"not {len(self.teams)}")
+        ordered = list(self.teams)
+        random.Random(f"{self.seed}:numbers").shuffle(ordered)
+        # TeamTournament's round robin would pair the two teams once; the
+        # rounds are appended here instead (pair_next_round), so its table
+        # is never asked for round 2.
+        self.tt = TeamTournament(self.name, ordered, system="round_robin", rounds=self.boards,
+                                 lineup_mode=LineupMode.FREE, seed=self.seed,
+                                 scoring=CLASSIC if self.rules is None
+                                 else table_for_rules(self.rules))
+        self.teams = self.tt.teams
+        self.rounds_planned = self.boards
+        for t in self.teams:
+            self.orders.setdefault(t.name, list(t.roster[: self.boards]))
+
+    def set_order(self, team: str, order: Sequence[str]) -> list[str]:
+        """Set team ``team``'s order for the whole match (board 1 first in
+        round 1); allowed until the first board result.  Returns the order.
+        Raises :class:`CompetitionError` for an unknown team, a player not
+        on its roster or named twice, the wrong number of players, or
+        results already in."""
+        names = [t.name for t in (self.tt.teams if self.tt else self.teams)]
+        if team not in names:
+            raise CompetitionError(f"{self.name}: no team named {team!r}")
+        if any(st["results"] for st in self.matches.values()) or (
+                self.tt is not None and any(m.forfeit is not None
+                                            for rnd in self.tt.rounds for m in rnd)):
+            raise EventStateError(f"{self.name}: results are in; the order is fixed "
+                                  "(12.4: every pairing of the match is set by it)")
+        roster = next(t for t in (self.tt.teams if self.tt else self.teams)
+                      if t.name == team).roster
+        order = [x.strip() for x in order]
+        if len(order) != self.boards:
+            raise LineupError(f"{team}: the order names {len(order)} players; 12.4 needs all "
+                              f"{self.boards} who play")
+        unknown = [x for x in order if x not in roster]
+        if unknown:
+            raise LineupError(f"{team}: {', '.join(unknown)} not on the roster")
+        if len(set(order)) != len(order):
+            raise LineupError(f"{team}: a player is named twice")
+        self.orders[team] = order
+        if self.tt is not None:  # rounds already paired take the new order
+            for k, rnd in enumerate(self.tt.rounds, start=1):
+                for m in rnd:
+                    self.matches[match_key(k, m.board)]["lineups"] = self._lineups(k)
+        return order
+
+    def _lineups(self, round_no: int) -> list[list[str]]:
+        tt = self._tt()
+        one, two = (self.orders[t.name] for t in tt.teams)
+        one_first, pairs = board_pairs(one, two, round_no)
+        a = [x for x, _ in pairs]
+        b = [y for _, y in pairs]
+        return [a, b] if one_first else [b, a]
+
+    def pair_next_round(self) -> int:
+        """Pair the next round by the 12.4 schedule; return its number.
+        Raises :class:`CompetitionError` when every round is paired or the
+        previous round is not complete."""
+        tt = self._tt()
+        if len(tt.rounds) >= self.boards:
+            raise EventStateError(f"{self.name}: all {self.boards} rounds of the 全队轮 match "
+                                  "are paired")
+        if tt.rounds and any(not m.results and m.forfeit is None for m in tt.rounds[-1]):
+            raise EventStateError(f"{self.name}: round {len(tt.rounds)} is not complete")
+        number = len(tt.rounds) + 1
+        one_first, _ = board_pairs(self.orders[tt.teams[0].name],
+                                   self.orders[tt.teams[1].name], number)
+        red, black = (1, 2) if one_first else (2, 1)
+        tt.rounds.append([TeamMatch(number, 1, red, black)])
+        self.matches[match_key(number, 1)] = {"lineups": self._lineups(number),
+                                              "results": {}, "fouls": {}}
+        if self.withdrawn:  # a team gone: the rest of the match is forfeited (20.3)
+            from qisai.competition.events.common import forfeit_against
+
+            tt.record_forfeit(number, 1, forfeit_against(red in self.withdrawn,
+                                                         black in self.withdrawn))
+        return number
+
+    def set_lineups(self, round_no: int, match: int, red: Sequence[str],
+                    black: Sequence[str]) -> None:
+        """Refused: under 12.4 the boards of every round follow from the
+        teams' orders (:meth:`set_order`).  Raises :class:`LineupError`."""
+        raise LineupError("12.4 全队轮赛制: the boards of each round follow from the teams' "
+                          "orders; set a team's order instead")
+
+    def annulled_teams(self) -> set[int]:
+        """No team's results are struck out: a two-team match has no other
+        opponents to keep (a withdrawal forfeits the rest, 20.3)."""
+        return set()
+
+    # -- persistence
+    def to_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        data = super().to_dict()
+        data.update({"format": FORMAT, "system": "all_play_all", "orders": self.orders,
+                     "ratings": self.ratings})
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AllPlayAllEvent:
+        """Inverse of :meth:`to_dict`.  Raises :class:`CompetitionError`."""
+        inner = dict(data)
+        inner["system"] = "round_robin"
+        base = TeamEvent.from_dict(inner)
+        try:
+            ev = cls(base.name, boards=base.boards, seed=base.seed, rules=base.rules)
+            ev.teams, ev.tt, ev.matches, ev.withdrawn = base.teams, base.tt, base.matches, \
+                base.withdrawn
+            ev.orders = {str(k): [str(x) for x in v] for k, v in data.get("orders", {}).items()}
+            ev.ratings = {str(k): int(v) for k, v in data.get("ratings", {}).items()}
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise CompetitionError(f"bad 全队轮 event data ({exc!r})") from None
+        if ev.tt is not None and len(ev.orders) != 2:
+            raise CompetitionError("bad 全队轮 event data: a started match needs both orders")
+        return ev

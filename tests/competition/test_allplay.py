@@ -1,0 +1,326 @@
+"""12.4 全队轮赛制 end to end from ``qisai tournament`` (issue 16, desk).
+
+The rule text: "12.4 全队轮赛制适用于队与队之间的对抗赛，一方所有队员与另一方
+所有队员逐一对弈" -- every player of one team meets every player of the
+other.  Colours: 13.2 (循环制团体比赛, the first-listed team Red on odd
+boards, Black on even boards).  Scoring 14.1 (win 1, draw 0.5) and 14.2
+(a 场 is won on 局分: 场分 2, level 1 each, lost 0).  Ranking 15.3 (场分,
+全队总局分, 全队胜局, 直胜, 全队犯规; then shared).  Every expected figure
+below is worked out in the test from those clauses, not read from the code.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from qisai.cli.event import app as event_app
+from qisai.cli.tournament import app
+from qisai.competition.errors import CompetitionError, LineupError
+from qisai.competition.events.allplay_event import AllPlayAllEvent
+from qisai.competition.events.file import EventFile
+
+runner = CliRunner()
+
+# 14.1: the points of a result for the side that had Red on the board.
+RED_POINTS = {"1-0": 1.0, "=": 0.5, "0-1": 0.0}
+
+
+def _event(n: int) -> AllPlayAllEvent:
+    ev = AllPlayAllEvent("match", boards=n, seed=3)
+    ev.add_team("A", [f"a{i}" for i in range(1, n + 1)])
+    ev.add_team("B", [f"b{i}" for i in range(1, n + 1)])
+    ev.start()
+    return ev
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_12_4_every_player_meets_every_opponent_once(n: int) -> None:
+    ev = _event(n)
+    met: list[frozenset[str]] = []
+    colours: dict[str, list[str]] = {}
+    for r in range(1, n + 1):
+        assert ev.pair_next_round() == r
+        boards = ev.board_players(r, 1)
+        seated = [p for _, red, black in boards for p in (red, black)]
+        assert sorted(seated) == sorted(ev.orders["A"] + ev.orders["B"])  # nobody sits out
+        first = ev._tt().team(ev.match(r, 1).red_team).name
+        for board, red, black in boards:
+            assert red[0] != black[0]  # a game is between the two teams
+            # 13.2: the first-listed team is Red on odd boards, Black on even ones
+            assert (red[0].upper() == first) == (board % 2 == 1)
+            colours.setdefault(red, []).append("R")
+            colours.setdefault(black, []).append("B")
+            met.append(frozenset((red, black)))
+        for board in range(1, n + 1):
+            ev.record_board(r, 1, board, "=")
+    # 12.4: each of the n*n pairs of opponents exactly once
+    assert sorted(met, key=sorted) == sorted(
+        (frozenset(p) for p in itertools.product(ev.orders["A"], ev.orders["B"])), key=sorted)
+    # colours shared fairly: an odd number of games splits within one; an even
+    # number evenly when n is a multiple of 4, within two otherwise (n = 2: see
+    # test_two_a_side_cannot_balance_colours)
+    bound = 1 if n % 2 else 0 if n % 4 == 0 else 2
+    for seq in colours.values():
+        assert len(seq) == n and abs(seq.count("R") - seq.count("B")) <= bound, seq
+    with pytest.raises(CompetitionError, match="all"):
+        ev.pair_next_round()
+    assert ev.finished
+
+
+def test_two_a_side_cannot_balance_colours() -> None:
+    """Two a side, every schedule (who meets whom in which round, which team
+    has Red on board 1 under 13.2): some player has one colour twice, so the
+    bound 2 above is the best there is."""
+    best = 2
+    for round_one in ([("a1", "b1"), ("a2", "b2")], [("a1", "b2"), ("a2", "b1")]):
+        round_two = [(a, "b2" if b == "b1" else "b1") for a, b in round_one]
+        for boards1 in (round_one, round_one[::-1]):
+            for boards2 in (round_two, round_two[::-1]):
+                for a_first in itertools.product((True, False), repeat=2):
+                    reds: dict[str, int] = {}
+                    for boards, first in zip((boards1, boards2), a_first, strict=True):
+                        for k, (a, b) in enumerate(boards, start=1):
+                            a_red = (k % 2 == 1) == first
+                            reds[a if a_red else b] = reds.get(a if a_red else b, 0) + 1
+                    worst = max(abs(2 * reds.get(p, 0) - 2) for p in ("a1", "a2", "b1", "b2"))
+                    best = min(best, worst)
+    assert best == 2
+
+
+def test_12_4_checks() -> None:
+    ev = AllPlayAllEvent("m", boards=2)
+    ev.add_team("A", ["a1", "a2", "a3"])  # a reserve on the roster
+    ev.add_team("B", ["b1", "b2"])
+    with pytest.raises(CompetitionError, match="two teams"):
+        ev.add_team("C", ["c1", "c2"])
+    ev.start()
+    with pytest.raises(LineupError, match="not on the roster"):
+        ev.set_order("A", ["a1", "x"])
+    with pytest.raises(LineupError, match="all 2"):
+        ev.set_order("A", ["a1"])
+    with pytest.raises(LineupError, match="twice"):
+        ev.set_order("A", ["a1", "a1"])
+    assert ev.set_order("A", ["a3", "a1"]) == ["a3", "a1"]  # the reserve plays instead of a2
+    ev.pair_next_round()
+    with pytest.raises(LineupError, match="12.4"):
+        ev.set_lineups(1, 1, ["a3", "a1"], ["b1", "b2"])
+    ev.record_board(1, 1, 1, "1-0")
+    with pytest.raises(CompetitionError, match="order is fixed"):
+        ev.set_order("A", ["a1", "a3"])
+    with pytest.raises(CompetitionError, match="not complete"):
+        ev.pair_next_round()
+    single = AllPlayAllEvent("m", boards=2)
+    single.add_team("A", ["a1", "a2"])
+    with pytest.raises(CompetitionError, match="exactly two"):
+        single.start()
+
+
+def _cli(*args: str) -> str:
+    res = runner.invoke(app, list(args))
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def _sheet(tmp_path: Path) -> Path:
+    sheet = tmp_path / "teams.csv"
+    sheet.write_text("姓名,队名,等级分\n"
+                     "甲一,北京,2400\n甲二,北京,2300\n甲三,北京,2200\n"
+                     "乙一,上海,2350\n乙二,上海,2250\n乙三,上海,2150\n", encoding="utf-8")
+    return sheet
+
+
+# The worked example: three a side, so three rounds of three boards.  Results
+# are given per pair of players (whoever has Red), as the arbiter reads them
+# off the signed slips; the test looks up who had Red on each board.
+WORKED = {  # (北京 player, 上海 player) -> 北京 player's score (14.1)
+    ("甲一", "乙一"): 1.0, ("甲一", "乙二"): 0.5, ("甲一", "乙三"): 0.0,
+    ("甲二", "乙一"): 0.5, ("甲二", "乙二"): 0.5, ("甲二", "乙三"): 1.0,
+    ("甲三", "乙一"): 0.0, ("甲三", "乙二"): 1.0, ("甲三", "乙三"): 0.5,
+}
+FOULS = {("甲三", "乙三"): (0, 2)}  # 上海's 乙三 fouled twice (9.2) in that game
+
+
+def _play(tmp_path: Path, ev: Path) -> list[tuple[float, float]]:
+    """Pair and enter every round of the worked example through the CLI;
+    return (北京 局分, 上海 局分) per round as 14.1 counts them."""
+    per_round = []
+    for r in (1, 2, 3):
+        out = json.loads(_cli("pairings", str(ev), str(r), "--format", "json"))
+        items, bj = [], 0.0
+        for k, row in enumerate(out, start=1):
+            red, black = row["red"], row["black"]
+            bj_red = row["red_team"] == "北京"
+            pair = (red, black) if bj_red else (black, red)
+            bj_score = WORKED[pair]
+            red_score = bj_score if bj_red else 1 - bj_score
+            res = {1.0: "1-0", 0.5: "=", 0.0: "0-1"}[red_score]
+            assert RED_POINTS[res] == red_score
+            f = FOULS.get(pair)
+            fouls = "" if f is None else (f" f={f[0]}/{f[1]}" if bj_red else f" f={f[1]}/{f[0]}")
+            items.append(f"{k} {res}{fouls}")
+            bj += bj_score
+        per_round.append((bj, 3 - bj))
+        if r == 2:  # one board alone, then the rest: the round completes on the last
+            first, *rest = items
+            b, res_fouls = first.split(" ", 1)
+            _cli("result", str(ev), "2", b, res_fouls.split()[0])
+            _cli("result", str(ev), "--round", "2", ", ".join(rest))
+        else:
+            _cli("result", str(ev), "--round", str(r), ", ".join(items))
+        if r < 3:
+            assert f"round {r + 1}" in _cli("pair", str(ev))
+    return per_round
+
+
+def test_worked_example_through_the_cli(tmp_path: Path) -> None:
+    ev = tmp_path / "match.json"
+    out = _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system",
+               "all-play-all", "--name", "京沪对抗赛", "--seed", "2")
+    assert "12.4" in out and "3 rounds" in out
+    # 12.1: boards by rating; 北京 hands in another order for the match
+    sched = _cli("lineup", str(ev), "北京", "甲二,甲一,甲三")
+    assert sched.count("round ") == 3
+    assert "round 1" in _cli("pair", str(ev))
+    per_round = _play(tmp_path, ev)
+    # 14.2 by hand: 场分 2 to the side with more 局分 in a round, 1 each if level
+    bj_match = sum(2 if a > b else 1 if a == b else 0 for a, b in per_round)
+    sh_match = sum(2 if b > a else 1 if a == b else 0 for a, b in per_round)
+    bj_games = sum(a for a, _ in per_round)
+    assert bj_games == sum(WORKED.values()) == 5.0  # 14.1 over the nine games
+    table = json.loads(_cli("standings", str(ev), "--format", "json"))
+    head, rows = table["header"], table["rows"]
+    got = {r[head.index("队名")]: r for r in rows}
+    assert float(got["北京"][head.index("场分")]) == bj_match
+    assert float(got["上海"][head.index("场分")]) == sh_match
+    assert float(got["北京"][head.index("局分")]) == bj_games
+    assert float(got["上海"][head.index("局分")]) == 9 - bj_games
+    # 15.3: 场分 first, then 全队总局分
+    leader = "北京" if (bj_match, bj_games) > (sh_match, 9 - bj_games) else "上海"
+    assert rows[0][head.index("队名")] == leader
+    assert float(got["上海"][head.index("全队犯规")]) == 2
+    # the crosstable shows one 场 per round against the same opponent
+    assert _cli("crosstable", str(ev)).count("(") >= 3
+    # nothing more to pair; a manual pairing is refused with the clause
+    res = runner.invoke(app, ["pair", str(ev)])
+    assert res.exit_code == 2 and "all 3 rounds" in res.output
+    res = runner.invoke(app, ["pair", str(ev), "--manual", "1-2"])
+    assert res.exit_code == 2 and "12.4" in res.output
+    # the file is a qisai event file of a team event that 'qisai event' reads too
+    ef = EventFile.load(ev)
+    assert ef.kind == "team" and isinstance(ef.event, AllPlayAllEvent) and ef.event.finished
+
+
+def test_15_3_level_on_match_and_game_points_falls_to_fouls(tmp_path: Path) -> None:
+    """Two a side, two rounds: each round level 1-1 (场分 1 each, 14.2), so
+    场分 2:2, 局分 2:2, wins 2:2 and 直胜 level; the team with fewer fouls
+    goes first (15.3 全队犯规)."""
+    ev = AllPlayAllEvent("m", boards=2, seed=1)
+    ev.add_team("A", ["a1", "a2"])
+    ev.add_team("B", ["b1", "b2"])
+    ef = EventFile("team", ev)
+    ef.start()
+    for r in (1, 2):
+        ev.pair_next_round()
+        ev.record_board(r, 1, 1, "1-0")
+        # board 2: Red wins too, with a foul by whoever is Red there in round 2
+        ev.record_board(r, 1, 2, "1-0", red_fouls=1 if r == 2 else 0)
+    st = ef.standings()
+    assert [s.points for s in st] == [2.0, 2.0]
+    fouled = ev._tt().team(ev.match(2, 1).black_team or 0).name  # 13.2: Red on board 2
+    first = ev._tt().team(st[0].entry).name
+    assert first != fouled and not st[0].shared
+    ef2 = EventFile("team", ev)
+    # without the foul the teams share the place (15.3: 无法区分，则名次并列)
+    ev.record_board(2, 1, 2, "1-0", overwrite=True)
+    st = ef2.standings()
+    assert st[0].shared and st[1].shared and st[0].rank == st[1].rank == 1
+
+
+def test_15_3_match_points_before_game_points() -> None:
+    """Three a side: A wins rounds 1 and 2 by 2-1 and loses round 3 0-3, so
+    场分 A 4, B 2 although 局分 A 4, B 5: 场分 ranks first (15.3)."""
+    ev = AllPlayAllEvent("m", boards=3, seed=0)
+    ev.add_team("A", ["a1", "a2", "a3"])
+    ev.add_team("B", ["b1", "b2", "b3"])
+    ef = EventFile("team", ev)
+    ef.start()
+    a_scores = [(1, 1, 0), (1, 0, 1), (0, 0, 0)]  # A's score on boards 1-3 per round
+    for r, scores in enumerate(a_scores, start=1):
+        ev.pair_next_round()
+        a_red_on_odd = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+        for b, s in enumerate(scores, start=1):
+            a_red = a_red_on_odd == (b % 2 == 1)
+            ev.record_board(r, 1, b, ("1-0" if s else "0-1") if a_red else
+                            ("0-1" if s else "1-0"))
+    st = ef.standings()
+    names = [ev._tt().team(s.entry).name for s in st]
+    assert names == ["A", "B"] and [s.points for s in st] == [4.0, 2.0]
+    recs = ef.team_records()
+    gp = {ev._tt().team(t).name: sum(e.game_points for e in r.encounters)
+          for t, r in recs.items()}
+    assert gp == {"A": 4.0, "B": 5.0}
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler) missing")
+def test_papers_of_the_match(tmp_path: Path) -> None:
+    from qisai.papers.pdf import PapersError, find_font
+
+    try:
+        find_font()
+    except PapersError:
+        pytest.skip("no Chinese font (Debian fonts-noto-cjk)")
+    ev = tmp_path / "match.json"
+    _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system", "all-play-all",
+         "--name", "京沪对抗赛")
+    _cli("pair", str(ev))
+    assert "complete" in _cli("result", str(ev), "--round", "1", "1 1-0, 2 =, 3 0-1")
+    for kind in ("pairings", "standings", "lineups", "ratings"):
+        pdf = tmp_path / f"{kind}.pdf"
+        assert "1 page" in _cli("papers", str(ev), "--kind", kind, "-o", str(pdf))
+        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                              capture_output=True, text=True).stdout
+        assert "京沪对抗赛" in text and "北京" in text, kind
+        if kind == "standings":
+            assert "场分" in text and "局分" in text
+        if kind == "ratings":
+            assert "等级分变化" in text and "甲一" in text
+
+
+def test_withdrawal_forfeits_the_rest(tmp_path: Path) -> None:
+    """20.3 (a 全队轮 match is played as a round robin): a team that leaves
+    keeps what it played; its remaining rounds are forfeits, the opponent
+    winning each (21.4: a '+' match is worth 2 match points)."""
+    ev = tmp_path / "match.json"
+    _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system", "all-play-all")
+    _cli("pair", str(ev))
+    _cli("result", str(ev), "--round", "1", "1 1-0, 2 =, 3 0-1")  # 1.5 : 1.5, 场分 1 each
+    out = _cli("withdraw", str(ev), "1")
+    assert "(20.3)" in out
+    gone = out.split(" withdrew")[0]
+    for r in (2, 3):
+        assert "--+" in _cli("pair", str(ev)) or "+--" in _cli("pairings", str(ev), str(r))
+    table = json.loads(_cli("standings", str(ev), "--format", "json"))
+    h = table["header"]
+    points = {row[h.index("队名")]: float(row[h.index("场分")]) for row in table["rows"]}
+    stayed = next(t for t in points if t != gone)
+    assert points == {stayed: 1 + 2 + 2, gone: 1}
+    assert table["rows"][0][h.index("队名")] == stayed
+
+
+def test_knockout_file_is_pointed_to_qisai_event(tmp_path: Path) -> None:
+    sheet = tmp_path / "ko.csv"
+    sheet.write_text("name,rating\na,1\nb,2\nc,3\nd,4\n", encoding="utf-8")
+    ko = tmp_path / "ko.json"
+    assert runner.invoke(event_app, ["create", str(ko), "--entries", str(sheet), "--format",
+                                     "knockout"]).exit_code == 0
+    for args in (["result", str(ko), "1", "1", "1-0"], ["pair", str(ko)],
+                 ["standings", str(ko)], ["lineup", str(ko), "x", "a"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and "qisai event" in res.output, args
