@@ -33,8 +33,10 @@ from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.lobby import socket as lobby_socket
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
+from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
@@ -94,11 +96,13 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
     app.include_router(socket.router)
+    app.include_router(lobby_socket.router)  # /ws/lobby: the home page's live boards
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
+    app.include_router(lobby_pages.router)  # /tv
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -14,6 +14,7 @@ from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
 from qisai.web.pages.i18n import TEXTS
+from qisai.web.pages.lobby import home_blocks
 from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views
@@ -39,7 +40,8 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
                    titles=titles,
-                   engines=list(hub.engines))
+                   engines=list(hub.engines),
+                   **home_blocks(s, v.user))  # issue 22: live boards, events calendar
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")
