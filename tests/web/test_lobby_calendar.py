@@ -1,0 +1,156 @@
+"""The events calendar of the home page and registering from it (issue
+22.3): the listing an organiser sets, the entry conditions the server
+applies (registration open, rating limits, 组别, a team's line-up), the
+viewer's own events first; and the live boards and TV on the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from qisai.store import repo
+from qisai.store.models import Role
+from qisai.web.lobby.boards import forget_selection
+from qisai.web.lobby.calendar import forget_calendar
+
+
+def make_role(client: TestClient, user_id: int, role: Role) -> None:
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        repo.set_role(s, user_id, role)
+
+
+def set_rating(client: TestClient, user_id: int, rating: float) -> None:
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        repo.get_user(s, user_id).rating = rating
+        s.commit()
+
+
+def new_event(client: TestClient, org: dict[str, Any], **body: Any) -> int:
+    body.setdefault("name", "Spring open")
+    r = client.post("/api/tournaments", json=body, headers=org["headers"])
+    assert r.status_code == 201, r.text
+    tid: int = r.json()["id"]
+    return tid
+
+
+def entries(client: TestClient, tid: int) -> list[str]:
+    ev = client.get(f"/api/tournaments/{tid}").json()
+    return [p["name"] for p in ev.get("players", [])]
+
+
+def test_registration_applies_the_entry_conditions(client: TestClient, register: Any) -> None:
+    org, wang, li, zhao = (register(client, n) for n in ("org", "wang", "li", "zhao"))
+    make_role(client, org["user"]["id"], Role.ORGANISER)
+    tid = new_event(client, org, system="swiss", rounds=1, time={"scheme": "6.2"})
+    base = f"/api/tournaments/{tid}"
+    listing = {"starts": "2027-04-03", "ends": "2027-04-05", "venue": "棋院 3 楼",
+               "groups": ["男子组", "女子组"], "min_rating": 1400, "max_rating": 1600}
+    # Only the event's organisers set its listing.
+    assert client.put(f"{base}/listing", json=listing, headers=wang["headers"]).status_code == 403
+    r = client.put(f"{base}/listing", json=listing, headers=org["headers"])
+    assert r.status_code == 200 and r.json()["venue"] == "棋院 3 楼"
+    bad = dict(listing, ends="2027-04-01")
+    assert client.put(f"{base}/listing", json=bad, headers=org["headers"]).status_code == 422
+    bad = dict(listing, min_rating=1700)
+    assert client.put(f"{base}/listing", json=bad, headers=org["headers"]).status_code == 422
+
+    # 组别: one of the event's groups.
+    r = client.post(f"{base}/register", json={}, headers=wang["headers"])
+    assert r.status_code == 422 and "男子组" in r.json()["detail"]
+    r = client.post(f"{base}/register", json={"group": "少年组"}, headers=wang["headers"])
+    assert r.status_code == 422
+    r = client.post(f"{base}/register", json={"group": "男子组"}, headers=wang["headers"])
+    assert r.status_code == 201, r.text
+    assert entries(client, tid) == ["wang"]
+    again = client.post(f"{base}/register", json={"group": "男子组"}, headers=wang["headers"])
+    assert again.status_code == 409
+    # Rating limits, both ways, with the player's rating and the limit.
+    set_rating(client, li["user"]["id"], 1380)
+    r = client.post(f"{base}/register", json={"group": "女子组"}, headers=li["headers"])
+    assert r.status_code == 403 and "1380" in r.json()["detail"] and "1400" in r.json()["detail"]
+    set_rating(client, li["user"]["id"], 1650)
+    r = client.post(f"{base}/register", json={"group": "女子组"}, headers=li["headers"])
+    assert r.status_code == 403 and "above" in r.json()["detail"]
+    # Guests, and anyone without a session, may not enter.
+    pre = client.get("/api/auth/csrf").json()["csrf"]
+    guest = client.post("/api/auth/guest", headers={"X-CSRF-Token": pre}).json()
+    client.cookies.clear()
+    r = client.post(f"{base}/register", json={"group": "男子组"},
+                    headers={"Authorization": f"Bearer {guest['token']}"})
+    assert r.status_code == 403
+    assert client.post(f"{base}/register", json={"group": "男子组"}).status_code == 401
+    # Closed registration, then a started event.
+    client.put(f"{base}/listing", json=dict(listing, registration="closed"),
+               headers=org["headers"])
+    r = client.post(f"{base}/register", json={"group": "男子组"}, headers=zhao["headers"])
+    assert r.status_code == 409 and "closed" in r.json()["detail"]
+    client.put(f"{base}/listing", json=listing, headers=org["headers"])
+    client.post(f"{base}/entries", json={"name": "Sun"}, headers=org["headers"])
+    started = client.post(f"{base}/start", headers=org["headers"])
+    assert started.status_code == 200, started.text
+    r = client.post(f"{base}/register", json={"group": "男子组"}, headers=zhao["headers"])
+    assert r.status_code == 409
+    assert entries(client, tid) == ["wang", "Sun"]
+
+
+def test_a_team_registers_with_its_line_up(client: TestClient, register: Any) -> None:
+    org, a, b, c = (register(client, n) for n in ("org", "ann", "bo", "cai"))
+    make_role(client, org["user"]["id"], Role.ORGANISER)
+    tid = new_event(client, org, name="Team cup", system="team_round_robin", boards=2)
+    base = f"/api/tournaments/{tid}"
+    r = client.post(f"{base}/register", json={}, headers=a["headers"])
+    assert r.status_code == 422 and "team" in r.json()["detail"]
+    short = {"team": {"name": "East", "members": ["ann"]}}
+    r = client.post(f"{base}/register", json=short, headers=a["headers"])
+    assert r.status_code == 422 and "2 boards" in r.json()["detail"]
+    others = {"team": {"name": "East", "members": ["bo", "cai"]}}
+    r = client.post(f"{base}/register", json=others, headers=a["headers"])
+    assert r.status_code == 422 and "yourself" in r.json()["detail"]
+    ghost = {"team": {"name": "East", "members": ["ann", "nobody"]}}
+    assert client.post(f"{base}/register", json=ghost, headers=a["headers"]).status_code == 404
+    ok = {"team": {"name": "East", "members": ["ann", "bo", "cai"]}}
+    r = client.post(f"{base}/register", json=ok, headers=a["headers"])
+    assert r.status_code == 201, r.text
+    teams = client.get(base).json()["teams"]
+    ids = {n: u["user"]["id"] for n, u in (("ann", a), ("bo", b), ("cai", c))}
+    assert [(t["name"], [(m["name"], m["user"]) for m in t["roster"]]) for t in teams] == [
+        ("East", [(n, ids[n]) for n in ("ann", "bo", "cai")])]
+    r = client.post(f"{base}/register", json={"team": {"name": "West", "members": ["bo", "ann"]}},
+                    headers=b["headers"])
+    assert r.status_code == 409 and "already" in r.json()["detail"]
+
+
+def test_home_page_calendar_lists_own_events_first(client: TestClient, register: Any) -> None:
+    org, wang = register(client, "org"), register(client, "wang")
+    make_role(client, org["user"]["id"], Role.ORGANISER)
+    first = new_event(client, org, name="Autumn rapid", time={"minutes": 15, "increment": 10})
+    second = new_event(client, org, name="Winter Go", kind="go", system="mcmahon", rounds=4)
+    client.put(f"/api/tournaments/{first}/listing", headers=org["headers"],
+               json={"starts": "2027-10-01", "venue": "Hall A", "groups": ["公开组"]})
+    client.post(f"/api/tournaments/{second}/register", json={}, headers=wang["headers"])
+    forget_calendar()
+    page = client.get("/", headers=wang["headers"]).text
+    mine, upcoming = page.index('id="calendar-mine"'), page.index('id="calendar-upcoming"')
+    assert mine < page.index("Winter Go") < upcoming < page.index("Autumn rapid")
+    assert "Hall A" in page and "15+10" in page and "公开组" in page
+    assert f'data-register="{first}"' in page and f'data-register="{second}"' not in page
+    # The organiser sees both as his own, with the papers' link.
+    page = client.get("/", headers=org["headers"]).text
+    assert 'id="calendar-upcoming"' not in page
+    assert f'href="/tournaments/{first}#papers"' in page
+
+
+def test_home_page_and_tv_show_running_games_only(client: TestClient, register: Any) -> None:
+    red, black, nobody = register(client, "red"), register(client, "black"), register(client, "zz")
+    seek = client.post("/api/games", json={"kind": "xiangqi"}, headers=nobody["headers"]).json()
+    set_rating(client, red["user"]["id"], 2100)
+    gid = client.post("/api/games", json={"kind": "xiangqi", "color": "first"},
+                      headers=red["headers"]).json()["id"]
+    client.post(f"/api/games/{gid}/join", headers=black["headers"])
+    forget_selection()
+    page = client.get("/").text
+    assert f'data-live-board="{gid}"' in page and f'data-live-board="{seek["id"]}"' not in page
+    assert "(2100)" in page and "/static/lobby.js" in page
+    tv = client.get("/tv").text
+    assert f'data-live-board="{gid}"' in tv and 'class="live-board big"' in tv
