@@ -18,6 +18,7 @@ from qisai.web.pages.lobby import home_blocks
 from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views
+from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import game_summary
 from qisai.web.state import SessionDep
@@ -51,7 +52,9 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
     live = await live_game(hub, game_id)
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
-    texts: dict[str, object] = dict(explain.all_texts())
+    # The page's own explanations link their clauses to the manual too.
+    texts: dict[str, object] = {k: {**v, "links": clause_links(v.get("clause"))}
+                                for k, v in explain.all_texts().items()}
     texts["_reason_names"] = {k[len("reason_"):]: v for k, v in TEXTS.items()
                               if k.startswith("reason_")}
     reasons = embed_json(texts)
