@@ -154,3 +154,30 @@ def test_home_page_and_tv_show_running_games_only(client: TestClient, register: 
     assert "(2100)" in page and "/static/lobby.js" in page
     tv = client.get("/tv").text
     assert f'data-live-board="{gid}"' in tv and 'class="live-board big"' in tv
+
+
+def test_kept_values_are_refreshed_behind_the_requests(tmp_path: Any) -> None:
+    """The home page's kept values: the first is made at once; an old one is
+    handed out while a worker thread makes the next, which the following
+    request gets."""
+    import threading
+
+    from qisai.store import Database
+    from qisai.web.lobby.kept import Kept
+
+    db = Database(f"sqlite:///{tmp_path / 'k.sqlite3'}")
+    made: list[int] = []
+
+    def count(s: Any) -> int:
+        made.append(len(made) + 1)
+        return made[-1]
+
+    kept: Kept[int] = Kept(count, ttl=0.0)
+    with db.session() as s:
+        assert kept.get(s) == 1
+        before = set(threading.enumerate())
+        assert kept.get(s) == 1  # old, and a refresh started
+        for t in set(threading.enumerate()) - before:
+            t.join(10)
+        assert made == [1, 2] and kept.get(s, fresh=True) == 3
+    db.dispose()

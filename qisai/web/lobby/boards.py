@@ -7,16 +7,14 @@ rated is the featured game ("TV").  Only started games are ever chosen or
 sent: a game still waiting for its second player (an open seek) is not a
 live board, so nothing of it leaves through the lobby.
 
-The choice is one query each, bounded by ``LIMIT``, and kept for
-:data:`SELECTION_TTL` seconds (every visitor of the home page in that time
-gets the same boards), so that the home page costs the same with one
-thousand running games as with ten.
+The choice is two bounded queries (``LIMIT`` :data:`MAX_BOARDS`), kept for
+:data:`SELECTION_TTL` seconds and refreshed behind the requests
+(:mod:`.kept`): every visitor of the home page in that time gets the same
+boards, and none waits for the queries.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +23,7 @@ from sqlalchemy.orm import Session, aliased
 
 from qisai.referee.verdict import Side
 from qisai.store.models import Game, GameStatus, Pairing, Round, Tournament, User
+from qisai.web.lobby.kept import Kept
 from qisai.web.play.live import LiveGame
 from qisai.web.play.rules import result_data
 
@@ -49,10 +48,6 @@ class Selection:
 
     featured: dict[str, Any] | None
     boards: list[dict[str, Any]]
-
-
-_cache: dict[str, tuple[float, Selection]] = {}
-_cache_lock = threading.Lock()
 
 
 def _seat(uid: int | None, name: str | None, rating: float | None, engine: str | None
@@ -86,16 +81,7 @@ def _rows(s: Session, *, events: bool, limit: int) -> list[dict[str, Any]]:
     return out
 
 
-def select_boards(s: Session, *, now: float | None = None, ttl: float = SELECTION_TTL
-                  ) -> Selection:
-    """Return the home page's live boards (see :class:`Selection`), from the
-    cache when it is younger than ``ttl`` seconds."""
-    t = time.monotonic() if now is None else now
-    key = str(s.get_bind().engine.url)  # one cache per database (tests run several)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None and t - hit[0] < ttl:
-            return hit[1]
+def _choose(s: Session) -> Selection:
     top = _rows(s, events=False, limit=MAX_BOARDS)
     event_games = _rows(s, events=True, limit=MAX_BOARDS)
     chosen: list[dict[str, Any]] = []
@@ -108,16 +94,22 @@ def select_boards(s: Session, *, now: float | None = None, ttl: float = SELECTIO
             if g["id"] not in seen:
                 seen.add(g["id"])
                 chosen.append(g)
-    sel = Selection(featured=chosen[0] if chosen else None, boards=chosen)
-    with _cache_lock:
-        _cache[key] = (t, sel)
-    return sel
+    return Selection(featured=chosen[0] if chosen else None, boards=chosen)
+
+
+_kept = Kept(_choose, SELECTION_TTL)
+
+
+def select_boards(s: Session, *, fresh: bool = False) -> Selection:
+    """Return the home page's live boards (see :class:`Selection`): the
+    choice kept for :data:`SELECTION_TTL` seconds (:class:`~.kept.Kept`),
+    or made now with ``fresh``."""
+    return _kept.get(s, fresh=fresh)
 
 
 def forget_selection() -> None:
-    """Drop the cached choice (tests, and after a server restart of a game)."""
-    with _cache_lock:
-        _cache.clear()
+    """Drop the kept choice (the next home page makes it anew)."""
+    _kept.forget()
 
 
 def _player(live: LiveGame, uid: int | None) -> dict[str, Any] | None:

@@ -9,14 +9,13 @@ checks again: :mod:`qisai.web.events.registration`).
 Reading every event's JSON on every home page would grow with the events;
 so the listing is made from at most :data:`LIMIT_OPEN` events not finished
 and :data:`LIMIT_FINISHED` finished ones (two bounded queries) and kept for
-:data:`CALENDAR_TTL` seconds; only the ordering by the viewer's own events
-is done per request.
+:data:`CALENDAR_TTL` seconds, refreshed behind the requests
+(:mod:`.kept`); only the ordering by the viewer's own events is done per
+request.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from typing import Any
 
 from sqlalchemy import select
@@ -26,6 +25,7 @@ from qisai.referee.rulesets import PRESETS
 from qisai.store.models import Tournament, User
 from qisai.web.events.model import family
 from qisai.web.events.registration import listing_of, registration_open
+from qisai.web.lobby.kept import Kept
 
 __all__ = ["CALENDAR_TTL", "LIMIT_FINISHED", "LIMIT_OPEN", "calendar", "forget_calendar",
            "time_text"]
@@ -35,11 +35,10 @@ CALENDAR_TTL = 3.0
 LIMIT_OPEN = 40
 """Upcoming and running events read, at most (newest first)."""
 LIMIT_FINISHED = 10
-"""Finished events shown, at most (the latest)."""
-
-_cache: dict[str, tuple[float, list[dict[str, Any]]]] = {}
-_lock = threading.Lock()
-
+"""Finished events read, at most (the latest)."""
+SHOWN = {"mine": 10, "upcoming": 12, "running": 8, "finished": 5}
+"""Events shown in each part of the calendar, at most (the events page
+lists them all)."""
 
 def time_text(spec: Any) -> dict[str, str]:
     """Return an event's time control (``settings["time"]``) in words,
@@ -69,14 +68,19 @@ def _entries(row: Tournament) -> int:
     return len(ev.get("players") or ())
 
 
-def _item(row: Tournament) -> dict[str, Any]:
+KeptEvent = tuple[dict[str, Any], int, frozenset[int]]
+"""An event as kept: what the page shows, its organiser, its entrants' accounts."""
+
+
+def _item(row: Tournament) -> KeptEvent:
     listing = listing_of(row)
     preset = PRESETS.get(row.ruleset)
     ev = row.settings.get("event") or {}
     phase = ("finished" if row.status == "finished"
              else "running" if row.status == "running" else "upcoming")
-    members = {int(u) for u in (row.settings.get("users") or {}).values() if u is not None}
-    return {
+    members = frozenset(int(u) for u in (row.settings.get("users") or {}).values()
+                        if u is not None)
+    shown = {
         "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
         "family": family(row), "phase": phase,
         "ruleset": row.ruleset,
@@ -88,51 +92,56 @@ def _item(row: Tournament) -> dict[str, Any]:
         "max_rating": listing["max_rating"], "open": registration_open(row),
         "boards": ev.get("boards") if family(row) == "team" else None,
         "entries": _entries(row),
-        "_organiser": row.organiser_id, "_members": members,
     }
+    return shown, row.organiser_id, members
 
 
-def _events(s: Session, now: float, ttl: float) -> list[dict[str, Any]]:
-    key = str(s.get_bind().engine.url)  # one cache per database (tests run several)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None and now - hit[0] < ttl:
-            return hit[1]
+def _order(item: KeptEvent) -> tuple[bool, bool, str, int]:
+    """Upcoming events by start date (undated last), then the rest newest first."""
+    shown = item[0]
+    if shown["phase"] == "upcoming":
+        return False, shown["starts"] is None, shown["starts"] or "", shown["id"]
+    return True, False, "", -shown["id"]
+
+
+def _events(s: Session) -> list[KeptEvent]:
     live = s.scalars(select(Tournament).where(Tournament.status != "finished")
                      .order_by(Tournament.id.desc()).limit(LIMIT_OPEN))
     done = s.scalars(select(Tournament).where(Tournament.status == "finished")
                      .order_by(Tournament.id.desc()).limit(LIMIT_FINISHED))
-    items = [_item(r) for r in [*live, *done]]
-    with _lock:
-        _cache[key] = (now, items)
-    return items
+    return sorted((_item(r) for r in [*live, *done]), key=_order)
+
+
+_kept = Kept(_events, CALENDAR_TTL)
 
 
 def forget_calendar() -> None:
-    """Drop the kept events (after a change the page must show at once)."""
-    with _lock:
-        _cache.clear()
+    """Drop the kept events (the next home page reads them anew)."""
+    _kept.forget()
 
 
-def calendar(s: Session, viewer: User | None, *, now: float | None = None,
-             ttl: float = CALENDAR_TTL) -> dict[str, list[dict[str, Any]]]:
+def calendar(s: Session, viewer: User | None, *, fresh: bool = False
+             ) -> dict[str, list[dict[str, Any]]]:
     """Return the calendar for ``viewer``: ``mine`` (events he organises or
     is entered in, any phase), ``upcoming`` (by start date, undated last),
     ``running`` and ``finished``; each event as the module says, with
     ``organiser`` (he organises it: the page links its papers),
     ``entered`` and ``can_register`` (open, and he is a registered player
-    not entered yet)."""
-    items = _events(s, time.monotonic() if now is None else now, ttl)
+    not entered yet).  The events are those kept for :data:`CALENDAR_TTL`
+    seconds (:class:`~.kept.Kept`), or read now with ``fresh``."""
+    items = _kept.get(s, fresh=fresh)
     uid = viewer.id if viewer is not None else None
     player = viewer is not None and viewer.role != "guest"
     out: dict[str, list[dict[str, Any]]] = {"mine": [], "upcoming": [], "running": [],
                                             "finished": []}
-    for it in items:
-        shown = {k: v for k, v in it.items() if not k.startswith("_")}
-        shown["organiser"] = uid is not None and it["_organiser"] == uid
-        shown["entered"] = uid is not None and uid in it["_members"]
-        shown["can_register"] = player and it["open"] and not shown["entered"]
-        mine = shown["organiser"] or shown["entered"]
-        out["mine" if mine else it["phase"]].append(shown)
-    out["upcoming"].sort(key=lambda e: (e["starts"] is None, e["starts"] or "", e["id"]))
+    for shown, organiser, members in items:
+        part = "mine" if uid is not None and (organiser == uid or uid in members) \
+            else shown["phase"]
+        if len(out[part]) >= SHOWN[part]:
+            continue
+        entry = dict(shown)
+        entry["organiser"] = uid is not None and organiser == uid
+        entry["entered"] = uid is not None and uid in members
+        entry["can_register"] = player and shown["open"] and not entry["entered"]
+        out[part].append(entry)
     return out
