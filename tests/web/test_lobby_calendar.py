@@ -80,6 +80,21 @@ def test_registration_applies_the_entry_conditions(client: TestClient, register:
                     headers={"Authorization": f"Bearer {guest['token']}"})
     assert r.status_code == 403
     assert client.post(f"{base}/register", json={"group": "男子组"}).status_code == 401
+    assert client.put(f"{base}/listing", json=listing).status_code == 401
+    # A cookie session needs its CSRF token (another site's form cannot enter him).
+    client.cookies.set("qisai_session", zhao["token"])
+    r = client.post(f"{base}/register", json={"group": "男子组"})
+    assert r.status_code == 403 and "CSRF" in r.json()["detail"]
+    client.cookies.clear()
+    # Every field is bounded.
+    for bad_body in ({"group": "x" * 41}, {"team": {"name": "T", "members": ["m" * 41]}},
+                     {"team": {"name": "T", "members": [f"u{i}" for i in range(31)]}}):
+        assert client.post(f"{base}/register", json=bad_body,
+                           headers=zhao["headers"]).status_code == 422
+    for bad_listing in ({"venue": "v" * 201}, {"groups": ["g"] * 13}, {"groups": ["g" * 41]},
+                        {"min_rating": -1}, {"max_rating": 4001}, {"registration": "maybe"}):
+        assert client.put(f"{base}/listing", json=bad_listing,
+                          headers=org["headers"]).status_code == 422, bad_listing
     # Closed registration, then a started event.
     client.put(f"{base}/listing", json=dict(listing, registration="closed"),
                headers=org["headers"])

@@ -22,7 +22,7 @@ event are refused there, 409) and the accounts map ``settings["users"]``.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
@@ -49,7 +49,8 @@ class Listing(BaseModel):
     starts: dt.date | None = None
     ends: dt.date | None = None
     venue: str = Field(default="", max_length=200)
-    groups: list[str] = Field(default_factory=list, max_length=12)
+    groups: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
+                                                               max_length=12)
     """组别: the event's groups (a player registering names one); empty: none."""
     min_rating: int | None = Field(default=None, ge=0, le=4000)
     max_rating: int | None = Field(default=None, ge=0, le=4000)
@@ -61,7 +62,8 @@ class TeamEntry(BaseModel):
     names in board order (reserves last)."""
 
     name: str = Field(min_length=1, max_length=200)
-    members: list[str] = Field(min_length=1, max_length=30)
+    members: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(
+        min_length=1, max_length=30)
 
 
 class Registration(BaseModel):
@@ -114,10 +116,12 @@ def _check_rating(row: TournamentRow, who: User, limits: dict[str, Any]) -> None
     rating = round(who.rating)
     low, high = limits["min_rating"], limits["max_rating"]
     if low is not None and rating < low:
-        raise HTTPException(403, f"entry conditions: {who.username}'s rating {rating} is below "
+        raise HTTPException(403, f"报名条件：{who.username} 的等级分 {rating} 低于本赛限制 {low} / "
+                                 f"entry conditions: {who.username}'s rating {rating} is below "
                                  f"the event's limit {low}")
     if high is not None and rating > high:
-        raise HTTPException(403, f"entry conditions: {who.username}'s rating {rating} is above "
+        raise HTTPException(403, f"报名条件：{who.username} 的等级分 {rating} 高于本赛限制 {high} / "
+                                 f"entry conditions: {who.username}'s rating {rating} is above "
                                  f"the event's limit {high}")
 
 
@@ -125,15 +129,17 @@ def _members(s: Session, row: TournamentRow, user: User, team: TeamEntry,
              limits: dict[str, Any]) -> list[User]:
     names = [m.strip() for m in team.members]
     if len(set(names)) != len(names):
-        raise HTTPException(422, "team.members: a member is named twice")
+        raise HTTPException(422, "队员重复 / team.members: a member is named twice")
     if user.username not in names:
-        raise HTTPException(422, "team.members: register a team you play in (put yourself "
+        raise HTTPException(422, "报名的队伍须包括你自己 / "
+                                 "team.members: register a team you play in (put yourself "
                                  "among its members)")
     accounts = []
     for n in names:
         account = repo.find_user(s, n)
         if account is None or account.role == Role.GUEST.value:
-            raise HTTPException(404, f"team.members: no registered user {n[:40]!r}")
+            raise HTTPException(404, f"没有注册用户 {n[:40]!r} / "
+                                     f"team.members: no registered user {n[:40]!r}")
         _check_rating(row, account, limits)
         accounts.append(account)
     return accounts
@@ -146,32 +152,38 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: U
     conditions (see the module); returns the event as
     :func:`~.views.tournament_view` shows it to him."""
     if user.role == Role.GUEST.value:
-        raise HTTPException(403, "guests cannot enter events; register an account first")
+        raise HTTPException(403, "游客不能报名比赛，请先注册 / "
+                                 "guests cannot enter events; register an account first")
     with LOCK:
         row = load_row(s, tournament_id)
         limits = listing_of(row)
         if not registration_open(row):
-            raise HTTPException(409, f"registration for {row.name[:60]} is closed")
+            raise HTTPException(409, f"{row.name[:60]} 报名已截止 / "
+                                     f"registration for {row.name[:60]} is closed")
         group = (body.group or "").strip() or None
         if limits["groups"] and group not in limits["groups"]:
-            raise HTTPException(422, "group: choose one of the event's groups (组别): "
-                                     + ", ".join(limits["groups"]))
+            raise HTTPException(422, "请选择组别：" + "、".join(limits["groups"])
+                                + " / group: choose one of the event's groups (组别): "
+                                + ", ".join(limits["groups"]))
         if not limits["groups"] and group is not None:
-            raise HTTPException(422, "group: this event has no groups (组别)")
+            raise HTTPException(422, "本赛不分组别 / group: this event has no groups (组别)")
         users = dict(row.settings.get("users", {}))
         ev = load_event(row)
         try:
             if isinstance(ev, TeamEvent):
                 if body.team is None:
-                    raise HTTPException(422, "team: a team event takes teams; give the team's "
+                    raise HTTPException(422, "团体赛请填写队名和按台次排列的队员 / "
+                                             "team: a team event takes teams; give the team's "
                                              "name and its members in board order")
                 members = _members(s, row, user, body.team, limits)
                 if len(members) < ev.boards:
-                    raise HTTPException(422, f"team.members: the event plays {ev.boards} "
+                    raise HTTPException(422, f"本赛每队 {ev.boards} 台，至少需要 {ev.boards} 名队员 / "
+                                             f"team.members: the event plays {ev.boards} "
                                              f"boards; name at least {ev.boards} members")
                 taken = next((m for m in members if m.id in users.values()), None)
                 if taken is not None:
-                    raise HTTPException(409, f"entries: {taken.username} is registered already")
+                    raise HTTPException(409, f"{taken.username} 已报名 / "
+                                             f"entries: {taken.username} is registered already")
                 team_name = body.team.name.strip()
                 ev.add_team(team_name, [m.username for m in members])
                 for m in members:
@@ -179,10 +191,11 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: U
                 what = f"team {team_name}"
             else:
                 if body.team is not None:
-                    raise HTTPException(422, "team: this event takes players, not teams")
+                    raise HTTPException(422, "本赛为个人赛 / "
+                                             "team: this event takes players, not teams")
                 _check_rating(row, user, limits)
                 if user.id in users.values():
-                    raise HTTPException(409, "entries: you are registered already")
+                    raise HTTPException(409, "你已报名 / entries: you are registered already")
                 ev.add_player(Player(user.username, round(user.rating)))
                 users[user.username] = user.id
                 what = user.username
