@@ -196,3 +196,36 @@ def test_kept_values_are_refreshed_behind_the_requests(tmp_path: Any) -> None:
             t.join(10)
         assert made == [1, 2] and kept.get(s, fresh=True) == 3
     db.dispose()
+
+
+def test_event_games_are_live_boards_with_their_event(client: TestClient, register: Any) -> None:
+    """The home page's boards: the top rated running game is featured; an
+    event's server game is shown with the event's name; a finished game is
+    no live board."""
+    org, wang, li = register(client, "org"), register(client, "wang"), register(client, "li")
+    strong_a, strong_b = register(client, "qiang1"), register(client, "qiang2")
+    make_role(client, org["user"]["id"], Role.ORGANISER)
+    tid = new_event(client, org, name="Club RR", system="round_robin")
+    for name in ("wang", "li"):
+        client.post(f"/api/tournaments/{tid}/entries", json={"username": name},
+                    headers=org["headers"])
+    client.post(f"/api/tournaments/{tid}/start", headers=org["headers"])
+    ev = client.post(f"/api/tournaments/{tid}/rounds", headers=org["headers"]).json()
+    event_game = ev["rounds"][0]["boards"][0]["game"]
+    assert event_game
+    for who, rating in ((strong_a, 2400), (strong_b, 2300)):
+        set_rating(client, who["user"]["id"], rating)
+    top = client.post("/api/games", json={"kind": "xiangqi", "color": "first"},
+                      headers=strong_a["headers"]).json()["id"]
+    client.post(f"/api/games/{top}/join", headers=strong_b["headers"])
+    done = client.post("/api/games", json={"kind": "xiangqi", "color": "first"},
+                       headers=wang["headers"]).json()["id"]
+    client.post(f"/api/games/{done}/join", headers=li["headers"])
+    client.post(f"/api/games/{done}/actions", json={"type": "resign"}, headers=li["headers"])
+    forget_selection()
+    page = client.get("/").text
+    featured = page.index('<div class="featured">')
+    assert featured < page.index(f'data-live-board="{top}"') < page.index('class="live-grid"')
+    board = page[page.index(f'data-live-board="{event_game}"'):]
+    assert "Club RR" in board[:board.index("</a>")]
+    assert f'data-live-board="{done}"' not in page
