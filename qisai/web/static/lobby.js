@@ -14,6 +14,7 @@
                   k: "将", a: "士", b: "象", n: "马", r: "车", c: "砲", p: "卒"};
   const FILES = "abcdefghi";
   const clocks = new Map();  // game id -> {first, second, running, at}
+  let nextShow = null;  // TV: the timer that opens the next featured game
 
   function xiangqi(box, view) {
     // FEN rows run from Black's back rank (rank 9) down to Red's (rank 0).
@@ -89,7 +90,9 @@
       ? {...view.clocks, at: performance.now()} : null);
     showClocks(view.id);
     // TV follows the featured game; when it has ended, the next featured one.
-    if (view.result && document.getElementById("tv")) setTimeout(() => location.reload(), 15000);
+    if (view.result && document.getElementById("tv") && !nextShow) {
+      nextShow = setTimeout(() => location.reload(), 15000);
+    }
   }
   setInterval(() => { for (const id of clocks.keys()) showClocks(id); }, 1000);
 
