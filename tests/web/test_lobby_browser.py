@@ -23,6 +23,11 @@ from qisai.store.models import Role
 pytestmark = pytest.mark.slow
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "repetition_basic.json"
+WATCH_CSP = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+    e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+"""
 
 
 def signed_up(browser: Any, base: str, name: str, lang: str = "en-US",
@@ -71,8 +76,11 @@ def test_the_home_pages_live_board_moves_with_its_game(live_server: tuple[str, P
                                           "time": {"minutes": 10, "increment": 5}})["id"]
     api(black, "POST", f"/api/games/{gid}/join")
     ctx = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(WATCH_CSP)  # the page's script and styles run under the site's CSP
     viewer = ctx.new_page()
     viewer.set_default_timeout(20000)
+    console: list[str] = []
+    viewer.on("console", lambda m: console.append(m.text))
     sockets: list[str] = []
     viewer.on("websocket", lambda ws: sockets.append(ws.url))
     board = f'[data-live-board="{gid}"]'
@@ -88,6 +96,18 @@ def test_the_home_pages_live_board_moves_with_its_game(live_server: tuple[str, P
     assert "last" in (cells.nth(7 * 9 + 4).get_attribute("class") or "")
     assert [u for u in sockets if u.endswith("/ws/lobby")] == sockets and len(sockets) == 1
     viewer.screenshot(path=str(shots / "home-live-board-desktop.png"), full_page=True)
+    assert viewer.evaluate("window.__csp") == []
+    assert not [m for m in console if "Refused to" in m or "Content Security Policy" in m]
+    # TV: the featured game, larger, on its own page socket; it moves too.
+    tv = ctx.new_page()
+    tv.set_default_timeout(20000)
+    tv.goto(f"{base}/tv")
+    # (the only running game of this server so far, so the featured one)
+    assert tv.get_attribute("#tv .live-board.big", "data-live-board") == gid
+    tv.wait_for_selector('#tv .live-board.big[data-ply="1"]')
+    api(black, "POST", f"/api/games/{gid}/actions", {"type": "move", "ply": 2, "move": "h9g7"})
+    tv.wait_for_selector('#tv .live-board.big[data-ply="2"]')
+    tv.close()
     # Clicking the board opens the game.
     viewer.click(board)
     viewer.wait_for_url(f"{base}/games/{gid}")
