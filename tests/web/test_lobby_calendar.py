@@ -63,6 +63,9 @@ def test_registration_applies_the_entry_conditions(client: TestClient, register:
     r = client.post(f"{base}/register", json={"group": "男子组"}, headers=wang["headers"])
     assert r.status_code == 201, r.text
     assert entries(client, tid) == ["wang"]
+    with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
+        # the 组别 kept as an event file keeps an entry's extra fields
+        assert repo.get_tournament(s, tid).settings["extras"] == {"wang": {"group": "男子组"}}
     again = client.post(f"{base}/register", json={"group": "男子组"}, headers=wang["headers"])
     assert again.status_code == 409
     # Rating limits, both ways, with the player's rating and the limit.

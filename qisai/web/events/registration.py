@@ -28,7 +28,8 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from qisai.competition import CompetitionError, Player
+from qisai.competition import CompetitionError
+from qisai.competition.entries import Entry
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store import repo
 from qisai.store.models import Role, User
@@ -188,7 +189,7 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: U
                 ev.add_team(team_name, [m.username for m in members])
                 for m in members:
                     users[member_key(team_name, m.username)] = m.id
-                what = f"team {team_name}"
+                what = team_name
             else:
                 if body.team is not None:
                     raise HTTPException(422, "本赛为个人赛 / "
@@ -196,14 +197,18 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: U
                 _check_rating(row, user, limits)
                 if user.id in users.values():
                     raise HTTPException(409, "你已报名 / entries: you are registered already")
-                ev.add_player(Player(user.username, round(user.rating)))
+                # An entry as an entries sheet (报名表) gives it: name, rating, 组别.
+                ev.add_player(Entry(user.username, rating=round(user.rating),
+                                    group=group or "").player())
                 users[user.username] = user.id
                 what = user.username
         except CompetitionError as exc:
             raise HTTPException(409, f"entries: {exc}") from None
-        groups = dict(row.settings.get("groups_of", {}))
+        # The entry's 组别 kept as the event files keep an entry's extra
+        # fields (qisai.competition.events.file: extras[name]["group"]).
+        extras = dict(row.settings.get("extras", {}))
         if group is not None:
-            groups[what] = group
-        save(s, row, ev, users=users, groups_of=groups,
+            extras[what] = {**extras.get(what, {}), "group": group}
+        save(s, row, ev, users=users, extras=extras,
              log=log_entry(row, user, "register", what + (f" ({group})" if group else "")))
         return tournament_view(s, row, user)
