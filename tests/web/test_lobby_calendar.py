@@ -232,3 +232,19 @@ def test_event_games_are_live_boards_with_their_event(client: TestClient, regist
     board = page[page.index(f'data-live-board="{event_game}"'):]
     assert "Club RR" in board[:board.index("</a>")]
     assert f'data-live-board="{done}"' not in page
+
+
+def test_the_event_page_shows_the_listing_and_its_form_to_the_organiser(
+        client: TestClient, register: Any) -> None:
+    org, wang = register(client, "org"), register(client, "wang")
+    make_role(client, org["user"]["id"], Role.ORGANISER)
+    tid = new_event(client, org)
+    client.put(f"/api/tournaments/{tid}/listing", headers=org["headers"],
+               json={"starts": "2027-06-01", "venue": "Hall B", "groups": ["甲组"],
+                     "registration": "closed"})
+    page = client.get(f"/tournaments/{tid}", headers=org["headers"]).text
+    assert "Hall B" in page and "甲组" in page and 'id="listing-form"' in page
+    assert "/static/listing.js" in page
+    page = client.get(f"/tournaments/{tid}", headers=wang["headers"]).text
+    assert "Hall B" in page and 'id="listing-form"' not in page
+    assert client.get(f"/api/tournaments/{tid}").json()["listing"]["registration"] == "closed"

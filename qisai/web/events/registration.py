@@ -21,8 +21,7 @@ event are refused there, 409) and the accounts map ``settings["users"]``.
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
@@ -35,27 +34,14 @@ from qisai.store import repo
 from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.accounts.deps import UserDep
+from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
 from qisai.web.events.views import tournament_view
 from qisai.web.state import SessionDep
 
-__all__ = ["Listing", "Registration", "api", "listing_of", "registration_open"]
+__all__ = ["Registration", "api"]
 
 api = APIRouter()
-
-
-class Listing(BaseModel):
-    """What the calendar says of an event, and its entry conditions."""
-
-    starts: dt.date | None = None
-    ends: dt.date | None = None
-    venue: str = Field(default="", max_length=200)
-    groups: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list,
-                                                               max_length=12)
-    """组别: the event's groups (a player registering names one); empty: none."""
-    min_rating: int | None = Field(default=None, ge=0, le=4000)
-    max_rating: int | None = Field(default=None, ge=0, le=4000)
-    registration: Literal["open", "closed"] = "open"
 
 
 class TeamEntry(BaseModel):
@@ -73,19 +59,6 @@ class Registration(BaseModel):
 
     group: str | None = Field(default=None, max_length=40)
     team: TeamEntry | None = None
-
-
-def listing_of(row: TournamentRow) -> dict[str, Any]:
-    """Return the listing of event ``row`` (see :class:`Listing`), defaults
-    filled in, JSON-ready."""
-    stored = row.settings.get("listing") or {}
-    return Listing.model_validate(stored).model_dump(mode="json")
-
-
-def registration_open(row: TournamentRow) -> bool:
-    """Whether players may register themselves now: the event has not
-    started and its listing says open."""
-    return row.status == "registration" and listing_of(row)["registration"] == "open"
 
 
 @api.put("/{tournament_id}/listing")

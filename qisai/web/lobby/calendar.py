@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 
 from qisai.referee.rulesets import PRESETS
 from qisai.store.models import Tournament, User
+from qisai.web.events.listing import listing_of, registration_open
 from qisai.web.events.model import family
-from qisai.web.events.registration import listing_of, registration_open
 from qisai.web.lobby.kept import Kept
 
 __all__ = ["CALENDAR_TTL", "LIMIT_FINISHED", "LIMIT_OPEN", "calendar", "forget_calendar",

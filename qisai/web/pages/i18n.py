@@ -65,6 +65,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "team_members": ("队员（按台次，用户名以逗号分隔）", "Members (board order, user names, commas)"),
     "event_papers": ("赛事文书", "Papers"),
     "log_in_to_register": ("登录后报名", "Log in to register"),
+    "save_listing": ("保存", "Save"),
     "join": ("加入", "Join"),
     "watch": ("观看", "Watch"),
     "invite": ("邀请链接", "Invitation link"),
