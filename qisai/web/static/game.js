@@ -116,6 +116,10 @@
   function say(r) {
     const box = $("notice");
     box.dataset.code = r ? r.code || "" : "";
+    // A refusal from the socket names its code: the page's own text of that
+    // code has the same clause with its links.
+    const known = r && !r.links && R[r.code] && R[r.code].clause === r.clause ? R[r.code] : null;
+    if (known) r = {...r, links: known.links};
     if (r && r.clause && r.links && r.links.length) {
       // The explanation, then its clauses as links into the manual's rule texts.
       const [open, close] = lang === "zh" ? ["（", "）"] : [" (", ")"];
