@@ -36,7 +36,7 @@ from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import socket as lobby_socket
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
-from qisai.web.pages import lobby as lobby_pages
+from qisai.web.pages import live as live_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
@@ -102,7 +102,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
-    app.include_router(lobby_pages.router)  # /tv
+    app.include_router(live_pages.router)  # /tv: the featured game
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

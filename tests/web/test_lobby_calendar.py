@@ -169,7 +169,7 @@ def test_home_page_and_tv_show_running_games_only(client: TestClient, register: 
     forget_selection()
     page = client.get("/").text
     assert f'data-live-board="{gid}"' in page and f'data-live-board="{seek["id"]}"' not in page
-    assert "(2100)" in page and "/static/lobby.js" in page
+    assert "(2100)" in page and "/static/live.js" in page
     tv = client.get("/tv").text
     assert f'data-live-board="{gid}"' in tv and 'class="live-board big"' in tv
 

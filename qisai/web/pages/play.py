@@ -14,7 +14,7 @@ from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
 from qisai.web.pages.i18n import TEXTS
-from qisai.web.pages.lobby import home_blocks
+from qisai.web.pages.live import home_blocks
 from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views

@@ -1,6 +1,6 @@
-"""The lobby's page blocks: what the home page's live boards and events
-calendar need (:func:`home_blocks`), and the TV page (``/tv``): the
-featured game, larger, moving as it goes."""
+"""The home page's live boards and events calendar (issue 22 items 2 and
+3): what their blocks need (:func:`home_blocks`), and the TV page
+(``/tv``): the featured game, larger, moving as it goes."""
 
 from __future__ import annotations
 
