@@ -58,6 +58,11 @@ def serve(
         None, "--engine-processes", min=1, max=1024,
         help="Most engine processes at once, qisai's own engines included; games wait for a "
              "free one (default $QISAI_ENGINE_PROCESSES or the number of CPUs)."),
+    discover_engines: bool | None = typer.Option(
+        None, "--discover-engines/--no-discover-engines",
+        help="Offer the strong engines installed here (Fairy-Stockfish; GNU Go, Pachi, KataGo; "
+             "looked for on PATH and in /usr/games) at named levels (default on, unless "
+             "$QISAI_DISCOVER_ENGINES=0)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
 ) -> None:
     """Start the web arena: play, watch and run events at http://HOST:PORT/."""
@@ -99,6 +104,10 @@ def serve(
         settings.engine_think = engine_think
     if engine_processes is not None:
         settings.engine_processes = engine_processes
+    if discover_engines is None:
+        discover_engines = os.environ.get("QISAI_DISCOVER_ENGINES", "1").lower() not in (
+            "0", "false", "no")
+    settings.discover_engines = discover_engines
     shown = settings.database_url.split("@")[-1]  # never print a password
     _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown})")
     try:

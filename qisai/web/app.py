@@ -27,20 +27,28 @@ from fastapi.staticfiles import StaticFiles
 from qisai.store import Database
 from qisai.web import manual
 from qisai.web.accounts import routes as accounts_api
+from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
+from qisai.web.lobby.service import Lobby
 from qisai.web.pages import accounts as account_pages
+from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import live as live_pages
+from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
+from qisai.web.pages import players as player_pages
+from qisai.web.play import archive as play_archive
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
 from qisai.web.play.hub import Hub
+from qisai.web.play.lineup import find_engines
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
@@ -73,6 +81,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db.upgrade()
+        if settings.discover_engines:
+            await find_engines(hub, settings.engines)
         hub.start_ticker(tick_period)
         try:
             yield
@@ -87,6 +97,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                   docs_url=None, redoc_url=None)
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
+    # Quick pairing: the pools live in this process (see lobby/pools.py).
+    app.state.lobby = Lobby(db, hub, hub.now)
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
@@ -95,13 +107,19 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
+    app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
+    app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)
+    app.include_router(lobby_api.router)
     app.include_router(lobby_socket.router)  # /ws/lobby: the home page's live boards
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     app.include_router(play_pages.router)
+    app.include_router(player_pages.router)  # /users/{id}: the player's page
+    app.include_router(analysis_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
+    app.include_router(lobby_pages.router)
     app.include_router(live_pages.router)  # /tv: the featured game
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

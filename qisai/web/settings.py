@@ -17,6 +17,9 @@
 * ``QISAI_ENGINE_PROCESSES``: most engine processes at once (the CPUs);
   ``QISAI_ENGINE_IDLE``: seconds an idle one is kept (120);
   ``QISAI_ENGINE_WAIT``: most seconds a move waits for a free one (30).
+* ``QISAI_DISCOVER_ENGINES``: ``1`` to offer the engines installed here
+  (Fairy-Stockfish, GNU Go, Pachi, KataGo) at named levels; ``qisai serve``
+  does unless ``--no-discover-engines`` or ``0``.
 * ``QISAI_ENGINE_GAMES``: unfinished engine games a player may have (2);
   ``QISAI_OPEN_SEEKS``: open seeks a player may have (3);
   ``QISAI_GUEST_ENGINE_GAMES`` / ``QISAI_GUEST_SEEKS``: the same for all
@@ -110,6 +113,11 @@ class Settings:
     """An engine opponent accepts a draw offer when its own score is at
     most this many centipawns (``QISAI_ENGINE_DRAW_CP``; 23.1)."""
 
+    discover_engines: bool = False
+    """Look for the strong engines installed here at start-up and offer them
+    at their levels (:mod:`qisai.engines.discovery`); ``qisai serve`` turns
+    it on (``--no-discover-engines``, ``QISAI_DISCOVER_ENGINES=0``)."""
+
     engine_processes: int = 0
     """Most engine processes at once (0: the number of CPUs)
     (``QISAI_ENGINE_PROCESSES``, ``--engine-processes``)."""
@@ -154,6 +162,8 @@ class Settings:
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
             engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 50),
             engine_processes=_int_env("QISAI_ENGINE_PROCESSES", 0),
+            discover_engines=os.environ.get("QISAI_DISCOVER_ENGINES", "").lower()
+            in ("1", "true", "yes"),
             engine_idle=_float_env("QISAI_ENGINE_IDLE", 120.0),
             engine_wait=_float_env("QISAI_ENGINE_WAIT", 30.0),
             engine_games_per_player=_int_env("QISAI_ENGINE_GAMES", 2),

@@ -91,6 +91,7 @@ def test_a_browser_guest_creates_a_game_from_the_home_page(live_server: tuple[st
     page.set_default_timeout(20000)
     page.goto(f"{base}/")
     assert page.locator('meta[name="csrf"]').get_attribute("content") == ""
+    page.click("#custom-game > summary")
     page.click("#create-game")  # app.js: GET /api/auth/csrf, POST /api/auth/guest, the game
     page.wait_for_url(f"{base}/games/*")
     me = page.evaluate("fetch('/api/me').then(r => r.json())")

@@ -88,6 +88,7 @@ def test_go_against_the_built_in_engine_from_the_home_page(live_server: tuple[st
                                                            browser: Any, shots: Path) -> None:
     base, _ = live_server
     page = signed_up(browser, base, "kisi")
+    page.click("#custom-game > summary")
     page.select_option("#kind", "go")
     page.wait_for_selector('#opponent option[value="engine:builtin"]', state="attached")
     page.select_option("select[name=size]", "9")

@@ -45,6 +45,7 @@ def test_xiangqi_two_browsers_play_to_checkmate(live_server: tuple[str, Path], b
     red = signed_up(browser, base, "hong", "zh-CN")
     black = signed_up(browser, base, "hei")
     # A normal game from the home page: Red plays 炮二平五, Black answers.
+    red.click("#custom-game > summary")  # the custom game is behind a button (issue 22)
     red.select_option("select[name=color]", "first")
     red.click("#create-game")
     red.wait_for_url(f"{base}/games/*")
@@ -93,6 +94,7 @@ def test_go_two_passes_dead_stones_and_count(live_server: tuple[str, Path], brow
     base, _ = live_server
     b = signed_up(browser, base, "kuro")
     w = signed_up(browser, base, "shiro")
+    b.click("#custom-game > summary")
     b.select_option("#kind", "go")
     b.select_option("select[name=size]", "9")
     b.select_option("select[name=color]", "first")
@@ -169,6 +171,7 @@ def test_a_guest_creates_a_game_and_a_friend_joins_by_link(live_server: tuple[st
     host = browser.new_context(locale="zh-CN").new_page()
     host.set_default_timeout(20000)
     host.goto(f"{base}/")
+    host.click("#custom-game > summary")
     assert "游客试玩" in host.inner_text("#create-game")  # no account: a guest session
     host.select_option("select[name=color]", "first")
     host.click("#create-game")

@@ -77,6 +77,7 @@ def test_main_pages_have_no_csp_violation(live_server: tuple[str, Path], browser
         assert violations(red, red_log) == [], path
     sign_up(red, base, "cspred")
     sign_up(black, base, "cspblack")
+    red.click("#custom-game > summary")
     red.select_option("select[name=color]", "first")
     red.click("#create-game")
     red.wait_for_url(f"{base}/games/*")

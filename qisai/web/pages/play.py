@@ -1,18 +1,18 @@
 """The play pages: the front page (new game, open seeks, games in play,
-results), a game's play / watch / replay page, a player's profile."""
+results), a game's play / watch / replay page, and the favicon (a player's page is
+:mod:`qisai.web.pages.players`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from qisai.referee.rulesets import PRESETS
-from qisai.store import NotFoundError, repo
+from qisai.store import repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
-from qisai.web.bounds import DbId
 from qisai.web.pages.i18n import TEXTS
 from qisai.web.pages.live import home_blocks
 from qisai.web.pages.render import embed_json, render
@@ -20,6 +20,7 @@ from qisai.web.play import explain
 from qisai.web.play import rules as views
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.lineup import listing
 from qisai.web.play.live import game_summary
 from qisai.web.state import SessionDep
 
@@ -41,7 +42,7 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
                    titles=titles,
-                   engines=list(hub.engines),
+                   engines=listing(None, hub.engines, hub.levels),
                    **home_blocks(s, v.user))  # issue 22: live boards, events calendar
 
 
@@ -66,17 +67,3 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
 def favicon() -> FileResponse:
     """The site's icon (a Xiangqi piece)."""
     return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
-
-
-@router.get("/users/{user_id}", response_class=HTMLResponse)
-def profile_page(user_id: DbId, request: Request, v: ViewerDep,
-                 s: SessionDep) -> HTMLResponse:
-    """A player's profile: rating history plot and games."""
-    try:
-        u = repo.get_user(s, user_id)
-    except NotFoundError as exc:
-        raise HTTPException(404, str(exc)) from None
-    history = repo.rating_history(s, user_id)
-    points = [u.rating] if not history else [history[0].before] + [h.after for h in history]
-    games = [game_summary(g) for g in repo.list_games(s, user_id=user_id, limit=100)]
-    return render(request, v, "play/profile.html", person=u, points=points, games=games)

@@ -46,6 +46,7 @@ from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
 from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
+from qisai.web.play.lineup import Offered, make_seat
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -55,18 +56,13 @@ from qisai.web.play.live import (
 )
 from qisai.web.play.opponents import (
     BUILTIN,
-    BuiltinGoSeat,
-    BuiltinXiangqiSeat,
     GoRequest,
-    GtpGoSeat,
     Seat,
-    UciXiangqiSeat,
     XiangqiRequest,
     agreement_actions,
     agreement_due,
     fault_verdict,
     go_time_left,
-    parse_spec,
 )
 from qisai.web.play.quota import Quota
 from qisai.web.play.resources import default_processes
@@ -119,6 +115,8 @@ class Hub:
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
         (Xiangqi); see :mod:`qisai.web.play.opponents`."""
+        self.levels: dict[str, Offered] = {}
+        """Engines found at start-up, by level (:mod:`qisai.web.play.lineup`)."""
         self.engine_timeout = engine_timeout
         """Seconds an engine may think in a game without clocks before it
         has failed (with clocks: until its flag falls)."""
@@ -514,19 +512,8 @@ class Hub:
         seat = self._seats.get(live.id)
         if seat is not None:
             return seat
-        name = live.engine or BUILTIN
-        if name == BUILTIN:
-            seat = (BuiltinGoSeat(self.pool, live.id) if live.kind == "go"
-                    else BuiltinXiangqiSeat(self.pool, live.id))
-        else:
-            raw = self.engines.get(name)
-            if raw is None:
-                raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
-            spec = parse_spec(raw)
-            if spec.kind != live.kind:
-                raise RuntimeError(f"engine {name!r} plays {spec.kind}, not {live.kind}")
-            seat = (GtpGoSeat(spec, name, self.pool, live.id) if spec.protocol == "gtp"
-                    else UciXiangqiSeat(spec, name, self.pool, live.id))
+        seat = make_seat(live.engine or BUILTIN, live.kind, self.engines, self.levels,
+                         self.pool, live.id)
         seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)
         self._seats[live.id] = seat
         return seat

@@ -15,8 +15,9 @@ from typing import Any
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
-from qisai.web.play import explain, rules
+from qisai.web.play import explain, rules, takeback
 from qisai.web.play.clauses import clause_links
+from qisai.web.play.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary"]
@@ -75,6 +76,8 @@ class LiveGame:
     """``waiting``: the engine waits for a free engine process."""
     pairing_id: int | None = None
     """The event board the game is played for, if any."""
+    rated: bool = False
+    """A rated game (no takeback or rematch; see :mod:`~qisai.web.play.takeback`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
 
@@ -112,6 +115,7 @@ class LiveGame:
         state["actions"] = self.player_actions()
         state["allowed"] = explain.allowed_now(self)
         state["engine_status"] = self.engine_status
+        state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}
@@ -245,8 +249,7 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
 
     def player(uid: int | None) -> dict[str, Any] | None:
         if uid is None:
-            return None if live.engine is None else {"id": None, "name": f"qisai {live.engine}",
-                                                     "engine": True}
+            return None if live.engine is None else engine_player(live.engine, live.settings)
         return live.players.get(uid, {"id": uid, "name": f"#{uid}"})
 
     clocks = None

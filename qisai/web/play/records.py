@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from qisai.web.play.opponent_names import opponent_name
+
 if TYPE_CHECKING:
     from qisai.web.play.live import LiveGame
 
@@ -25,8 +27,8 @@ def _clk(seconds: float) -> str:
 def _names(live: LiveGame) -> tuple[str, str]:
     def name(uid: int | None) -> str:
         if uid is None:
-            # the engine's seat is named as the game page names it
-            return "?" if live.engine is None else f"qisai {live.engine}"
+            # the engine's seat: its own name and version, and its level
+            return opponent_name(live.engine, live.settings)
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
     return name(live.first_user_id), name(live.second_user_id)
 
@@ -49,6 +51,9 @@ def export(live: LiveGame) -> tuple[str, str, str]:
         headers = {"Event": f"qisai {live.ruleset}", "Site": "qisai", "Date": date,
                    "Red": first, "Black": second,
                    "Result": result.pgn_result if result else "*"}
+        for tag, uid in (("RedType", live.first_user_id), ("BlackType", live.second_user_id)):
+            # PGN's player type: an engine's seat is a program
+            headers[tag] = "program" if uid is None and live.engine else "human"
         start = getattr(game, "start_fen", None)
         if start and start.split(" ")[0] != "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR":
             headers["FEN"] = start

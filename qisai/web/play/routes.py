@@ -26,12 +26,13 @@ from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
-from qisai.web.play import explain, records
+from qisai.web.play import comfort, explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.families import safe_family
+from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError, game_summary
-from qisai.web.play.opponents import BUILTIN, engine_kinds
 from qisai.web.play.quota import QuotaError
 from qisai.web.state import SessionDep, StateDep
 
@@ -73,14 +74,12 @@ def profile(user_id: DbId, s: SessionDep) -> dict[str, Any]:
 @router.get("/engines", tags=["games"])
 def engines(hub: HubDep, kind: Literal["xiangqi", "go"] | None = None) -> list[dict[str, Any]]:
     """Return the engines a game can be played against, each with the games
-    it plays (``{"name": "builtin", "kinds": ["xiangqi", "go"]}``); with
-    ``kind``, only those that play it."""
-    out = []
-    for name in [BUILTIN, *hub.engines]:
-        kinds = list(engine_kinds(name, hub.engines))
-        if kinds and (kind is None or kind in kinds):
-            out.append({"name": name, "kinds": kinds})
-    return out
+    it plays, its own name and version and its level
+    (``{"name": "gnugo-level-5", "kinds": ["go"], "engine": "GNU Go 3.8",
+    "level": {"zh": "等级 5", "en": "level 5"}}``; see
+    :func:`qisai.web.play.lineup.listing`); with ``kind``, only those that
+    play it."""
+    return listing(kind, hub.engines, hub.levels)
 
 
 @router.get("/rules", tags=["games"])
@@ -114,19 +113,24 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
         views.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
+    # Its time-control family, for the leaderboards (lobby/players.py).
+    settings["family"] = safe_family(body.kind, name, settings)
     if body.rated and user.role == Role.GUEST.value:
         raise HTTPException(422, "rated: guests play casual games only; register to play rated")
     if body.opponent == "engine" and body.rated:
         raise HTTPException(422, "rated: games against the engine are not rated")
     if body.opponent == "engine":
-        if body.engine != BUILTIN and body.engine not in hub.engines:
+        offered = [e["name"] for e in listing(None, hub.engines, hub.levels)]
+        if body.engine not in offered:
             raise HTTPException(422, f"engine: {body.engine!r} is not configured on this server; "
-                                     f"known: builtin{''.join(', ' + n for n in hub.engines)}")
-        if body.kind not in engine_kinds(body.engine, hub.engines):
-            able = [n for n in [BUILTIN, *hub.engines]
-                    if body.kind in engine_kinds(n, hub.engines)]
+                                     f"known: {', '.join(offered)}")
+        if body.kind not in kinds_of(body.engine, hub.engines, hub.levels):
+            able = [e["name"] for e in listing(body.kind, hub.engines, hub.levels)]
             raise HTTPException(422, f"engine: {body.engine!r} does not play {body.kind}; "
                                      f"engines for {body.kind}: {', '.join(able)}")
+        info = opponent_info(body.engine, hub.levels)
+        if info is not None:
+            settings["opponent"] = info  # its name, version and level, for page and record
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None
@@ -211,7 +215,7 @@ async def act(game_id: str, action: dict[str, Any], hub: HubDep,
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
     exactly as on the socket.  Returns the acknowledgement."""
     try:
-        return await hub.act(game_id, user, action)
+        return await comfort.dispatch(hub, game_id, user, action)
     except ActionError as exc:
         # ``detail`` in English without ids or timestamps, and the reason in
         # both languages with its clause (``code``, ``zh``, ``en``, ``clause``).

@@ -29,6 +29,7 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
+from qisai.web.play import comfort
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError
 from qisai.web.state import AppState
@@ -118,7 +119,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                             "message": "spectators cannot act; log in or start a guest session"})
                 continue
             try:
-                ack = await hub.act(game_id, user, msg)
+                ack = await comfort.dispatch(hub, game_id, user, msg)
             except ActionError as exc:
                 body = exc.body()
                 await send({"type": "error", "status": exc.status, "message": body.pop("detail"),

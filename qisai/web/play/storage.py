@@ -14,16 +14,15 @@ from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus
 from qisai.web.play.live import LiveGame
 from qisai.web.play.rules import new_referee_game, result_data
+from qisai.web.play.takeback import replay
 
 __all__ = ["build_game", "load_live", "persist"]
 
 
 def build_game(row: GameRow, events: list[dict[str, Any]], now: Callable[[], float]) -> RefereeGame:
-    """Return the referee game of ``row`` with its logged ``events`` replayed."""
-    game = new_referee_game(row.kind, row.ruleset, row.settings, now)
-    for data in events:
-        game.apply(Event.from_dict(data))
-    return game
+    """Return the referee game of ``row`` with its logged ``events`` replayed
+    (with agreed takebacks; see :mod:`qisai.web.play.takeback`)."""
+    return replay(lambda: new_referee_game(row.kind, row.ruleset, row.settings, now), events)
 
 def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
     """Load game ``game_id`` and replay its log (blocking: call it in a
@@ -41,7 +40,7 @@ def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
                         status=row.status, first_user_id=row.first_user_id,
                         second_user_id=row.second_user_id, players=players, game=game,
                         event_count=len(events), engine=row.engine,
-                        pairing_id=row.pairing_id)
+                        pairing_id=row.pairing_id, rated=bool(row.rated))
 
 
 

@@ -47,7 +47,9 @@ document.addEventListener("DOMContentLoaded", () => {
       for (const e of list) {
         const o = document.createElement("option");
         o.value = "engine:" + e.name;
-        o.textContent = e.name === "builtin" ? opponent.dataset.builtin : e.name;
+        // A found engine by its own name and its level in the page's language.
+        o.textContent = e.name === "builtin" ? opponent.dataset.builtin
+          : e.level ? `${e.engine} · ${e.level[qisai.lang()] || e.level.en}` : e.name;
         opponent.appendChild(o);
       }
       opponent.value = [...opponent.options].some(o => o.value === chosen) ? chosen : "human";
@@ -55,9 +57,12 @@ document.addEventListener("DOMContentLoaded", () => {
     // The rule profiles by their names in the page's language (GET /api/rules).
     const listRules = async () => {
       const preferred = kind.value === "go" ? "go-casual" : "casual";
-      let profiles = rules.dataset[kind.value].split(",").map(n => ({name: n, zh: n, en: n}));
+      // Without the API, the names the page came with (never the bare codes).
+      let names = {};
+      try { names = JSON.parse(rules.dataset.names || "{}"); } catch (e) { /* codes then */ }
+      let profiles = rules.dataset[kind.value].split(",").map(n => ({name: n, ...(names[n] || {})}));
       try { profiles = (await qisai.api("GET", `/api/rules?kind=${encodeURIComponent(kind.value)}`)).profiles; }
-      catch (e) { /* keep the codes */ }
+      catch (e) { /* keep the names above */ }
       const lang = qisai.lang();
       rules.replaceChildren(...profiles.map(p => {
         const o = document.createElement("option");

@@ -241,7 +241,18 @@
     const top = flipped ? "first" : "second", bottom = flipped ? "second" : "first";
     for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
       const p = state.players[side];
-      $("name-" + slot).textContent = `${sideName(side)} · ${p ? p.name : "?"}`;
+      // The name links to the player's profile (an engine has none); an engine
+      // at a level: its own name and version, the level in the page's language.
+      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : p.name;
+      const nameBox = $("name-" + slot), key = `${side}:${p && p.id ? p.id : ""}:${lang}:${who}`;
+      if (nameBox.dataset.shown !== key) {
+        nameBox.dataset.shown = key;
+        if (p && p.id) {
+          const a = document.createElement("a");
+          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.name;
+          nameBox.replaceChildren(`${sideName(side)} · `, a);
+        } else nameBox.textContent = `${sideName(side)} · ${who}`;
+      }
       const box = $("clock-" + slot);
       box.classList.toggle("stale", viewPly !== null);
       if (!c) { box.textContent = ""; continue; }
@@ -405,6 +416,8 @@
     if (pending && state.ply >= pending.ply) pending = null;
     if (selected && !(state.position.legal || {})[selected]) selected = null;
     render();
+    // For the page's other scripts (comfort.js: takeback, rematch, sounds).
+    document.dispatchEvent(new CustomEvent("qisai:state", {detail: {state, full: !!full}}));
   }
 
   // -------------------------------------------------------------- socket
@@ -433,6 +446,7 @@
         if (pending && state.ply < pending.ply) ws.send(JSON.stringify(pending));
       } else if (msg.type === "update") {
         applyState(msg.state, false);
+        document.dispatchEvent(new CustomEvent("qisai:notices", {detail: {notices: msg.notices, state}}));
         const last = msg.notices[msg.notices.length - 1];
         if (last) {
           let text = last[lang];
@@ -499,6 +513,13 @@
     try { await qisai.ensureSession(); await qisai.api("POST", `/api/games/${state.id}/join`); location.reload(); }
     catch (e) { $("notice").textContent = e.message; }
   });
+  // What the page's other scripts may use: the state and the socket.
+  qisai.game = {state: () => state, send, say, reasonText, viewing: () => viewPly !== null,
+                       clockLeft: (side) => {
+                         const c = state.clocks;
+                         if (!c || c[side] === null || c[side] === undefined) return null;
+                         return c[side] - (c.running === side && !state.result ? (performance.now() - receivedAt) / 1000 : 0);
+                       }};
   setInterval(renderClocks, 200);
   render();
   connect();
