@@ -33,7 +33,10 @@ database    GET / no session      GET / logged in    server CPU/page  page socke
 ==========  ====================  =================  ===============  ===========
 SQLite      19.8 / 251            40.4 / 361         8.4 / 11.1 ms    3.9 msg/s
 PostgreSQL  58.7 / 266            40.3 / 142         11.5 / 11.1 ms   3.9 msg/s
+SQLite (*)  15.9 / 91             44.7 / 116         8.8 / 12.0 ms    3.8 msg/s
 ==========  ====================  =================  ===============  ===========
+
+(*) after main's quick-pairing block joined the home page (load average 11).
 
 The page socket sent 3.9 messages a second (708 board updates) while the 12
 games made 100 moves a second: the 20 a second target holds by
