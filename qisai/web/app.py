@@ -41,10 +41,12 @@ from qisai.web.events import transfer as event_transfer
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
+from qisai.web.lobby import socket as lobby_socket
 from qisai.web.lobby.service import Lobby
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
+from qisai.web.pages import live as live_pages
 from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
@@ -130,6 +132,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)
     app.include_router(lobby_api.router)
+    app.include_router(lobby_socket.router)  # /ws/lobby: the home page's live boards
     app.include_router(events_api.api)
     app.include_router(event_transfer.router)  # /api/tournaments/{id}/export, /import
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
@@ -139,6 +142,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
     app.include_router(lobby_pages.router)
+    app.include_router(live_pages.router)  # /tv: the featured game
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

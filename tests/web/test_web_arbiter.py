@@ -50,7 +50,11 @@ def test_only_an_arbiter_outside_the_game_rules_on_it(register: Any, client: Tes
     st = client.get(f"/api/games/{gid}").json()
     assert st["warnings"] == {"first": 1, "second": 0}
     assert st["rulings"] == [{"kind": "warning", "side": "first", "clause": "竞赛规定 12(2)",
-                              "note": "talking during play", "at": st["rulings"][0]["at"]}]
+                              "note": "talking during play", "at": st["rulings"][0]["at"],
+                              # the clause's place in the manual's Go text (issue 22)
+                              "links": [{"clause": "竞赛规定 12(2)",
+                                         "zh": "/manual/zh/rules/go.html#go-12",
+                                         "en": "/manual/en/rules/go.html#go-12"}]}]
     # Go 12(2): a second warning in the game loses it; the verdict names the clause.
     r = act(client, arb, gid, type="warning", side="first", clause="竞赛规定 8(2)")
     assert r.status_code == 200

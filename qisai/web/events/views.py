@@ -20,6 +20,7 @@ from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.store import repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
+from qisai.web.events.listing import listing_of
 from qisai.web.events.model import (
     family,
     hidden_rounds,
@@ -50,6 +51,7 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         "started": ev.started, "finished": ev.started and ev.finished,
         "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
         "staff": staff_view(s, row), "you": part,
+        "listing": listing_of(row),  # the calendar's facts and entry conditions
     }
     users: dict[str, int] = row.settings.get("users", {})
     games = games_by_key(s, row)

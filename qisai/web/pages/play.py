@@ -14,9 +14,11 @@ from qisai.store import repo
 from qisai.store.models import GameStatus
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.pages.i18n import TEXTS
+from qisai.web.pages.live import home_blocks
 from qisai.web.pages.render import embed_json, render
 from qisai.web.play import explain
 from qisai.web.play import rules as views
+from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.lineup import listing
 from qisai.web.play.live import game_summary
@@ -40,7 +42,8 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
                    profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
                    titles=titles,
-                   engines=listing(None, hub.engines, hub.levels))
+                   engines=listing(None, hub.engines, hub.levels),
+                   **home_blocks(s, v.user))  # issue 22: live boards, events calendar
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, name="game_page")
@@ -54,7 +57,9 @@ async def game_page(game_id: str, request: Request, hub: HubDep,
     async with live.lock:
         snap = live.snapshot(v.user.id if v.user else None)
     rules = v.user is not None and await hub.may_rule(live, v.user, "adjudicate") is None
-    texts: dict[str, object] = dict(explain.all_texts())
+    # The page's own explanations link their clauses to the manual too.
+    texts: dict[str, object] = {k: {**t, "links": clause_links(t.get("clause"))}
+                                for k, t in explain.all_texts().items()}
     texts["_reason_names"] = {k[len("reason_"):]: v for k, v in TEXTS.items()
                               if k.startswith("reason_")}
     reasons = embed_json(texts)

@@ -16,6 +16,7 @@ from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
 from qisai.web.play import explain, rules, takeback
+from qisai.web.play.clauses import clause_links
 from qisai.web.play.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
@@ -117,8 +118,10 @@ class LiveGame:
         state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
-             "at": i.at}
+             "at": i.at, "links": clause_links(i.clause)}
             for i in self.game.infractions]
+        if state["result"] is not None:  # each clause of the verdict links to the manual
+            state["result"]["links"] = clause_links(state["result"]["clause"])
         return state
 
     def player_actions(self) -> list[str]:

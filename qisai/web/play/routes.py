@@ -28,6 +28,7 @@ from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
 from qisai.web.play import comfort, explain, records
 from qisai.web.play import rules as views
+from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.families import safe_family
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
@@ -225,7 +226,7 @@ async def act(game_id: str, action: dict[str, Any], hub: HubDep,
 async def why(game_id: str, hub: HubDep, move: str = Query(max_length=8)) -> dict[str, Any]:
     """Say why ``move`` (ICCS for Xiangqi, a point for Go) may not be played
     by the side to move now: ``{"legal": false, "code", "zh", "en",
-    "clause"}``, or ``{"legal": true}``.  The board asks before it would
+    "clause", "links"}`` (``links``: the clauses in the manual), or ``{"legal": true}``.  The board asks before it would
     send a move it cannot show as legal, so nothing illegal is sent."""
     live = await live_game(hub, game_id)
     async with live.lock:
@@ -246,7 +247,9 @@ async def why(game_id: str, hub: HubDep, move: str = Query(max_length=8)) -> dic
             found = None if point is None else board.legal_reason(point)
             if found is not None:
                 reason = explain.text(f"go_{found.name.lower()}")
-    return {"legal": True} if reason is None else {"legal": False, **reason}
+    if reason is None:
+        return {"legal": True}
+    return {"legal": False, **reason, "links": clause_links(reason.get("clause"))}
 
 
 @router.get("/games/{game_id}/events", tags=["games"])

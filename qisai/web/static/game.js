@@ -116,7 +116,29 @@
   function say(r) {
     const box = $("notice");
     box.dataset.code = r ? r.code || "" : "";
-    box.textContent = r ? reasonText(r) : "";
+    // A refusal from the socket names its code: the page's own text of that
+    // code has the same clause with its links.
+    const known = r && !r.links && R[r.code] && R[r.code].clause === r.clause ? R[r.code] : null;
+    if (known) r = {...r, links: known.links};
+    if (r && r.clause && r.links && r.links.length) {
+      // The explanation, then its clauses as links into the manual's rule texts.
+      const [open, close] = lang === "zh" ? ["（", "）"] : [" (", ")"];
+      box.replaceChildren(r[lang] || r.en || "", open, ...clauseNodes(r.clause, r.links), close);
+    } else box.textContent = r ? reasonText(r) : "";
+  }
+  // A verdict's clauses: each the manual has is a link to it (issue 22),
+  // the others stay text.
+  function clauseNodes(clause, links) {
+    if (!links || !links.length) return [document.createTextNode(clause || "")];
+    const out = [];
+    links.forEach((l, i) => {
+      if (i) out.push(", ");
+      const a = document.createElement("a");
+      a.className = "clause-link"; a.href = lang === "zh" ? l.zh : l.en;
+      a.target = "_blank"; a.rel = "noopener"; a.textContent = l.clause;
+      out.push(a);
+    });
+    return out;
   }
   function reasonText(r) {
     const text = r[lang] || r.en || "";
@@ -274,7 +296,7 @@
     if (r) {
       $("result-tag").textContent = state.kind === "go" ? r.sgf : r.pgn;
       $("result-text").textContent = r[lang];
-      $("result-clause").textContent = r.clause;
+      $("result-clause").replaceChildren(...clauseNodes(r.clause, r.links));
       // The reason's name in the page's language, never the code.
       const names = R._reason_names || {};
       $("result-reason").textContent = names[r.reason] ? names[r.reason][lang === "zh" ? 0 : 1] : "";
@@ -375,7 +397,7 @@
       const what = document.createElement("strong");
       what.textContent = `${T[x.kind] || x.kind} · ${sideName(x.side)}`;
       const clause = document.createElement("span");
-      clause.className = "clause"; clause.textContent = x.clause;
+      clause.className = "clause"; clause.replaceChildren(...clauseNodes(x.clause, x.links));
       li.append(what, " ", clause);
       if (x.note) li.append(" · " + x.note);
       return li;
