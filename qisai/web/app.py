@@ -32,9 +32,13 @@ from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events.results import board_staff, record_game_result
+from qisai.web.exhibitions import blindfold as blindfold_api
+from qisai.web.exhibitions import relay as simul_socket
+from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import events as event_pages
+from qisai.web.pages import exhibitions as exhibition_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.play import routes as play_api
 from qisai.web.play import socket
@@ -96,6 +100,11 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(socket.router)
     app.include_router(events_api.api)
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
+    # exhibitions (issue 21): simuls, their socket, blindfold seats
+    app.include_router(simuls_api.router)
+    app.include_router(simul_socket.router)
+    app.include_router(blindfold_api.router)
+    app.include_router(exhibition_pages.router)
     app.include_router(play_pages.router)
     app.include_router(account_pages.router)
     app.include_router(event_pages.router)
