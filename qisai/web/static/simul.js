@@ -224,7 +224,7 @@
         }
       } else if (msg.type === "ack") {
         $("simul-notice").textContent = "";
-        if (you === "host" && msg.board === current) nextBoard();
+        $("simul-notice").dataset.code = "";
       } else if (msg.type === "error") {
         $("simul-notice").textContent = msg[lang === "zh" ? "zh" : "en"] || msg.message;
         $("simul-notice").dataset.code = msg.code || "error";
