@@ -9,8 +9,9 @@ board's game once (as one subscriber of the hub) and fans the updates out:
   "msg": {...}}`` where ``msg`` is the game socket's own message (``state``
   on connect, then ``update``);
 * an entrant gets his own board the same way, and for the others only
-  ``{"type": "progress", "board": n, "ply": p, "host_to_move": bool,
-  "over": bool}`` (the host's progress round the ring);
+  ``{"type": "progress", "board": n, "ply": p, "host_to_move": false,
+  "over": false}``: the board the host last moved on (his progress round
+  the ring), at most every quarter second;
 * everyone gets ``{"type": "score", ...}`` (the display's view with the
   running score) whenever a board ends.
 
@@ -70,7 +71,8 @@ class Relay:
         self.listeners: set[Listener] = set()
         self.subs: list[tuple[LiveGame, int]] = []
         self.over: set[int] = {b.number for b in st.simul.boards if b.result is not None}
-        self._syncing = False
+        self._progress: str | None = None
+        self._flusher: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         """Subscribe once to every board's game."""
@@ -79,6 +81,8 @@ class Relay:
 
     def close(self) -> None:
         """Unsubscribe from the games (the last listener left)."""
+        if self._flusher is not None:
+            self._flusher.cancel()
         for live, key in self.subs:
             self.hub.unsubscribe(live, key)
         self.subs.clear()
@@ -97,18 +101,27 @@ class Relay:
                                "host_to_move": host_seat.get("id") == self.host_id and not over,
                                "over": over})
         # Entrants hear of the other boards only when the host has moved
-        # there (his progress round the ring), not of every entrant's reply.
-        host_moved = not over and host_seat.get("id") != self.host_id
-        sends = []
-        for lis in list(self.listeners):
-            if lis.board in (None, number):
-                sends.append(self._safe(lis, full))
-            elif host_moved or over:
-                sends.append(self._safe(lis, progress))
-        await asyncio.gather(*sends)
+        # there (his progress round the ring), not of every entrant's reply,
+        # and at most every PROGRESS_PERIOD seconds (the latest only): one
+        # message to every entrant per host move would cost the most.
+        if not over and host_seat.get("id") != self.host_id:
+            self._progress = progress
+            if self._flusher is None or self._flusher.done():
+                self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await asyncio.gather(*[self._safe(lis, full) for lis in list(self.listeners)
+                               if lis.board in (None, number)])
         if over and number not in self.over:
             self.over.add(number)
             await self.score()
+
+    PROGRESS_PERIOD = 0.25
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(self.PROGRESS_PERIOD)
+        text, self._progress = self._progress, None
+        if text is not None:
+            await asyncio.gather(*[self._safe(lis, text) for lis in list(self.listeners)
+                                   if lis.board is not None])
 
     async def _safe(self, lis: Listener, text: str) -> None:
         try:

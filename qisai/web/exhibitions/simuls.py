@@ -17,6 +17,7 @@ Every refusal is a 4xx whose ``detail`` is in Chinese and English.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -202,7 +203,9 @@ async def get(simul_id: DbId, app: StateDep, hub: HubDep, v: ViewerDep) -> dict[
 async def _change(app: AppState, simul_id: int, user: User, what: str, body: Join | None
                   ) -> dict[str, Any]:
     def run() -> dict[str, Any]:
-        for _ in range(3):
+        for attempt in range(12):
+            if attempt:  # another entry was saved first: read it again, a little later
+                time.sleep(0.005 * attempt)
             st = load_synced(app, simul_id, sync=False)
             simul = st.simul
             try:
