@@ -146,3 +146,21 @@ def test_host_walks_six_boards_two_blindfold(live_server: tuple[str, Path], brow
     host.goto(f"{base}/games/{g5}")
     host.wait_for_selector("#blindfold-seats:has-text('蒙目')")
     assert host.locator("#board [data-piece]").count() == 32
+
+
+def test_clock_calls_are_announced_for_a_player_who_turns_it_on(
+        live_server: tuple[str, Path], browser: Any) -> None:
+    """The same announcer reads the Go byo-yomi calls (the seed's
+    "开始读秒" ... ) for any player who turns it on, blindfold or not."""
+    base, _ = live_server
+    black = signed_up(browser, base, "callsblack")
+    white = signed_up(browser, base, "callswhite")
+    time = {"minutes": 0.05, "byoyomi": {"kind": "chinese", "periods": 1, "seconds": 60}}
+    gid = api(black, "POST", "/api/games", {"kind": "go", "ruleset": "chinese", "size": 9,
+                                            "color": "first", "time": time})["id"]
+    black.goto(f"{base}/games/{gid}")
+    black.check("#speak-calls")
+    assert black.locator("#bf-move").count() == 0  # not blindfold: no typing box
+    api(white, "POST", f"/api/games/{gid}/join")  # the clock starts: 3 s, then byo-yomi
+    black.wait_for_selector("#bf-announce:has-text('开始读秒')", timeout=30000)
+    assert black.locator("#board circle.black").count() == 0  # nothing was played
