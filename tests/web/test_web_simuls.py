@@ -265,3 +265,37 @@ def test_the_display_socket(register: Any, client: TestClient) -> None:
         seen = [wa.receive_json() for _ in range(3)]
         score = next(m for m in seen if m["type"] == "score")
         assert score["simul"]["score"]["zh"] == "1胜0和0负"
+
+
+def test_pages_rated_guests_and_socket_frames(register: Any, client: TestClient) -> None:
+    host, (a,), simul = host_and_entrants(client, register, 1, rated=True)
+    sid = simul["id"]
+    # a rated display: guests may not join (register first)
+    client.cookies.clear()
+    form = client.get("/api/auth/csrf").json()["csrf"]
+    g = client.post("/api/auth/guest", headers={"X-CSRF-Token": form}).json()
+    client.cookies.clear()
+    r = client.post(f"/api/simuls/{sid}/join", json={},
+                    headers={"Authorization": f"Bearer {g['token']}"})
+    assert r.status_code == 403 and "guests" in r.json()["detail"]
+    # a hostile name cannot end the page's JSON block
+    h = host["headers"]
+    evil = client.post("/api/simuls", json={"name": "</script><script>alert(1)</script>"},
+                       headers=h).json()
+    page = client.get(f"/simuls/{evil['id']}").text
+    assert "</script><script>alert(1)" not in page and "\\u003C/script\\u003E" in page
+    assert client.get("/simuls").status_code == 200
+    assert 'id="new-simul"' not in client.get("/simuls").text  # anonymous: no form
+    assert client.get("/simuls/424242").status_code == 404
+    # the display's socket: only JSON text frames; an unknown display
+    client.post(f"/api/simuls/{sid}/join", json={}, headers=a["headers"])
+    client.post(f"/api/simuls/{sid}/start", headers=h)
+    with client.websocket_connect(f"/ws/simuls/{sid}") as ws:
+        ws.receive_json(), ws.receive_json()
+        ws.send_text("not json")
+        assert ws.receive_json() == {"type": "error", "status": 400, "message": "not JSON"}
+        ws.send_bytes(b"\x00")
+        closed = ws.receive()
+        assert closed["type"] == "websocket.close" and closed["code"] == 1003
+    with client.websocket_connect("/ws/simuls/424242") as ws:
+        assert ws.receive_json()["status"] == 404
