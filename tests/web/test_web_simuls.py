@@ -299,3 +299,32 @@ def test_pages_rated_guests_and_socket_frames(register: Any, client: TestClient)
         assert closed["type"] == "websocket.close" and closed["code"] == 1003
     with client.websocket_connect("/ws/simuls/424242") as ws:
         assert ws.receive_json()["status"] == 404
+
+
+def test_a_blindfold_host_and_alternate_colours(register: Any, client: TestClient) -> None:
+    host, (a, b), simul = host_and_entrants(client, register, 2, host_blindfold=True,
+                                            host_colour="alternate")
+    sid = simul["id"]
+    for who in (a, b):
+        client.post(f"/api/simuls/{sid}/join", json={}, headers=who["headers"])
+    boards = client.post(f"/api/simuls/{sid}/start", headers=host["headers"]).json()["boards"]
+    assert [x["host_colour"] for x in boards] == ["red", "black"]
+    g1 = client.get(f"/api/games/{boards[0]['game_id']}").json()
+    g2 = client.get(f"/api/games/{boards[1]['game_id']}").json()
+    # the host's seat is blindfold on every board, whatever his colour there
+    assert g1["blindfold"] == ["first"] and g1["players"]["first"]["id"] == host["user"]["id"]
+    assert g2["blindfold"] == ["second"] and g2["players"]["second"]["id"] == host["user"]["id"]
+    view = client.get(f"/api/simuls/{sid}", headers=host["headers"]).json()
+    assert view["waiting"] == [1] and view["order"] == [1, 2]  # board 2: the entrant is Red
+    r = client.post(f"/api/games/{g2['id']}/typed", json={"text": "炮二平五", "ply": 1},
+                    headers=b["headers"])
+    assert r.status_code == 200
+    r = client.post(f"/api/games/{g2['id']}/typed", json={"text": "馬8進7", "ply": 2},
+                    headers=host["headers"])
+    assert r.status_code == 200 and r.json()["move"] == "h9g7"
+    said = client.get(f"/api/games/{g2['id']}/announce?lang=zh-Hant&ply=1").json()
+    assert said["text"] == "第二台，炮二平五"  # 炮 is the same in traditional characters
+    said = client.get(f"/api/games/{g2['id']}/announce?lang=zh-Hant").json()
+    assert said["text"] == "第二台，馬8進7" and said["side"] == "second"
+    pgn = client.get(f"/api/games/{g2['id']}/record").text
+    assert '[BlackBlindfold "true"]' in pgn and '[Board "2"]' in pgn

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
@@ -86,10 +86,7 @@ def simuls_page(request: Request, v: ViewerDep, app: StateDep) -> HTMLResponse:
 async def simul_page(simul_id: DbId, request: Request, v: ViewerDep, app: StateDep
                      ) -> HTMLResponse:
     """A display's page: the host's ring, an entrant's board, or every board."""
-    try:
-        st = await run_in_threadpool(simuls.load_synced, app, simul_id)
-    except HTTPException:
-        raise
+    st = await run_in_threadpool(simuls.load_synced, app, simul_id)  # 404 if there is none
     lang = _lang(request)
     tx = _tx(lang)
     data = simuls.view(st, v.user)

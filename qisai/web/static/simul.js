@@ -34,7 +34,7 @@
   if ($("leave-simul")) $("leave-simul").addEventListener("click", () => entry("leave"));
   if ($("start-simul")) $("start-simul").addEventListener("click", () => entry("start"));
   if (simulData.status === "open") {
-    setTimeout(() => location.reload(), 5000);  // entrants arrive; the start opens the boards
+    setTimeout(() => location.reload(), 10000);  // entrants arrive; the start opens the boards
     return;
   }
 
