@@ -58,7 +58,13 @@ def test_host_walks_six_boards_two_blindfold(live_server: tuple[str, Path], brow
     base, data = live_server
     host = signed_up(browser, base, "liudahua")
     make_organiser(data, "liudahua")
-    sid = api(host, "POST", "/api/simuls", {"name": "成都车轮战", "max_boards": 6})["id"]
+    host.goto(f"{base}/")
+    host.click("#simuls-link")
+    host.fill("#s-name", "成都车轮战")
+    host.fill("#s-max", "6")
+    host.click("#create-simul")
+    host.wait_for_url(f"{base}/simuls/*")
+    sid = int(host.url.rsplit("/", 1)[1])
     entrants = []
     for n in range(1, 7):
         page = signed_up(browser, base, f"amateur{n}")
