@@ -133,7 +133,11 @@ async def host(url: str, token: str, boards: int, rounds: int, run: Run, stop_at
                         if time.perf_counter() > stop_at:
                             return
                         changed.clear()
-                        await asyncio.wait_for(changed.wait(), 5.0)
+                        try:
+                            await asyncio.wait_for(changed.wait(), 5.0)
+                        except TimeoutError:
+                            run.errors.append(f"board {b}: no reply within 5 s")
+                            return
                     st = states[b]
                     mv = legal_move(st, rng)
                     if st.get("result") is not None or mv is None:
@@ -146,7 +150,11 @@ async def host(url: str, token: str, boards: int, rounds: int, run: Run, stop_at
                     run.sent[(b, st["ply"] + 1)] = t0
                     await ws.send(json.dumps({"type": "move", "board": b, "ply": st["ply"] + 1,
                                               "move": mv, "id": mid}))
-                    ans = await asyncio.wait_for(fut, 10.0)
+                    try:
+                        ans = await asyncio.wait_for(fut, 10.0)
+                    except TimeoutError:
+                        run.errors.append(f"board {b}: no ack within 10 s")
+                        return
                     if ans["type"] == "ack":
                         run.ack.append(time.perf_counter() - t0)
                     else:
