@@ -44,6 +44,7 @@ __all__ = [
     "Role",
     "Round",
     "SessionToken",
+    "Simul",
     "StaffRole",
     "Team",
     "Tournament",
@@ -336,3 +337,22 @@ class Pairing(Base):
     result: Mapped[str | None] = mapped_column(String(8))
     result_source: Mapped[str | None] = mapped_column(String(16))
     notes: Mapped[str | None] = mapped_column(Text)
+
+
+class Simul(Base):
+    """A simultaneous display (同时对弈, 车轮战): its host, name and status
+    for lists, and the display's whole state as
+    :meth:`qisai.competition.simul.Simul.to_dict` data.  ``version`` grows
+    with every save; a save is conditional on it, so two requests changing
+    the same display at once cannot both win."""
+
+    __tablename__ = "simuls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(16))
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

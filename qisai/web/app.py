@@ -39,6 +39,9 @@ from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events import transfer as event_transfer
 from qisai.web.events.results import board_staff, record_game_result
+from qisai.web.exhibitions import blindfold as blindfold_api
+from qisai.web.exhibitions import relay as simul_socket
+from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
@@ -48,6 +51,7 @@ from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
 from qisai.web.pages import live as live_pages
 from qisai.web.pages import lobby as lobby_pages
+from qisai.web.pages import exhibitions as exhibition_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
@@ -136,6 +140,11 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(events_api.api)
     app.include_router(event_transfer.router)  # /api/tournaments/{id}/export, /import
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
+    # exhibitions (issue 21): simuls, their socket, blindfold seats
+    app.include_router(simuls_api.router)
+    app.include_router(simul_socket.router)
+    app.include_router(blindfold_api.router)
+    app.include_router(exhibition_pages.router)
     app.include_router(play_pages.router)
     app.include_router(player_pages.router)  # /users/{id}: the player's page
     app.include_router(analysis_pages.router)

@@ -116,6 +116,10 @@ class LiveGame:
         state["allowed"] = explain.allowed_now(self)
         state["engine_status"] = self.engine_status
         state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
+        # exhibitions (issue 21): which seats play blindfold, and the simul
+        # board this game is (everyone sees both)
+        state["blindfold"] = list(self.settings.get("blindfold") or [])
+        state["simul"] = self.settings.get("simul")
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}

@@ -33,6 +33,36 @@ def _names(live: LiveGame) -> tuple[str, str]:
     return name(live.first_user_id), name(live.second_user_id)
 
 
+def _exhibition_tags(live: LiveGame, colours: tuple[str, str]) -> dict[str, str]:
+    """PGN tags of an exhibition game (issue 21): a simul's board has its
+    name as Event and the board number as Round and Board; a blindfold seat
+    is ``[RedBlindfold "true"]`` (盲棋)."""
+    tags: dict[str, str] = {}
+    simul = live.settings.get("simul")
+    if isinstance(simul, dict):
+        tags["Event"] = f"{simul.get('name', '')} (车轮战 simul)"
+        tags["Round"] = tags["Board"] = str(simul.get("board", "?"))
+    for seat, colour in zip(("first", "second"), colours, strict=True):
+        if seat in (live.settings.get("blindfold") or []):
+            tags[f"{colour}Blindfold"] = "true"
+    return tags
+
+
+def _exhibition_sgf(live: LiveGame) -> dict[str, str]:
+    """SGF properties of an exhibition game: EV (the simul), RO (the board),
+    and a GC comment naming the blindfold seats."""
+    props: dict[str, str] = {}
+    simul = live.settings.get("simul")
+    if isinstance(simul, dict):
+        props["EV"] = f"{simul.get('name', '')} (车轮战 simul)"
+        props["RO"] = str(simul.get("board", "?"))
+    blind = [{"first": "Black", "second": "White"}[s]
+             for s in (live.settings.get("blindfold") or []) if s in ("first", "second")]
+    if blind:
+        props["GC"] = "; ".join(f"{c} played blindfold (盲棋)" for c in blind)
+    return props
+
+
 def export(live: LiveGame) -> tuple[str, str, str]:
     """Return ``(text, media type, file extension)`` of the game's record.
 
@@ -59,6 +89,7 @@ def export(live: LiveGame) -> tuple[str, str, str]:
             headers["FEN"] = start
         if result is not None:
             headers["Termination"] = f"{result.reason.value} ({result.clause})"
+        headers.update(_exhibition_tags(live, ("Red", "Black")))
         record = PgnGame(headers)
         node: GameNode = record
         for rec in game.moves:
@@ -73,5 +104,6 @@ def export(live: LiveGame) -> tuple[str, str, str]:
     rules = game.rules
     sgf = game_from_board(board, komi=getattr(rules, "komi", None),
                           result=result.sgf_result if result else None, rules_name=rules.name,
-                          extra={"PB": first, "PW": second, "DT": date.replace(".", "-")})
+                          extra={"PB": first, "PW": second, "DT": date.replace(".", "-"),
+                                 **_exhibition_sgf(live)})
     return sgf.to_sgf(), "application/x-go-sgf; charset=utf-8", "sgf"

@@ -16,6 +16,8 @@
   let receivedAt = performance.now(), retry = 500, msgId = 0;
   let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
   const SVGNS = "http://www.w3.org/2000/svg";
+  // blindfold (issue 21): a blindfold seat's own view draws no pieces; blindfold.js announces and reads typed moves
+  const blindSeat = () => !!state.you && (state.blindfold || []).includes(state.you);
 
   function el(name, attrs, text) {
     const e = document.createElementNS(SVGNS, name);
@@ -65,7 +67,7 @@
       const mv = moves[viewPly - 1];
       pos = mv ? {fen: mv.fen, legal: {}, last: mv.move} : {fen: pos.start, legal: {}, last: null};
     }
-    const pieces = parseFen(pos.fen || "");
+    const pieces = blindSeat() ? {} : parseFen(pos.fen || "");
     const legal = pos.legal || {};
     const player = !!state.you && !state.result && state.status === "active";
     if (pos.last) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
@@ -200,7 +202,7 @@
       const name = GTP[col] + (n - row);
       const vr = flipped ? n - 1 - row : row, vc = flipped ? n - 1 - col : col;
       const x = m + vc * s, y = m + vr * s;
-      const stone = (pos.grid || [])[row] ? pos.grid[row][col] : ".";
+      const stone = !blindSeat() && (pos.grid || [])[row] ? pos.grid[row][col] : ".";
       const cell = el("g", {"data-point": name, class: "pt"});
       cell.appendChild(el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, fill: "transparent"}));
       if (stone !== ".") {
@@ -439,6 +441,7 @@
     ws.onopen = () => { retry = 500; $("notice").textContent = ""; };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
+      document.dispatchEvent(new CustomEvent("qisai:game-message", {detail: msg}));  // blindfold.js
       if (msg.type === "state") {
         applyState(msg.state, true);
         // Resend a move that may have been lost with the old socket: the ply

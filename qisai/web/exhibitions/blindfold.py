@@ -1,0 +1,205 @@
+"""Blindfold seats (盲棋, 蒙目棋): the arbiter's announcements and typed replies.
+
+A seat of any game may be blindfold: the game's ``settings["blindfold"]``
+lists the blindfold seats (``first``, ``second``).  A player sets it for his
+own seat (``POST /api/games/{id}/blindfold``); a simul sets it at the start
+for the boards whose entrant (or host) chose it.  Everyone sees which
+seats are blindfold (the state's ``blindfold``) and the record says so
+(:mod:`qisai.web.play.records`).
+
+The blindfold player hears the opponent's move as the arbiter reads it
+(``GET /api/games/{id}/announce``: "第三台，炮二平五" / "board 3, C2.5" /
+"第三台，黑 Q16", from :mod:`qisai.referee.announce`) and answers by typing
+any notation (``POST /api/games/{id}/typed``: 炮二平五, 炮25, C2.5, h2e2, a Go
+point or ``pass``).  A typo or an illegal move is refused with the parser's
+message and nothing is sent to the referee.
+
+Everyone may ask for the announcement (the moves are public); only a
+player of the game may type a move, and only for his own side (the hub
+decides the side from the account, never from the request).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from qisai.referee import announce
+from qisai.store import repo
+from qisai.store.models import User
+from qisai.web.accounts.deps import UserDep
+from qisai.web.play.deps import HubDep, live_game
+from qisai.web.play.hub import Hub
+from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.state import StateDep
+
+__all__ = ["router", "typed_move", "announcement", "board_number", "SEATS"]
+
+router = APIRouter(prefix="/api")
+
+SEATS = ("first", "second")
+
+
+def board_number(live: LiveGame) -> int | None:
+    """Return the exhibition board number of ``live`` (a simul's board), or None."""
+    simul = live.settings.get("simul") if isinstance(live.settings, dict) else None
+    if isinstance(simul, dict) and isinstance(simul.get("board"), int):
+        return int(simul["board"])
+    return None
+
+
+def announcement(live: LiveGame, lang: str, ply: int | None = None) -> dict[str, Any] | None:
+    """Return the arbiter's announcement of move ``ply`` (default the last)
+    of ``live`` in ``lang`` (``zh``, ``zh-Hant``, ``en``): ``{"ply", "side",
+    "text", "move"}``; ``None`` before the first move.  A game that is not an
+    exhibition board is announced without a board number ("炮二平五").
+    Call with the game's lock held.  Raises :class:`announce.AnnounceError`
+    for a bad language or ply."""
+    game = live.game
+    moves = game.moves
+    n = len(moves) if ply is None else ply
+    if n == 0:
+        return None
+    if not 1 <= n <= len(moves):
+        raise announce.AnnounceError(f"ply {n} is not in 1..{len(moves)}")
+    rec = moves[n - 1]
+    number = board_number(live) or 1
+    if live.kind == "xiangqi":
+        from qisai.xiangqi import Board, Move
+
+        board = Board(getattr(game, "start_fen", None))
+        for earlier in moves[: n - 1]:
+            board.push_unchecked(Move.from_iccs(earlier.move))
+        said = announce.announce_xiangqi(number, board, Move.from_iccs(rec.move), lang)
+    else:
+        from qisai.go.coords import parse_gtp
+
+        size = getattr(game, "board").size  # noqa: B009 - GoGame's board
+        colour = "black" if rec.side.name == "FIRST" else "white"
+        point = None if rec.move in ("pass", "") else parse_gtp(rec.move, size)
+        said = announce.announce_go(number, colour, point, size, lang)
+    text = said.text
+    if board_number(live) is None:  # not an exhibition board: no "第一台"
+        text = text.removeprefix(announce.board_label(1, lang)).lstrip("，, ")
+    return {"ply": n, "side": rec.side.name.lower(), "text": text, "move": said.move}
+
+
+def _refused(message: str) -> ActionError:
+    # The parser's own words, after a short sentence in each language.
+    return ActionError(422, message, {"code": "typed_move", "zh": f"无法走这步：{message}",
+                                      "en": f"cannot play that: {message}", "clause": ""})
+
+
+async def typed_move(hub: Hub, game_id: str, user: User, text: Any, ply: Any,
+                     msg_id: Any = None) -> dict[str, Any]:
+    """Read ``text`` (any notation, a Go point or ``pass``) as ``user``'s
+    move at ``ply`` in ``game_id`` and play it through the hub.
+
+    Returns the hub's acknowledgement with the move read (``move``).
+    Raises :class:`ActionError`: 422 with the parser's message for a typo
+    or an illegal move (nothing is sent), and the hub's refusals (403 not a
+    player, 409 out of turn ...).
+    """
+    if not isinstance(text, str) or len(text) > 32:
+        raise _refused("type a move of at most 32 characters")
+    live = await hub.get(game_id)
+    async with live.lock:
+        if live.side_of(user.id) is None:
+            raise ActionError(403, "you are not a player of this game")
+        board: Any = getattr(live.game, "board", None)
+        if board is None:
+            raise ActionError(409, "the game has not started")
+        try:
+            if live.kind == "xiangqi":
+                if live.game.to_move is not live.side_of(user.id):
+                    raise _refused("it is not your turn")
+                move = announce.read_xiangqi_reply(board, text).iccs()
+                kind = "move"
+            else:
+                from qisai.go.coords import gtp_name
+
+                point = announce.read_go_reply(text, board.size)
+                kind = "move" if point is not None else "pass"
+                move = "pass" if point is None else gtp_name(point, board.size)
+        except announce.AnnounceError as exc:
+            raise _refused(str(exc)) from None
+    action: dict[str, Any] = {"type": kind, "ply": ply, "move": move, "id": msg_id}
+    ack = await hub.act(game_id, user, action)
+    return {**ack, "move": move}
+
+
+class Typed(BaseModel):
+    """A typed move: the text and the ply it is for."""
+
+    text: str = Field(max_length=32)
+    ply: int = Field(ge=1, le=100_000)
+
+
+@router.post("/games/{game_id}/typed", tags=["games"])
+async def typed(game_id: str, body: Typed, hub: HubDep, user: UserDep) -> Any:
+    """Play a typed move (a blindfold seat's reply, or anyone's): any
+    notation the notation module reads, a Go point or ``pass``.  422 with
+    the parser's message for a typo or an illegal move (nothing is played);
+    otherwise as ``POST /api/games/{id}/actions``."""
+    try:
+        return await typed_move(hub, game_id, user, body.text, body.ply)
+    except ActionError as exc:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+
+@router.get("/games/{game_id}/announce", tags=["games"])
+async def get_announcement(game_id: str, hub: HubDep,
+                           lang: Literal["zh", "zh-Hant", "en"] = "zh",
+                           ply: int | None = None) -> dict[str, Any]:
+    """Return the arbiter's announcement of a move (default the last):
+    ``{"ply", "side", "text": "第三台，炮二平五", "move"}``, or
+    ``{"ply": 0, "text": ""}`` before the first move; 400 for a ply out of
+    range."""
+    live = await live_game(hub, game_id)
+    async with live.lock:
+        try:
+            said = announcement(live, lang, ply)
+        except announce.AnnounceError as exc:
+            raise HTTPException(400, str(exc)) from None
+    return said or {"ply": 0, "side": None, "text": "", "move": ""}
+
+
+class Blindfold(BaseModel):
+    """A player's choice for his own seat."""
+
+    on: bool
+
+
+@router.post("/games/{game_id}/blindfold", tags=["games"])
+async def set_blindfold(game_id: str, body: Blindfold, st: StateDep, hub: HubDep,
+                        user: UserDep) -> dict[str, Any]:
+    """Make the caller's own seat blindfold (or not): ``{"blindfold":
+    ["first"]}``.  403 for anyone who does not play in the game; 409 once
+    the game is over."""
+    live = await live_game(hub, game_id)
+    async with live.lock:
+        side = live.side_of(user.id)
+        if side is None:
+            raise HTTPException(403, "only a player of this game chooses blindfold, for his own seat")
+        if live.game.is_over:
+            raise HTTPException(409, "the game is over")
+        seat = side.name.lower()
+        seats = [x for x in live.settings.get("blindfold", []) if x in SEATS and x != seat]
+        if body.on:
+            seats.append(seat)
+        seats.sort()
+
+        def store() -> None:
+            with st.db.session() as s:
+                row = repo.get_game(s, game_id)
+                row.settings = {**row.settings, "blindfold": seats}
+                s.commit()
+
+        await run_in_threadpool(store)
+        live.settings = {**live.settings, "blindfold": seats}
+    await hub.broadcast(live, [])
+    return {"blindfold": seats}

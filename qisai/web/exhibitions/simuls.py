@@ -1,0 +1,307 @@
+"""Simultaneous displays on the arena (``/api/simuls``).
+
+An organiser (or an administrator) creates a display and is its host, or
+names another account as host; entrants join while it is open (a guest only
+when it is not rated); the host starts it, and each board becomes an
+ordinary server game (host against entrant, the host's colour and Go
+handicap per board, no clock by default as over the board), numbered in
+the order of joining.  The games carry the display's name and their board
+number (``settings["simul"]``), so the records say so (PGN Event/Round,
+SGF EV/RO), and their results reach the players' profiles as any game's.
+
+The display's result per board is read from its game (:func:`store.sync_results`);
+the running score is the host's, as the seed writes it: "69胜30和9负".
+
+Every refusal is a 4xx whose ``detail`` is in Chinese and English.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from qisai.competition.simul import MAX_BOARDS, Simul, SimulEntrant, SimulError, SimulSettings
+from qisai.referee.errors import RefereeError
+from qisai.store import ConflictError, NotFoundError, repo
+from qisai.store.models import Role, User
+from qisai.web.accounts.deps import UserDep, ViewerDep
+from qisai.web.bounds import DbId
+from qisai.web.exhibitions import store
+from qisai.web.play import rules as views
+from qisai.web.play.deps import HubDep
+from qisai.web.play.hub import Hub
+from qisai.web.state import AppState, StateDep
+
+__all__ = ["router", "view", "user_key", "start_games", "load_synced", "waiting_boards"]
+
+router = APIRouter(prefix="/api/simuls", tags=["simuls"])
+
+
+def user_key(user_id: int) -> str:
+    """The entrant key of an account (``user:7``)."""
+    return f"user:{user_id}"
+
+
+class NewSimul(BaseModel):
+    """What the organiser chooses."""
+
+    name: str = Field(min_length=1, max_length=80)
+    game: Literal["xiangqi", "go"] = "xiangqi"
+    rules: str | None = Field(default=None, max_length=32)
+    host_colour: Literal["red", "black", "white", "alternate"] | None = None
+    handicap: int = Field(default=0, ge=0, le=9)
+    max_boards: int = Field(default=120, ge=1, le=MAX_BOARDS)
+    rated: bool = False
+    size: int | None = Field(default=None, ge=5, le=25)
+    time: dict[str, Any] | None = None
+    """The boards' clocks (as a game's); none by default (over the board)."""
+    host: str | None = Field(default=None, max_length=40)
+    """Another account as host (its user name); default the organiser."""
+    host_blindfold: bool = False
+
+
+class Join(BaseModel):
+    """An entrant's choices."""
+
+    blindfold: bool = False
+    handicap: int | None = Field(default=None, ge=0, le=9)
+
+
+def _bad(exc: Exception, status: int = 409) -> HTTPException:
+    return HTTPException(status, str(exc))
+
+
+def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None = None
+         ) -> dict[str, Any]:
+    """Return the display as the API shows it to ``viewer``: settings,
+    entrants, boards (number, entrant, host colour, game, result), the
+    running score in both languages, the viewer's part (``you``: ``host``,
+    ``entrant`` or None, and ``my_board``) and, when known, the boards
+    waiting for the host in the order the host walks them (``order``)."""
+    simul = st.simul
+    data = simul.to_dict()
+    you: str | None = None
+    my_board = None
+    if viewer is not None:
+        if viewer.id == st.host_id:
+            you = "host"
+        elif any(e.key == user_key(viewer.id) for e in simul.entrants):
+            you = "entrant"
+            b = simul.board_of(user_key(viewer.id))
+            my_board = None if b is None else b.number
+    score = simul.score()
+    out: dict[str, Any] = {
+        "id": st.id, "name": st.name, "host_id": st.host_id, "status": simul.status.value,
+        "settings": data["settings"], "games": st.games,
+        "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold}
+                     for e in simul.entrants],
+        "boards": [{**b, "name": simul.boards[i].entrant.name,
+                    "blindfold": simul.boards[i].entrant.blindfold}
+                   for i, b in enumerate(data["boards"])],
+        "score": {"wins": score.wins, "draws": score.draws, "losses": score.losses,
+                  "playing": score.playing, "zh": score.text("zh"), "en": score.text("en")},
+        "you": you, "my_board": my_board,
+    }
+    if waiting is not None:
+        out["waiting"] = sorted(waiting)
+        out["order"] = simul.host_order(waiting)
+    return out
+
+
+async def waiting_boards(hub: Hub, st: store.StoredSimul) -> list[int]:
+    """Return the boards whose game waits for the host's move (or pass)."""
+    out = []
+    for b in st.simul.boards:
+        if b.game_id is None or b.result is not None:
+            continue
+        live = await hub.get(b.game_id)
+        game = live.game
+        if game.is_over or live.status != "active":
+            continue
+        host_seat = live.first_user_id if game.to_move.name == "FIRST" else live.second_user_id
+        if host_seat == st.host_id:
+            out.append(b.number)
+    return out
+
+
+def load_synced(app: AppState, simul_id: int, sync: bool = True) -> store.StoredSimul:
+    """Load display ``simul_id`` (blocking), with its boards' results
+    copied from their games when ``sync``.  Raises 404 if there is none."""
+    with app.db.session() as s:
+        try:
+            st = store.load(s, simul_id)
+        except NotFoundError as exc:
+            raise HTTPException(404, f"没有这场车轮战 / {exc}") from None
+        if sync:
+            try:
+                store.sync_results(s, st)
+            except ConflictError:  # another request synced first: read its copy
+                st = store.load(s, simul_id)
+        return st
+
+
+@router.post("", status_code=201)
+async def create(body: NewSimul, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Create a display (an organiser or administrator).  403 for anyone
+    else; 422 for a setting out of range (colour, handicap, rules, limit)."""
+    if not user.role_enum.allows(Role.ORGANISER):
+        raise HTTPException(403, "只有组织者可以举办车轮战 / only an organiser may hold a simul")
+    game = body.game
+    rules = body.rules or ("cxa" if game == "xiangqi" else "chinese")
+    colour = body.host_colour or ("red" if game == "xiangqi" else "black")
+    if body.handicap and body.host_colour is None:
+        colour = "white"
+    games: dict[str, Any] = {"time": body.time}
+    if body.size is not None:
+        if game != "go":
+            raise HTTPException(422, "棋盘大小只用于围棋 / size is for Go only")
+        games["size"] = body.size
+    try:
+        views.new_referee_game(game, rules, games, None)
+        settings = SimulSettings(game=game, rules=rules, host_colour=colour,
+                                 handicap=body.handicap, max_boards=body.max_boards,
+                                 rated=body.rated, host_blindfold=body.host_blindfold)
+    except (RefereeError, SimulError, ValueError) as exc:
+        raise _bad(exc, 422) from None
+
+    def make() -> dict[str, Any]:
+        with app.db.session() as s:
+            host = user
+            if body.host is not None:
+                found = repo.find_user(s, body.host)
+                if found is None or found.role == Role.GUEST.value:
+                    raise HTTPException(422, f"没有用户 {body.host!r} / no account {body.host!r}")
+                host = found
+            st = store.create(s, body.name, host.id, Simul(user_key(host.id), settings), games)
+            return view(st, user)
+
+    return await run_in_threadpool(make)
+
+
+@router.get("")
+def list_all(app: StateDep) -> list[dict[str, Any]]:
+    """List displays, newest first."""
+    with app.db.session() as s:
+        return [{"id": r.id, "name": r.name, "kind": r.kind, "status": r.status,
+                 "host_id": r.host_id, "boards": len(r.data.get("entrants", []))}
+                for r in store.list_simuls(s)]
+
+
+@router.get("/{simul_id}")
+async def get(simul_id: DbId, app: StateDep, hub: HubDep, v: ViewerDep) -> dict[str, Any]:
+    """Return a display with its running score; once started, the boards
+    waiting for the host (``waiting``) and the host's order (``order``)."""
+    st = await run_in_threadpool(load_synced, app, simul_id)
+    waiting = await waiting_boards(hub, st) if st.simul.boards else None
+    return view(st, v.user, waiting)
+
+
+async def _change(app: AppState, simul_id: int, user: User, what: str, body: Join | None
+                  ) -> dict[str, Any]:
+    def run() -> dict[str, Any]:
+        for attempt in range(12):
+            if attempt:  # another entry was saved first: read it again, a little later
+                time.sleep(0.005 * attempt)
+            st = load_synced(app, simul_id, sync=False)
+            simul = st.simul
+            try:
+                if what == "join":
+                    assert body is not None
+                    if simul.settings.rated and user.role == Role.GUEST.value:
+                        raise HTTPException(403, "本场计等级分，访客不能参加 / this simul is "
+                                                 "rated; guests play casual games only")
+                    handicap = body.handicap if body.handicap else None
+                    simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold,
+                                            handicap))
+                else:
+                    simul.leave(user_key(user.id))
+            except SimulError as exc:
+                raise _bad(exc) from None
+            with app.db.session() as s:
+                try:
+                    store.save(s, st)
+                except ConflictError:
+                    continue
+            return view(st, user)
+        raise HTTPException(409, "车轮战正忙，请重试 / the simul is busy; try again")
+
+    return await run_in_threadpool(run)
+
+
+@router.post("/{simul_id}/join")
+async def join(simul_id: DbId, body: Join, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Join an open display (optionally blindfold).  409 when it has
+    started, is full, or you are in it or its host."""
+    return await _change(app, simul_id, user, "join", body)
+
+
+@router.post("/{simul_id}/leave")
+async def leave(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Withdraw before the start.  409 once started or if you never joined."""
+    return await _change(app, simul_id, user, "leave", None)
+
+
+async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dict[str, Any]:
+    """Start display ``simul_id`` for its host ``user``: close entries, make
+    and start one server game per board.  Returns the display's view.
+
+    Raises :class:`HTTPException`: 403 for anyone but the host, 409 when
+    already started or nobody joined.
+    """
+    def close() -> store.StoredSimul:
+        st = load_synced(app, simul_id, sync=False)
+        if st.host_id != user.id:
+            raise HTTPException(403, "只有主将可以开始 / only the host starts the simul")
+        try:
+            st.simul.start()
+        except SimulError as exc:
+            raise _bad(exc) from None
+        with app.db.session() as s:
+            try:  # whoever saves first starts it; the other gets 409
+                store.save(s, st)
+            except ConflictError as exc:
+                raise _bad(exc) from None
+        return st
+
+    st = await run_in_threadpool(close)
+
+    def make_games() -> None:
+        simul = st.simul
+        first_colour = "red" if simul.settings.game == "xiangqi" else "black"
+        with app.db.session() as s:
+            for b in simul.boards:
+                entrant_id = int(b.entrant.key.split(":", 1)[1])
+                host_first = b.host_colour == first_colour
+                blind = []
+                if simul.settings.host_blindfold:
+                    blind.append("first" if host_first else "second")
+                if b.entrant.blindfold:
+                    blind.append("second" if host_first else "first")
+                settings: dict[str, Any] = {
+                    **st.games, "simul": {"id": st.id, "name": st.name, "board": b.number},
+                    "blindfold": sorted(blind)}
+                if b.handicap:
+                    settings["rules"] = {"handicap": b.handicap}
+                g = repo.create_game(s, kind=simul.settings.game, ruleset=simul.settings.rules,
+                                     settings=settings,
+                                     first_user_id=user.id if host_first else entrant_id,
+                                     second_user_id=entrant_id if host_first else user.id,
+                                     created_by_id=user.id, rated=simul.settings.rated)
+                b.game_id = g.id
+            store.save(s, st)
+
+    await run_in_threadpool(make_games)
+    for b in st.simul.boards:
+        assert b.game_id is not None
+        await hub.start_if_ready(b.game_id)
+    return view(st, user, await waiting_boards(hub, st))
+
+
+@router.post("/{simul_id}/start")
+async def start(simul_id: DbId, app: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
+    """Start the display (its host only): one server game per board."""
+    return await start_games(app, hub, simul_id, user)

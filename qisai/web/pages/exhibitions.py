@@ -1,0 +1,95 @@
+"""The exhibition pages: the list of simultaneous displays (with the
+organiser's form) and a display's page, which is the host's ring of small
+boards, an entrant's own board with the host's progress, or a spectator's
+view of every board.  Their texts are kept here, apart from the shared
+page texts, in Chinese and English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
+
+from qisai.store.models import Role
+from qisai.web.accounts.deps import ViewerDep
+from qisai.web.bounds import DbId
+from qisai.web.exhibitions import simuls, store
+from qisai.web.pages.i18n import choose_language
+from qisai.web.pages.render import embed_json, render
+from qisai.web.state import StateDep
+
+__all__ = ["router", "TEXTS"]
+
+router = APIRouter(include_in_schema=False)
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "simuls": ("车轮战", "Simuls"),
+    "simul": ("车轮战", "Simul"),
+    "new_simul": ("举办车轮战", "Hold a simul"),
+    "name": ("名称", "Name"),
+    "host_colour": ("主将执", "Host plays"),
+    "alternate": ("轮换", "Alternate"),
+    "max_boards": ("台数上限", "Board limit"),
+    "rated": ("计等级分", "Rated"),
+    "host_blindfold": ("主将蒙目", "Host blindfold"),
+    "create": ("创建", "Create"),
+    "join": ("报名", "Join"),
+    "leave": ("退出", "Leave"),
+    "start": ("开始", "Start"),
+    "blindfold": ("蒙目（盲棋）", "Blindfold"),
+    "blind_seat": ("蒙目", "blindfold"),
+    "entrants": ("对手", "Entrants"),
+    "score": ("战绩", "Score"),
+    "next_board": ("下一台 (n)", "Next board (n)"),
+    "board": ("台", "Board"),
+    "your_move": ("输入着法", "Type a move"),
+    "send": ("走", "Play"),
+    "host_at": ("主将在", "The host is at"),
+    "waiting_host": ("等主将", "waiting for the host"),
+    "waiting_entrant": ("等对手", "waiting for the entrant"),
+    "over": ("已结束", "finished"),
+    "speak": ("朗读", "Speak"),
+    "open": ("报名中", "open"),
+    "started": ("进行中", "in play"),
+    "finished": ("已结束", "finished"),
+    "none_waiting": ("没有等主将的棋盘", "no board waits for the host"),
+    "xiangqi": ("象棋", "Xiangqi"),
+    "go": ("围棋", "Go"),
+}
+
+
+def _tx(lang: str) -> Any:
+    def tx(key: str) -> str:
+        zh, en = TEXTS.get(key, (key, key))
+        return zh if lang == "zh" else en
+    return tx
+
+
+def _lang(request: Request) -> str:
+    return choose_language(request.cookies.get("lang"), request.headers.get("accept-language"))
+
+
+@router.get("/simuls", response_class=HTMLResponse)
+def simuls_page(request: Request, v: ViewerDep, app: StateDep) -> HTMLResponse:
+    """The displays, newest first; an organiser's form to hold one."""
+    with app.db.session() as s:
+        rows = [{"id": r.id, "name": r.name, "kind": r.kind, "status": r.status,
+                 "boards": len(r.data.get("entrants", []))} for r in store.list_simuls(s)]
+    may = v.user is not None and v.user.role_enum.allows(Role.ORGANISER)
+    return render(request, v, "exhibitions/simuls.html", rows=rows, may_create=may,
+                  tx=_tx(_lang(request)))
+
+
+@router.get("/simuls/{simul_id}", response_class=HTMLResponse)
+async def simul_page(simul_id: DbId, request: Request, v: ViewerDep, app: StateDep
+                     ) -> HTMLResponse:
+    """A display's page: the host's ring, an entrant's board, or every board."""
+    st = await run_in_threadpool(simuls.load_synced, app, simul_id)  # 404 if there is none
+    lang = _lang(request)
+    tx = _tx(lang)
+    data = simuls.view(st, v.user)
+    texts = {k: tx(k) for k in TEXTS}
+    return render(request, v, "exhibitions/simul.html", simul=data, tx=tx,
+                  simul_json=embed_json(data), texts_json=embed_json(texts))
