@@ -49,9 +49,9 @@ from qisai.web.lobby.service import Lobby
 from qisai.web.pages import accounts as account_pages
 from qisai.web.pages import analysis as analysis_pages
 from qisai.web.pages import events as event_pages
+from qisai.web.pages import exhibitions as exhibition_pages
 from qisai.web.pages import live as live_pages
 from qisai.web.pages import lobby as lobby_pages
-from qisai.web.pages import exhibitions as exhibition_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
