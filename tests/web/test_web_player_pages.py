@@ -133,7 +133,7 @@ def test_the_player_page_lists_results_rules_colour_opponent_and_plot(
     assert page.status_code == 200
     html = page.text
     by_game = {gid: outcome for outcome, gid in re.findall(
-        r'<tr class="outcome-(\w+)" data-game="(\w+)">', html)}
+        r'<tr class="outcome-(\w+)" data-game="([A-Za-z0-9_-]+)">', html)}
     assert by_game == {season["won"]: "win", season["playing"]: "in_play",
                                 season["go"]: "win"}
     assert season["seek"] not in by_game and season["other"] not in by_game
