@@ -331,8 +331,8 @@ _INSERT_EVENTS = _EVENTS.insert()
 
 def append_events(s: Session, game_id: str, expected_count: int, events: Sequence[NewEvent], *,
                   move_count: int | None = None, status: GameStatus | None = None,
-                  result: dict[str, Any] | None = None, result_code: str | None = None
-                  ) -> list[int]:
+                  result: dict[str, Any] | None = None, result_code: str | None = None,
+                  release_plies_above: int | None = None) -> list[int]:
     """Append ``events`` to the log of ``game_id`` and commit, in one
     transaction; returns their numbers (``expected_count + 1`` onwards).
 
@@ -340,8 +340,11 @@ def append_events(s: Session, game_id: str, expected_count: int, events: Sequenc
     has seen: if another writer appended meanwhile, nothing is written and
     :class:`ConflictError` is raised (the caller reloads and retries).  The
     optional keywords update the game's cached move count, status and result
-    in the same transaction.  Raises :class:`NotFoundError` for an unknown
-    game.
+    in the same transaction.  ``release_plies_above``: a takeback (casual
+    games) undid the moves past that ply; their events stay in the log but
+    give up their ply numbers, so the moves played again in their place can
+    take them (the ply stays unique per game among moves that stand).
+    Raises :class:`NotFoundError` for an unknown game.
     """
     new_count = expected_count + len(events)
     # Core statements on the session's connection: this runs once per move,
@@ -374,6 +377,10 @@ def append_events(s: Session, game_id: str, expected_count: int, events: Sequenc
             get_game(s, game_id)
             raise ConflictError(f"game {game_id}: the log has moved past event {expected_count}")
         seqs = list(range(expected_count + 1, new_count + 1))
+        if release_plies_above is not None:
+            conn.execute(update(_EVENTS).where(_EVENTS.c.game_id == game_id,
+                                               _EVENTS.c.ply > release_plies_above)
+                         .values(ply=None))
         if events:
             conn.execute(_INSERT_EVENTS, [
                 {"game_id": game_id, "seq": seq, "kind": e.kind, "side": e.side, "ply": e.ply,

@@ -62,10 +62,14 @@ async def _write(hub: Hub, live: LiveGame, user: User, side: Side,
     wrote first, after reloading)."""
     rows = [repo.NewEvent(kind=r["type"], at_ms=int(round(r["at"] * 1000)), side=side.value,
                           actor_id=user.id, data=r) for r in records]
+    # An accepted takeback frees the ply numbers of the moves it undoes, in
+    # the same transaction (the store keeps a ply unique per game).
+    undone = sum(int(r.get("plies", 0)) for r in records if r["type"] == "takeback_accept")
+    release = len(live.game.moves) - undone if undone else None
 
     def write() -> None:
         with hub.db.session() as s:
-            repo.append_events(s, live.id, live.event_count, rows)
+            repo.append_events(s, live.id, live.event_count, rows, release_plies_above=release)
 
     try:
         await anyio.to_thread.run_sync(write)
