@@ -41,8 +41,9 @@ from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
+from qisai.web.play import consult_routes, socket
 from qisai.web.play import routes as play_api
-from qisai.web.play import socket
+from qisai.web.play.consult import boards_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import find_engines
 from qisai.web.play.resources import engine_pool, quota
@@ -84,6 +85,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
             yield
         finally:
             await hub.stop_ticker()
+            await boards_of(hub).stop()  # consultation boards' ballot tick
             await hub.stop_engines()
             db.dispose()
 
@@ -103,6 +105,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
+    app.include_router(consult_routes.router)  # /api/consultations, /api/games/{id}/group
     app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
     app.include_router(socket.router)
     app.include_router(lobby_api.router)

@@ -30,7 +30,14 @@ def _names(live: LiveGame) -> tuple[str, str]:
             # the engine's seat: its own name and version, and its level
             return opponent_name(live.engine, live.settings)
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
-    return name(live.first_user_id), name(live.second_user_id)
+    first, second = name(live.first_user_id), name(live.second_user_id)
+    # A side played by a group (会商) is named by all its members.
+    groups = live.settings.get("groups") or {}
+    if isinstance(groups.get("first"), dict):
+        first = "、".join(str(n) for n in groups["first"].get("names", [])) or first
+    if isinstance(groups.get("second"), dict):
+        second = "、".join(str(n) for n in groups["second"].get("names", [])) or second
+    return first, second
 
 
 def export(live: LiveGame) -> tuple[str, str, str]:
