@@ -266,6 +266,8 @@ class GroupBoards:
                 "mode": group.get("mode"), "captain": group.get("captain"),
                 "reserve": group.get("reserve"), "members": group["members"],
                 "names": group.get("names", []), "ply": len(live.game.moves) + 1,
+                "member": user.id in group["members"],
+                "is_captain": user.id == group.get("captain"),
                 "tally": ballot.tally() if ballot else [],
                 "voted": sorted(ballot.votes) if ballot else [],
                 "talk": list(state.talk)}
