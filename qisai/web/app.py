@@ -46,6 +46,7 @@ from qisai.web.play import routes as play_api
 from qisai.web.play.consult import boards_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import find_engines
+from qisai.web.play.machine_seat import driver_of
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
@@ -81,11 +82,13 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
         hub.start_ticker(tick_period)
+        driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)
         try:
             yield
         finally:
             await hub.stop_ticker()
             await boards_of(hub).stop()  # consultation boards' ballot tick
+            await driver_of(hub).stop()
             await hub.stop_engines()
             db.dispose()
 

@@ -1,7 +1,8 @@
 """Man-vs-machine events (人机大战, issue 21 item 4) through the API: engine
 entrants of a round robin (qisai's own and Fairy-Stockfish at a level) whose
 boards against people are played by the engine pool and enter the event by
-themselves; the engine named in the game and its PGN; the event's arbiter
+themselves, and the board of the two engines played by both from the pool;
+the engine named in the game and its PGN; the event's arbiter
 pauses an engine game for a technical fault (clocks stopped, reason kept)
 and resumes it; who may register engines and rule."""
 
@@ -71,11 +72,17 @@ def test_round_robin_of_people_and_engines_runs_to_standings(
         assert r.status_code == 201, r.text
     c.post(f"{base}/start", headers=org["headers"])
     heads = {wang["user"]["id"]: wang["headers"], li["user"]["id"]: li["headers"]}
-    engine_games = 0
+    engine_games = engine_engine = 0
     for rnd in (1, 2, 3):
         ev = c.post(f"{base}/rounds", headers=org["headers"]).json()
         for b in ev["rounds"][rnd - 1]["boards"]:
-            if not b["game"]:  # the two engines meet: the arbiter enters it
+            if b["game"] and all(p.get("id") not in heads for p in
+                                 c.get(f"/api/games/{b['game']}").json()["players"].values()):
+                # The two engines meet: both play from the pool (the second
+                # through its engine account), then the arbiter enters a draw.
+                st = wait_for(c, b["game"], lambda s: s["ply"] >= 4, "both engines' moves")
+                assert {m["side"] for m in st["moves"]} == {"first", "second"}
+                engine_engine += 1
                 r = c.put(f"{base}/rounds/{rnd}/boards/{b['board']}", json={"result": "1/2-1/2"},
                           headers=org["headers"])
                 assert r.status_code == 200, r.text
@@ -106,7 +113,7 @@ def test_round_robin_of_people_and_engines_runs_to_standings(
                    headers=heads[human["id"]])
             wait_for(c, b["game"], lambda s: s["result"] is not None, "the resignation")
         ev = c.get(base).json()
-    assert engine_games == 4
+    assert engine_games == 4 and engine_engine == 1
     assert ev["status"] == "finished"
     table = {r["name"]: r["points"] for r in ev["standings"]}
     # Each engine beat both people and drew the other: 2.5; people 1 and 0.

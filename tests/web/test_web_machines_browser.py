@@ -47,11 +47,18 @@ def test_round_robin_of_people_and_engines_to_standings(
         ev = api(org, "POST", f"{ev_path}/rounds")
         for b in ev["rounds"][rnd - 1]["boards"]:
             gid = b["game"]
-            if not gid:  # engine against engine: the arbiter enters it
+            g = api(org, "GET", f"/api/games/{gid}")
+            if all(p.get("id") not in ids for p in g["players"].values()):
+                # Engine against engine: both play from the pool (the second
+                # through its engine account); the arbiter then enters a draw.
+                org.goto(f"{base}/games/{gid}")
+                org.wait_for_function(
+                    "() => Number(document.querySelector('#board').dataset.ply) >= 4",
+                    timeout=60000)
+                org.screenshot(path=str(shots / "machines-engine-v-engine.png"))
                 api(org, "PUT", f"{ev_path}/rounds/{rnd}/boards/{b['board']}",
                     {"result": "1/2-1/2"})
                 continue
-            g = api(org, "GET", f"/api/games/{gid}")
             first, second = g["players"]["first"], g["players"]["second"]
             if first.get("id") in ids and second.get("id") in ids:
                 api(ids[first["id"]], "POST", f"/api/games/{gid}/actions", {"type": "resign"})

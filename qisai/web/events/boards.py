@@ -17,7 +17,7 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.machines import ENGINE_SEAT, engine_of
+from qisai.web.events.machines import ENGINE_SEAT, engine_account, engine_of
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 from qisai.web.events.views import games_by_key
 
@@ -36,21 +36,24 @@ def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | 
     per_kind = row.settings.get("times", {})
     if game_kind in per_kind:
         game_settings["time"] = per_kind[game_kind]
-    # 人机大战: a seat of an engine entrant is the hub's engine seat (see
-    # machines.py); two engines on one board have no server game.
+    # 人机大战: a seat of an engine entrant is the hub's engine seat; of two
+    # engines the second plays through an engine account (see machines.py).
     engine = None
     seats: list[int | None] = []
-    for uid in (red_uid, black_uid):
-        if isinstance(uid, str):
-            entrant = engine_of(row.settings, uid.removeprefix(ENGINE_SEAT))
-            if entrant is None or engine is not None:
-                return None
+    for side, uid in (("first", red_uid), ("second", black_uid)):
+        if not isinstance(uid, str):
+            seats.append(uid)
+            continue
+        entrant = engine_of(row.settings, uid.removeprefix(ENGINE_SEAT))
+        if entrant is None:
+            return None
+        if engine is None:
             engine = str(entrant["engine"])
             if entrant.get("opponent"):
                 game_settings["opponent"] = entrant["opponent"]
             seats.append(None)
         else:
-            seats.append(uid)
+            seats.append(engine_account(s, game_settings, side, entrant))
     g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
                          first_user_id=seats[0], second_user_id=seats[1], created_by_id=by,
                          rated=engine is None, pairing_id=pairing_id, engine=engine)

@@ -10,8 +10,9 @@ pairing makes the server games (:mod:`qisai.web.events.boards`), a board
 between a person and an engine is a game against the engine exactly as a
 casual one: the hub's engine seat plays it from the bounded engine pool and
 the referee rules on it as on people's games (time, 棋例, an illegal move
-loses).  A board between two engines has no server game (the hub drives one
-engine per game); the arbiter enters its result.
+loses).  On a board between two engines the second engine plays through an
+engine account that :mod:`qisai.web.play.machine_seat` drives from the same
+pool.
 
 The event's arbiter pauses an engine game for a technical fault with the
 ``pause`` action (its note is the reason, kept in the game's rulings and
@@ -21,27 +22,43 @@ meanwhile (the referee's PAUSE/RESUME).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Player
 from qisai.competition.events.team_event import TeamEvent
+from qisai.store import repo
 from qisai.web.accounts.deps import UserDep
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, need, own, save
 from qisai.web.events.views import tournament_view
 from qisai.web.play.deps import HubDep
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
+from qisai.web.play.opponent_names import opponent_name
 from qisai.web.state import StateDep
 
-__all__ = ["api", "engine_of"]
+__all__ = ["api", "engine_account", "engine_of"]
 
 api = APIRouter()
 
 ENGINE_SEAT = "engine:"
 """Prefix of a seat held by an engine entrant (see :func:`engine_of`)."""
+
+
+def engine_account(s: Session, game_settings: dict[str, Any], side: str,
+                   entrant: dict[str, Any]) -> int:
+    """Make the account through which the second engine of a game between
+    two engines plays ``side`` (:mod:`qisai.web.play.machine_seat` drives
+    it), note it in ``game_settings`` (``driven``) and return its id."""
+    name = opponent_name(str(entrant["engine"]), {"opponent": entrant.get("opponent")})
+    account = repo.create_user(s, f"engine-{secrets.token_hex(6)}", password_hash=None,
+                               display_name=name[:80])
+    game_settings["driven"] = {"side": side, "engine": entrant["engine"], "account": account.id}
+    return account.id
 
 
 def engine_of(settings: dict[str, Any], name: str) -> dict[str, Any] | None:
