@@ -204,3 +204,21 @@ def test_bad_groups_are_refused(client: TestClient, trio: Any, register: Any) ->
         r = client.post("/api/consultations", json=body, headers=h)
         assert r.status_code == 422, (body, r.text)
     assert client.post("/api/consultations", json={"members": ids}).status_code == 401
+
+
+def test_go_group_votes_a_point_and_the_sgf_names_all_members(
+        client: TestClient, trio: Any) -> None:
+    members, opp = trio
+    body = {"kind": "go", "ruleset": "go-casual", "color": "first",
+            "members": [m["user"]["id"] for m in members[:2]]}
+    r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    assert client.post(f"/api/games/{gid}/join", headers=opp["headers"]).status_code == 200
+    r = vote(client, members[0], gid, "Z99")
+    assert r.status_code == 400  # not a point of the board
+    assert vote(client, members[0], gid, "D4").json()["played"] is None
+    # Two members: D4 needs both (more than half of two).
+    assert vote(client, members[1], gid, "D4").json()["played"] == "D4"
+    sgf = client.get(f"/api/games/{gid}/record").text
+    assert "PB[jia、yi]" in sgf and "PW[ding]" in sgf and ";B[" in sgf

@@ -154,3 +154,8 @@ def test_the_arbiter_pauses_an_engine_game_for_a_fault(
     r = c.post(f"/api/games/{gid}/actions", json={"type": "resume"}, headers=arb["headers"])
     assert r.status_code == 200, r.text
     assert c.get(f"/api/games/{gid}").json()["phase"] == "playing"
+    # The reason and who paused stay in the game's log (for the arbiters).
+    log = c.get(f"/api/games/{gid}/events").json()
+    paused = [e for e in log if e["kind"] == "pause"]
+    assert len(paused) == 1 and "引擎掉线" in str(paused[0]["data"])
+    assert [e["kind"] for e in log].count("resume") == 1
