@@ -222,3 +222,29 @@ def test_go_group_votes_a_point_and_the_sgf_names_all_members(
     assert vote(client, members[1], gid, "D4").json()["played"] == "D4"
     sgf = client.get(f"/api/games/{gid}/record").text
     assert "PB[jia、yi]" in sgf and "PW[ding]" in sgf and ";B[" in sgf
+
+
+def test_a_group_plays_against_the_engine(client: TestClient, trio: Any) -> None:
+    from .test_web_go import wait_for
+
+    members, _ = trio
+    body = {"kind": "xiangqi", "color": "first", "opponent": "engine", "engine": "builtin",
+            "members": [m["user"]["id"] for m in members[:2]]}
+    r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    vote(client, members[0], gid, "h2e2")
+    assert vote(client, members[1], gid, "h2e2").json()["played"] == "h2e2"
+    st = wait_for(client, gid, lambda s: s["ply"] >= 2, "the engine's reply")
+    assert st["moves"][1]["side"] == "second"
+
+
+def test_a_simul_group_entrant_names_accounts_only() -> None:
+    from qisai.competition.simul import SimulEntrant
+    from qisai.referee.consultation import ConsultationError
+    from qisai.web.play.group_games import member_ids
+
+    e = SimulEntrant("group:3", "第三组", members=("user:7", "user:9"))
+    assert member_ids(e.members) == [7, 9]
+    with pytest.raises(ConsultationError, match="user:ID"):
+        member_ids(("user:7", "engine:fairy-stockfish"))

@@ -11,7 +11,6 @@ and write the group's talk.  The socket takes the same as ``group_vote``,
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
@@ -19,15 +18,15 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from qisai.referee.consultation import MAX_MEMBERS, Consultation, ConsultationError
+from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
 from qisai.referee.errors import RefereeError
-from qisai.store import NotFoundError, repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
 from qisai.web.play import rules as views
 from qisai.web.play.consult import boards_of
 from qisai.web.play.deps import HubDep
 from qisai.web.play.families import safe_family
+from qisai.web.play.group_games import GroupSpec, create_group_game
 from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError
@@ -72,8 +71,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         raise HTTPException(422, "members: you must be a member of the group you create "
                                  "/ 创建者须是小组成员")
     try:
-        Consultation(tuple(str(m) for m in body.members),
-                     None if body.captain is None else str(body.captain), body.mode, body.reserve)
+        group = GroupSpec(body.members, body.captain, body.mode, body.reserve)
     except ConsultationError as exc:
         raise HTTPException(422, f"group: {exc}") from None
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
@@ -97,26 +95,13 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
 
     def make() -> str:
         with st.db.session() as s:
-            names = []
-            for uid in body.members:
-                try:
-                    names.append(repo.get_user(s, uid).display_name)
-                except NotFoundError:
-                    raise HTTPException(422, f"members: no account {uid}") from None
-            # The group account holds the seat: the side is one player for
-            # the hub, the clock and the records; nobody can log in as it.
-            account = repo.create_user(s, f"group-{secrets.token_hex(6)}", password_hash=None,
-                                       display_name="、".join(names)[:80])
-            settings["groups"] = {body.color: {
-                "members": body.members, "names": names, "account": account.id,
-                "captain": body.captain, "mode": body.mode, "reserve": body.reserve}}
-            first = account.id if body.color == "first" else None
-            second = account.id if body.color == "second" else None
-            g = repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
-                                 first_user_id=first, second_user_id=second,
-                                 created_by_id=user.id, rated=False,
-                                 engine=body.engine if engine else None)
-            return g.id
+            try:
+                return create_group_game(
+                    s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
+                    group=group, other_user_id=None, engine=body.engine if engine else None,
+                    created_by_id=user.id)
+            except ConsultationError as exc:
+                raise HTTPException(422, f"members: {exc}") from None
 
     game_id = await run_in_threadpool(make)
     live = await hub.get(game_id)
