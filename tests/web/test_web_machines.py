@@ -159,3 +159,41 @@ def test_the_arbiter_pauses_an_engine_game_for_a_fault(
     paused = [e for e in log if e["kind"] == "pause"]
     assert len(paused) == 1 and "引擎掉线" in str(paused[0]["data"])
     assert [e["kind"] for e in log].count("resume") == 1
+
+
+def test_a_team_of_people_against_one_engine(register: Any, found_client: TestClient) -> None:
+    c = found_client
+    org, wang, li = register(c, "org"), register(c, "wang"), register(c, "li")
+    make_role(c, org["user"]["id"], Role.ORGANISER)
+    r = c.post("/api/tournaments", json={"name": "大师队对引擎", "system": "team_round_robin",
+                                         "boards": 2, "time": {"minutes": 15}},
+               headers=org["headers"])
+    base = f"/api/tournaments/{r.json()['id']}"
+    r = c.post(f"{base}/teams", json={"name": "大师队", "members": [{"username": "wang"},
+                                                                   {"username": "li"}]},
+               headers=org["headers"])
+    assert r.status_code == 201, r.text
+    r = c.post(f"{base}/engines", json={"engine": "builtin"}, headers=org["headers"])
+    assert r.status_code == 422 and "team" in r.json()["detail"]  # a team needs its name
+    r = c.post(f"{base}/engines", json={"engine": "builtin", "name": "qisai", "team": "引擎队"},
+               headers=org["headers"])
+    assert r.status_code == 201, r.text
+    c.post(f"{base}/start", headers=org["headers"])
+    ev = c.post(f"{base}/rounds", headers=org["headers"]).json()
+    (match,) = ev["rounds"][0]["matches"]
+    heads = {wang["user"]["id"]: wang["headers"], li["user"]["id"]: li["headers"]}
+    games = [b["game"] for b in match["boards"]]
+    assert len(games) == 2 and all(games)
+    for gid in games:
+        g = c.get(f"/api/games/{gid}").json()
+        first, second = g["players"]["first"], g["players"]["second"]
+        human, engine = (first, second) if first.get("id") in heads else (second, first)
+        assert engine["engine"] is True and human["id"] in heads
+        if engine is first:
+            wait_for(c, gid, lambda s: s["ply"] >= 1, "the engine's first move")
+        c.post(f"/api/games/{gid}/actions", json={"type": "resign"}, headers=heads[human["id"]])
+        wait_for(c, gid, lambda s: s["result"] is not None, "the resignation")
+    ev = c.get(base).json()
+    assert ev["status"] == "finished", ev
+    top = ev["standings"][0]
+    assert "引擎队" in str(top)

@@ -34,7 +34,16 @@ from qisai.competition import CompetitionError, Player
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store import repo
 from qisai.web.accounts.deps import UserDep
-from qisai.web.events.model import LOCK, load_event, load_row, log_entry, need, own, save
+from qisai.web.events.model import (
+    LOCK,
+    load_event,
+    load_row,
+    log_entry,
+    member_key,
+    need,
+    own,
+    save,
+)
 from qisai.web.events.views import tournament_view
 from qisai.web.play.deps import HubDep
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
@@ -74,13 +83,16 @@ class EngineEntry(BaseModel):
     engine: str = Field(min_length=1, max_length=64)
     name: str | None = Field(default=None, min_length=1, max_length=80)
     rating: int = Field(default=0, ge=0, le=4000)
+    team: str | None = Field(default=None, min_length=1, max_length=200)
+    """Team events: the engine enters as this team, one seat per board
+    (a team of people against one engine)."""
 
 
 @api.post("/{tournament_id}/engines", status_code=201)
 async def add_engine(tournament_id: int, body: EngineEntry, st: StateDep, hub: HubDep,
                      user: UserDep) -> dict[str, Any]:
     """Register an engine as an entrant (individual, knock-out and group
-    events).  403 for anyone but the event's organiser; 422 for an engine
+    events), or as a team with the engine on every board (team events).  403 for anyone but the event's organiser; 422 for an engine
     the server does not offer for the event's game; 409 after the start or
     for a duplicate name."""
     offered = listing(None, hub.engines, hub.levels)
@@ -95,21 +107,33 @@ async def add_engine(tournament_id: int, body: EngineEntry, st: StateDep, hub: H
         with LOCK, st.db.session() as s:
             row = load_row(s, tournament_id)
             own(s, row, user)
-            need(row, "individual", "knockout", "group")
+            need(row, "individual", "knockout", "group", "team")
             if row.kind not in kinds:
                 raise HTTPException(422, f"engine: {body.engine!r} does not play {row.kind}")
             label = (info or {}).get("engine") or body.engine
             name = (body.name or str(label)).strip()
             ev = load_event(row)
-            assert not isinstance(ev, TeamEvent)
-            if name in (row.settings.get("users") or {}):
-                raise HTTPException(409, f"entries: {name!r} is a person's entry")
-            try:
-                ev.add_player(Player(name, body.rating))
-            except CompetitionError as exc:
-                raise HTTPException(409, f"entries: {exc}") from None
             engines = dict(row.settings.get("engines") or {})
-            engines[name] = {"engine": body.engine, "opponent": info}
+            entrant = {"engine": body.engine, "opponent": info}
+            if isinstance(ev, TeamEvent):
+                # The same engine on every board of its team: "name 1", "name 2"...
+                if body.team is None:
+                    raise HTTPException(422, "team: a team event needs the engine's team name")
+                seats = [f"{name} {k}" for k in range(1, ev.boards + 1)]
+                try:
+                    ev.add_team(body.team.strip(), seats)
+                except CompetitionError as exc:
+                    raise HTTPException(409, f"teams: {exc}") from None
+                for seat in seats:
+                    engines[member_key(body.team.strip(), seat)] = entrant
+            else:
+                if name in (row.settings.get("users") or {}):
+                    raise HTTPException(409, f"entries: {name!r} is a person's entry")
+                try:
+                    ev.add_player(Player(name, body.rating))
+                except CompetitionError as exc:
+                    raise HTTPException(409, f"entries: {exc}") from None
+                engines[name] = entrant
             save(s, row, ev, engines=engines, log=log_entry(row, user, "engine entry",
                                            f"{name}: engine {body.engine}"))
             return tournament_view(s, row, user)
