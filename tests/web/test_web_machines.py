@@ -82,6 +82,8 @@ def test_round_robin_of_people_and_engines_runs_to_standings(
                 # through its engine account), then the arbiter enters a draw.
                 st = wait_for(c, b["game"], lambda s: s["ply"] >= 4, "both engines' moves")
                 assert {m["side"] for m in st["moves"]} == {"first", "second"}
+                pgn = c.get(f"/api/games/{b['game']}/record").text
+                assert '[RedType "program"]' in pgn and '[BlackType "program"]' in pgn
                 engine_engine += 1
                 r = c.put(f"{base}/rounds/{rnd}/boards/{b['board']}", json={"result": "1/2-1/2"},
                           headers=org["headers"])
@@ -197,3 +199,33 @@ def test_a_team_of_people_against_one_engine(register: Any, found_client: TestCl
     assert ev["status"] == "finished", ev
     top = ev["standings"][0]
     assert "引擎队" in str(top)
+
+
+def test_a_match_of_two_games_against_the_engine_alternates_colours(
+        register: Any, found_client: TestClient) -> None:
+    c = found_client
+    org, wang = register(c, "org"), register(c, "wang")
+    make_role(c, org["user"]["id"], Role.ORGANISER)
+    r = c.post("/api/tournaments", json={"name": "人机对抗赛", "system": "double_round_robin",
+                                         "time": {"minutes": 15}}, headers=org["headers"])
+    base = f"/api/tournaments/{r.json()['id']}"
+    c.post(f"{base}/entries", json={"username": "wang"}, headers=org["headers"])
+    c.post(f"{base}/engines", json={"engine": "builtin", "name": "qisai"}, headers=org["headers"])
+    c.post(f"{base}/start", headers=org["headers"])
+    colours = []
+    for rnd in (1, 2):
+        ev = c.post(f"{base}/rounds", headers=org["headers"]).json()
+        (board,) = ev["rounds"][rnd - 1]["boards"]
+        g = c.get(f"/api/games/{board['game']}").json()
+        human_first = g["players"]["first"].get("id") == wang["user"]["id"]
+        colours.append("first" if human_first else "second")
+        if not human_first:
+            wait_for(c, board["game"], lambda s: s["ply"] >= 1, "the engine's first move")
+            pgn = c.get(f"/api/games/{board['game']}/record").text
+            assert '[RedType "program"]' in pgn and '[BlackType "human"]' in pgn
+        c.post(f"/api/games/{board['game']}/actions", json={"type": "resign"},
+               headers=wang["headers"])
+        wait_for(c, board["game"], lambda s: s["result"] is not None, "the resignation")
+    assert sorted(colours) == ["first", "second"]
+    ev = c.get(base).json()
+    assert {r["name"]: r["points"] for r in ev["standings"]} == {"qisai": 2, "wang": 0}

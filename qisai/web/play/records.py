@@ -61,6 +61,9 @@ def export(live: LiveGame) -> tuple[str, str, str]:
         for tag, uid in (("RedType", live.first_user_id), ("BlackType", live.second_user_id)):
             # PGN's player type: an engine's seat is a program
             headers[tag] = "program" if uid is None and live.engine else "human"
+            driven = live.settings.get("driven")  # the second engine of two (人机大战)
+            if isinstance(driven, dict) and uid is not None and driven.get("account") == uid:
+                headers[tag] = "program"
         start = getattr(game, "start_fen", None)
         if start and start.split(" ")[0] != "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR":
             headers["FEN"] = start
