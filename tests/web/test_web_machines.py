@@ -229,3 +229,31 @@ def test_a_match_of_two_games_against_the_engine_alternates_colours(
     assert sorted(colours) == ["first", "second"]
     ev = c.get(base).json()
     assert {r["name"]: r["points"] for r in ev["standings"]} == {"qisai": 2, "wang": 0}
+
+
+def test_a_paused_game_of_two_engines_stands_still_until_resumed(
+        register: Any, found_client: TestClient) -> None:
+    import time
+
+    c = found_client
+    org = register(c, "org")
+    base = event(c, org)
+    for name in ("A", "B"):
+        r = c.post(f"{base}/engines", json={"engine": "builtin", "name": name},
+                   headers=org["headers"])
+        assert r.status_code == 201
+    c.post(f"{base}/start", headers=org["headers"])
+    ev = c.post(f"{base}/rounds", headers=org["headers"]).json()
+    (board,) = ev["rounds"][0]["boards"]
+    gid = board["game"]
+    wait_for(c, gid, lambda s: s["ply"] >= 2, "both engines' first moves")
+    r = c.post(f"/api/games/{gid}/actions", json={"type": "pause", "note": "power cut"},
+               headers=org["headers"])
+    assert r.status_code == 200, r.text
+    time.sleep(0.3)  # let a move thought before the pause arrive (and be dropped)
+    ply = c.get(f"/api/games/{gid}").json()["ply"]
+    time.sleep(1.0)
+    st = c.get(f"/api/games/{gid}").json()
+    assert st["ply"] == ply and st["phase"] == "paused" and st["result"] is None
+    c.post(f"/api/games/{gid}/actions", json={"type": "resume"}, headers=org["headers"])
+    wait_for(c, gid, lambda s: s["ply"] >= ply + 2, "both engines after the resumption")

@@ -98,10 +98,17 @@ class EngineDriver:
                 action = {"type": "pass", "ply": ply}
             else:
                 action = {"type": "move", "ply": ply, "move": answer}
+            game = live.game
+            if game.is_over or game.phase.value != "playing" or len(game.moves) + 1 != ply:
+                return  # paused or moved on while it thought: the next tick asks again
             try:
                 await self.hub.act(live.id, user, action)
             except ActionError as exc:
-                if exc.status == 400 or exc.status == 409 and len(live.game.moves) < ply:
+                game = live.game
+                # Only a refusal of the move itself is the engine's fault
+                # (4.1.6; Go 12(1)); a pause or the end meanwhile is not.
+                if (exc.status == 400 and not game.is_over and game.phase.value == "playing"
+                        and len(game.moves) + 1 == ply):
                     from qisai.engines.errors import EngineMoveError
 
                     await self._fault(live, side, EngineMoveError(
