@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
@@ -31,6 +32,7 @@ from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
+from qisai.web.events.machines import engine_events_running
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
@@ -82,7 +84,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
         hub.start_ticker(tick_period)
-        driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)
+        if await run_in_threadpool(engine_events_running, db):
+            driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)
         try:
             yield
         finally:

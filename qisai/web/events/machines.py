@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Player
 from qisai.competition.events.team_event import TeamEvent
-from qisai.store import repo
+from qisai.store import Database, repo
 from qisai.web.accounts.deps import UserDep
 from qisai.web.events.model import (
     LOCK,
@@ -47,10 +47,11 @@ from qisai.web.events.model import (
 from qisai.web.events.views import tournament_view
 from qisai.web.play.deps import HubDep
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
+from qisai.web.play.machine_seat import driver_of
 from qisai.web.play.opponent_names import opponent_name
 from qisai.web.state import StateDep
 
-__all__ = ["api", "engine_account", "engine_of"]
+__all__ = ["api", "engine_account", "engine_events_running", "engine_of"]
 
 api = APIRouter()
 
@@ -138,4 +139,14 @@ async def add_engine(tournament_id: int, body: EngineEntry, st: StateDep, hub: H
                                            f"{name}: engine {body.engine}"))
             return tournament_view(s, row, user)
 
-    return await run_in_threadpool(add)
+    view = await run_in_threadpool(add)
+    driver_of(hub).start()  # its games against another engine need the driver
+    return view
+
+
+def engine_events_running(db: Database, limit: int = 500) -> bool:
+    """Whether any of the newest ``limit`` events that are not finished has
+    an engine entrant (then the engine driver must run after a restart)."""
+    with db.session() as s:
+        return any(row.settings.get("engines") and row.status != "finished"
+                   for row in repo.list_tournaments(s, limit))
