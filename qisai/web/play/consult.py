@@ -38,7 +38,7 @@ from qisai.web.play import explain
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 
-__all__ = ["GroupBoards", "boards_of", "group_of", "MAX_TALK", "TALK_KEPT"]
+__all__ = ["GroupBoards", "boards_of", "group_of", "member_side", "MAX_TALK", "TALK_KEPT"]
 
 log = logging.getLogger("qisai.web")
 
@@ -59,6 +59,16 @@ def group_of(live: LiveGame, side: Side) -> dict[str, Any] | None:
     groups = live.settings.get("groups") or {}
     g = groups.get("first" if side is Side.FIRST else "second")
     return g if isinstance(g, dict) else None
+
+
+def member_side(live: LiveGame, user_id: int) -> Side | None:
+    """Return the side of ``live`` whose group ``user_id`` is a member of,
+    or ``None``."""
+    for side in (Side.FIRST, Side.SECOND):
+        group = group_of(live, side)
+        if group is not None and user_id in group["members"]:
+            return side
+    return None
 
 
 def _setting(group: dict[str, Any]) -> Consultation:
@@ -98,11 +108,7 @@ class GroupBoards:
 
     def member_side(self, live: LiveGame, user_id: int) -> Side | None:
         """Return the side whose group ``user_id`` is a member of, or ``None``."""
-        for side in (Side.FIRST, Side.SECOND):
-            group = group_of(live, side)
-            if group is not None and user_id in group["members"]:
-                return side
-        return None
+        return member_side(live, user_id)
 
     async def may_read(self, live: LiveGame, user: User, side: Side) -> bool:
         """Whether ``user`` may read the talk and votes of ``side``'s group:
@@ -166,6 +172,7 @@ class GroupBoards:
                 zh, _, en = str(exc).partition(" / ")
                 raise _refused(409, zh, en) from None
             tally = ballot.tally()
+        self.start()  # the reserve may run out: the tick decides then
         played = await self._decide(live, side)
         await self._send_group(live, side, {"type": "group_vote", "ply": ply,
                                             "tally": tally, "played": played})
@@ -340,10 +347,8 @@ _BOARDS: weakref.WeakKeyDictionary[Hub, GroupBoards] = weakref.WeakKeyDictionary
 
 def boards_of(hub: Hub) -> GroupBoards:
     """Return the :class:`GroupBoards` of ``hub`` (made on first use; its
-    tick starts then, when a loop runs)."""
+    tick starts with the first vote)."""
     boards = _BOARDS.get(hub)
     if boards is None:
         boards = _BOARDS[hub] = GroupBoards(hub)
-    with contextlib.suppress(RuntimeError):
-        boards.start()
     return boards

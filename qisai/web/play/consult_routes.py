@@ -107,7 +107,6 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     live = await hub.get(game_id)
     if engine:
         await hub.start_if_ready(game_id)
-    boards_of(hub)
     async with live.lock:
         state = live.snapshot(user.id)
     state["invite"] = str(request.url_for("game_page", game_id=game_id))
