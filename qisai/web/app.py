@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
@@ -38,6 +39,7 @@ from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events import transfer as event_transfer
+from qisai.web.events.machines import engine_events_running
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.exhibitions import blindfold as blindfold_api
 from qisai.web.exhibitions import relay as simul_socket
@@ -55,10 +57,12 @@ from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
+from qisai.web.play import consult_routes, socket
 from qisai.web.play import routes as play_api
-from qisai.web.play import socket
 from qisai.web.play.cluster import ClusterHub
+from qisai.web.play.consult import boards_of
 from qisai.web.play.lineup import find_engines
+from qisai.web.play.machine_seat import driver_of
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
@@ -104,10 +108,14 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                 hub.remote = RemoteEngines(settings.redis_url)
                 await hub.remote.start()
         hub.start_ticker(tick_period)
+        if await run_in_threadpool(engine_events_running, db):
+            driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)
         try:
             yield
         finally:
             await hub.stop_ticker()
+            await boards_of(hub).stop()  # consultation boards' ballot tick
+            await driver_of(hub).stop()
             await hub.stop_engines()
             if hub.relay is not None:
                 await hub.relay.stop()
@@ -132,6 +140,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(ops.router)  # /healthz, /readyz, /metrics
     app.include_router(accounts_api.router)
     app.include_router(play_api.router)
+    app.include_router(consult_routes.router)  # /api/consultations, /api/games/{id}/group
     app.include_router(play_archive.router)  # /api/users/{id}/games.pgn|zip: downloads
     app.include_router(analysis.router)  # /analysis, /api/analysis: the analysis board
     app.include_router(socket.router)

@@ -6,6 +6,8 @@ round's boards to their place in the event (their key)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from qisai.competition import (
@@ -15,28 +17,55 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.machines import ENGINE_SEAT, engine_account, engine_of
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 from qisai.web.events.views import games_by_key
 
 __all__ = ["mirror_result", "open_boards", "players_at", "server_game"]
 
 
-def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | None,
-                black_uid: int | None, by: int | None, game_kind: str | None = None
+def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | str | None,
+                black_uid: int | str | None, by: int | None, game_kind: str | None = None
                  ) -> str | None:
     """Create the server game of a board when both players have accounts and
     the event plays online (with the time control of its kind of series
     game, if the event sets one); return its id."""
     if not row.settings.get("online", True) or red_uid is None or black_uid is None:
         return None
-    game_settings = {k: v for k, v in row.settings.items() if k == "time"}
+    game_settings: dict[str, Any] = {k: v for k, v in row.settings.items() if k == "time"}
     per_kind = row.settings.get("times", {})
     if game_kind in per_kind:
         game_settings["time"] = per_kind[game_kind]
+    # 人机大战: a seat of an engine entrant is the hub's engine seat; of two
+    # engines the second plays through an engine account (see machines.py).
+    engine = None
+    seats: list[int | None] = []
+    for side, uid in (("first", red_uid), ("second", black_uid)):
+        if not isinstance(uid, str):
+            seats.append(uid)
+            continue
+        entrant = engine_of(row.settings, uid.removeprefix(ENGINE_SEAT))
+        if entrant is None:
+            return None
+        if engine is None:
+            engine = str(entrant["engine"])
+            if entrant.get("opponent"):
+                game_settings["opponent"] = entrant["opponent"]
+            seats.append(None)
+        else:
+            seats.append(engine_account(s, game_settings, side, entrant))
     g = repo.create_game(s, kind=row.kind, ruleset=row.ruleset, settings=game_settings,
-                         first_user_id=red_uid, second_user_id=black_uid, created_by_id=by,
-                         rated=True, pairing_id=pairing_id)
+                         first_user_id=seats[0], second_user_id=seats[1], created_by_id=by,
+                         rated=engine is None, pairing_id=pairing_id, engine=engine)
     return g.id
+
+
+def _seats(row: TournamentRow) -> dict[str, int | str]:
+    """The seat of each entrant of ``row`` that plays online: its account
+    id, or ``engine:NAME`` for an engine entrant."""
+    seats: dict[str, int | str] = {n: f"{ENGINE_SEAT}{n}" for n in row.settings.get("engines", {})}
+    seats.update(row.settings.get("users", {}))
+    return seats
 
 
 def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
@@ -44,7 +73,7 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
     """Make the mirror boards and server games of a published round that do
     not exist yet (for a knock-out: the series games now due); return the
     new server games.  Saves the mirror map in the row."""
-    users: dict[str, int] = row.settings.get("users", {})
+    users = _seats(row)
     created: list[str] = []
     if round_no in hidden_rounds(row):
         return created

@@ -61,7 +61,7 @@ from qisai.referee.errors import RefereeError
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
-from qisai.web.events import registration
+from qisai.web.events import machines, registration
 from qisai.web.events import staff as staff_api
 from qisai.web.events.boards import open_boards, players_at
 from qisai.web.events.endings import Due, rulings_due
@@ -117,6 +117,7 @@ __all__ = ["api"]
 api = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 api.include_router(staff_api.api)  # /api/tournaments/{id}/staff
 api.include_router(registration.api)  # /listing and /register: the calendar's side
+api.include_router(machines.api)  # /api/tournaments/{id}/engines: engine entrants (人机大战)
 
 
 # ---------------------------------------------------------------- the event

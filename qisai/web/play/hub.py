@@ -377,7 +377,7 @@ class Hub:
         elif user.role not in (Role.ARBITER.value, Role.ADMIN.value):
             return (f"{kind} needs the arbiter role (a site arbiter or administrator rules on "
                     "casual games)")
-        if user.id in (live.first_user_id, live.second_user_id):
+        if live.plays_in(user.id):  # a seat, or a member of a group side (会商)
             return ("you play in this game: an arbiter may not rule on his own game (17.4); "
                     "another arbiter must rule on it")
         return None

@@ -94,6 +94,15 @@ class LiveGame:
             return Side.SECOND
         return None
 
+    def plays_in(self, user_id: int) -> bool:
+        """Whether ``user_id`` plays in this game: holds a seat or is a
+        member of a group playing a side (会商, see :mod:`.consult`)."""
+        if user_id in (self.first_user_id, self.second_user_id):
+            return True
+        groups = self.settings.get("groups") or {}
+        return any(isinstance(g, dict) and user_id in g.get("members", ())
+                   for g in groups.values())
+
     @property
     def engine_side(self) -> Side | None:
         """Return the side the engine plays, or ``None``."""

@@ -30,7 +30,14 @@ def _names(live: LiveGame) -> tuple[str, str]:
             # the engine's seat: its own name and version, and its level
             return opponent_name(live.engine, live.settings)
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
-    return name(live.first_user_id), name(live.second_user_id)
+    first, second = name(live.first_user_id), name(live.second_user_id)
+    # A side played by a group (会商) is named by all its members.
+    groups = live.settings.get("groups") or {}
+    if isinstance(groups.get("first"), dict):
+        first = "、".join(str(n) for n in groups["first"].get("names", [])) or first
+    if isinstance(groups.get("second"), dict):
+        second = "、".join(str(n) for n in groups["second"].get("names", [])) or second
+    return first, second
 
 
 def _exhibition_tags(live: LiveGame, colours: tuple[str, str]) -> dict[str, str]:
@@ -84,6 +91,9 @@ def export(live: LiveGame) -> tuple[str, str, str]:
         for tag, uid in (("RedType", live.first_user_id), ("BlackType", live.second_user_id)):
             # PGN's player type: an engine's seat is a program
             headers[tag] = "program" if uid is None and live.engine else "human"
+            driven = live.settings.get("driven")  # the second engine of two (人机大战)
+            if isinstance(driven, dict) and uid is not None and driven.get("account") == uid:
+                headers[tag] = "program"
         start = getattr(game, "start_fen", None)
         if start and start.split(" ")[0] != "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR":
             headers["FEN"] = start

@@ -29,6 +29,7 @@ from qisai.web.bounds import DbId
 from qisai.web.play import comfort, explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.clauses import clause_links
+from qisai.web.play.consult import member_side
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.families import safe_family
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
@@ -189,6 +190,8 @@ async def join_game(game_id: str, st: StateDep, hub: HubDep,
     live = await live_game(hub, game_id)
     if user.id in (live.first_user_id, live.second_user_id):
         raise HTTPException(409, f"game {game_id}: you already play in it")
+    if member_side(live, user.id) is not None:  # 会商: not against his group
+        raise HTTPException(409, f"game {game_id}: you are a member of a group playing it")
     side = 1 if live.second_user_id is None else 0
     if live.first_user_id is not None and live.second_user_id is not None:
         raise HTTPException(409, f"game {game_id}: both seats are taken")

@@ -33,6 +33,8 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
 from qisai.web.play import comfort
+from qisai.web.play.consult_routes import GROUP_MESSAGES
+from qisai.web.play.consult_routes import socket_action as group_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError
 from qisai.web.state import AppState
@@ -142,7 +144,11 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                             "message": "spectators cannot act; log in or start a guest session"})
                 continue
             try:
-                ack = await comfort.dispatch(hub, game_id, user, msg)
+                # -- consultation boards (会商): votes and talk of a group side
+                if kind in GROUP_MESSAGES:
+                    ack = await group_action(hub, game_id, user, msg)
+                else:  # moves, offers, and casual comfort (takeback, rematch)
+                    ack = await comfort.dispatch(hub, game_id, user, msg)
             except ActionError as exc:
                 body = exc.body()
                 await send({"type": "error", "status": exc.status, "message": body.pop("detail"),

@@ -1,0 +1,354 @@
+"""Consultation boards (会商 / 联棋) on the arena: a side played by a group.
+
+A group side is held by a *group account* (a user row without password or
+session, named after the members) so that the hub, the clock and the
+records treat the side as one player: the clock runs for the side as one.
+The group's setting (:class:`qisai.referee.consultation.Consultation`) is in
+the game's settings under ``groups`` (``{"first": {"members": [ids],
+"names": [...], "captain": id, "mode": "majority", "reserve": 60,
+"account": id}}``).  Members vote; when the turn's
+:class:`~qisai.referee.consultation.Ballot` decides (checked on each vote and
+on this module's tick) the move is played for the group account through
+:meth:`Hub.act`, exactly as a player's move.  Nobody else can move for the
+group: no one holds the group account's session.
+
+The ballots and the group's talk live in memory (a restart opens a new
+ballot for the turn; the talk is not part of the record).  The talk is sent
+only to the group's members and to those who may rule on the game (the
+event's arbiters, or the site's for a casual game; never a player of it,
+17.4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from qisai.referee.consultation import Ballot, Consultation, ConsultationError
+from qisai.referee.verdict import Side
+from qisai.store import repo
+from qisai.store.models import User
+from qisai.web.play import explain
+from qisai.web.play.hub import Hub
+from qisai.web.play.live import ActionError, LiveGame
+
+__all__ = ["GroupBoards", "boards_of", "group_of", "member_side", "MAX_TALK", "TALK_KEPT"]
+
+log = logging.getLogger("qisai.web")
+
+MAX_TALK = 500
+"""Characters of one talk message."""
+TALK_KEPT = 200
+"""Talk messages a group side keeps (the oldest are dropped)."""
+
+_SIDES = {"first": Side.FIRST, "second": Side.SECOND}
+
+
+def _refused(status: int, zh: str, en: str, clause: str = "") -> ActionError:
+    return ActionError(status, en, {"code": "group", "zh": zh, "en": en, "clause": clause})
+
+
+def group_of(live: LiveGame, side: Side) -> dict[str, Any] | None:
+    """Return the stored group setting of ``side`` of ``live``, or ``None``."""
+    groups = live.settings.get("groups") or {}
+    g = groups.get("first" if side is Side.FIRST else "second")
+    return g if isinstance(g, dict) else None
+
+
+def member_side(live: LiveGame, user_id: int) -> Side | None:
+    """Return the side of ``live`` whose group ``user_id`` is a member of,
+    or ``None``."""
+    for side in (Side.FIRST, Side.SECOND):
+        group = group_of(live, side)
+        if group is not None and user_id in group["members"]:
+            return side
+    return None
+
+
+def _setting(group: dict[str, Any]) -> Consultation:
+    return Consultation(tuple(str(m) for m in group["members"]),
+                        None if group.get("captain") is None else str(group["captain"]),
+                        str(group.get("mode", "majority")), float(group.get("reserve", 60)))
+
+
+@dataclass
+class _Side:
+    """A group side's ballot for the current turn and its talk."""
+
+    setting: Consultation
+    ballot: Ballot | None = None
+    ply: int = 0
+    talk: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TALK_KEPT))
+
+
+class GroupBoards:
+    """The consultation sides of one hub's games: votes, decisions, talk."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.sides: dict[tuple[str, Side], _Side] = {}
+        self._ticker: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------- lookup
+    def _side(self, live: LiveGame, side: Side) -> _Side | None:
+        key = (live.id, side)
+        found = self.sides.get(key)
+        if found is None:
+            group = group_of(live, side)
+            if group is None:
+                return None
+            found = self.sides[key] = _Side(_setting(group))
+        return found
+
+    def member_side(self, live: LiveGame, user_id: int) -> Side | None:
+        """Return the side whose group ``user_id`` is a member of, or ``None``."""
+        return member_side(live, user_id)
+
+    async def may_read(self, live: LiveGame, user: User, side: Side) -> bool:
+        """Whether ``user`` may read the talk and votes of ``side``'s group:
+        its members, and who may rule on the game (never its players, 17.4)."""
+        group = group_of(live, side)
+        if group is None:
+            return False
+        if user.id in group["members"]:
+            return True
+        if self.member_side(live, user.id) is not None:
+            return False  # the other group's member plays in this game
+        return await self.hub.may_rule(live, user, "group_talk") is None
+
+    def _ballot(self, live: LiveGame, state: _Side) -> Ballot:
+        ply = len(live.game.moves) + 1
+        if state.ballot is None or state.ply != ply:
+            moves = live.game.moves
+            opened = moves[-1].at if moves else (live.game.start_time or self.hub.now())
+            state.ballot, state.ply = state.setting.ballot(opened), ply
+        return state.ballot
+
+    # ------------------------------------------------------------- voting
+    async def vote(self, game_id: str, user: User, move: Any, ply: Any, *,
+                   confirm: bool = False) -> dict[str, Any]:
+        """Record ``user``'s vote (or, ``confirm``, the captain's choice) of
+        ``move`` for ply ``ply``; play the group's move if the ballot then
+        decides.  Returns ``{"type": "ack", "ply", "tally", "played"}``.
+
+        Raises :class:`ActionError`: 403 for a non-member, 409 out of turn
+        or for a second vote, 400 for a bad or illegal move (with the rule
+        book's reason).
+        """
+        if not isinstance(move, str) or not 1 <= len(move) <= 8:
+            raise _refused(400, "着法无效", "move: give a move of 1 to 8 characters")
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 1 <= ply <= 10000:
+            raise _refused(400, "须给出步数", "ply: give the ply number (1, 2, ...)")
+        live = await self.hub.get(game_id)
+        async with live.lock:
+            side = self.member_side(live, user.id)
+            if side is None:
+                raise _refused(403, "你不是这一方的会商成员",
+                               "you are not a member of a group playing this game")
+            state = self._side(live, side)
+            assert state is not None
+            game = live.game
+            if live.status != "active" or game.is_over or game.phase.value != "playing":
+                raise _refused(409, "对局未在进行", "the game is not in play")
+            if game.to_move is not side or ply != len(game.moves) + 1:
+                raise _refused(409, "还没轮到你方走棋", "it is not your side's turn to move",
+                               "")
+            reason = self._illegal(live, move)
+            if reason is not None:
+                raise ActionError(400, f"move {move}: {reason['en']}", reason)
+            ballot = self._ballot(live, state)
+            try:
+                if confirm:
+                    ballot.confirm(str(user.id), move)
+                else:
+                    ballot.vote(str(user.id), move)
+            except ConsultationError as exc:
+                zh, _, en = str(exc).partition(" / ")
+                raise _refused(409, zh, en) from None
+            tally = ballot.tally()
+        self.start()  # the reserve may run out: the tick decides then
+        played = await self._decide(live, side)
+        await self._send_group(live, side, {"type": "group_vote", "ply": ply,
+                                            "tally": tally, "played": played})
+        return {"type": "ack", "ply": ply, "tally": tally, "played": played}
+
+    def _illegal(self, live: LiveGame, move: str) -> dict[str, str] | None:
+        board: Any = getattr(live.game, "board", None)
+        if board is None:
+            return explain.text("not_started")
+        if live.kind == "xiangqi":
+            return explain.xiangqi_why(board, move)
+        if move.lower() == "pass":
+            return None
+        from qisai.go import coords
+
+        try:
+            point = coords.parse_gtp(move, board.size)
+        except ValueError:
+            return {"code": "group", "zh": "不是棋盘上的点", "en": "not a point", "clause": ""}
+        found = None if point is None else board.legal_reason(point)
+        return None if found is None else explain.text(f"go_{found.name.lower()}")
+
+    async def _decide(self, live: LiveGame, side: Side) -> str | None:
+        """Play the group's move if its ballot has decided; return it."""
+        async with live.lock:
+            state = self.sides.get((live.id, side))
+            group = group_of(live, side)
+            if state is None or state.ballot is None or group is None:
+                return None
+            if live.game.is_over or live.game.to_move is not side \
+                    or state.ply != len(live.game.moves) + 1:
+                return None
+            move = state.ballot.decision(self.hub.now())
+            ply = state.ply
+        if move is None:
+            return None
+        account = await self._account(int(group["account"]))
+        kind = "pass" if live.kind == "go" and move.lower() == "pass" else "move"
+        try:
+            await self.hub.act(live.id, account, {"type": kind, "ply": ply, "move": move})
+        except ActionError as exc:  # e.g. the clock fell meanwhile
+            log.info("group move %s refused in game %s: %s", move, live.id, exc.message)
+            return None
+        state.ballot = None
+        return move
+
+    async def _account(self, user_id: int) -> User:
+        def load() -> User:
+            with self.hub.db.session() as s:
+                u = repo.get_user(s, user_id)
+                s.expunge(u)
+                return u
+        return await asyncio.to_thread(load)
+
+    # --------------------------------------------------------------- talk
+    async def talk(self, game_id: str, user: User, text: Any) -> dict[str, Any]:
+        """Post ``text`` to ``user``'s group; returns the stored message.
+
+        Raises :class:`ActionError` 403 for a non-member, 400 for an empty
+        or too long message."""
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_TALK:
+            raise _refused(400, f"消息须为 1 到 {MAX_TALK} 个字",
+                           f"text: 1 to {MAX_TALK} characters")
+        live = await self.hub.get(game_id)
+        side = self.member_side(live, user.id)
+        if side is None:
+            raise _refused(403, "只有本组成员可以在组内发言",
+                           "only the group's members talk in the group")
+        state = self._side(live, side)
+        assert state is not None
+        msg = {"from": user.id, "name": user.display_name, "text": text.strip(),
+               "at": self.hub.now()}
+        state.talk.append(msg)
+        await self._send_group(live, side, {"type": "group_talk", "message": msg})
+        return msg
+
+    async def view(self, game_id: str, user: User, side_name: str | None = None
+                   ) -> dict[str, Any]:
+        """Return the group of ``user`` (or, for an arbiter, of ``side_name``):
+        setting, members' names, the current tally and the talk.
+
+        Raises :class:`ActionError` 404 if that side is no group, 403 if
+        ``user`` may not read it."""
+        live = await self.hub.get(game_id)
+        side = self.member_side(live, user.id)
+        if side is None and side_name in _SIDES:
+            side = _SIDES[side_name]
+        group = None if side is None else group_of(live, side)
+        if side is None or group is None:
+            raise _refused(404, "这一方不是会商小组", "that side is not played by a group")
+        if not await self.may_read(live, user, side):
+            raise _refused(403, "只有本组成员和裁判可以看组内讨论",
+                           "only the group's members and the arbiters see the group's talk")
+        state = self._side(live, side)
+        assert state is not None
+        ballot = state.ballot if state.ply == len(live.game.moves) + 1 else None
+        return {"side": "first" if side is Side.FIRST else "second",
+                "mode": group.get("mode"), "captain": group.get("captain"),
+                "reserve": group.get("reserve"), "members": group["members"],
+                "names": group.get("names", []), "ply": len(live.game.moves) + 1,
+                "member": user.id in group["members"],
+                "is_captain": user.id == group.get("captain"),
+                "tally": ballot.tally() if ballot else [],
+                "voted": sorted(ballot.votes) if ballot else [],
+                "talk": list(state.talk)}
+
+    async def _send_group(self, live: LiveGame, side: Side, msg: dict[str, Any]) -> None:
+        """Send ``msg`` to the sockets of those who may read ``side``'s group
+        (a socket's key carries its viewer's id, see :meth:`Hub.subscribe`)."""
+        group = group_of(live, side)
+        if group is None or not live.subscribers:
+            return
+        text = json.dumps(msg, ensure_ascii=False)
+        readers: dict[int, bool] = {}
+        for key, send in list(live.subscribers.items()):
+            uid = key >> 20
+            if uid == 0:
+                continue
+            if uid not in readers:
+                if uid in group["members"]:
+                    readers[uid] = True
+                else:
+                    readers[uid] = await self._may_read_id(live, uid, side)
+            if readers[uid]:
+                with contextlib.suppress(Exception):
+                    await send(text)
+
+    async def _may_read_id(self, live: LiveGame, uid: int, side: Side) -> bool:
+        try:
+            user = await self._account(uid)
+        except Exception:
+            return False
+        return await self.may_read(live, user, side)
+
+    # --------------------------------------------------------------- tick
+    async def tick(self) -> None:
+        """Decide the ballots whose reserved seconds have run out."""
+        for (game_id, side), state in list(self.sides.items()):
+            live = self.hub.games.get(game_id)
+            if live is None or live.game.is_over:
+                self.sides.pop((game_id, side), None)
+                continue
+            if state.ballot is not None:
+                await self._decide(live, side)
+
+    async def _tick_forever(self, period: float) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.tick()
+            except Exception:  # keep ticking; the error is logged
+                log.exception("group ballot tick failed")
+
+    def start(self, period: float = 0.5) -> None:
+        """Start the background tick (once; needs a running loop)."""
+        loop = asyncio.get_running_loop()
+        if self._ticker is None or self._ticker.done() or self._ticker.get_loop() is not loop:
+            # (a test client may run each request in a new loop)
+            self._ticker = loop.create_task(self._tick_forever(period))
+
+    async def stop(self) -> None:
+        """Stop the background tick."""
+        if self._ticker is not None and self._ticker.get_loop() is asyncio.get_running_loop():
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            self._ticker = None
+
+
+_BOARDS: weakref.WeakKeyDictionary[Hub, GroupBoards] = weakref.WeakKeyDictionary()
+
+
+def boards_of(hub: Hub) -> GroupBoards:
+    """Return the :class:`GroupBoards` of ``hub`` (made on first use; its
+    tick starts with the first vote)."""
+    boards = _BOARDS.get(hub)
+    if boards is None:
+        boards = _BOARDS[hub] = GroupBoards(hub)
+    return boards

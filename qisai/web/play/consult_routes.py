@@ -1,0 +1,175 @@
+"""The consultation API (会商 / 联棋): create a game with a side played by a
+group, vote on the group's move, read and post the group's talk.
+
+``POST /api/consultations`` creates the game; ``POST
+/api/games/{id}/group/votes`` votes (``confirm``: the captain's choice);
+``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
+and write the group's talk.  The socket takes the same as ``group_vote``,
+``group_confirm`` and ``group_talk`` messages (see
+:func:`socket_action`).  Refusals carry ``zh``/``en`` reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
+from qisai.referee.errors import RefereeError
+from qisai.store.models import User
+from qisai.web.accounts.deps import UserDep
+from qisai.web.play import rules as views
+from qisai.web.play.consult import boards_of
+from qisai.web.play.deps import HubDep
+from qisai.web.play.families import safe_family
+from qisai.web.play.group_games import GroupSpec, create_group_game
+from qisai.web.play.hub import Hub
+from qisai.web.play.lineup import kinds_of, listing, opponent_info
+from qisai.web.play.live import ActionError
+from qisai.web.state import StateDep
+
+__all__ = ["router", "socket_action", "GROUP_MESSAGES"]
+
+router = APIRouter(prefix="/api", tags=["consultation"])
+
+GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk"})
+"""The socket messages this module answers."""
+
+
+class NewConsultation(BaseModel):
+    """A game whose ``color`` side is played by ``members`` (user ids, the
+    creator among them)."""
+
+    kind: Literal["xiangqi", "go"] = "xiangqi"
+    ruleset: str | None = Field(default=None, max_length=32)
+    time: dict[str, Any] | None = None
+    color: Literal["first", "second"] = "first"
+    members: list[int] = Field(min_length=2, max_length=MAX_MEMBERS)
+    captain: int | None = None
+    mode: Literal["captain", "majority"] = "majority"
+    reserve: float = Field(default=60.0, ge=1, le=3600)
+    opponent: Literal["human", "engine"] = "human"
+    engine: str = Field(default="builtin", max_length=64)
+
+
+def _error(exc: ActionError) -> JSONResponse:
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+@router.post("/consultations", status_code=201)
+async def create(body: NewConsultation, request: Request, st: StateDep, hub: HubDep,
+                 user: UserDep) -> dict[str, Any]:
+    """Create a game whose ``color`` side is a consultation group; the other
+    seat is open (share ``invite``) or the engine's.  422 for a bad group
+    (2..50 distinct existing accounts including you; the captain a member),
+    rule profile or engine."""
+    if user.id not in body.members:
+        raise HTTPException(422, "members: you must be a member of the group you create "
+                                 "/ 创建者须是小组成员")
+    try:
+        group = GroupSpec(body.members, body.captain, body.mode, body.reserve)
+    except ConsultationError as exc:
+        raise HTTPException(422, f"group: {exc}") from None
+    name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
+    settings: dict[str, Any] = {}
+    if "time" in body.model_fields_set:
+        settings["time"] = body.time
+    try:
+        views.new_referee_game(body.kind, name, settings, None)
+    except RefereeError as exc:
+        raise HTTPException(422, f"game settings: {exc}") from None
+    settings["family"] = safe_family(body.kind, name, settings)
+    engine = body.opponent == "engine"
+    if engine:
+        if body.kind not in kinds_of(body.engine, hub.engines, hub.levels):
+            able = [e["name"] for e in listing(body.kind, hub.engines, hub.levels)]
+            raise HTTPException(422, f"engine: {body.engine!r} does not play {body.kind} here; "
+                                     f"engines for {body.kind}: {', '.join(able)}")
+        info = opponent_info(body.engine, hub.levels)
+        if info is not None:
+            settings["opponent"] = info
+
+    def make() -> str:
+        with st.db.session() as s:
+            try:
+                return create_group_game(
+                    s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
+                    group=group, other_user_id=None, engine=body.engine if engine else None,
+                    created_by_id=user.id)
+            except ConsultationError as exc:
+                raise HTTPException(422, f"members: {exc}") from None
+
+    game_id = await run_in_threadpool(make)
+    live = await hub.get(game_id)
+    if engine:
+        await hub.start_if_ready(game_id)
+    async with live.lock:
+        state = live.snapshot(user.id)
+    state["invite"] = str(request.url_for("game_page", game_id=game_id))
+    return state
+
+
+class Vote(BaseModel):
+    """A member's vote for the group's move of ply ``ply``."""
+
+    ply: int = Field(ge=1, le=10000)
+    move: str = Field(min_length=1, max_length=8)
+    confirm: bool = False
+
+
+@router.post("/games/{game_id}/group/votes", response_model=None)
+async def vote(game_id: str, body: Vote, hub: HubDep, user: UserDep
+               ) -> dict[str, Any] | JSONResponse:
+    """Vote for (or, as captain, ``confirm``) the group's move.  403 for a
+    non-member; 409 out of turn or for a second vote; 400 for an illegal
+    move (the rule book's reason)."""
+    try:
+        return await boards_of(hub).vote(game_id, user, body.move, body.ply, confirm=body.confirm)
+    except ActionError as exc:
+        return _error(exc)
+
+
+class Talk(BaseModel):
+    """A message to the group."""
+
+    text: str = Field(min_length=1, max_length=500)
+
+
+@router.post("/games/{game_id}/group/talk", response_model=None)
+async def talk(game_id: str, body: Talk, hub: HubDep, user: UserDep
+               ) -> dict[str, Any] | JSONResponse:
+    """Post to your group's talk (members only; 403 otherwise)."""
+    try:
+        return await boards_of(hub).talk(game_id, user, body.text)
+    except ActionError as exc:
+        return _error(exc)
+
+
+@router.get("/games/{game_id}/group", response_model=None)
+async def group(game_id: str, hub: HubDep, user: UserDep,
+                side: Literal["first", "second"] | None = None
+                ) -> dict[str, Any] | JSONResponse:
+    """Your group (or, for one who may rule on the game, ``side``'s): its
+    setting, members, the current tally and the talk.  403 for anyone else."""
+    try:
+        return await boards_of(hub).view(game_id, user, side)
+    except ActionError as exc:
+        return _error(exc)
+
+
+async def socket_action(hub: Hub, game_id: str, user: User, msg: dict[str, Any]
+                        ) -> dict[str, Any]:
+    """Answer a socket's ``group_vote`` / ``group_confirm`` (``ply``,
+    ``move``) or ``group_talk`` (``text``); returns the acknowledgement.
+    Raises :class:`ActionError` as the routes refuse."""
+    boards = boards_of(hub)
+    if msg.get("type") == "group_talk":
+        said = await boards.talk(game_id, user, msg.get("text"))
+        return {"type": "ack", "id": msg.get("id"), "message": said}
+    ack = await boards.vote(game_id, user, msg.get("move"), msg.get("ply"),
+                            confirm=msg.get("type") == "group_confirm")
+    return {**ack, "id": msg.get("id")}
