@@ -18,12 +18,15 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+import anyio
+
 from qisai.cluster.metrics import Metrics
 from qisai.referee.errors import EventError
 from qisai.referee.events import Event, Notice
+from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import LiveGame
+from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.opponents import BUILTIN, Seat
 
 if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
@@ -57,14 +60,35 @@ class ClusterHub(Hub):
             except Exception:  # a scrape never fails for the queue
                 self._queue_depth = 0
 
+    def _behind(self, live: LiveGame) -> bool:
+        """Return True if the database holds events this copy has not seen."""
+        with self.db.session() as s:
+            return repo.get_game(s, live.id).event_count > live.event_count
+
     def count_relayed(self) -> None:
         """Count one update of another process passed to this one's sockets."""
         self.metrics.relayed.inc()
 
     async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
-        """:meth:`Hub.act`, timed: a stored move or pass counts in the metrics."""
+        """:meth:`Hub.act`, timed: a stored move or pass counts in the metrics.
+
+        Among several processes this process's copy may not yet hold a
+        change another process stored a moment ago (the relay is on its
+        way): an action refused on such a copy is judged again once on the
+        database's state, so a player never loses an action to relay lag.
+        """
         start = time.perf_counter()
-        ack = await super().act(game_id, user, action)
+        try:
+            ack = await super().act(game_id, user, action)
+        except ActionError as exc:
+            if self.relay is None or exc.status in (400, 403, 429):
+                raise
+            live = await self.get(game_id)
+            async with live.lock:
+                if not await anyio.to_thread.run_sync(self._behind, live):
+                    raise
+                await self._reload(live)
+            ack = await super().act(game_id, user, action)
         if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
             self.metrics.observe_move(time.perf_counter() - start)
         return ack
