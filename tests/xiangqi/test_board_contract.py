@@ -28,6 +28,7 @@ from qisai.xiangqi import (
     square_name,
     square_rank,
 )
+from qisai.xiangqi.fen import placement_fen
 
 # 1.2: seven kinds; Red 帅 仕 相 马 车 炮 兵, Black 将 士 象 马 车 炮 卒 (printed
 # records write 仕 for Red's advisor to tell it from Black's 士).
@@ -496,3 +497,25 @@ def test_perft_of_no_and_one_ply() -> None:
     assert Board().perft(1) == 44
     assert Board("3k5/R8/4R4/9/9/9/9/9/9/4K4 b - - 0 1").perft(1) == 0  # 困毙 (4.1.3)
     assert Board("3k5/R8/4R4/9/9/9/9/9/9/4K4 b - - 0 1").perft(2) == 0
+
+
+def test_pseudo_legal_moves_include_those_that_expose_the_general() -> None:
+    # 4.1.2: e1a1 obeys the cannon's rule (2.6) but opens the file between
+    # the generals; it is pseudo-legal, not legal.
+    b = Board("4k4/9/9/9/9/9/9/9/4C4/4K4 w - - 0 1")
+    pseudo = {m.iccs() for m in b.pseudo_legal_moves()}
+    legal = {m.iccs() for m in b.legal_moves()}
+    # Cannon e1: e2..e8 up, a1..d1 and f1..i1 sideways, not e0 (own general);
+    # general e0: d0, f0 (e1 is its own cannon).
+    cannon = {f"e{r}" for r in range(2, 9)} | {f"{f}1" for f in "abcdfghi"}
+    assert pseudo == {"e1" + t for t in cannon} | {"e0d0", "e0f0"}
+    assert legal == {f"e1e{r}" for r in range(2, 9)} | {"e0d0", "e0f0"}
+
+
+def test_placement_fen_of_the_starting_pieces() -> None:
+    # 1.3: the starting diagram, written as FEN's first field.
+    b = Board()
+    assert placement_fen(dict(b.iter_squares())) == STARTING_FEN.split()[0]
+    assert placement_fen({square(4, 0): Piece(PieceType.KING, Color.RED),
+                          square(3, 9): Piece(PieceType.KING, Color.BLACK)}) == "3k5/9/9/9/9/9/9/9/9/4K4"
+    assert placement_fen({}) == "/".join(["9"] * 10)
