@@ -519,3 +519,23 @@ def test_placement_fen_of_the_starting_pieces() -> None:
     assert placement_fen({square(4, 0): Piece(PieceType.KING, Color.RED),
                           square(3, 9): Piece(PieceType.KING, Color.BLACK)}) == "3k5/9/9/9/9/9/9/9/9/4K4"
     assert placement_fen({}) == "/".join(["9"] * 10)
+
+
+def test_mate_stalemate_and_check_with_a_way_out() -> None:
+    # 3.2 / 4.1.1 将死: in check, no legal move.  4.1.3 困毙: not in check, no
+    # legal move.  In check with a way out: neither.
+    stale = Board("3k5/R8/4R4/9/9/9/9/9/9/4K4 b - - 0 1")
+    assert stale.is_stalemate() and not stale.is_checkmate() and stale.is_game_over()
+    escape = Board("3k5/9/9/9/9/9/9/9/9/3R1K3 b - - 0 1")  # the rook checks d9; e9 is free
+    assert escape.is_check() and escape.has_legal_moves()
+    assert not escape.is_checkmate() and not escape.is_stalemate() and not escape.is_game_over()
+    assert [m.iccs() for m in escape.legal_moves()] == ["d9e9"]
+
+
+def test_protectors_of_each_colour() -> None:
+    # The red advisor d0 protects its general on e1 (2.3: one point diagonally);
+    # the red rook a0 protects the red horse a4; the black horse b7 protects a5.
+    b = Board("3k5/9/1n7/9/r8/N8/9/9/4K4/R2A5 w - - 0 1", setup=True)
+    assert b.protectors(square(4, 1)) == [square(3, 0)]
+    assert b.protectors(square(0, 4)) == [square(0, 0)]
+    assert b.protectors(square(0, 5)) == [square(1, 7)]
