@@ -27,6 +27,7 @@ from qisai.xiangqi import (
     square_file,
     square_name,
     square_rank,
+    tables,
 )
 from qisai.xiangqi.fen import placement_fen
 
@@ -539,3 +540,47 @@ def test_protectors_of_each_colour() -> None:
     assert b.protectors(square(4, 1)) == [square(3, 0)]
     assert b.protectors(square(0, 4)) == [square(0, 0)]
     assert b.protectors(square(0, 5)) == [square(1, 7)]
+
+
+# ------------------------------------------------- geometry tables (1.1, 2.x)
+# The tables are built once at import; building them again must give the
+# board's geometry as the rule book draws it (checked here point by point,
+# and by the perft counts as a whole).
+def test_board_edges_and_palaces() -> None:
+    # 1.1: nine files, ten ranks; the palaces (九宫) are d-f on ranks 0-2 and 7-9.
+    on = [(f, r) for f in range(-1, 11) for r in range(-1, 12) if tables._on_board(f, r)]
+    assert len(on) == 90 and min(on) == (0, 0) and max(on) == (8, 9)
+    palace = {(f, r) for f in range(-1, 11) for r in range(-1, 12) if tables._in_palace(f, r)}
+    assert palace == {(f, r) for f in (3, 4, 5) for r in (0, 1, 2, 7, 8, 9)}
+    assert [r for r in range(10) if tables._own_half(r, True)] == [0, 1, 2, 3, 4]
+    assert [r for r in range(10) if tables._own_half(r, False)] == [5, 6, 7, 8, 9]
+
+
+def test_rays_run_to_the_edge() -> None:
+    rays = tables._build_rays()
+    assert rays == tables.RAYS
+    up, down, right, left = rays[square(0, 0)]
+    assert up == tuple(square(0, r) for r in range(1, 10))
+    assert down == () and left == ()
+    assert right == tuple(square(f, 0) for f in range(1, 9))
+    up, down, right, left = rays[square(4, 4)]
+    assert (len(up), len(down), len(right), len(left)) == (5, 4, 4, 4)
+    assert down == (square(4, 3), square(4, 2), square(4, 1), square(4, 0))  # nearest first
+    assert left == (square(3, 4), square(2, 4), square(1, 4), square(0, 4))
+    up, down, right, left = rays[square(8, 9)]
+    assert up == () and right == () and len(down) == 9 and len(left) == 8
+
+
+def test_soldier_steps_2_7() -> None:
+    red, black = tables._pawn_steps(True), tables._pawn_steps(False)
+    assert (red, black) == (tables.PAWN_STEPS[1], tables.PAWN_STEPS[-1])
+    # Before the river only forward; after it also sideways; never back; the
+    # last rank only sideways.
+    assert red[square(0, 3)] == (square(0, 4),)
+    assert red[square(4, 4)] == (square(4, 5),)
+    assert set(red[square(4, 5)]) == {square(4, 6), square(3, 5), square(5, 5)}
+    assert set(red[square(0, 5)]) == {square(0, 6), square(1, 5)}
+    assert set(red[square(8, 9)]) == {square(7, 9)}
+    assert black[square(4, 5)] == (square(4, 4),)
+    assert set(black[square(4, 4)]) == {square(4, 3), square(3, 4), square(5, 4)}
+    assert set(black[square(0, 0)]) == {square(1, 0)}
