@@ -109,7 +109,7 @@ def test_engine_moves_of_four_to_six_characters(text: str) -> None:
     ("a1ab", "not an engine move"), ("aa1a1", "not an engine move"),
     ("a0a1", "rank out of 1-10"), ("a1a0", "rank out of 1-10"),
     ("a11a1", "rank out of 1-10"), ("a1a11", "rank out of 1-10"),
-    ("a１a1", "not an engine move"),
+    ("a１a1", "not an engine move"), ("a123", "not an engine move"), ("a10a", "not an engine move"),
 ])
 def test_engine_move_errors(text: str, fragment: str) -> None:
     with pytest.raises(InvalidMoveError, match=fragment):
