@@ -154,7 +154,7 @@ def test_starting_diagram_in_text() -> None:
     lines = b.unicode().splitlines()
     assert lines[0] == "9 车马象士将士象马车"
     assert lines[4] == "5 ＋＋＋＋＋＋＋＋＋"
-    assert lines[5].startswith("  ～～～～～～～～～") and "楚河" in lines[5]  # the river after rank 5
+    assert lines[5] == "  ～～～～～～～～～ 楚河 汉界"  # the river (河界) after rank 5, one mark a file
     assert lines[6] == "4 ＋＋＋＋＋＋＋＋＋"
     assert lines[10] == "0 车马相仕帅仕相马车"
     assert lines[11] == "  ａｂｃｄｅｆｇｈｉ"
@@ -181,6 +181,9 @@ def test_equality_copy_and_history() -> None:
     assert kept.pop() == Move.from_iccs("h2e2") and kept.fen() == STARTING_FEN
     bare = b.copy(stack=False)
     assert bare.move_stack == [] and bare.fen() == b.fen() and bare.key == b.key
+    # Black to move on the copy: its pieces are Black's.
+    assert sorted(bare.legal_moves()) == sorted(Board(b.fen()).legal_moves())
+    assert bare.pieces(Color.BLACK) == Board(b.fen()).pieces(Color.BLACK)
     with pytest.raises(IllegalMoveError, match="no move to take back"):
         bare.pop()
     # The copy is independent: moves on it leave the original alone.
@@ -452,6 +455,7 @@ def test_facing_generals_seen_from_both_sides() -> None:
     assert b.exposes_general(away) and not b.exposes_general(along)
     assert not b.gives_check(along) and b.fen() == "4k4/9/9/9/9/9/9/9/4C4/4K4 w - - 0 1"
     b.push_unchecked(away)
+    assert b.move_stack == [away] and b.peek() == away
     assert b.generals_face() and b.general_attacked(1) and b.general_attacked(-1)
     assert b.is_check()
 
@@ -469,6 +473,7 @@ def test_moves_off_the_board_or_of_the_wrong_side() -> None:
         assert not b.is_pseudo_legal(move) and not b.is_legal(move)
     assert b.legal_moves_from(90) == [] and b.legal_moves_from(-1) == []
     assert b.legal_moves_from(square(4, 4)) == []  # empty point
+    assert b.legal_moves_from(square(4, 1)) == []  # empty point in the palace
     assert b.legal_moves_from(square(0, 9)) == []  # Black's rook, Red to move
     assert [m.iccs() for m in b.legal_moves_from(square(0, 0))] == ["a0a1", "a0a2"]
     assert not b.is_pseudo_legal(Move.from_iccs("a9a8"))
@@ -483,6 +488,8 @@ def test_illegal_move_reasons_name_the_ply_and_the_clause() -> None:
                                                   "Move(from_square=-1, to_square=1)")
     assert b.illegal_reason(Move(1, 90)).startswith("ply 1 (red to move): square out of the board")
     assert b.illegal_reason(Move.from_iccs("a0a1")) == "ply 1 (red to move): no piece on a0 for move a0a1"
+    assert b.illegal_reason(Move.from_iccs("e1a0")) == \
+        "ply 1 (red to move): the cannon on e1 cannot move to a0 (e1a0)"  # a0 is on the board
     assert b.illegal_reason(Move.from_iccs("e9e8")) == "ply 1 (red to move): e9e8 moves an opponent's piece"
     assert b.illegal_reason(Move.from_iccs("e1d2")) == \
         "ply 1 (red to move): the cannon on e1 cannot move to d2 (e1d2)"
@@ -584,3 +591,16 @@ def test_soldier_steps_2_7() -> None:
     assert black[square(4, 5)] == (square(4, 4),)
     assert set(black[square(4, 4)]) == {square(4, 3), square(3, 4), square(5, 4)}
     assert set(black[square(0, 0)]) == {square(1, 0)}
+
+
+def test_rooks_and_cannons_as_attackers() -> None:
+    # 2.5 the chariot up to the first piece; 2.6 the cannon over exactly one
+    # screen.  Red: rook a0, cannon a2, rook c5; Black: horse a5, pawn a6.
+    b = Board("3k5/9/9/p8/n1R6/9/9/C8/9/R3K4 w - - 0 1")
+    a6, a5, a2, c5 = square(0, 6), square(0, 5), square(0, 2), square(2, 5)
+    # a5: the rook c5 along the rank; the cannon a2 has no screen; the rook a0
+    # is behind the cannon.
+    assert b.attackers(Color.RED, a5) == [c5]
+    # a6: the cannon a2 over the horse a5; the rook a0 is behind two pieces.
+    assert b.attackers(Color.RED, a6) == [a2]
+    assert b.attackers(Color.BLACK, a2) == []
