@@ -184,7 +184,7 @@ def test_equality_copy_and_history() -> None:
     # Black to move on the copy: its pieces are Black's.
     assert sorted(bare.legal_moves()) == sorted(Board(b.fen()).legal_moves())
     assert bare.pieces(Color.BLACK) == Board(b.fen()).pieces(Color.BLACK)
-    with pytest.raises(IllegalMoveError, match="no move to take back"):
+    with pytest.raises(IllegalMoveError, match="^no move to take back$"):
         bare.pop()
     # The copy is independent: moves on it leave the original alone.
     kept.push(Move.from_iccs("b2e2"))
@@ -476,6 +476,9 @@ def test_moves_off_the_board_or_of_the_wrong_side() -> None:
     assert b.legal_moves_from(square(4, 1)) == []  # empty point in the palace
     assert b.legal_moves_from(square(0, 9)) == []  # Black's rook, Red to move
     assert [m.iccs() for m in b.legal_moves_from(square(0, 0))] == ["a0a1", "a0a2"]
+    # The general (2.2): one step, to e1 only; asking leaves it on e0.
+    assert [m.iccs() for m in b.legal_moves_from(square(4, 0))] == ["e0e1"]
+    assert b.king_square(Color.RED) == square(4, 0) and not b.is_check()
     assert not b.is_pseudo_legal(Move.from_iccs("a9a8"))
     assert b.is_capture(Move.from_iccs("b2b9")) and not b.is_capture(Move.from_iccs("b2b8"))
 
