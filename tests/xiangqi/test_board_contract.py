@@ -474,6 +474,7 @@ def test_moves_off_the_board_or_of_the_wrong_side() -> None:
     assert b.legal_moves_from(90) == [] and b.legal_moves_from(-1) == []
     assert b.legal_moves_from(square(4, 4)) == []  # empty point
     assert b.legal_moves_from(square(4, 1)) == []  # empty point in the palace
+    assert not b.is_pseudo_legal(Move.from_iccs("e1e2")) and not b.is_legal(Move.from_iccs("e1e2"))
     assert b.legal_moves_from(square(0, 9)) == []  # Black's rook, Red to move
     assert [m.iccs() for m in b.legal_moves_from(square(0, 0))] == ["a0a1", "a0a2"]
     # The general (2.2): one step, to e1 only; asking leaves it on e0.
