@@ -102,7 +102,7 @@ def test_23_3_checks_beyond_ten_do_not_count() -> None:
     assert audit_limit_claim(b, Color.RED, max_counted_checks=60).valid
     # The opponent's checks are not limited.
     assert audit_limit_claim(b, Color.BLACK).counted_moves == 60
-    with pytest.raises(XiangqiError, match="max_counted_checks must not be negative"):
+    with pytest.raises(XiangqiError, match="^max_counted_checks must not be negative$"):
         audit_limit_claim(b, Color.RED, max_counted_checks=-1)
     with pytest.raises(XiangqiError, match="the move limit must be positive, not 0"):
         audit_limit_claim(b, Color.RED, 0)
@@ -121,3 +121,13 @@ def test_23_3_the_capture_starts_the_count_again() -> None:
     b.push(Move.from_iccs("a4a5"))
     assert natural_limit_reached(b)
     assert audit_limit_claim(b, Color.RED).valid and audit_limit_claim(b, Color.BLACK).valid
+
+
+def test_23_3_plies_before_the_record_and_moves_in_it_add_up() -> None:
+    # 10 plies without a capture before the record (5 each; Red to move at
+    # the root), then 4 recorded moves: 7 moves each.
+    b = _play(Board(f"{QUIET} w - - 10 5"), SHUTTLE)
+    for claimant in (Color.RED, Color.BLACK):
+        audit = audit_limit_claim(b, claimant, 7)
+        assert (audit.claimant_moves, audit.opponent_moves, audit.unaudited_plies) == (7, 7, 10)
+        assert audit.counted_moves == 7 and audit.valid

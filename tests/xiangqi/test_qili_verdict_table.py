@@ -202,6 +202,7 @@ def test_24_3_must_change_then_loses_one_cycle_later(profile: QiliProfile) -> No
     # A profile that loses at once (no extra cycle).
     strict = dataclasses.replace(profile, extra_cycles_to_lose=0)
     assert decide(red, black, 3, strict)[0] is Verdict.RED_LOSES
+    assert decide(_s(A, Color.RED), _s(PZ, Color.BLACK), 4, profile)[:2] == (Verdict.BLACK_LOSES, "24.3")
     later = dataclasses.replace(profile, occurrences=4)
     assert decide(red, black, 4, later)[0] is Verdict.RED_MUST_CHANGE
     assert decide(red, black, 5, later)[0] is Verdict.RED_LOSES
@@ -248,17 +249,22 @@ def test_profiles_by_name() -> None:
     assert (AXF.occurrences, AXF.extra_cycles_to_lose) == (3, 1)
 
 
-@pytest.mark.parametrize(("field", "bad", "good"), [
-    ("occurrences", 1, 2), ("extra_cycles_to_lose", -1, 0), ("mate_after_capture_plies", -1, 0),
-    ("forcing_plies", 0, 1), ("mate_threat_checks", 0, 1), ("node_budget", 0, 1),
-    ("check_node_budget", 0, 1),
+@pytest.mark.parametrize(("field", "bad", "good", "message"), [
+    ("occurrences", 1, 2, "occurrences must be at least 2, not 1"),
+    ("extra_cycles_to_lose", -1, 0, "extra_cycles_to_lose must not be negative"),
+    ("mate_after_capture_plies", -1, 0, "mate_after_capture_plies must not be negative"),
+    ("forcing_plies", 0, 1, "search depths and the node budget must be positive"),
+    ("mate_threat_checks", 0, 1, "search depths and the node budget must be positive"),
+    ("node_budget", 0, 1, "search depths and the node budget must be positive"),
+    ("check_node_budget", 0, 1, "search depths and the node budget must be positive"),
 ])
-def test_profile_bounds(field: str, bad: int, good: int) -> None:
+def test_profile_bounds(field: str, bad: int, good: int, message: str) -> None:
     good_fields: dict[str, Any] = {field: good}
     bad_fields: dict[str, Any] = {field: bad}
     assert getattr(dataclasses.replace(CXA, **good_fields), field) == good
-    with pytest.raises(XiangqiError, match="must"):
+    with pytest.raises(XiangqiError) as e:
         dataclasses.replace(CXA, **bad_fields)
+    assert str(e.value) == message
 
 
 # ------------------------------------------------------------ dict forms
