@@ -106,7 +106,11 @@ def audit_limit_claim(board: Board, claimant: Color,
     for m in moves:
         mover = b.turn
         if b.is_capture(m):
+            # 4.2.4 counts moves in which nobody captured: the count starts
+            # after the capture, as the half-move clock does.
             claimant_moves = opponent_moves = checks = unaudited = 0
+            b.push_unchecked(m)
+            continue
         b.push_unchecked(m)
         if mover is claimant:
             claimant_moves += 1
