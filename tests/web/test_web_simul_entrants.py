@@ -244,3 +244,63 @@ def test_fairy_stockfish_as_engine_host_is_named_with_its_level(
         wait_for(c, board["game_id"], lambda s: s["ply"] >= 1, "Fairy-Stockfish's opening")
     pgn = c.get(f"/api/games/{started['boards'][0]['game_id']}/record").text
     assert fairy_name(fairy) in pgn and "Skill Level 0" in pgn
+
+
+def answer(ws: Any, msg_id: str) -> dict[str, Any]:
+    """The ack or error of message ``msg_id`` (board updates in between skipped)."""
+    for _ in range(50):
+        got: dict[str, Any] = ws.receive_json()
+        if got.get("type") in ("ack", "error") and got.get("id") == msg_id:
+            return got
+    raise AssertionError(f"no answer to {msg_id}")
+
+
+def test_group_members_vote_on_the_simul_socket_and_others_may_not(
+        register: Any, client: TestClient) -> None:
+    c = client
+    host, simul = organiser_simul(c, register, "host")
+    base = f"/api/simuls/{simul['id']}"
+    jia, yi, ding = register(c, "jia"), register(c, "yi"), register(c, "ding")
+    c.post(f"{base}/groups", json={"name": "甲乙"}, headers=jia["headers"])
+    c.post(f"{base}/groups/1/join", headers=yi["headers"])
+    c.post(f"{base}/join", json={}, headers=ding["headers"])
+    started = c.post(f"{base}/start", headers=host["headers"]).json()
+    gid = started["boards"][0]["game_id"]
+    assert move(c, host, gid, 1, "h2e2").status_code == 200
+    # the member's page links his board's game page (its group panel and talk)
+    page = c.get(f"/simuls/{simul['id']}", headers=jia["headers"]).text
+    assert f'href="/games/{gid}"' in page and 'id="group-board"' in page
+    assert 'id="group-board"' not in c.get(f"/simuls/{simul['id']}", headers=ding["headers"]).text
+    url = f"/ws/simuls/{simul['id']}"
+    with c.websocket_connect(url, headers=jia["headers"]) as wj, \
+            c.websocket_connect(url, headers=ding["headers"]) as wd:
+        wd.send_json({"type": "group_vote", "board": 1, "ply": 2, "move": "h7e7", "id": "d"})
+        err = answer(wd, "d")
+        assert err["status"] == 403 and err["board"] == 1
+        wj.send_json({"type": "group_vote", "board": 1, "ply": 2, "move": "h7e7", "id": "j"})
+        ack = answer(wj, "j")
+        assert ack["board"] == 1 and ack["played"] is None
+        wj.send_json({"type": "group_vote", "board": 1, "ply": 2, "move": "h7e7", "id": "j2"})
+        assert answer(wj, "j2")["status"] == 409  # voting twice
+        wj.send_json({"type": "group_talk", "board": 1, "text": "跟上", "id": "t"})
+        assert answer(wj, "t")["type"] == "ack"
+    # yi's vote makes two of two: the majority plays it
+    r = vote(c, yi, gid, 2, "h7e7")
+    assert r.status_code == 200 and r.json()["played"] == "h7e7"
+
+
+def test_the_simul_page_names_the_engines(register: Any, fast_client: TestClient) -> None:
+    c = fast_client
+    org = register(c, "org")
+    make_role(c, org["user"]["id"], Role.ORGANISER)
+    sid = c.post("/api/simuls", json={"name": "人机", "host_engine": "builtin"},
+                 headers=org["headers"]).json()["id"]
+    c.post(f"/api/simuls/{sid}/engines", json={"engine": "builtin", "name": "对手机"},
+           headers=org["headers"])
+    page = c.get(f"/simuls/{sid}", headers=org["headers"]).text
+    assert 'id="simul-host-engine">qisai builtin<' in page
+    assert "对手机 · <span class=\"engine\">qisai builtin</span>" in page
+    assert 'id="start-simul"' in page  # the organiser starts an engine's display
+    other = register(c, "wang")
+    page = c.get(f"/simuls/{sid}", headers=other["headers"]).text
+    assert 'id="start-simul"' not in page and 'id="form-group"' in page

@@ -99,12 +99,14 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
     data = simul.to_dict()
     you: str | None = None
     my_board = None
+    my_entrant: str | None = None
     if viewer is not None:
         mine = user_key(viewer.id)
         if viewer.id == st.host_id:
             you = "host"
         elif any(e.key == mine or mine in e.members for e in simul.entrants):
             you = "entrant"
+            my_entrant = next(e.key for e in simul.entrants if e.key == mine or mine in e.members)
             b = simul.board_of(mine)
             my_board = None if b is None else b.number
         elif viewer.id == st.organiser:
@@ -131,7 +133,7 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
                    for i, b in enumerate(data["boards"])],
         "score": {"wins": score.wins, "draws": score.draws, "losses": score.losses,
                   "playing": score.playing, "zh": score.text("zh"), "en": score.text("en")},
-        "you": you, "my_board": my_board,
+        "you": you, "my_board": my_board, "my_entrant": my_entrant,
     }
     if waiting is not None:
         out["waiting"] = sorted(waiting)
