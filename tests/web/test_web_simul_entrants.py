@@ -304,3 +304,26 @@ def test_the_simul_page_names_the_engines(register: Any, fast_client: TestClient
     other = register(c, "wang")
     page = c.get(f"/simuls/{sid}", headers=other["headers"]).text
     assert 'id="start-simul"' not in page and 'id="form-group"' in page
+
+
+def test_an_engine_host_plays_on_after_a_restart(register: Any, settings: Settings,
+                                                  clock: Any) -> None:
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    app.state.qisai.hub.engine_think = 0.05
+    with TestClient(app) as c:
+        org = register(c, "org")
+        make_role(c, org["user"]["id"], Role.ORGANISER)
+        sid = c.post("/api/simuls", json={"name": "重启", "host_engine": "builtin"},
+                     headers=org["headers"]).json()["id"]
+        a = register(c, "a1")
+        c.post(f"/api/simuls/{sid}/join", json={}, headers=a["headers"])
+        gid = c.post(f"/api/simuls/{sid}/start", headers=org["headers"]).json()["boards"][0][
+            "game_id"]
+        wait_for(c, gid, lambda s: s["ply"] >= 1, "the engine host's opening")
+    # a new server process: the display's engine host is driven again
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    app.state.qisai.hub.engine_think = 0.05
+    with TestClient(app) as c:
+        assert move(c, a, gid, 2, "h7e7").status_code == 200
+        st = wait_for(c, gid, lambda s: s["ply"] >= 3, "the engine host after the restart")
+        assert st["moves"][2]["side"] == "first"
