@@ -327,3 +327,32 @@ def test_an_engine_host_plays_on_after_a_restart(register: Any, settings: Settin
         assert move(c, a, gid, 2, "h7e7").status_code == 200
         st = wait_for(c, gid, lambda s: s["ply"] >= 3, "the engine host after the restart")
         assert st["moves"][2]["side"] == "first"
+
+
+def test_the_seeds_25_amateurs_on_five_boards_against_a_blindfold_host(
+        register: Any, settings: Settings, clock: Any) -> None:
+    # Seed 001: 柳大华, blindfold, against 25 online amateurs on five boards.
+    settings.login_per_minute = 100  # 26 registrations from one address
+    with TestClient(create_app(settings, time_source=clock, tick_period=0.05)) as c:
+        host, simul = organiser_simul(c, register, "liudahua", host_blindfold=True)
+        base = f"/api/simuls/{simul['id']}"
+        groups = [[register(c, f"g{g}m{m}") for m in range(5)] for g in range(1, 6)]
+        for g, members in enumerate(groups, start=1):
+            r = c.post(f"{base}/groups", json={"name": f"第{g}组"}, headers=members[0]["headers"])
+            assert r.status_code == 200, r.text
+            for m in members[1:]:
+                assert c.post(f"{base}/groups/{g}/join", headers=m["headers"]).status_code == 200
+        started = c.post(f"{base}/start", headers=host["headers"]).json()
+        assert [len(b["members"]) for b in started["boards"]] == [5] * 5
+        for board, members in zip(started["boards"], groups, strict=True):
+            gid = board["game_id"]
+            assert move(c, host, gid, 1, "h2e2").status_code == 200
+            # three of five: more than half, played at once
+            played = [vote(c, m, gid, 2, "h7e7").json()["played"] for m in members[:3]]
+            assert played == [None, None, "h7e7"]
+            assert vote(c, members[3], gid, 2, "b7e7").status_code == 409  # decided
+            pgn = c.get(f"/api/games/{gid}/record").text
+            assert '[RedBlindfold "true"]' in pgn
+            assert all(m["user"]["username"] in pgn for m in members)
+        view = c.get(base, headers=host["headers"]).json()
+        assert view["waiting"] == [1, 2, 3, 4, 5]
