@@ -113,6 +113,15 @@ def test_a_group_entrant_joins_by_consent_and_its_members_vote_the_move(
     assert [m["move"] for m in st["moves"]] == ["h2e2", "h7e7"] and st["to_move"] == "first"
     pgn = c.get(f"/api/games/{gid}/record").text
     assert all(n in pgn for n in ("jia", "yi", "bing"))
+    # a member who is a site arbiter rules on no board his group plays (17.4);
+    # the same arbiter may rule on board 2
+    make_role(c, bing["user"]["id"], Role.ARBITER)
+    rule = {"type": "warning", "side": "first", "clause": "17.4", "note": "x"}
+    r = c.post(f"/api/games/{gid}/actions", json=rule, headers=bing["headers"])
+    assert r.status_code == 403 and "17.4" in r.json()["detail"]
+    r = c.post(f"/api/games/{started['boards'][1]['game_id']}/actions", json=rule,
+               headers=bing["headers"])
+    assert r.status_code == 200, r.text
 
 
 def test_group_bounds_leave_and_a_lone_group_cannot_start(register: Any,
