@@ -31,12 +31,20 @@ from qisai.competition.model import Outcome
 
 __all__ = [
     "SimulError", "SimulStatus", "SimulSettings", "SimulEntrant", "SimulBoard",
-    "SimulScore", "Simul", "MAX_BOARDS",
+    "SimulScore", "Simul", "MAX_BOARDS", "MAX_GROUP", "MAX_ENGINES",
 ]
 
 #: Hard cap of any display (the organiser's limit is at most this); the seed's
 #: 108 boards and the issue's 120 fit with room.
 MAX_BOARDS = 500
+
+#: Most accounts one consultation group entrant may hold (the seed's 25
+#: amateurs on five boards are five a board; room for twice that).
+MAX_GROUP = 10
+
+#: Most engine entrants of one display: each board against an engine holds a
+#: seat of the bounded engine pool for the whole display.
+MAX_ENGINES = 16
 
 _COLOURS = {"xiangqi": ("red", "black"), "go": ("black", "white")}
 _HOST_RESULTS = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS,
@@ -190,6 +198,12 @@ class Simul:
         if len(self.entrants) >= self.settings.max_boards:
             raise _refuse(f"车轮战已满（{self.settings.max_boards} 台）",
                           f"the simul is full ({self.settings.max_boards} boards)")
+        if entrant.key.startswith("engine:") and sum(
+                e.key.startswith("engine:") for e in self.entrants) >= MAX_ENGINES:
+            raise _refuse(f"引擎对手最多 {MAX_ENGINES} 个",
+                          f"at most {MAX_ENGINES} engine entrants")
+        if len(entrant.members) > MAX_GROUP:
+            raise _refuse(f"会商小组最多 {MAX_GROUP} 人", f"a group has at most {MAX_GROUP} members")
         if self.settings.invited and entrant.key not in self.settings.invited:
             raise _refuse("本场车轮战只限受邀棋手", "this simul is by invitation only")
         if entrant.handicap is not None:
@@ -211,6 +225,48 @@ class Simul:
                 return
         raise _refuse("未报名", "not an entrant of this simul")
 
+    def add_member(self, group: str, member: str) -> SimulEntrant:
+        """Add account ``member`` (by its own request: a member's consent) to
+        the consultation group entrant ``group`` while the display is open.
+
+        Returns the group's new entrant.  Raises :class:`SimulError` once
+        started, for no such group, a full group (:data:`MAX_GROUP`), the
+        host, or an account already on a board (its own or a group's).
+        """
+        if self.status is not SimulStatus.OPEN:
+            raise _refuse("车轮战已开始，不能再报名", "the simul has started; joining is closed")
+        found = [i for i, e in enumerate(self.entrants) if e.key == group and e.members]
+        if not found:
+            raise _refuse("没有这个会商小组", "there is no such group")
+        if member == self.host:
+            raise _refuse("主将不能加入对手小组", "the host cannot be in an opponent's group")
+        if any(member == e.key or member in e.members for e in self.entrants):
+            raise _refuse("你已在本场车轮战的一台", "you already play a board of this simul")
+        old = self.entrants[found[0]]
+        if len(old.members) >= MAX_GROUP:
+            raise _refuse(f"会商小组已满（{MAX_GROUP} 人）", f"the group is full ({MAX_GROUP})")
+        new = SimulEntrant(old.key, old.name, old.blindfold, old.handicap,
+                           (*old.members, member))
+        self.entrants[found[0]] = new
+        return new
+
+    def remove_member(self, member: str) -> None:
+        """Take account ``member`` out of its group before the start; a group
+        left empty is withdrawn.  Raises :class:`SimulError` once started or
+        if ``member`` is in no group."""
+        if self.status is not SimulStatus.OPEN:
+            raise _refuse("车轮战已开始，不能退出报名（可认输）",
+                          "the simul has started; resign the game instead")
+        for i, e in enumerate(self.entrants):
+            if member in e.members:
+                rest = tuple(m for m in e.members if m != member)
+                if rest:
+                    self.entrants[i] = SimulEntrant(e.key, e.name, e.blindfold, e.handicap, rest)
+                else:
+                    del self.entrants[i]
+                return
+        raise _refuse("你不在任何会商小组", "you are in no group of this simul")
+
     # -------------------------------------------------------------- start
     def _colour_for(self, number: int) -> str:
         first, second = _COLOURS[self.settings.game]
@@ -229,6 +285,12 @@ class Simul:
             raise _refuse("车轮战已开始", "the simul has already started")
         if not self.entrants:
             raise _refuse("还没有对手报名", "nobody has joined yet")
+        for e in self.entrants:
+            if e.key.startswith("group:") and len(e.members) < 2:
+                # a consultation side is two or more accounts; a lone member
+                # plays better as an ordinary entrant
+                raise _refuse(f"会商小组 {e.name} 只有 {len(e.members)} 人，须至少 2 人",
+                              f"group {e.name} has {len(e.members)} member(s); it needs 2")
         boards = []
         for n, e in enumerate(self.entrants, start=1):
             handicap = self.settings.handicap if e.handicap is None else e.handicap

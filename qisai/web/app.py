@@ -42,8 +42,10 @@ from qisai.web.events import transfer as event_transfer
 from qisai.web.events.machines import engine_events_running
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.exhibitions import blindfold as blindfold_api
+from qisai.web.exhibitions import entrants as simul_entrants
 from qisai.web.exhibitions import relay as simul_socket
 from qisai.web.exhibitions import simuls as simuls_api
+from qisai.web.exhibitions import store as simul_store
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
@@ -108,7 +110,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                 hub.remote = RemoteEngines(settings.redis_url)
                 await hub.remote.start()
         hub.start_ticker(tick_period)
-        if await run_in_threadpool(engine_events_running, db):
+        if (await run_in_threadpool(engine_events_running, db)
+                or await run_in_threadpool(simul_store.engine_hosts_running, db)):
             driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)
         try:
             yield
@@ -151,6 +154,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     # exhibitions (issue 21): simuls, their socket, blindfold seats
     app.include_router(simuls_api.router)
+    app.include_router(simul_entrants.router)
     app.include_router(simul_socket.router)
     app.include_router(blindfold_api.router)
     app.include_router(exhibition_pages.router)

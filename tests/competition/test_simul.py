@@ -9,6 +9,8 @@ import pytest
 from qisai.competition.model import Outcome
 from qisai.competition.simul import (
     MAX_BOARDS,
+    MAX_ENGINES,
+    MAX_GROUP,
     Simul,
     SimulEntrant,
     SimulError,
@@ -152,3 +154,56 @@ def test_json_round_trip_and_malformed_data() -> None:
     del data["boards"][0]["host_colour"]
     with pytest.raises(SimulError, match="malformed"):
         Simul.from_dict(data)
+
+
+def test_group_members_join_themselves_within_the_bound() -> None:
+    s = Simul("user:0", SimulSettings(max_boards=3))
+    s.join(SimulEntrant("group:1", "五人组", members=("user:1",)))
+    for k in range(2, MAX_GROUP + 1):
+        s.add_member("group:1", f"user:{k}")
+    assert len(s.entrants[0].members) == MAX_GROUP
+    with pytest.raises(SimulError, match="会商小组已满"):
+        s.add_member("group:1", "user:99")
+    with pytest.raises(SimulError, match="already play a board"):
+        s.add_member("group:1", "user:2")  # already in it
+    with pytest.raises(SimulError, match="opponent's group"):
+        s.add_member("group:1", "user:0")  # the host
+    with pytest.raises(SimulError, match="no such group"):
+        s.add_member("group:7", "user:50")
+    with pytest.raises(SimulError, match="最多"):
+        s.join(SimulEntrant("group:2", "大组", members=tuple(
+            f"user:{k}" for k in range(100, 101 + MAX_GROUP))))
+    # a member who joined a group cannot also play alone
+    with pytest.raises(SimulError, match="另一台"):
+        s.join(SimulEntrant("user:3", "P3"))
+    s.remove_member("user:3")
+    s.join(SimulEntrant("user:3", "P3"))
+    assert s.board_of("user:3") is None  # no boards before the start
+    s.start()
+    assert s.board_of("user:5") is s.boards[0] and s.board_of("user:3") is s.boards[1]
+    with pytest.raises(SimulError, match="已开始"):
+        s.add_member("group:1", "user:60")
+    with pytest.raises(SimulError, match="已开始"):
+        s.remove_member("user:5")
+
+
+def test_a_lone_group_cannot_start_and_an_empty_group_is_withdrawn() -> None:
+    s = Simul("user:0")
+    s.join(SimulEntrant("group:1", "孤", members=("user:1",)))
+    with pytest.raises(SimulError, match="须至少 2 人"):
+        s.start()
+    assert s.status is SimulStatus.OPEN
+    s.remove_member("user:1")
+    assert s.entrants == []
+    with pytest.raises(SimulError, match="in no group"):
+        s.remove_member("user:1")
+
+
+def test_engine_entrants_are_bounded() -> None:
+    s = Simul("user:0", SimulSettings(max_boards=MAX_ENGINES + 5))
+    for k in range(MAX_ENGINES):
+        s.join(SimulEntrant(f"engine:E{k}", f"E{k}"))
+    with pytest.raises(SimulError, match=f"at most {MAX_ENGINES} engine entrants"):
+        s.join(SimulEntrant("engine:one more", "one more"))
+    s.join(SimulEntrant("user:1", "P1"))  # people may still join
+    assert len(s.entrants) == MAX_ENGINES + 1

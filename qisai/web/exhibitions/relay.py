@@ -17,7 +17,9 @@ board's game once (as one subscriber of the hub) and fans the updates out:
 
 The client sends a board's actions with its number: ``{"type": "move",
 "board": 3, "ply": 1, "move": "h2e2", "id": "c1"}``, or a typed move
-``{"type": "typed", "board": 3, "ply": 1, "text": "炮二平五"}``; the hub
+``{"type": "typed", "board": 3, "ply": 1, "text": "炮二平五"}``, or a
+group member's ``group_vote`` / ``group_confirm`` / ``group_talk`` as on
+the game socket (only the board's group members may: 403 otherwise); the hub
 decides the side from the account, so only the host moves for the host and
 an entrant only on his own board.  Answers are ``ack`` / ``error`` with the
 board's number.  Frames are bounded as on the game socket.
@@ -39,6 +41,7 @@ from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
 from qisai.web.exhibitions import simuls, store
 from qisai.web.exhibitions.blindfold import typed_move
+from qisai.web.play.consult_routes import GROUP_MESSAGES, socket_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
@@ -258,7 +261,9 @@ async def _act(hub: Hub, by_number: dict[int, str], user: User | None,
     game_id = by_number[number]
     action = {k: v for k, v in msg.items() if k != "board"}
     try:
-        if action.get("type") == "typed":
+        if action.get("type") in GROUP_MESSAGES:  # a group entrant's vote or talk (会商)
+            ack = await socket_action(hub, game_id, user, action)
+        elif action.get("type") == "typed":
             ack = await typed_move(hub, game_id, user, action.get("text"), action.get("ply"),
                                    action.get("id"))
         else:

@@ -18,6 +18,7 @@ Every refusal is a 4xx whose ``detail`` is in Chinese and English.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -31,12 +32,21 @@ from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.bounds import DbId
 from qisai.web.exhibitions import store
+from qisai.web.exhibitions.board_games import (
+    ENGINE,
+    check_engine,
+    engine_host_account,
+    engine_label,
+    make_board_game,
+)
 from qisai.web.play import rules as views
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
+from qisai.web.play.machine_seat import driver_of
 from qisai.web.state import AppState, StateDep
 
-__all__ = ["router", "view", "user_key", "start_games", "load_synced", "waiting_boards"]
+__all__ = ["router", "view", "user_key", "start_games", "load_synced", "waiting_boards",
+           "change"]
 
 router = APIRouter(prefix="/api/simuls", tags=["simuls"])
 
@@ -62,6 +72,9 @@ class NewSimul(BaseModel):
     host: str | None = Field(default=None, max_length=40)
     """Another account as host (its user name); default the organiser."""
     host_blindfold: bool = False
+    host_engine: str | None = Field(default=None, min_length=1, max_length=64)
+    """An engine the arena offers as the host (人机大战): it plays every
+    board from the engine pool; the organiser starts the display."""
 
 
 class Join(BaseModel):
@@ -86,25 +99,41 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
     data = simul.to_dict()
     you: str | None = None
     my_board = None
+    my_entrant: str | None = None
     if viewer is not None:
+        mine = user_key(viewer.id)
         if viewer.id == st.host_id:
             you = "host"
-        elif any(e.key == user_key(viewer.id) for e in simul.entrants):
+        elif any(e.key == mine or mine in e.members for e in simul.entrants):
             you = "entrant"
-            b = simul.board_of(user_key(viewer.id))
+            my_entrant = next(e.key for e in simul.entrants if e.key == mine or mine in e.members)
+            b = simul.board_of(mine)
             my_board = None if b is None else b.number
+        elif viewer.id == st.organiser:
+            you = "organiser"
+
+    def who(key: str) -> dict[str, Any]:
+        found = st.engines.get(key)
+        if found is None:
+            return {}
+        return {"engine": {"id": found["engine"], "name": engine_label(found),
+                           "info": found.get("opponent")}}
     score = simul.score()
     out: dict[str, Any] = {
         "id": st.id, "name": st.name, "host_id": st.host_id, "status": simul.status.value,
+        "organiser_id": st.organiser, "host": {"key": simul.host, **who(simul.host)},
         "settings": data["settings"], "games": st.games,
-        "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold}
+        "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold,
+                      "members": list(e.members), **who(e.key)}
                      for e in simul.entrants],
         "boards": [{**b, "name": simul.boards[i].entrant.name,
-                    "blindfold": simul.boards[i].entrant.blindfold}
+                    "blindfold": simul.boards[i].entrant.blindfold,
+                    "members": list(simul.boards[i].entrant.members),
+                    **who(simul.boards[i].entrant.key)}
                    for i, b in enumerate(data["boards"])],
         "score": {"wins": score.wins, "draws": score.draws, "losses": score.losses,
                   "playing": score.playing, "zh": score.text("zh"), "en": score.text("en")},
-        "you": you, "my_board": my_board,
+        "you": you, "my_board": my_board, "my_entrant": my_entrant,
     }
     if waiting is not None:
         out["waiting"] = sorted(waiting)
@@ -145,12 +174,19 @@ def load_synced(app: AppState, simul_id: int, sync: bool = True) -> store.Stored
 
 
 @router.post("", status_code=201)
-async def create(body: NewSimul, app: StateDep, user: UserDep) -> dict[str, Any]:
+async def create(body: NewSimul, app: StateDep, hub: HubDep, user: UserDep) -> dict[str, Any]:
     """Create a display (an organiser or administrator).  403 for anyone
-    else; 422 for a setting out of range (colour, handicap, rules, limit)."""
+    else; 422 for a setting out of range (colour, handicap, rules, limit)
+    or an engine host the arena does not offer for the game."""
     if not user.role_enum.allows(Role.ORGANISER):
         raise HTTPException(403, "只有组织者可以举办车轮战 / only an organiser may hold a simul")
     game = body.game
+    host_engine = None
+    if body.host_engine is not None:
+        if body.host is not None or body.host_blindfold:
+            raise HTTPException(422, "引擎主将不能另指定主将或蒙目 / an engine host takes "
+                                     "neither another host nor a blindfold")
+        host_engine = check_engine(hub, body.host_engine, game)
     rules = body.rules or ("cxa" if game == "xiangqi" else "chinese")
     colour = body.host_colour or ("red" if game == "xiangqi" else "black")
     if body.handicap and body.host_colour is None:
@@ -170,13 +206,20 @@ async def create(body: NewSimul, app: StateDep, user: UserDep) -> dict[str, Any]
 
     def make() -> dict[str, Any]:
         with app.db.session() as s:
+            if host_engine is not None:
+                account = engine_host_account(s, host_engine)
+                key = ENGINE + engine_label(host_engine)
+                st = store.create(s, body.name, account, Simul(key, settings), games,
+                                  organiser_id=user.id, engines={key: host_engine})
+                return view(st, user)
             host = user
             if body.host is not None:
                 found = repo.find_user(s, body.host)
                 if found is None or found.role == Role.GUEST.value:
                     raise HTTPException(422, f"没有用户 {body.host!r} / no account {body.host!r}")
                 host = found
-            st = store.create(s, body.name, host.id, Simul(user_key(host.id), settings), games)
+            st = store.create(s, body.name, host.id, Simul(user_key(host.id), settings), games,
+                              organiser_id=user.id)
             return view(st, user)
 
     return await run_in_threadpool(make)
@@ -200,25 +243,20 @@ async def get(simul_id: DbId, app: StateDep, hub: HubDep, v: ViewerDep) -> dict[
     return view(st, v.user, waiting)
 
 
-async def _change(app: AppState, simul_id: int, user: User, what: str, body: Join | None
-                  ) -> dict[str, Any]:
+async def change(app: AppState, simul_id: int, user: User,
+                 act: Callable[[store.StoredSimul], None]) -> dict[str, Any]:
+    """Apply ``act`` to display ``simul_id`` and save it, reading it again
+    when another request saved first.  Returns the display's view for
+    ``user``.  Raises :class:`HTTPException`: 404 for no display, 409 for
+    the :class:`SimulError` that ``act`` raises or when it stays busy, and
+    whatever ``act`` raises itself."""
     def run() -> dict[str, Any]:
         for attempt in range(12):
             if attempt:  # another entry was saved first: read it again, a little later
                 time.sleep(0.005 * attempt)
             st = load_synced(app, simul_id, sync=False)
-            simul = st.simul
             try:
-                if what == "join":
-                    assert body is not None
-                    if simul.settings.rated and user.role == Role.GUEST.value:
-                        raise HTTPException(403, "本场计等级分，访客不能参加 / this simul is "
-                                                 "rated; guests play casual games only")
-                    handicap = body.handicap if body.handicap else None
-                    simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold,
-                                            handicap))
-                else:
-                    simul.leave(user_key(user.id))
+                act(st)
             except SimulError as exc:
                 raise _bad(exc) from None
             with app.db.session() as s:
@@ -232,29 +270,42 @@ async def _change(app: AppState, simul_id: int, user: User, what: str, body: Joi
     return await run_in_threadpool(run)
 
 
+def no_guests_if_rated(st: store.StoredSimul, user: User) -> None:
+    """Raise 403 when ``user`` is a guest and the display is rated."""
+    if st.simul.settings.rated and user.role == Role.GUEST.value:
+        raise HTTPException(403, "本场计等级分，访客不能参加 / this simul is rated; guests "
+                                 "play casual games only")
+
+
 @router.post("/{simul_id}/join")
 async def join(simul_id: DbId, body: Join, app: StateDep, user: UserDep) -> dict[str, Any]:
     """Join an open display (optionally blindfold).  409 when it has
     started, is full, or you are in it or its host."""
-    return await _change(app, simul_id, user, "join", body)
+    def act(st: store.StoredSimul) -> None:
+        no_guests_if_rated(st, user)
+        st.simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold,
+                                   body.handicap if body.handicap else None))
+    return await change(app, simul_id, user, act)
 
 
 @router.post("/{simul_id}/leave")
 async def leave(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
     """Withdraw before the start.  409 once started or if you never joined."""
-    return await _change(app, simul_id, user, "leave", None)
+    return await change(app, simul_id, user, lambda st: st.simul.leave(user_key(user.id)))
 
 
 async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dict[str, Any]:
     """Start display ``simul_id`` for its host ``user``: close entries, make
     and start one server game per board.  Returns the display's view.
 
-    Raises :class:`HTTPException`: 403 for anyone but the host, 409 when
-    already started or nobody joined.
+    Raises :class:`HTTPException`: 403 for anyone but the host (the
+    organiser when the host is an engine), 409 when already started, nobody
+    joined or a group has fewer than two members.
     """
     def close() -> store.StoredSimul:
         st = load_synced(app, simul_id, sync=False)
-        if st.host_id != user.id:
+        engine_host = st.simul.host in st.engines
+        if st.host_id != user.id and not (engine_host and st.organiser == user.id):
             raise HTTPException(403, "只有主将可以开始 / only the host starts the simul")
         try:
             st.simul.start()
@@ -274,7 +325,6 @@ async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dic
         first_colour = "red" if simul.settings.game == "xiangqi" else "black"
         with app.db.session() as s:
             for b in simul.boards:
-                entrant_id = int(b.entrant.key.split(":", 1)[1])
                 host_first = b.host_colour == first_colour
                 blind = []
                 if simul.settings.host_blindfold:
@@ -286,18 +336,15 @@ async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dic
                     "blindfold": sorted(blind)}
                 if b.handicap:
                     settings["rules"] = {"handicap": b.handicap}
-                g = repo.create_game(s, kind=simul.settings.game, ruleset=simul.settings.rules,
-                                     settings=settings,
-                                     first_user_id=user.id if host_first else entrant_id,
-                                     second_user_id=entrant_id if host_first else user.id,
-                                     created_by_id=user.id, rated=simul.settings.rated)
-                b.game_id = g.id
+                b.game_id = make_board_game(s, st, b, settings, host_first)
             store.save(s, st)
 
     await run_in_threadpool(make_games)
     for b in st.simul.boards:
         assert b.game_id is not None
         await hub.start_if_ready(b.game_id)
+    if st.simul.host in st.engines:
+        driver_of(hub).start()  # the engine host plays through its account
     return view(st, user, await waiting_boards(hub, st))
 
 

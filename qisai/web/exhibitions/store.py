@@ -20,12 +20,12 @@ from sqlalchemy.orm import Session
 
 from qisai.competition.model import Outcome
 from qisai.competition.simul import Simul
-from qisai.store import ConflictError, NotFoundError
+from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import Game
 from qisai.store.models import Simul as SimulRow
 
 __all__ = ["SimulRow", "StoredSimul", "create", "load", "save", "list_simuls", "sync_results",
-           "host_outcome"]
+           "host_outcome", "engine_hosts_running"]
 
 
 @dataclass
@@ -39,17 +39,30 @@ class StoredSimul:
     version: int
     simul: Simul
     games: dict[str, Any] = field(default_factory=dict)
+    organiser_id: int | None = None
+    """Who created it (the host when ``None``): adds engines, and starts a
+    display whose host is an engine."""
+    engines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Engine entrants and an engine host by key (``engine:NAME``): which
+    engine plays (``engine``) and its name, version and level (``opponent``)."""
 
     def data(self) -> dict[str, Any]:
         """The row's JSON: the display's state and the games' settings."""
-        return {**self.simul.to_dict(), "games": self.games}
+        return {**self.simul.to_dict(), "games": self.games,
+                "organiser_id": self.organiser_id, "engines": self.engines}
+
+    @property
+    def organiser(self) -> int:
+        """The account that organises the display (its creator, else the host)."""
+        return self.host_id if self.organiser_id is None else self.organiser_id
 
 
-def create(s: Session, name: str, host_id: int, simul: Simul, games: dict[str, Any]
+def create(s: Session, name: str, host_id: int, simul: Simul, games: dict[str, Any],
+           organiser_id: int | None = None, engines: dict[str, dict[str, Any]] | None = None
            ) -> StoredSimul:
     """Store a new display whose games take the settings ``games`` and
     commit; returns it."""
-    st = StoredSimul(0, name, host_id, 1, simul, dict(games))
+    st = StoredSimul(0, name, host_id, 1, simul, dict(games), organiser_id, dict(engines or {}))
     row = SimulRow(name=name, kind=simul.settings.game, host_id=host_id,
                    status=simul.status.value, data=st.data(), version=1)
     s.add(row)
@@ -65,8 +78,12 @@ def load(s: Session, simul_id: int) -> StoredSimul:
         raise NotFoundError(f"no simul with id {simul_id}")
     s.refresh(row)
     games = row.data.get("games")
+    organiser = row.data.get("organiser_id")
+    engines = row.data.get("engines")
     return StoredSimul(row.id, row.name, row.host_id, row.version, Simul.from_dict(row.data),
-                       dict(games) if isinstance(games, dict) else {})
+                       dict(games) if isinstance(games, dict) else {},
+                       organiser if isinstance(organiser, int) else None,
+                       dict(engines) if isinstance(engines, dict) else {})
 
 
 def save(s: Session, st: StoredSimul) -> None:
@@ -122,3 +139,12 @@ def sync_results(s: Session, st: StoredSimul) -> bool:
     if changed:
         save(s, st)
     return changed
+
+
+def engine_hosts_running(db: Database, limit: int = 500) -> bool:
+    """Whether any of the newest ``limit`` displays still playing has an
+    engine host (then its engine driver must run after a restart)."""
+    with db.session() as s:
+        return any(row.status == "started" and row.data.get("host") in (row.data.get("engines")
+                                                                         or {})
+                   for row in list_simuls(s, limit))

@@ -56,6 +56,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "finished": ("已结束", "finished"),
     "none_waiting": ("没有等主将的棋盘", "no board waits for the host"),
     "xiangqi": ("象棋", "Xiangqi"),
+    "host": ("主将", "Host"),
+    "members": ("人", "members"),
+    "group": ("会商小组", "Consultation group"),
+    "group_name": ("小组名称", "Group name"),
+    "form_group": ("组建会商小组", "Form a group"),
+    "join_group": ("加入", "Join"),
+    "leave_group": ("退出小组", "Leave the group"),
+    "vote_here": ("在对局页投票、讨论", "vote and talk on the game's page"),
     "go": ("围棋", "Go"),
 }
 

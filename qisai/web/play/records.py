@@ -29,6 +29,9 @@ def _names(live: LiveGame) -> tuple[str, str]:
         if uid is None:
             # the engine's seat: its own name and version, and its level
             return opponent_name(live.engine, live.settings)
+        driven = live.settings.get("driven")  # an engine playing through its account
+        if isinstance(driven, dict) and driven.get("account") == uid and driven.get("name"):
+            return str(driven["name"])  # its name, version and level (simul engine host)
         return str(live.players.get(uid, {}).get("name", f"#{uid}"))
     first, second = name(live.first_user_id), name(live.second_user_id)
     # A side played by a group (会商) is named by all its members.

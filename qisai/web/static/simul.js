@@ -31,7 +31,13 @@
     catch (e) { $("simul-error").textContent = e.message; }
   };
   if ($("join-simul")) $("join-simul").addEventListener("click", () => entry("join", {blindfold: $("join-blind").checked}));
-  if ($("leave-simul")) $("leave-simul").addEventListener("click", () => entry("leave"));
+  if ($("leave-simul")) $("leave-simul").addEventListener("click",
+    () => entry($("leave-simul").dataset.group ? "groups/leave" : "leave"));
+  // a consultation group: each member joins by his own click (his consent)
+  if ($("form-group")) $("form-group").addEventListener("click",
+    () => entry("groups", {name: $("group-name").value.trim(), blindfold: $("join-blind").checked}));
+  document.querySelectorAll(".join-group").forEach(btn => btn.addEventListener("click",
+    () => entry(`groups/${btn.dataset.group}/join`)));
   if ($("start-simul")) $("start-simul").addEventListener("click", () => entry("start"));
   if (simulData.status === "open") {
     setTimeout(() => location.reload(), 10000);  // entrants arrive; the start opens the boards
@@ -105,7 +111,8 @@
     const head = b.el.querySelector(".head");
     const who = info.get(n) || {};
     const seats = (st.blindfold || []).map(s => `${st.names[s][lang]} ${T.blind_seat}`).join(" · ");
-    head.textContent = `${label(n)} · ${who.name || ""}${seats ? " · " + seats : ""}`;
+    const engine = who.engine ? ` (${who.engine.name})` : "";
+    head.textContent = `${label(n)} · ${who.name || ""}${engine}${seats ? " · " + seats : ""}`;
     const tag = st.result ? `${st.result.pgn}` : hostToMove(st) ? T.waiting_host : T.waiting_entrant;
     b.el.querySelector(".tag").textContent = tag;
     b.el.dataset.ply = st.ply;
