@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from qisai.competition.entries import Entry
 from qisai.competition.errors import CompetitionError, EntryError
-from qisai.competition.events.allplay_event import AllPlayAllEvent
+from qisai.competition.events.allplay_event import DEFAULT_SCORE_BY, AllPlayAllEvent
 from qisai.competition.events.file import EventFile, Header
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
@@ -83,6 +83,9 @@ class EventOptions:
     bar: str = "3d"
     floor: str = "20k"
     start_by: str = "rank"
+    # 12.4 全队轮: "games" (total 局分 decides) or "matches" (场分 per round);
+    # None: the event's default (allplay_event.DEFAULT_SCORE_BY)
+    score_by: str | None = None
 
 
 def create_event(entries: Sequence[Entry], options: EventOptions, header: Header, *,
@@ -137,7 +140,8 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
             g.add_player(e.player())
         kind, ev = "groups", g
     elif o.format == "team-all-play-all":
-        ap = AllPlayAllEvent(header.name, boards=o.boards, seed=o.seed, rules=o.rules)
+        ap = AllPlayAllEvent(header.name, boards=o.boards, seed=o.seed, rules=o.rules,
+                             score_by=o.score_by or DEFAULT_SCORE_BY)
         rosters = _rosters(entries)
         for team, roster in rosters.items():
             ap.add_team(team, roster)
