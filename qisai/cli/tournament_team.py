@@ -6,7 +6,8 @@ entries sheet with a team column (队名); ``lineup`` sets a team's order,
 ``pair`` pairs the next round by the 12.4 schedule, ``result`` enters
 board results (one board, or a round's boards in one line), ``standings``,
 ``pairings`` and ``crosstable`` print the tables (场分 and 局分, 14.2;
-ranked by 15.3) and ``papers`` prints them.  The functions here are called
+ranked by total 局分 or by 场分 and 15.3, as the event's ``score_by`` says)
+and ``papers`` prints them.  The functions here are called
 by :mod:`qisai.cli.tournament` when the file it reads is a team event.
 """
 

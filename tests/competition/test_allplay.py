@@ -498,3 +498,28 @@ def test_score_by_cli_checks(tmp_path: Path) -> None:
                               "--system", "swiss", "--rounds", "3", "--score-by", "games"])
     assert res.exit_code == 2 and "all-play-all" in res.output
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
+
+
+def test_score_by_from_qisai_event(tmp_path: Path) -> None:
+    """``qisai event create --format team-all-play-all --score-by`` sets the
+    reading too; ``qisai event standings`` says which one ranks; the option
+    is refused for another format."""
+    sheet = _four_a_side(tmp_path)
+    for score_by, ranked in (("matches", "场分"), ("games", "局分")):
+        ev = tmp_path / f"{score_by}.json"
+        res = runner.invoke(event_app, ["create", str(ev), "--entries", str(sheet), "--format",
+                                        "team-all-play-all", "--boards", "4", "--score-by",
+                                        score_by])
+        assert res.exit_code == 0, res.output
+        loaded = EventFile.load(ev).event
+        assert isinstance(loaded, AllPlayAllEvent) and loaded.score_by == score_by
+        res = runner.invoke(event_app, ["standings", str(ev), "--format", "json"])
+        assert res.exit_code == 0, res.output
+        table = json.loads(res.output)
+        assert table["header"][3] == ranked and "12.4" in table["note"]
+        res = runner.invoke(event_app, ["standings", str(ev)])
+        assert res.exit_code == 0 and table["note"] in res.output
+    res = runner.invoke(event_app, ["create", str(tmp_path / "s.json"), "--entries", str(sheet),
+                                    "--format", "swiss", "--rounds", "3", "--score-by", "games"])
+    assert res.exit_code != 0 and "team-all-play-all" in res.output
+    assert not (tmp_path / "s.json").exists()

@@ -19,7 +19,8 @@ format                      what it makes
 ``team-round-robin``        团体 循环制 (12, 13.2, 14.2, 15.3)
 ``team-swiss``              团体 积分编排制 (12, 13.3, 14.2, 15.4)
 ``team-all-play-all``       全队轮赛制 between two teams (12.4, 13.2, 14.2,
-                            15.3): ``boards`` players a side, as many rounds
+                            15.3): ``boards`` players a side, as many rounds;
+                            ``score_by`` games (total 局分) or matches (场分)
 ==========================  ==================================================
 
 A team event's rosters come from the entries' team column (队名), each
@@ -101,6 +102,9 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
     o = options
     if o.format not in FORMATS:
         raise CompetitionError(f"unknown format {o.format!r}; use one of {', '.join(FORMATS)}")
+    if o.score_by is not None and o.format != "team-all-play-all":
+        raise CompetitionError("score_by (games or matches) is an option of team-all-play-all "
+                               "(12.4) only")
     if not entries:
         raise EntryError(f"{header.name}: no entries")
     rules = o.rules or ("chinese" if header.game == "go" else "cxa")
