@@ -69,7 +69,8 @@ def create(
     entries: Path = typer.Option(..., help="entries sheet: .csv or .xlsx (姓名/name, 单位/club, "
                                            "队名/team, 等级分/rating, 性别/sex, 组别/group, 段位/rank)"),
     fmt: str = typer.Option("swiss", "--format", help="round-robin, double-round-robin, swiss, "
-                            "mcmahon, knockout, groups, team-round-robin, team-swiss"),
+                            "mcmahon, knockout, groups, team-round-robin, team-swiss, "
+                            "team-all-play-all"),
     name: str = typer.Option("", help="event name (default: the entries file's name)"),
     date: str = typer.Option("", help="dates, as printed on the papers"),
     venue: str = typer.Option("", help="venue (地点)"),
@@ -102,6 +103,9 @@ def create(
     bar: str = typer.Option("3d", help="McMahon bar"),
     floor: str = typer.Option("20k", help="McMahon floor"),
     start_by: str = typer.Option("rank", help="McMahon start from the 段位 rank or rating"),
+    score_by: str | None = typer.Option(
+        None, "--score-by", help="team-all-play-all (12.4): games (total 局分 decides, the "
+                                 "default) or matches (场分 per round, 15.3)"),
     start: bool = typer.Option(True, help="start now (numbers drawn); --no-start leaves the "
                                           "entries open for add-entry / withdraw (20.2)"),
     force: bool = typer.Option(False, help="overwrite an existing event file"),
@@ -116,7 +120,7 @@ def create(
         raise typer.Exit(2)
     opts = EventOptions(fmt, rounds, rules, scoring, tiebreaks, seed, draw_numbers,
                         avoid_rounds, series, draw, byes, double, seeding, tied, groups, grouping,
-                        advance, final, boards, lineup_mode, bar, floor, start_by)
+                        advance, final, boards, lineup_mode, bar, floor, start_by, score_by)
 
     def make() -> EventFile:
         rows = read_entries(entries)
@@ -398,6 +402,8 @@ def standings(event: Path = typer.Argument(..., help="event file"),
     table = _run(lambda: standings_table(ef))
     if fmt == "text":
         typer.echo(text_table(table), nl=False)
+        if table.note:
+            typer.echo(table.note)
         for group in (_run(lambda: ef.ties(1)) if ef.event.finished else []):
             typer.echo(f"15.6: entries {', '.join(map(str, group))} share first place: "
                        "a play-off is needed (qisai event playoff)")
@@ -406,8 +412,11 @@ def standings(event: Path = typer.Argument(..., help="event file"),
         csv.writer(buf, lineterminator="\n").writerows([table.header] + table.rows)
         typer.echo(buf.getvalue(), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps({"event": ef.header.name, "header": table.header,
-                               "rows": table.rows}, ensure_ascii=False, indent=1))
+        out: dict[str, object] = {"event": ef.header.name, "header": table.header,
+                                  "rows": table.rows}
+        if table.note:
+            out["note"] = table.note
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
     else:
         typer.echo(f"error: unknown format {fmt!r}", err=True)
         raise typer.Exit(2)

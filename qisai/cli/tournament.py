@@ -212,6 +212,9 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
                              "(12.4 全队轮赛制: two teams from the 队名 column)"),
            boards: int | None = typer.Option(
                None, help="all-play-all: players a side (default: the smaller team)"),
+           score_by: str | None = typer.Option(
+               None, "--score-by", help="all-play-all: games (total 局分 decides the match, "
+                                        "the default) or matches (场分 per round, 15.3)"),
            rounds: int | None = typer.Option(None, help="rounds (required for swiss)"),
            rules: str = typer.Option(
                "cxa", help="rule profile of the games (cxa, cxa-2007, axf, ...); the "
@@ -239,8 +242,11 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
         from qisai.cli import tournament_team
 
         tournament_team.create(event, entries, name, boards, None if scoring else rules, seed,
-                               {})
+                               {}, score_by=score_by)
         return
+    if score_by is not None:
+        typer.echo("error: --score-by is for --system all-play-all (12.4)", err=True)
+        raise typer.Exit(2)
 
     def make() -> Tournament:
         players = read_entries(entries)

@@ -6,7 +6,8 @@ entries sheet with a team column (队名); ``lineup`` sets a team's order,
 ``pair`` pairs the next round by the 12.4 schedule, ``result`` enters
 board results (one board, or a round's boards in one line), ``standings``,
 ``pairings`` and ``crosstable`` print the tables (场分 and 局分, 14.2;
-ranked by 15.3) and ``papers`` prints them.  The functions here are called
+ranked by total 局分 or by 场分 and 15.3, as the event's ``score_by`` says)
+and ``papers`` prints them.  The functions here are called
 by :mod:`qisai.cli.tournament` when the file it reads is a team event.
 """
 
@@ -42,9 +43,11 @@ def _run(fn: Callable[[], T]) -> T:
 
 
 def create(event: Path, entries: Path, name: str, boards: int | None, rules: str | None,
-           seed: int, header: dict[str, str]) -> None:
+           seed: int, header: dict[str, str], *, score_by: str | None = None) -> None:
     """Make and save a 全队轮 match from ``entries`` (two teams, by the 队名
-    column; each roster in rating order, 12.1) and print the teams."""
+    column; each roster in rating order, 12.1) decided by ``score_by``
+    (``games`` or ``matches``; None: the default) and print the teams and
+    the reading that ranks."""
     from qisai.competition.entries import read_entries
     from qisai.competition.errors import EntryError
     from qisai.competition.events.create import EventOptions, create_event
@@ -64,7 +67,7 @@ def create(event: Path, entries: Path, name: str, boards: int | None, rules: str
         head = Header(name or entries.stem, header.get("date", ""), header.get("venue", ""),
                       header.get("arbiter", ""), header.get("organiser", ""))
         return create_event(rows, EventOptions("team-all-play-all", rules=rules, seed=seed,
-                                               boards=n), head)
+                                               boards=n, score_by=score_by), head)
 
     from qisai.competition.events.allplay_event import AllPlayAllEvent
 
@@ -74,6 +77,7 @@ def create(event: Path, entries: Path, name: str, boards: int | None, rules: str
     assert isinstance(ev, AllPlayAllEvent)
     typer.echo(f"{ef.header.name}: 全队轮赛制 (12.4), {ev.boards} players a side, "
                f"{ev.boards} rounds")
+    typer.echo(" / ".join(ev.scoring_note()))
     for number, team in ef.numbered().items():
         order = ev.orders.get(team, [])
         typer.echo(f"{number:4d}  {team}: {', '.join(order)}")
@@ -190,6 +194,8 @@ def standings(ef: EventFile, fmt: str) -> None:
     table = _run(lambda: standings_table(ef))
     if fmt == "text":
         typer.echo(text_table(table), nl=False)
+        if table.note:
+            typer.echo(table.note)
         tie = _run(lambda: ef.ties(1)) if ef.event.finished else []
         for group in tie:
             typer.echo(f"15.6: teams {', '.join(map(str, group))} share first place: a "
@@ -199,8 +205,11 @@ def standings(ef: EventFile, fmt: str) -> None:
         csv.writer(buf, lineterminator="\n").writerows([table.header] + table.rows)
         typer.echo(buf.getvalue(), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps({"event": ef.header.name, "header": table.header,
-                               "rows": table.rows}, ensure_ascii=False, indent=1))
+        out: dict[str, object] = {"event": ef.header.name, "header": table.header,
+                                  "rows": table.rows}
+        if table.note:
+            out["note"] = table.note
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
     else:
         typer.echo(f"error: unknown format {fmt!r}", err=True)
         raise typer.Exit(2)

@@ -108,6 +108,8 @@ def standings(ef: EventFile, round_no: int | None = None) -> Document:
     doc.new_page()
     doc.table(table.header, table.rows)
     doc.pdf.ln(3)
+    if table.note:  # which reading ranks a 12.4 match (总局分 or 场分)
+        doc.text(table.note, 9)
     for group in ef.ties(1):
         doc.text("15.6：" + "、".join(ef.entry_name(e) for e in group) + " 并列第一，须加赛。", 9)
     if ef.penalties:

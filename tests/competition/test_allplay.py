@@ -179,11 +179,13 @@ def _play(tmp_path: Path, ev: Path) -> list[tuple[float, float]]:
     return per_round
 
 
-def test_worked_example_through_the_cli(tmp_path: Path) -> None:
+@pytest.mark.parametrize("score_by", ["matches", "games"])
+def test_worked_example_through_the_cli(tmp_path: Path, score_by: str) -> None:
     ev = tmp_path / "match.json"
     out = _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system",
-               "all-play-all", "--name", "京沪对抗赛", "--seed", "2")
+               "all-play-all", "--name", "京沪对抗赛", "--seed", "2", "--score-by", score_by)
     assert "12.4" in out and "3 rounds" in out
+    assert ("总局分" if score_by == "games" else "各轮场分") in out
     # 12.1: boards by rating; 北京 hands in another order for the match
     sched = _cli("lineup", str(ev), "北京", "甲二,甲一,甲三")
     assert sched.count("round ") == 3
@@ -201,12 +203,18 @@ def test_worked_example_through_the_cli(tmp_path: Path) -> None:
     assert float(got["上海"][head.index("场分")]) == sh_match
     assert float(got["北京"][head.index("局分")]) == bj_games
     assert float(got["上海"][head.index("局分")]) == 9 - bj_games
-    # 15.3: 场分 first, then 全队总局分
-    leader = "北京" if (bj_match, bj_games) > (sh_match, 9 - bj_games) else "上海"
+    if score_by == "matches":  # 15.3: 场分 first, then 全队总局分
+        assert head[3] == "场分"
+        leader = "北京" if (bj_match, bj_games) > (sh_match, 9 - bj_games) else "上海"
+    else:  # the match is one 场 decided on all its 局分 (14.2)
+        assert head[3] == "局分" and "直胜" not in head
+        leader = "北京" if bj_games > 9 - bj_games else "上海"
     assert rows[0][head.index("队名")] == leader
     assert float(got["上海"][head.index("全队犯规")]) == 2
-    # the crosstable shows one 场 per round against the same opponent
-    assert _cli("crosstable", str(ev)).count("(") >= 3
+    assert ("总局分" if score_by == "games" else "场分") in table["note"]
+    # the crosstable shows one 场 per round against the same opponent: 场分
+    # (局分) for the 场分 reading, 局分 [场分] for the 局分 reading
+    assert _cli("crosstable", str(ev)).count("(" if score_by == "matches" else "[") >= 3
     # nothing more to pair; a manual pairing is refused with the clause
     res = runner.invoke(app, ["pair", str(ev)])
     assert res.exit_code == 2 and "all 3 rounds" in res.output
@@ -221,7 +229,7 @@ def test_15_3_level_on_match_and_game_points_falls_to_fouls(tmp_path: Path) -> N
     """Two a side, two rounds: each round level 1-1 (场分 1 each, 14.2), so
     场分 2:2, 局分 2:2, wins 2:2 and 直胜 level; the team with fewer fouls
     goes first (15.3 全队犯规)."""
-    ev = AllPlayAllEvent("m", boards=2, seed=1)
+    ev = AllPlayAllEvent("m", boards=2, seed=1, score_by="matches")
     ev.add_team("A", ["a1", "a2"])
     ev.add_team("B", ["b1", "b2"])
     ef = EventFile("team", ev)
@@ -246,7 +254,7 @@ def test_15_3_level_on_match_and_game_points_falls_to_fouls(tmp_path: Path) -> N
 def test_15_3_match_points_before_game_points() -> None:
     """Three a side: A wins rounds 1 and 2 by 2-1 and loses round 3 0-3, so
     场分 A 4, B 2 although 局分 A 4, B 5: 场分 ranks first (15.3)."""
-    ev = AllPlayAllEvent("m", boards=3, seed=0)
+    ev = AllPlayAllEvent("m", boards=3, seed=0, score_by="matches")
     ev.add_team("A", ["a1", "a2", "a3"])
     ev.add_team("B", ["b1", "b2", "b3"])
     ef = EventFile("team", ev)
@@ -289,6 +297,8 @@ def test_papers_of_the_match(tmp_path: Path) -> None:
         assert "京沪对抗赛" in text and "北京" in text, kind
         if kind == "standings":
             assert "场分" in text and "局分" in text
+            # which reading ranks is printed under the table (default: 总局分)
+            assert "总局分" in text.replace(" ", ""), text
         if kind == "ratings":
             assert "等级分变化" in text and "甲一" in text
 
@@ -324,3 +334,192 @@ def test_knockout_file_is_pointed_to_qisai_event(tmp_path: Path) -> None:
                  ["standings", str(ko)], ["lineup", str(ko), "x", "a"]):
         res = runner.invoke(app, args)
         assert res.exit_code == 2 and "qisai event" in res.output, args
+
+
+# ---------------------------------------------------------------- score_by
+# The two readings of a 对抗赛's result.  Four a side, four rounds: A wins
+# rounds 1-3 narrowly (2.5 : 1.5) and loses round 4 0 : 4.  By hand, 14.1
+# and 14.2: 场分 A 2+2+2+0 = 6, B 0+0+0+2 = 2; 局分 A 3 * 2.5 = 7.5,
+# B 3 * 1.5 + 4 = 8.5.  Ranked by 场分 (15.3) A wins the match; decided on
+# the total 局分 (总比分) B does.
+NARROW = {1: (1.0, 1.0, 0.5, 0.0), 2: (1.0, 0.5, 1.0, 0.0), 3: (0.0, 1.0, 1.0, 0.5),
+          4: (0.0, 0.0, 0.0, 0.0)}  # A's score on boards 1-4 per round
+
+
+def _four_a_side(tmp_path: Path) -> Path:
+    sheet = tmp_path / "four.csv"
+    sheet.write_text("队名,姓名,等级分\n" + "".join(
+        f"{t},{t.lower()}{i},{2500 - 10 * i}\n" for t in "AB" for i in range(1, 5)),
+        encoding="utf-8")
+    return sheet
+
+
+def _play_narrow(tmp_path: Path, *flags: str) -> dict[str, object]:
+    """Create the four-a-side match with ``flags``, play NARROW through the
+    CLI and return the standings as JSON."""
+    ev = tmp_path / "m.json"
+    _cli("create", str(ev), "--entries", str(_four_a_side(tmp_path)), "--system",
+         "all-play-all", "--name", "AB", *flags)
+    for r, scores in NARROW.items():
+        _cli("pair", str(ev))
+        items = []
+        for k, row in enumerate(json.loads(_cli("pairings", str(ev), str(r), "--format",
+                                                "json")), start=1):
+            a = scores[k - 1]  # 13.2 decides who has Red: the result is Red's
+            red = a if row["red_team"] == "A" else 1 - a
+            items.append(f"{k} " + {1.0: "1-0", 0.5: "=", 0.0: "0-1"}[red])
+        _cli("result", str(ev), "--round", str(r), ", ".join(items))
+    out: dict[str, object] = json.loads(_cli("standings", str(ev), "--format", "json"))
+    return out
+
+
+def test_score_by_hand_example_the_readings_disagree() -> None:
+    def play(score_by: str) -> tuple[list[str], dict[str, float], dict[str, float]]:
+        ev = AllPlayAllEvent("m", boards=4, seed=5, score_by=score_by)
+        ev.add_team("A", ["a1", "a2", "a3", "a4"])
+        ev.add_team("B", ["b1", "b2", "b3", "b4"])
+        ef = EventFile("team", ev)
+        ef.start()
+        for r, scores in NARROW.items():
+            ev.pair_next_round()
+            a_first = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+            for b, s in enumerate(scores, start=1):
+                red = s if a_first == (b % 2 == 1) else 1 - s  # 13.2
+                ev.record_board(r, 1, b, {1.0: "1-0", 0.5: "=", 0.0: "0-1"}[red])
+        name = {t.id: t.name for t in ev._tt().teams}
+        st = ef.standings()
+        mp = {name[t]: r.points for t, r in ev.match_records().items()}
+        gp = {name[t]: sum(e.game_points for e in r.encounters)
+              for t, r in ev.match_records().items()}
+        return [name[s.entry] for s in st], mp, gp
+
+    for score_by, winner in (("matches", "A"), ("games", "B")):
+        order, mp, gp = play(score_by)
+        assert mp == {"A": 6.0, "B": 2.0} and gp == {"A": 7.5, "B": 8.5}
+        assert order[0] == winner, score_by
+    assert play("games")[0] == play("matches")[0][::-1]
+
+
+@pytest.mark.parametrize("flags,winner,ranked", [
+    ((), "B", "局分"),  # the default reading: 总比分 (see the module notes)
+    (("--score-by", "games"), "B", "局分"),
+    (("--score-by", "matches"), "A", "场分"),
+])
+def test_score_by_hand_example_through_the_cli(tmp_path: Path, flags: tuple[str, ...],
+                                               winner: str, ranked: str) -> None:
+    table = _play_narrow(tmp_path, *flags)
+    head, rows = table["header"], table["rows"]
+    assert isinstance(head, list) and isinstance(rows, list)
+    assert head[3] == ranked  # the column that ranks comes first
+    got = {r[head.index("队名")]: r for r in rows}
+    assert float(got["A"][head.index("场分")]) == 6 and float(got["B"][head.index("场分")]) == 2
+    assert float(got["A"][head.index("局分")]) == 7.5
+    assert float(got["B"][head.index("局分")]) == 8.5
+    assert rows[0][head.index("队名")] == winner
+    assert ("总局分" if ranked == "局分" else "各轮场分") in str(table["note"])
+
+
+def test_score_by_games_level_totals_go_to_wins_then_fouls() -> None:
+    """Two a side: round 1 A 2 : 0, round 2 B 2 : 0, so 局分 2 : 2 and boards
+    won 2 : 2; 直胜 is skipped (the same two teams), so 全队犯规 decides
+    (the fewer first), and without fouls the place is shared."""
+    ev = AllPlayAllEvent("m", boards=2, seed=0)
+    assert ev.score_by == "games"
+    ev.add_team("A", ["a1", "a2"])
+    ev.add_team("B", ["b1", "b2"])
+    ef = EventFile("team", ev)
+    ef.start()
+    for r, a in ((1, 1.0), (2, 0.0)):
+        ev.pair_next_round()
+        a_first = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+        for b in (1, 2):
+            red = a if a_first == (b % 2 == 1) else 1 - a
+            ev.record_board(r, 1, b, "1-0" if red else "0-1",
+                            black_fouls=1 if (r, b) == (2, 1) else 0)
+    st = ef.standings()
+    name = {t.id: t.name for t in ev._tt().teams}
+    assert [s.points for s in st] == [2.0, 2.0] and not st[0].shared
+    fouled = name[ev.match(2, 1).black_team or 0]  # Black on board 1 of round 2
+    assert name[st[0].entry] != fouled
+    ev.record_board(2, 1, 1, ev.matches["2:1"]["results"]["1"], overwrite=True)
+    st = EventFile("team", ev).standings()
+    assert st[0].shared and st[1].shared
+
+
+def test_score_by_games_counts_a_forfeited_round_as_all_its_games(tmp_path: Path) -> None:
+    """20.3: a team gone forfeits the rest, the opponent winning each game
+    (21.4 '+'): round 1 1.5 : 1.5, then two rounds of 3 boards each."""
+    ev = tmp_path / "match.json"
+    _cli("create", str(ev), "--entries", str(_sheet(tmp_path)), "--system", "all-play-all")
+    _cli("pair", str(ev))
+    _cli("result", str(ev), "--round", "1", "1 1-0, 2 =, 3 0-1")
+    gone = _cli("withdraw", str(ev), "1").split(" withdrew")[0]
+    for _ in (2, 3):
+        _cli("pair", str(ev))
+    table = json.loads(_cli("standings", str(ev), "--format", "json"))
+    h = table["header"]
+    gp = {row[h.index("队名")]: float(row[h.index("局分")]) for row in table["rows"]}
+    stayed = next(t for t in gp if t != gone)
+    assert gp == {stayed: 1.5 + 3 + 3, gone: 1.5}
+    assert table["rows"][0][h.index("队名")] == stayed
+
+
+def test_score_by_round_trip_and_old_files(tmp_path: Path) -> None:
+    for score_by in ("games", "matches"):
+        path = tmp_path / f"{score_by}.json"
+        _cli("create", str(path), "--entries", str(_sheet(tmp_path)), "--system",
+             "all-play-all", "--score-by", score_by)
+        _cli("pair", str(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["event"]["score_by"] == score_by
+        again = EventFile.load(path)
+        assert isinstance(again.event, AllPlayAllEvent) and again.event.score_by == score_by
+        assert again.to_dict() == EventFile.load(path).to_dict()
+        # a file written before the option (no key) reads as the 场分 reading
+        del data["event"]["score_by"]
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        old = EventFile.load(path).event
+        assert isinstance(old, AllPlayAllEvent) and old.score_by == "matches"
+        assert "直胜" in [c.chinese for c in old._tt().tiebreaks]  # 15.3's list
+    with pytest.raises(CompetitionError, match="score_by"):
+        AllPlayAllEvent("m", score_by="boards")
+    data["event"]["score_by"] = "both"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(CompetitionError, match="score_by"):
+        EventFile.load(path)
+
+
+def test_score_by_cli_checks(tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path)
+    res = runner.invoke(app, ["create", str(tmp_path / "x.json"), "--entries", str(sheet),
+                              "--system", "all-play-all", "--score-by", "boards"])
+    assert res.exit_code == 2 and "games" in res.output and "matches" in res.output
+    res = runner.invoke(app, ["create", str(tmp_path / "y.json"), "--entries", str(sheet),
+                              "--system", "swiss", "--rounds", "3", "--score-by", "games"])
+    assert res.exit_code == 2 and "all-play-all" in res.output
+    assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
+
+
+def test_score_by_from_qisai_event(tmp_path: Path) -> None:
+    """``qisai event create --format team-all-play-all --score-by`` sets the
+    reading too; ``qisai event standings`` says which one ranks; the option
+    is refused for another format."""
+    sheet = _four_a_side(tmp_path)
+    for score_by, ranked in (("matches", "场分"), ("games", "局分")):
+        ev = tmp_path / f"{score_by}.json"
+        res = runner.invoke(event_app, ["create", str(ev), "--entries", str(sheet), "--format",
+                                        "team-all-play-all", "--boards", "4", "--score-by",
+                                        score_by])
+        assert res.exit_code == 0, res.output
+        loaded = EventFile.load(ev).event
+        assert isinstance(loaded, AllPlayAllEvent) and loaded.score_by == score_by
+        res = runner.invoke(event_app, ["standings", str(ev), "--format", "json"])
+        assert res.exit_code == 0, res.output
+        table = json.loads(res.output)
+        assert table["header"][3] == ranked and "12.4" in table["note"]
+        res = runner.invoke(event_app, ["standings", str(ev)])
+        assert res.exit_code == 0 and table["note"] in res.output
+    res = runner.invoke(event_app, ["create", str(tmp_path / "s.json"), "--entries", str(sheet),
+                                    "--format", "swiss", "--rounds", "3", "--score-by", "games"])
+    assert res.exit_code != 0 and "team-all-play-all" in res.output
+    assert not (tmp_path / "s.json").exists()

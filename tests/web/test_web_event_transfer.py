@@ -123,8 +123,10 @@ def _team_rows(view: dict[str, Any]) -> list[tuple[int, str, float]]:
 def _cli_team_rows(path: Path) -> list[tuple[int, str, float]]:
     table = json.loads(cli("tournament", "standings", str(path), "--format", "json"))
     h = table["header"]
+    # column 3 holds the points that rank: 场分, or 局分 for a 12.4 match
+    # decided on total 局分 (allplay_event's score_by)
     return [(int(r[h.index("名次")].rstrip("=")), r[h.index("队名")],
-             float(r[h.index("场分")])) for r in table["rows"]]
+             float(r[3])) for r in table["rows"]]
 
 
 def _team_boards(view: dict[str, Any]) -> list[tuple[int, int, int, str, str, str | None]]:
@@ -176,6 +178,11 @@ def test_all_play_all_cli_to_arena_and_back(client: TestClient, register: Any,
                           json=json.loads(path.read_text(encoding="utf-8")), headers=h), 201)
     assert view["system"] == "team_all_play_all"
     assert len(view["standings"]) == 2 and _team_rows(view) == _cli_team_rows(path)
+    # the reading that ranks the match (allplay_event.score_by) travels and is shown
+    assert view["score_by"] == "games" and "总局分" in view["score_note"]["zh"]
+    for lang, label, note in (("zh", "局分", "总局分"), ("en", "Board points", "total game")):
+        page = client.get(f"/tournaments/{view['id']}", headers={"Accept-Language": lang}).text
+        assert f"<th>{label}</th>" in page and 'id="score-note"' in page and note in page
     base = f"/api/tournaments/{view['id']}"
     ok(client.post(f"{base}/rounds", headers=h))
     for b in (1, 2, 3):
@@ -185,6 +192,8 @@ def test_all_play_all_cli_to_arena_and_back(client: TestClient, register: Any,
     back = tmp_path / "back.json"
     back.write_text(client.get(f"{base}/export", headers=h).text, encoding="utf-8")
     assert _cli_team_rows(back) == _team_rows(arena)
+    exported = EventFile.load(back).event
+    assert getattr(exported, "score_by", None) == "games"
     # every board of rounds 1-2 as the arena shows it is what the desk prints
     desk = []
     for r in (1, 2):

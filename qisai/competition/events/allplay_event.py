@@ -20,12 +20,35 @@ the colours fairly (:func:`board_pairs`):
 * ``n`` odd: team 1 is first-listed throughout and the games move up
   ``(n+1)/2`` boards a round; every player's Reds and Blacks differ by one.
 
-Scoring and ranking: every round is one 场 between the teams: its board
-results count 局分 (14.1: win 1, draw 0.5; or the rule profile's points)
-and the 场 is won by the team with more 局分 (14.2: 场分 2, a level 场 1
-each).  The teams are ranked as in a one-game round robin of teams (15.3):
-场分, then 全队总局分, 全队胜局, 直胜, 全队犯规; whatever stays level is a
-shared place (15.6 wants a play-off for the title).
+Scoring and ranking (``score_by``): the rule book says how a 场 is won
+(14.2: "每场棋结果，局分多者为胜") and how teams of a round robin are ranked
+(15.3), but not what decides a 对抗赛 (12.4).  Two readings are offered:
+
+* ``"games"`` (总比分, the default for new events): the whole match is one
+  meeting of the two teams, decided on the total 局分 of all ``n * n``
+  games (14.1: win 1, draw 0.5; or the rule profile's points), then
+  全队胜局, then 全队犯规; 直胜 is skipped (between two teams that meet in
+  every round it says nothing the totals do not); whatever stays level is
+  a shared place (15.6: a play-off for the title).  A forfeited round
+  (20.3, a team gone) counts every one of its games won by the opponent.
+* ``"matches"`` (场分): every round is one 场 worth 2/1/0 (14.2), the teams
+  ranked as in a one-game round robin of teams (15.3): 场分, then 全队总局分,
+  全队胜局, 直胜, 全队犯规.  This is how the event scored before the option;
+  an event file without the ``score_by`` key reads as ``"matches"`` so its
+  standings do not change.
+
+Why ``"games"`` is the default (docs/rules/, 12.x, 14.x, 15.x): 12.4 calls
+the format an 对抗赛 between two teams, one order per team for the whole
+match; 12.2 and 12.3 tie the choice of order to a 场 ("每场比赛各队可以
+从中自选一种", "在每一场比赛开始前"), so the one order marks the whole
+match as the one 场 of the two teams, and 14.2 decides a 场 on 局分, the
+sum over all its games.  15.3 is written for "一局循环制的团体比赛", where
+each team meets each other team once; a 全队轮 match is not that (the same
+two teams meet in every round), and 15.3's 直胜 has no meaning in it.
+Ranking by 场分 per round can also hand the match to the team with fewer
+局分 (three narrow round wins against one wide loss), against 14.2's own
+rule that more 局分 wins.  No clause rules it out, so ``"matches"`` stays
+an option (``qisai tournament create --score-by matches``).
 
 The event is a :class:`~qisai.competition.events.team_event.TeamEvent`, so
 board results, forfeits, withdrawals, standings, crosstables and papers
@@ -42,13 +65,33 @@ from typing import Any
 from qisai.competition.errors import CompetitionError, EventStateError, LineupError
 from qisai.competition.events.common import match_key
 from qisai.competition.events.team_event import TeamEvent
+from qisai.competition.model import Colour, Outcome
 from qisai.competition.scoring import CLASSIC, table_for_rules
 from qisai.competition.teams import LineupMode, Team, TeamMatch, TeamTournament
+from qisai.competition.tiebreaks import ROUND_ROBIN_TEAM, Criterion, Encounter, Record
 
-__all__ = ["FORMAT", "AllPlayAllEvent", "board_pairs"]
+__all__ = ["DEFAULT_SCORE_BY", "FORMAT", "SCORE_BY", "AllPlayAllEvent", "board_pairs"]
 
 FORMAT = "qisai-team-allplay"
 """The ``format`` key of :meth:`AllPlayAllEvent.to_dict`."""
+
+SCORE_BY: dict[str, tuple[str, str]] = {
+    "games": ("按全队总局分（总比分）定胜负，再比全队胜局、全队犯规",
+              "decided on total game points (局分) of all games, then games won, then fouls"),
+    "matches": ("按各轮场分定胜负（15.3：场分、全队总局分、全队胜局、直胜、全队犯规）",
+                "decided on match points (场分) per round, then 15.3's tie-breaks"),
+}
+"""The two readings of a 全队轮 match's result: key -> (Chinese, English)
+line saying which one ranks (shown under the standings and on the papers)."""
+
+DEFAULT_SCORE_BY = "games"
+"""The reading of new events (see the module notes for why)."""
+
+_LEGACY_SCORE_BY = "matches"
+"""The reading of an event file written before ``score_by`` existed."""
+
+# 全队胜局, 全队犯规: 15.3's order less 全队总局分 (it is the score now) and 直胜
+GAMES_TIEBREAKS = (Criterion.WINS, Criterion.FOULS)
 
 
 def board_pairs(first: Sequence[str], second: Sequence[str], round_no: int
@@ -85,8 +128,14 @@ class AllPlayAllEvent(TeamEvent):
     """
 
     def __init__(self, name: str, *, boards: int = 4, seed: int = 0,
-                 rules: str | None = None) -> None:
-        """Raises :class:`CompetitionError` for a bad option."""
+                 rules: str | None = None, score_by: str = DEFAULT_SCORE_BY) -> None:
+        """``score_by`` is ``"games"`` (total 局分 decides) or ``"matches"``
+        (场分 per round, 15.3).  Raises :class:`CompetitionError` for a bad
+        option."""
+        if score_by not in SCORE_BY:
+            raise CompetitionError(f"score_by must be games (总局分) or matches (场分), "
+                                   f"not {score_by!r}")
+        self.score_by = score_by
         super().__init__(name, system="round_robin", rounds=boards, boards=boards,
                          lineup_mode="free", seed=seed, rules=rules)
         self.system = "all_play_all"
@@ -120,7 +169,8 @@ class AllPlayAllEvent(TeamEvent):
         self.tt = TeamTournament(self.name, ordered, system="round_robin", rounds=self.boards,
                                  lineup_mode=LineupMode.FREE, seed=self.seed,
                                  scoring=CLASSIC if self.rules is None
-                                 else table_for_rules(self.rules))
+                                 else table_for_rules(self.rules),
+                                 tiebreaks=self._tiebreaks())
         self.teams = self.tt.teams
         self.rounds_planned = self.boards
         for t in self.teams:
@@ -197,6 +247,63 @@ class AllPlayAllEvent(TeamEvent):
         raise LineupError("12.4 全队轮赛制: the boards of each round follow from the teams' "
                           "orders; set a team's order instead")
 
+    def _tiebreaks(self) -> tuple[Criterion, ...]:
+        return GAMES_TIEBREAKS if self.score_by == "games" else ROUND_ROBIN_TEAM
+
+    def scoring_note(self) -> tuple[str, str]:
+        """Return the line (Chinese, English) saying which reading ranks."""
+        zh, en = SCORE_BY[self.score_by]
+        return f"12.4 全队轮赛制：{zh}", f"12.4 all-play-all: {en}"
+
+    def match_records(self) -> dict[int, Record]:
+        """Return the per-team records with 场分 as points (14.2), one
+        encounter a round, whatever the reading."""
+        return super().records()
+
+    def records(self) -> dict[int, Record]:
+        """Return the per-team records the ranking works on: under
+        ``"matches"`` 场分 per round (14.2); under ``"games"`` each round's
+        局分 as its points, a forfeited round (20.3/21.4) counting all its
+        games won by the opponent."""
+        recs = self.match_records()
+        if self.score_by == "matches":
+            return recs
+        tt = self._tt()
+        won_game = tt.scoring.points(Outcome.FORFEIT_WIN, Colour.RED)
+        out: dict[int, Record] = {}
+        for tid, rec in recs.items():
+            encs = []
+            for e in rec.encounters:
+                gp, wins = e.game_points, e.game_wins
+                if e.outcome is Outcome.FORFEIT_WIN:
+                    gp, wins = self.boards * won_game, self.boards
+                encs.append(Encounter(e.round, e.opponent, e.outcome, gp, e.colour, e.fouls,
+                                      gp, wins))
+            out[tid] = Record(rec.entry, encs, rec.penalty)
+        return out
+
+    def crosstable(self) -> list[list[str]]:
+        """Return the match's crosstable: under ``"matches"`` as
+        :meth:`TeamEvent.crosstable`; under ``"games"`` per opponent each
+        round's ``局分 [场分]`` and the total 局分 that ranks."""
+        if self.score_by == "matches":
+            return super().crosstable()
+        tt = self._tt()
+        by_match = {tid: {e.round: e for e in r.encounters}
+                    for tid, r in self.match_records().items()}
+        rows = [["#", "team", "1", "2", "game points"]]
+        for tid, rec in sorted(self.records().items()):
+            marks = []
+            for e in rec.encounters:
+                if e.outcome.value.startswith("forfeit"):
+                    marks.append(f"{e.points:g} " + ("(+)" if e.outcome is Outcome.FORFEIT_WIN
+                                                     else "(-)"))
+                elif e.opponent is not None:
+                    marks.append(f"{e.points:g} [{by_match[tid][e.round].points:g}]")
+            cells = ["x" if q == tid else " ".join(marks) for q in (1, 2)]
+            rows.append([str(tid), tt.team(tid).name, *cells, f"{rec.points:g}"])
+        return rows
+
     def annulled_teams(self) -> set[int]:
         """No team's results are struck out: a two-team match has no other
         opponents to keep (a withdrawal forfeits the rest, 20.3)."""
@@ -207,7 +314,7 @@ class AllPlayAllEvent(TeamEvent):
         """Return the event as JSON-ready data."""
         data = super().to_dict()
         data.update({"format": FORMAT, "system": "all_play_all", "orders": self.orders,
-                     "ratings": self.ratings})
+                     "ratings": self.ratings, "score_by": self.score_by})
         return data
 
     @classmethod
@@ -217,7 +324,8 @@ class AllPlayAllEvent(TeamEvent):
         inner["system"] = "round_robin"
         base = TeamEvent.from_dict(inner)
         try:
-            ev = cls(base.name, boards=base.boards, seed=base.seed, rules=base.rules)
+            ev = cls(base.name, boards=base.boards, seed=base.seed, rules=base.rules,
+                     score_by=str(data.get("score_by", _LEGACY_SCORE_BY)))
             ev.teams, ev.tt, ev.matches, ev.withdrawn = base.teams, base.tt, base.matches, \
                 base.withdrawn
             ev.orders = {str(k): [str(x) for x in v] for k, v in data.get("orders", {}).items()}
@@ -226,4 +334,6 @@ class AllPlayAllEvent(TeamEvent):
             raise CompetitionError(f"bad 全队轮 event data ({exc!r})") from None
         if ev.tt is not None and len(ev.orders) != 2:
             raise CompetitionError("bad 全队轮 event data: a started match needs both orders")
+        if ev.tt is not None:  # the reading fixes the tie-breaks, whatever the file lists
+            ev.tt.tiebreaks = ev._tiebreaks()
         return ev

@@ -19,7 +19,8 @@ format                      what it makes
 ``team-round-robin``        团体 循环制 (12, 13.2, 14.2, 15.3)
 ``team-swiss``              团体 积分编排制 (12, 13.3, 14.2, 15.4)
 ``team-all-play-all``       全队轮赛制 between two teams (12.4, 13.2, 14.2,
-                            15.3): ``boards`` players a side, as many rounds
+                            15.3): ``boards`` players a side, as many rounds;
+                            ``score_by`` games (total 局分) or matches (场分)
 ==========================  ==================================================
 
 A team event's rosters come from the entries' team column (队名), each
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 
 from qisai.competition.entries import Entry
 from qisai.competition.errors import CompetitionError, EntryError
-from qisai.competition.events.allplay_event import AllPlayAllEvent
+from qisai.competition.events.allplay_event import DEFAULT_SCORE_BY, AllPlayAllEvent
 from qisai.competition.events.file import EventFile, Header
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
@@ -83,6 +84,9 @@ class EventOptions:
     bar: str = "3d"
     floor: str = "20k"
     start_by: str = "rank"
+    # 12.4 全队轮: "games" (total 局分 decides) or "matches" (场分 per round);
+    # None: the event's default (allplay_event.DEFAULT_SCORE_BY)
+    score_by: str | None = None
 
 
 def create_event(entries: Sequence[Entry], options: EventOptions, header: Header, *,
@@ -98,6 +102,9 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
     o = options
     if o.format not in FORMATS:
         raise CompetitionError(f"unknown format {o.format!r}; use one of {', '.join(FORMATS)}")
+    if o.score_by is not None and o.format != "team-all-play-all":
+        raise CompetitionError("score_by (games or matches) is an option of team-all-play-all "
+                               "(12.4) only")
     if not entries:
         raise EntryError(f"{header.name}: no entries")
     rules = o.rules or ("chinese" if header.game == "go" else "cxa")
@@ -137,7 +144,8 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
             g.add_player(e.player())
         kind, ev = "groups", g
     elif o.format == "team-all-play-all":
-        ap = AllPlayAllEvent(header.name, boards=o.boards, seed=o.seed, rules=o.rules)
+        ap = AllPlayAllEvent(header.name, boards=o.boards, seed=o.seed, rules=o.rules,
+                             score_by=o.score_by or DEFAULT_SCORE_BY)
         rosters = _rosters(entries)
         for team, roster in rosters.items():
             ap.add_team(team, roster)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qisai.competition.errors import CompetitionError
+from qisai.competition.events.allplay_event import AllPlayAllEvent
 from qisai.competition.events.file import EventFile
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
@@ -89,6 +90,8 @@ class Table:
     title: str
     header: list[str]
     rows: list[list[str]]
+    note: str = ""
+    """A line to print under the table (e.g. which reading ranks a 12.4 match)."""
 
 
 def round_count(ef: EventFile) -> int:
@@ -249,20 +252,25 @@ def standings_table(ef: EventFile) -> Table:
     if isinstance(ev, TeamEvent):
         tt = ev._tt()
         cols = [c for c in tt.tiebreaks if c is not Criterion.GAME_POINTS]
-        head = ["名次", "编号", "队名", "场分", "局分"] + [_TEAM_NAMES.get(c, c.chinese)
-                                                   for c in cols]
+        # a 12.4 match decided on total 局分 ranks by 局分: it comes first, 场分 after
+        by_games = isinstance(ev, AllPlayAllEvent) and ev.score_by == "games"
+        pair = ["局分", "场分"] if by_games else ["场分", "局分"]
+        head = ["名次", "编号", "队名", *pair] + [_TEAM_NAMES.get(c, c.chinese) for c in cols]
         if weights:
             head.append("处罚")
         recs = ef.team_records()
+        other = ev.match_records() if isinstance(ev, AllPlayAllEvent) else recs
         rows = []
         for s in ef.standings():
-            gp = sum(e.game_points for e in recs[s.entry].encounters)
+            second = (sum(e.points for e in other[s.entry].encounters) if by_games
+                      else sum(e.game_points for e in recs[s.entry].encounters))
             row = [_place(s.rank, s.shared), str(s.entry), tt.team(s.entry).name,
-                   _num(s.points), _num(gp)] + [_fmt(s.values.get(c)) for c in cols]
+                   _num(s.points), _num(second)] + [_fmt(s.values.get(c)) for c in cols]
             if weights:
                 row.append(_penalty_text(ef, s.entry))
             rows.append(row)
-        return Table(title, head, rows)
+        note = " / ".join(ev.scoring_note()) if isinstance(ev, AllPlayAllEvent) else ""
+        return Table(title, head, rows, note)
     head = ["名次", "编号", "姓名", "单位"]
     rows = []
     for place, shared, entry in ef.placements():

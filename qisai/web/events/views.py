@@ -12,6 +12,7 @@ from qisai.competition import (
     CompetitionError,
     Tournament,
 )
+from qisai.competition.events.allplay_event import AllPlayAllEvent
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
@@ -226,11 +227,17 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
                 row[c.value] = list(v) if isinstance(v, tuple) else v
             standings.append(row)
         crosstable = ev.crosstable()
-    return {"boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
-            "rounds_planned": ev.rounds_planned, "teams": teams, "players": [],
-            "rounds": rounds, "standings": standings, "crosstable": crosstable,
-            "tiebreaks": [] if ev.tt is None else [
-                {"key": c.value, "name": c.chinese} for c in ev.tt.tiebreaks]}
+    view: dict[str, Any] = {
+        "boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
+        "rounds_planned": ev.rounds_planned, "teams": teams, "players": [],
+        "rounds": rounds, "standings": standings, "crosstable": crosstable,
+        "tiebreaks": [] if ev.tt is None else [
+            {"key": c.value, "name": c.chinese} for c in ev.tt.tiebreaks]}
+    if isinstance(ev, AllPlayAllEvent):  # 12.4: which reading ranks (总局分 or 场分)
+        zh, en = ev.scoring_note()
+        view["score_by"] = ev.score_by
+        view["score_note"] = {"zh": zh, "en": en}
+    return view
 
 
 def _group_view(ev: GroupEvent, users: dict[str, int],
