@@ -53,11 +53,11 @@ def _refused(exc: PoolError) -> HTTPException:
 
 
 @router.get("/pools")
-def pools(lobby: LobbyDep) -> dict[str, Any]:
+async def pools(lobby: LobbyDep) -> dict[str, Any]:
     """Return the quick-pairing pools (id, game, rule profile, board size,
     names in Chinese and English, the rule book's clause, family, how many
     wait) and how a rating range widens while one waits."""
-    counts = lobby.pools.counts()
+    counts = await lobby.counts()
     return {"pools": [{**c.public(), "waiting": counts[c.id]} for c in CONTROLS.values()],
             "range": {"base": Pools.BASE_RANGE, "step": Pools.STEP,
                       "step_seconds": Pools.STEP_SECONDS, "max": Pools.MAX_RANGE}}
