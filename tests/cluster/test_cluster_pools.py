@@ -228,3 +228,25 @@ def test_a_player_cancels_on_another_process(cluster: Any) -> None:
     assert httpx.delete(f"{a_srv.base}/api/pools/me", timeout=10).status_code == 401
     assert httpx.get(f"{a_srv.base}/api/pools/me", headers=carol["headers"],
                      timeout=10).json() == {"status": "idle"}
+
+
+def test_redis_away_refuses_quick_pairing_with_a_clear_message(cluster: Any) -> None:
+    a_srv, b_srv = cluster(2)
+    erin = register(a_srv.base, "erin")
+    assert httpx.post(f"{a_srv.base}/api/pools/xq-6.4", headers=erin["headers"],
+                      timeout=10).json()["status"] == "waiting"
+    cluster.redis.stop()
+    for r in (httpx.post(f"{b_srv.base}/api/pools/xq-6.4", headers=erin["headers"],
+                         timeout=10),
+              httpx.get(f"{a_srv.base}/api/pools/me", headers=erin["headers"], timeout=10),
+              httpx.delete(f"{a_srv.base}/api/pools/me", headers=erin["headers"],
+                           timeout=10)):
+        assert r.status_code == 503 and "Redis" in r.json()["detail"]
+    # The catalogue is still shown (with nobody counted), and the server
+    # still serves the rest.
+    r = httpx.get(f"{a_srv.base}/api/pools", timeout=10)
+    assert r.status_code == 200 and all(p["waiting"] == 0 for p in r.json()["pools"])
+    assert httpx.get(f"{a_srv.base}/healthz", timeout=10).status_code == 200
+    cluster.redis.start()  # back: the entry (in Redis' memory, lost with it) is gone
+    assert httpx.get(f"{b_srv.base}/api/pools/me", headers=erin["headers"],
+                     timeout=10).json() == {"status": "idle"}

@@ -71,13 +71,20 @@ async def my_pool(lobby: LobbyDep, v: ViewerDep) -> dict[str, Any]:
     dropped.  Anonymous callers are ``idle``."""
     if v.user is None:
         return {"status": "idle"}
-    return await lobby.status(v.user.id)
+    try:
+        return await lobby.status(v.user.id)
+    except PoolError as exc:  # 503: the shared pools' Redis is away
+        raise _refused(exc) from None
 
 
 @router.delete("/pools/me")
 async def cancel(lobby: LobbyDep, user: UserDep) -> dict[str, Any]:
-    """Leave the pool the caller waits in (nothing if none)."""
-    return await lobby.cancel(user.id)
+    """Leave the pool the caller waits in (nothing if none); 503 while the
+    shared pools' Redis cannot be reached."""
+    try:
+        return await lobby.cancel(user.id)
+    except PoolError as exc:
+        raise _refused(exc) from None
 
 
 @router.post("/pools/{pool_id}")

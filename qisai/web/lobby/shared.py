@@ -32,14 +32,21 @@ from collections.abc import Callable
 from typing import Any
 
 from redis import asyncio as aioredis
+from redis.exceptions import RedisError
 
 from qisai.store import Database
+from qisai.store.models import User
 from qisai.web.lobby.controls import CONTROLS
 from qisai.web.lobby.pools import Entry, PoolError, Pools, Waiting
 from qisai.web.lobby.service import Lobby, Matched
 from qisai.web.play.hub import Hub
 
-__all__ = ["RedisPools", "SharedLobby"]
+__all__ = ["UNREACHABLE", "RedisPools", "SharedLobby"]
+
+UNREACHABLE = ("quick pairing is unavailable for a moment (the arena's Redis cannot be "
+               "reached); try again shortly, or open a custom game")
+"""What a player is told when Redis is away (a 503: the request is refused,
+the server carries on; games in play are not affected)."""
 
 PREFIX = "{qisai:pools}:"
 ENTRIES = PREFIX + "entries"
@@ -310,14 +317,38 @@ class SharedLobby(Lobby):
         """Close the Redis connections."""
         await self.shared.close()
 
+    async def join(self, user: User, pool: str, address: str | None) -> dict[str, Any]:
+        """:meth:`Lobby.join`; also raises :class:`PoolError` 503 when Redis
+        cannot be reached."""
+        try:
+            return await super().join(user, pool, address)
+        except RedisError:
+            raise PoolError(503, UNREACHABLE) from None
+
+    async def status(self, user_id: int, *, settle: bool = True) -> dict[str, Any]:
+        """:meth:`Lobby.status`; also raises :class:`PoolError` 503 when
+        Redis cannot be reached."""
+        try:
+            return await super().status(user_id, settle=settle)
+        except RedisError:
+            raise PoolError(503, UNREACHABLE) from None
+
     async def cancel(self, user_id: int) -> dict[str, Any]:
         """Take ``user_id`` out of its pool (on whichever process it was
-        put); return ``{"status": "idle", "cancelled": bool}``."""
-        return {"status": "idle", "cancelled": await self.shared.cancel(user_id)}
+        put); return ``{"status": "idle", "cancelled": bool}``.  Raises
+        :class:`PoolError` 503 when Redis cannot be reached."""
+        try:
+            return {"status": "idle", "cancelled": await self.shared.cancel(user_id)}
+        except RedisError:
+            raise PoolError(503, UNREACHABLE) from None
 
     async def counts(self) -> dict[str, int]:
-        """Return how many wait in each pool, over all processes."""
-        return await self.shared.counts()
+        """Return how many wait in each pool, over all processes (zeros
+        while Redis cannot be reached: the catalogue is still shown)."""
+        try:
+            return await self.shared.counts()
+        except RedisError:
+            return dict.fromkeys(CONTROLS, 0)
 
     async def _enter(self, user_id: int, pool: str, rating: float, *, rated: bool,
                      address: str | None) -> None:
