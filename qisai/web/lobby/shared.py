@@ -9,9 +9,9 @@ differs.  Keys (one hash tag, so a Redis cluster keeps them together):
 
 * ``{qisai:pools}:entries`` — user id → the entry (JSON: pool, rating,
   rated, since, address); one field per user is the one-entry rule;
-* ``{qisai:pools}:seen`` — user id → when the page last asked (apart from
-  the entry, so that a page's question does not change the entry a
-  pairing read);
+* ``{qisai:pools}:seen`` — a sorted set of user ids by when the page last
+  asked (apart from the entry, so that a page's question does not change
+  the entry a pairing read; sorted, so that expiry reads only the expired);
 * ``{qisai:pools}:counts`` — pool → entries, ``@address`` → a guest
   address's entries (the bounds are checked against them);
 * ``{qisai:pools}:told:USER`` — the game a pair was given, until the
@@ -66,7 +66,7 @@ local function remove(uid)
     redis.call('hincrby', KEYS[3], '@' .. e.a, -1)
   end
   redis.call('hdel', KEYS[1], uid)
-  redis.call('hdel', KEYS[2], uid)
+  redis.call('zrem', KEYS[2], uid)
   return true
 end
 """
@@ -77,7 +77,7 @@ _JOIN = _REMOVE + """
 local uid, pool, entry, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local old = redis.call('hget', KEYS[1], uid)
 if old and cjson.decode(old).p == pool then
-  redis.call('hset', KEYS[2], uid, now)
+  redis.call('zadd', KEYS[2], now, uid)
   return 'same'
 end
 if tonumber(redis.call('hget', KEYS[3], pool) or '0') >= tonumber(ARGV[5]) then
@@ -93,7 +93,7 @@ if addr ~= '' and not old and
 end
 remove(uid)
 redis.call('hset', KEYS[1], uid, entry)
-redis.call('hset', KEYS[2], uid, now)
+redis.call('zadd', KEYS[2], now, uid)
 redis.call('hincrby', KEYS[3], pool, 1)
 if addr ~= '' then redis.call('hincrby', KEYS[3], '@' .. addr, 1) end
 return 'new'
@@ -108,14 +108,15 @@ end
 return n
 """
 
-# ARGV: now, ttl.  Drops the entries not asked about for ttl seconds.
+# ARGV: now, ttl, now - ttl.  Drops the entries not asked about for ttl seconds
+# (more than ttl: the same test as Pools.expire, on the few read).
 _EXPIRE = _REMOVE + """
 local now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
-local seen = redis.call('hgetall', KEYS[2])
+local old = redis.call('zrangebyscore', KEYS[2], '-inf', '(' .. ARGV[3])
 local gone = 0
-for i = 1, #seen, 2 do
-  if now - tonumber(seen[i + 1]) > ttl then
-    remove(seen[i])
+for i = 1, #old do
+  if now - tonumber(redis.call('zscore', KEYS[2], old[i])) > ttl then
+    remove(old[i])
     gone = gone + 1
   end
 end
@@ -127,7 +128,7 @@ return gone
 _WAITING = """
 local raw = redis.call('hget', KEYS[1], ARGV[1])
 if not raw then return nil end
-if ARGV[3] == '1' then redis.call('hset', KEYS[2], ARGV[1], ARGV[2]) end
+if ARGV[3] == '1' then redis.call('zadd', KEYS[2], ARGV[2], ARGV[1]) end
 local pool = cjson.decode(raw).p
 return {raw, redis.call('hget', KEYS[3], pool) or '0'}
 """
@@ -236,7 +237,9 @@ class RedisPools:
     async def expire(self) -> int:
         """Drop the entries no page asked about for :attr:`TTL` seconds;
         return how many."""
-        return int(await self._expire(keys=self._keys, args=[repr(self.now()), self.TTL]))
+        now = self.now()
+        return int(await self._expire(keys=self._keys,
+                                      args=[repr(now), self.TTL, repr(now - self.TTL)]))
 
     async def waiting(self, user_id: int, *, touch: bool = True) -> Waiting | None:
         """Return what the page shows of ``user_id``'s entry (``None`` if it
