@@ -185,6 +185,36 @@ def test_two_processes_pairing_at_once_never_pair_a_player_twice(
     assert len(users) == len(set(users)) == 40 and left == 0
 
 
+def test_a_player_taken_for_a_game_is_told_waiting_until_the_game_is_made(
+        redis_server: RedisServer) -> None:
+    # Between a process taking a pair and making its game, the players'
+    # pages (perhaps on other processes) must not read "idle": the page
+    # stops asking on idle and would never learn of the game.
+    from qisai.web.lobby.service import Matched
+
+    clock = Clock()
+
+    async def body(p: RedisPools) -> list[Any]:
+        await p.join(1, "xq-15+10", 1500, rated=True)
+        await p.join(2, "xq-15+10", 1510, rated=True)
+        clock.t += 3
+        pairs = await p.pair()
+        during = [await p.waiting(1), await p.pending(1), await p.told(1), await p.pending(2)]
+        await p.tell(1, Matched("g1", "xq-15+10", clock.t), 300)
+        after = [await p.pending(1), await p.told(1), await p.told(1)]
+        return [pairs, during, after]
+
+    pairs, during, after = run(redis_server, clock, body)
+    assert [(a.user_id, b.user_id) for a, b in pairs] == [(1, 2)]
+    in_pool, pending, told, other = during
+    assert in_pool is None and told is None
+    assert pending is not None and (pending.pool, pending.waited, pending.range) == (
+        "xq-15+10", 3, 100)
+    assert other is not None and other.rating == 1510
+    assert after[0] is None and after[1] == Matched("g1", "xq-15+10", clock.t)
+    assert after[2] is None  # told once
+
+
 # ------------------------------------------- two real server processes
 def test_two_players_on_two_processes_land_in_one_game(cluster: Any) -> None:
     a_srv, b_srv = cluster(2)

@@ -15,7 +15,9 @@ differs.  Keys (one hash tag, so a Redis cluster keeps them together):
 * ``{qisai:pools}:counts`` — pool → entries, ``@address`` → a guest
   address's entries (the bounds are checked against them);
 * ``{qisai:pools}:told:USER`` — the game a pair was given, until the
-  player asks (expires after :attr:`Lobby.MATCH_KEEP` seconds).
+  player asks (expires after :attr:`Lobby.MATCH_KEEP` seconds); while the
+  game is being made, ``P`` and the entry taken (the player's page is told
+  it still waits, and keeps asking, rather than "idle").
 
 Every change is one Lua script, so it is atomic whatever the other
 processes do.  A pairing pass reads the entries, pairs them in Python by
@@ -133,20 +135,31 @@ local pool = cjson.decode(raw).p
 return {raw, redis.call('hget', KEYS[3], pool) or '0'}
 """
 
-# ARGV: uid a, entry a, uid b, entry b, ... (as read).  Takes each pair whose
-# two entries are still exactly as read; returns the 1-based pair numbers
-# taken.
+# KEYS[4..]: the told keys of uid a, uid b of each pair.  ARGV: the pending
+# marks' life (ms), then uid a, entry a, uid b, entry b, ... (as read).
+# Takes each pair whose two entries are still exactly as read, marking both
+# players pending; returns the 1-based pair numbers taken.
 _TAKE = _REMOVE + """
 local taken = {}
-for i = 1, #ARGV, 4 do
+for i = 2, #ARGV, 4 do
   if redis.call('hget', KEYS[1], ARGV[i]) == ARGV[i + 1] and
      redis.call('hget', KEYS[1], ARGV[i + 2]) == ARGV[i + 3] then
+    local n = (i + 2) / 4
     remove(ARGV[i])
     remove(ARGV[i + 2])
-    taken[#taken + 1] = (i + 3) / 4
+    redis.call('set', KEYS[2 + 2 * n], 'P' .. ARGV[i + 1], 'PX', ARGV[1])
+    redis.call('set', KEYS[3 + 2 * n], 'P' .. ARGV[i + 3], 'PX', ARGV[1])
+    taken[#taken + 1] = n
   end
 end
 return taken
+"""
+
+# Returns the told key's value, deleting it unless it is a pending mark.
+_TOLD = """
+local v = redis.call('get', KEYS[1])
+if v and string.sub(v, 1, 1) ~= 'P' then redis.call('del', KEYS[1]) end
+return v
 """
 
 
@@ -178,6 +191,9 @@ class RedisPools:
     MAX_TOTAL = Pools.MAX_TOTAL
     MAX_GUESTS_PER_ADDRESS = Pools.MAX_GUESTS_PER_ADDRESS
     MAX_TAKE = 256
+    PENDING = Pools.TTL
+    """Seconds a taken player is told "waiting" while the game is made
+    (should the making process die, the page says idle after that)."""
     """Pairs taken by one script call (a long call would hold Redis up)."""
 
     def __init__(self, url: str, now: Callable[[], float]) -> None:
@@ -189,6 +205,7 @@ class RedisPools:
         self._expire = self.redis.register_script(_EXPIRE)
         self._waiting = self.redis.register_script(_WAITING)
         self._take = self.redis.register_script(_TAKE)
+        self._told = self.redis.register_script(_TOLD)
         self._keys = [ENTRIES, SEEN, COUNTS]
 
     def _rules(self) -> Pools:
@@ -283,10 +300,12 @@ class RedisPools:
         pairs: list[tuple[Entry, Entry]] = []
         for start in range(0, len(found), self.MAX_TAKE):
             chunk = found[start:start + self.MAX_TAKE]
-            args: list[Any] = []
+            args: list[Any] = [int(self.PENDING * 1000)]
+            keys = list(self._keys)
             for a, b in chunk:
                 args += [a.user_id, text[a.user_id], b.user_id, text[b.user_id]]
-            taken = await self._take(keys=self._keys, args=args)
+                keys += [f"{TOLD}{a.user_id}", f"{TOLD}{b.user_id}"]
+            taken = await self._take(keys=keys, args=args)
             pairs += [chunk[int(i) - 1] for i in taken]
         return pairs
 
@@ -296,12 +315,23 @@ class RedisPools:
                              px=max(1, int(keep * 1000)))
 
     async def told(self, user_id: int) -> Matched | None:
-        """Return (and forget) the game kept for ``user_id``, or ``None``."""
-        raw = await self.redis.getdel(f"{TOLD}{user_id}")
-        if raw is None:
+        """Return (and forget) the game kept for ``user_id``, or ``None``
+        (also while its game is being made: see :meth:`pending`)."""
+        raw = await self._told(keys=[f"{TOLD}{user_id}"])
+        if raw is None or raw.startswith("P"):
             return None
         game_id, pool, at = json.loads(raw)
         return Matched(str(game_id), str(pool), float(at))
+
+    async def pending(self, user_id: int) -> Waiting | None:
+        """Return what the page shows while ``user_id``'s game is being
+        made (the entry as taken: still waiting), or ``None``."""
+        raw = await self.redis.get(f"{TOLD}{user_id}")  # read only: a game told stays
+        if raw is None or not raw.startswith("P"):
+            return None
+        now = self.now()
+        e = _decode(raw[1:], now)
+        return Waiting(e.pool, now - e.since, self.range_after(now - e.since), e.rating, 0)
 
     async def forget(self, user_id: int) -> None:
         """Drop the game kept for ``user_id`` (a new request)."""
@@ -362,13 +392,16 @@ class SharedLobby(Lobby):
         return await self.shared.told(user_id)
 
     async def _waiting(self, user_id: int) -> Waiting | None:
-        return await self.shared.waiting(user_id)
+        # Taken from the pools by some process, its game not made yet: the
+        # page is told it still waits, so that it keeps asking.
+        return await self.shared.waiting(user_id) or await self.shared.pending(user_id)
 
     async def _take_pairs(self) -> list[tuple[Entry, Entry]]:
         return await self.shared.pair()
 
     async def _restore(self, entries: tuple[Entry, ...]) -> None:
         for e in entries:
+            await self.shared.forget(e.user_id)  # no longer pending
             try:
                 await self.shared.join(e.user_id, e.pool, e.rating, rated=e.rated,
                                        address=e.address, since=e.since)
