@@ -160,13 +160,21 @@ class Game(Base):
     (outcome, winner, reason, clause, explanations) once there is one."""
 
     __tablename__ = "games"
+    __table_args__ = (
+        # The home page's lists (open, live, finished games: newest first
+        # of one status, repo.list_games) seek here and read 20 rows
+        # instead of walking every game by date; it also serves every
+        # lookup by status alone (the live boards), hence no index of
+        # status by itself.
+        Index("ix_games_status_created_at", "status", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     ruleset: Mapped[str] = mapped_column(String(32))
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     """Time control, start position, board size, komi overrides, engine."""
-    status: Mapped[str] = mapped_column(String(16), default=GameStatus.WAITING.value, index=True)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.WAITING.value)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     first_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     second_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)

@@ -124,6 +124,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                 await hub.relay.stop()
             if hub.remote is not None:
                 await hub.remote.stop()
+            if isinstance(app.state.lobby, Lobby):
+                await app.state.lobby.close()
             db.dispose()
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,
@@ -132,8 +134,14 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                   docs_url=None, redoc_url=None)
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
-    # Quick pairing: the pools live in this process (see lobby/pools.py).
-    app.state.lobby = Lobby(db, hub, hub.now)
+    # Quick pairing: the pools live in this process (see lobby/pools.py),
+    # or in Redis when several processes serve the arena (lobby/shared.py).
+    lobby = Lobby(db, hub, hub.now)
+    if settings.redis_url is not None:
+        from qisai.web.lobby.shared import SharedLobby
+
+        lobby = SharedLobby(db, hub, hub.now, settings.redis_url)
+    app.state.lobby = lobby
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)

@@ -24,8 +24,8 @@ pool and :attr:`Pools.MAX_TOTAL` in all; guests at most
 
 This object holds no game: :mod:`.routes` makes the game of a pair.  Time
 comes from the injected source (the hub's), so tests drive it.  The pools
-are kept in this process's memory: an arena of several processes must pin
-the lobby to one of them (or keep the pools in a shared store).
+are kept in this process's memory; an arena of several processes keeps
+them in Redis instead, under these same rules (:mod:`.shared`).
 """
 
 from __future__ import annotations

@@ -53,11 +53,11 @@ def _refused(exc: PoolError) -> HTTPException:
 
 
 @router.get("/pools")
-def pools(lobby: LobbyDep) -> dict[str, Any]:
+async def pools(lobby: LobbyDep) -> dict[str, Any]:
     """Return the quick-pairing pools (id, game, rule profile, board size,
     names in Chinese and English, the rule book's clause, family, how many
     wait) and how a rating range widens while one waits."""
-    counts = lobby.pools.counts()
+    counts = await lobby.counts()
     return {"pools": [{**c.public(), "waiting": counts[c.id]} for c in CONTROLS.values()],
             "range": {"base": Pools.BASE_RANGE, "step": Pools.STEP,
                       "step_seconds": Pools.STEP_SECONDS, "max": Pools.MAX_RANGE}}
@@ -71,13 +71,20 @@ async def my_pool(lobby: LobbyDep, v: ViewerDep) -> dict[str, Any]:
     dropped.  Anonymous callers are ``idle``."""
     if v.user is None:
         return {"status": "idle"}
-    return await lobby.status(v.user.id)
+    try:
+        return await lobby.status(v.user.id)
+    except PoolError as exc:  # 503: the shared pools' Redis is away
+        raise _refused(exc) from None
 
 
 @router.delete("/pools/me")
 async def cancel(lobby: LobbyDep, user: UserDep) -> dict[str, Any]:
-    """Leave the pool the caller waits in (nothing if none)."""
-    return await lobby.cancel(user.id)
+    """Leave the pool the caller waits in (nothing if none); 503 while the
+    shared pools' Redis cannot be reached."""
+    try:
+        return await lobby.cancel(user.id)
+    except PoolError as exc:
+        raise _refused(exc) from None
 
 
 @router.post("/pools/{pool_id}")

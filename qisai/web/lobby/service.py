@@ -23,7 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from qisai.store import Database, repo
 from qisai.store.models import Role, User
 from qisai.web.lobby.controls import CONTROLS
-from qisai.web.lobby.pools import Entry, PoolError, Pools
+from qisai.web.lobby.pools import Entry, PoolError, Pools, Waiting
 from qisai.web.play.hub import Hub
 from qisai.web.security import RateLimiter
 
@@ -75,10 +75,8 @@ class Lobby:
             raise PoolError(429, f"at most {self.JOINS_PER_MINUTE} quick-pairing requests a "
                                  "minute; wait a moment")
         guest = user.role == Role.GUEST.value
-        async with self.lock:
-            self.matched.pop(user.id, None)  # a new request: an old game is not news
-            self.pools.join(user.id, pool, float(user.rating), rated=not guest,
-                            address=address if guest else None)
+        await self._enter(user.id, pool, float(user.rating), rated=not guest,
+                          address=address if guest else None)
         await self.settle(force=True)
         return await self.status(user.id, settle=False)
 
@@ -95,16 +93,61 @@ class Lobby:
         or ``matched`` with the game (told once)."""
         if settle:
             await self.settle()
-        async with self.lock:
-            m = self.matched.pop(user_id, None)
-            if m is not None:
-                return {"status": "matched", "game": m.game_id, "pool": m.pool}
-            w = self.pools.waiting(user_id)
+        m = await self._told(user_id)
+        if m is not None:
+            return {"status": "matched", "game": m.game_id, "pool": m.pool}
+        w = await self._waiting(user_id)
         if w is None:
             return {"status": "idle"}
         return {"status": "waiting", "pool": w.pool, "waited": round(w.waited, 1),
                 "range": w.range, "rating": round(w.rating), "others": w.others,
                 "low": round(w.rating - w.range), "high": round(w.rating + w.range)}
+
+    async def counts(self) -> dict[str, int]:
+        """Return how many wait in each pool (every pool, zeros too)."""
+        return self.pools.counts()
+
+    async def close(self) -> None:
+        """Let go of what the lobby holds (nothing in memory)."""
+
+    # ------------------------------------------------- where entries live
+    # The in-memory pools of this process; a lobby shared by several
+    # processes (:mod:`.shared`) keeps them in Redis behind the same hooks.
+    async def _enter(self, user_id: int, pool: str, rating: float, *, rated: bool,
+                     address: str | None) -> None:
+        async with self.lock:
+            self.matched.pop(user_id, None)  # a new request: an old game is not news
+            self.pools.join(user_id, pool, rating, rated=rated, address=address)
+
+    async def _told(self, user_id: int) -> Matched | None:
+        async with self.lock:
+            return self.matched.pop(user_id, None)
+
+    async def _waiting(self, user_id: int) -> Waiting | None:
+        async with self.lock:
+            return self.pools.waiting(user_id)
+
+    async def _take_pairs(self) -> list[tuple[Entry, Entry]]:
+        async with self.lock:
+            pairs = self.pools.pair()
+            now = self.now()
+            for uid in [u for u, m in self.matched.items() if now - m.at > self.MATCH_KEEP]:
+                del self.matched[uid]
+        return pairs
+
+    async def _restore(self, entries: tuple[Entry, ...]) -> None:
+        async with self.lock:
+            for e in entries:
+                try:
+                    self.pools.join(e.user_id, e.pool, e.rating, rated=e.rated,
+                                    address=e.address)
+                except PoolError:  # the pool filled meanwhile: the page says idle
+                    pass
+
+    async def _tell(self, user_ids: tuple[int, ...], m: Matched) -> None:
+        async with self.lock:
+            for uid in user_ids:
+                self.matched[uid] = m
 
     # ------------------------------------------------------------ pairing
     async def settle(self, *, force: bool = False) -> int:
@@ -115,30 +158,16 @@ class Lobby:
         if not force and 0 <= clock - self._settled < self.SETTLE_EVERY:
             return 0
         self._settled = clock
-        async with self.lock:
-            pairs = self.pools.pair()
-            now = self.now()
-            for uid in [u for u, m in self.matched.items() if now - m.at > self.MATCH_KEEP]:
-                del self.matched[uid]
         made = 0
-        for a, b in pairs:
+        for a, b in await self._take_pairs():
             try:
                 game_id = await self._start(a, b)
             except Exception:  # noqa: BLE001 - a failed game must not lose the players
                 log.exception("quick pairing: the game of pool %s could not be made", a.pool)
-                async with self.lock:
-                    for e in (a, b):
-                        try:
-                            self.pools.join(e.user_id, e.pool, e.rating, rated=e.rated,
-                                            address=e.address)
-                        except PoolError:  # the pool filled meanwhile: the page says idle
-                            pass
+                await self._restore((a, b))
                 continue
             made += 1
-            async with self.lock:
-                at = self.now()
-                self.matched[a.user_id] = Matched(game_id, a.pool, at)
-                self.matched[b.user_id] = Matched(game_id, a.pool, at)
+            await self._tell((a.user_id, b.user_id), Matched(game_id, a.pool, self.now()))
         return made
 
     async def _start(self, a: Entry, b: Entry) -> str:
