@@ -37,6 +37,7 @@ from qisai.store.models import User
 from qisai.web.play import explain
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.play.ticker import Ticker
 
 __all__ = ["GroupBoards", "boards_of", "group_of", "member_side", "MAX_TALK", "TALK_KEPT"]
 
@@ -93,7 +94,7 @@ class GroupBoards:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.sides: dict[tuple[str, Side], _Side] = {}
-        self._ticker: asyncio.Task[None] | None = None
+        self._ticker = Ticker(self.tick, "group ballot")
 
     # ------------------------------------------------------------- lookup
     def _side(self, live: LiveGame, side: Side) -> _Side | None:
@@ -318,28 +319,13 @@ class GroupBoards:
             if state.ballot is not None:
                 await self._decide(live, side)
 
-    async def _tick_forever(self, period: float) -> None:
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.tick()
-            except Exception:  # keep ticking; the error is logged
-                log.exception("group ballot tick failed")
-
     def start(self, period: float = 0.5) -> None:
         """Start the background tick (once; needs a running loop)."""
-        loop = asyncio.get_running_loop()
-        if self._ticker is None or self._ticker.done() or self._ticker.get_loop() is not loop:
-            # (a test client may run each request in a new loop)
-            self._ticker = loop.create_task(self._tick_forever(period))
+        self._ticker.start(period)
 
     async def stop(self) -> None:
         """Stop the background tick."""
-        if self._ticker is not None and self._ticker.get_loop() is asyncio.get_running_loop():
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
-            self._ticker = None
+        await self._ticker.stop()
 
 
 _BOARDS: weakref.WeakKeyDictionary[Hub, GroupBoards] = weakref.WeakKeyDictionary()

@@ -29,6 +29,7 @@ from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import make_seat
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.opponents import Seat, fault_verdict
+from qisai.web.play.ticker import Ticker
 
 __all__ = ["EngineDriver", "driver_of"]
 
@@ -43,7 +44,7 @@ class EngineDriver:
         self._busy: set[str] = set()
         self._seats: dict[str, Seat] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._ticker: asyncio.Task[None] | None = None
+        self._ticker = Ticker(self.tick, "engine driver")
 
     @staticmethod
     def driven(live: LiveGame) -> tuple[Side, str, int] | None:
@@ -130,27 +131,13 @@ class EngineDriver:
         result = "0-1" if side is Side.FIRST else "1-0"
         await self.hub.rule(live.id, result, ruling.clause, ruling.note)
 
-    async def _tick_forever(self, period: float) -> None:
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.tick()
-            except Exception:  # keep ticking; the error is logged
-                log.exception("engine driver tick failed")
-
     def start(self, period: float = 0.1) -> None:
         """Start watching (once per loop)."""
-        loop = asyncio.get_running_loop()
-        if self._ticker is None or self._ticker.done() or self._ticker.get_loop() is not loop:
-            self._ticker = loop.create_task(self._tick_forever(period))
+        self._ticker.start(period)
 
     async def stop(self) -> None:
         """Stop watching and close the engines' seats."""
-        if self._ticker is not None and self._ticker.get_loop() is asyncio.get_running_loop():
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
-        self._ticker = None
+        await self._ticker.stop()
         for task in list(self._tasks):
             task.cancel()
         for seat in list(self._seats.values()):
