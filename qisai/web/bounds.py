@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Request
@@ -27,6 +28,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 __all__ = ["MAX_BODY", "MAX_FRAME", "MAX_JSON_DEPTH", "ROUTE_LIMITS", "BodyLimitMiddleware",
            "DbId", "JsonTooDeep", "add_bound_handlers", "loads_bounded", "prefix",
@@ -218,3 +220,38 @@ def add_bound_handlers(app: FastAPI) -> None:
                                 status_code=404)
         return JSONResponse({"detail": "the database refused a value of the request"},
                             status_code=422)
+
+
+async def next_message(ws: WebSocket, send: Callable[[dict[str, Any]], Awaitable[None]], *,
+                       max_bytes: int = MAX_FRAME, max_depth: int = MAX_JSON_DEPTH
+                       ) -> dict[str, Any] | None:
+    """Return the next JSON object a client sent on ``ws``, or ``None`` once
+    the socket is done: the client left, or sent a frame the socket is
+    closed on (a binary frame: 1003; over ``max_bytes`` in UTF-8: 1009;
+    JSON nested deeper than ``max_depth``: 1007).  A text frame that is not
+    JSON, or not a JSON object, is answered with an error frame through
+    ``send`` and skipped.  Every socket of the arena reads its frames here,
+    so the bounds are the same everywhere."""
+    while True:
+        frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            return None
+        raw = frame.get("text")
+        if raw is None:  # a binary frame: the sockets speak JSON text only
+            await ws.close(code=1003, reason="binary frames are not accepted; send JSON text")
+            return None
+        if len(raw) > max_bytes or len(raw.encode("utf-8", "surrogatepass")) > max_bytes:
+            await ws.close(code=1009, reason=f"message too big: at most {max_bytes} bytes")
+            return None
+        try:
+            msg = loads_bounded(raw, max_depth=max_depth)
+        except JsonTooDeep as exc:
+            await ws.close(code=1007, reason=str(exc))
+            return None
+        except (ValueError, RecursionError):
+            await send({"type": "error", "status": 400, "message": "not JSON"})
+            continue
+        if not isinstance(msg, dict):
+            await send({"type": "error", "status": 400, "message": "expected a JSON object"})
+            continue
+        return msg

@@ -38,7 +38,7 @@ from fastapi.concurrency import run_in_threadpool
 from qisai.store import ConflictError, repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
-from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
+from qisai.web.bounds import next_message
 from qisai.web.exhibitions import simuls, store
 from qisai.web.exhibitions.blindfold import typed_move
 from qisai.web.play.consult_routes import GROUP_MESSAGES, socket_action
@@ -215,28 +215,7 @@ async def simul_socket(ws: WebSocket, simul_id: int) -> None:
             async with live.lock:
                 snap = live.snapshot(viewer)
             await send({"type": "board", "board": number, "msg": {"type": "state", "state": snap}})
-        while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:
-                await ws.close(code=1003, reason="binary frames are not accepted; send JSON text")
-                break
-            if len(raw) > MAX_FRAME or len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME:
-                await ws.close(code=1009, reason=f"message too big: at most {MAX_FRAME} bytes")
-                break
-            try:
-                msg = loads_bounded(raw)
-            except JsonTooDeep as exc:
-                await ws.close(code=1007, reason=str(exc))
-                break
-            except (ValueError, RecursionError):
-                await send({"type": "error", "status": 400, "message": "not JSON"})
-                continue
-            if not isinstance(msg, dict):
-                await send({"type": "error", "status": 400, "message": "expected a JSON object"})
-                continue
+        while (msg := await next_message(ws, send)) is not None:
             if msg.get("type") == "ping":
                 await send({"type": "pong", "id": msg.get("id")})
                 continue

@@ -28,7 +28,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from qisai.web.bounds import JsonTooDeep, loads_bounded
+from qisai.web.bounds import next_message
 from qisai.web.lobby.feed import LobbyFeed, WatchError
 from qisai.web.play.deps import hub_of
 from qisai.web.state import AppState
@@ -83,26 +83,9 @@ async def _serve(ws: WebSocket, feed: LobbyFeed) -> None:
 
     pusher = asyncio.get_running_loop().create_task(feed.run())
     try:
-        while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:
-                await ws.close(code=1003, reason="binary frames are not accepted; send JSON text")
-                break
-            if len(raw.encode("utf-8", "surrogatepass")) > MAX_LOBBY_FRAME:
-                await ws.close(code=1009, reason=f"message too big: at most {MAX_LOBBY_FRAME} bytes")
-                break
-            try:
-                msg = loads_bounded(raw, max_depth=4)
-            except JsonTooDeep as exc:
-                await ws.close(code=1007, reason=str(exc))
-                break
-            except (ValueError, RecursionError):
-                await send({"type": "error", "status": 400, "message": "not JSON"})
-                continue
-            kind = msg.get("type") if isinstance(msg, dict) else None
+        while (msg := await next_message(ws, send, max_bytes=MAX_LOBBY_FRAME,
+                                         max_depth=4)) is not None:
+            kind = msg.get("type")
             if kind == "ping":
                 await send({"type": "pong"})
             elif kind == "watch":

@@ -31,7 +31,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
-from qisai.web.bounds import MAX_FRAME, JsonTooDeep, loads_bounded
+from qisai.web.bounds import next_message
 from qisai.web.play import comfort
 from qisai.web.play.consult_routes import GROUP_MESSAGES
 from qisai.web.play.consult_routes import socket_action as group_action
@@ -108,28 +108,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         async with live.lock:
             snap = live.snapshot(user.id if user else None)
         await send({"type": "state", "state": snap})
-        while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:  # a binary frame: this socket speaks JSON text only
-                await ws.close(code=1003, reason="binary frames are not accepted; send JSON text")
-                break
-            if len(raw) > MAX_FRAME or len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME:
-                await ws.close(code=1009, reason=f"message too big: at most {MAX_FRAME} bytes")
-                break
-            try:
-                msg = loads_bounded(raw)
-            except JsonTooDeep as exc:
-                await ws.close(code=1007, reason=str(exc))
-                break
-            except (ValueError, RecursionError):
-                await send({"type": "error", "status": 400, "message": "not JSON"})
-                continue
-            if not isinstance(msg, dict):
-                await send({"type": "error", "status": 400, "message": "expected a JSON object"})
-                continue
+        while (msg := await next_message(ws, send)) is not None:
             kind = msg.get("type")
             if kind == "ping":
                 await send({"type": "pong", "id": msg.get("id")})
