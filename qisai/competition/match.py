@@ -703,21 +703,8 @@ async def run_match(config: MatchConfig,
                 except asyncio.QueueEmpty:
                     return
                 record = await _play_job(config, profile, seat, job)
-                report.add(record)
-                if config.pgnout is not None and config.game == "xiangqi":
-                    with open(config.pgnout, "a", encoding="utf-8") as fh:
-                        fh.write(record.record)
-                if config.sgfout is not None and config.game == "go":
-                    with open(config.sgfout, "a", encoding="utf-8") as fh:
-                        fh.write(record.record.strip() + "\n")
-                if on_game is not None:
-                    on_game(record, report)
-                if config.sprt is not None and len(report.pairs) == 1:
-                    st = next(iter(report.pairs.values()))
-                    state = config.sprt.state(st.wins, st.draws, st.losses)
-                    if state != "continue":
-                        report.stopped_by_sprt = state
-                        stop.set()
+                if take_record(config, report, record, on_game):
+                    stop.set()
         finally:
             await seat.close()
 
@@ -756,6 +743,31 @@ def play_match(config: MatchConfig,
     """
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         return runner.run(run_match(config, on_game))
+
+
+def take_record(config: MatchConfig, report: MatchReport, record: GameRecord,
+                on_game: Callable[[GameRecord, MatchReport], None] | None) -> bool:
+    """Count a finished game: add it to ``report``, append its PGN or SGF to
+    the configured file, tell ``on_game``, and ask the SPRT (one pairing
+    only).  Returns True when the SPRT has decided and the match stops
+    (:attr:`MatchReport.stopped_by_sprt` says how).  Raises :class:`OSError`
+    if the record file cannot be written."""
+    report.add(record)
+    if config.pgnout is not None and config.game == "xiangqi":
+        with open(config.pgnout, "a", encoding="utf-8") as fh:
+            fh.write(record.record)
+    if config.sgfout is not None and config.game == "go":
+        with open(config.sgfout, "a", encoding="utf-8") as fh:
+            fh.write(record.record.strip() + "\n")
+    if on_game is not None:
+        on_game(record, report)
+    if config.sprt is not None and len(report.pairs) == 1:
+        st = next(iter(report.pairs.values()))
+        state = config.sprt.state(st.wins, st.draws, st.losses)
+        if state != "continue":
+            report.stopped_by_sprt = state
+            return True
+    return False
 
 
 async def _play_job(config: MatchConfig, profile: XiangqiRules | GoRules, seat: _Seat,

@@ -37,6 +37,7 @@ from qisai.competition.match import (
     _jobs,
     _play_job,
     _Seat,
+    take_record,
 )
 
 __all__ = ["MATCH_JOB", "MATCH_QUEUE", "match_game", "run_match_queued"]
@@ -95,22 +96,8 @@ async def run_match_queued(config: MatchConfig, redis_url: str,
                 pending.add(loop.create_task(one(queue.pop(0))))
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
-                record = task.result()
-                report.add(record)
-                if config.pgnout is not None and config.game == "xiangqi":
-                    with open(config.pgnout, "a", encoding="utf-8") as fh:
-                        fh.write(record.record)
-                if config.sgfout is not None and config.game == "go":
-                    with open(config.sgfout, "a", encoding="utf-8") as fh:
-                        fh.write(record.record.strip() + "\n")
-                if on_game is not None:
-                    on_game(record, report)
-                if config.sprt is not None and len(report.pairs) == 1:
-                    st = next(iter(report.pairs.values()))
-                    state = config.sprt.state(st.wins, st.draws, st.losses)
-                    if state != "continue":
-                        report.stopped_by_sprt = state
-                        stop = True
+                if take_record(config, report, task.result(), on_game):
+                    stop = True
     finally:
         for task in pending:
             task.cancel()
