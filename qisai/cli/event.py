@@ -19,7 +19,6 @@ status 2.  The competition modules are imported inside the commands so that
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -393,33 +392,9 @@ def standings(event: Path = typer.Argument(..., help="event file"),
               fmt: str = typer.Option("text", "--format", help="text, csv, json")) -> None:
     """Print the standings with every tie-break column (场分/局分 for teams;
     placements for knock-out and group events)."""
-    import csv
-    import io
+    from qisai.cli.tournament_team import standings as print_standings
 
-    from qisai.competition.events.views import standings_table, text_table
-
-    ef = _load(event)
-    table = _run(lambda: standings_table(ef))
-    if fmt == "text":
-        typer.echo(text_table(table), nl=False)
-        if table.note:
-            typer.echo(table.note)
-        for group in (_run(lambda: ef.ties(1)) if ef.event.finished else []):
-            typer.echo(f"15.6: entries {', '.join(map(str, group))} share first place: "
-                       "a play-off is needed (qisai event playoff)")
-    elif fmt == "csv":
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows([table.header] + table.rows)
-        typer.echo(buf.getvalue(), nl=False)
-    elif fmt == "json":
-        out: dict[str, object] = {"event": ef.header.name, "header": table.header,
-                                  "rows": table.rows}
-        if table.note:
-            out["note"] = table.note
-        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
-    else:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+    print_standings(_load(event), fmt, who="entries")
 
 
 @app.command("team-ranking")

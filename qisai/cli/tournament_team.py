@@ -187,8 +187,11 @@ def _raise(exc: Exception) -> None:
     raise exc
 
 
-def standings(ef: EventFile, fmt: str) -> None:
-    """Print the team standings (场分, 局分 and the 15.3/15.4 tie-breaks)."""
+def standings(ef: EventFile, fmt: str, who: str = "teams") -> None:
+    """Print the standings of ``ef`` as ``fmt`` (text, csv or json): for a
+    team file 场分, 局分 and the 15.3/15.4 tie-breaks; any event file's own
+    table otherwise (``qisai event standings``; ``who`` names the entries
+    in the 15.6 play-off line).  Exits with 2 for an unknown format."""
     from qisai.competition.events.views import standings_table, text_table
 
     table = _run(lambda: standings_table(ef))
@@ -198,7 +201,7 @@ def standings(ef: EventFile, fmt: str) -> None:
             typer.echo(table.note)
         tie = _run(lambda: ef.ties(1)) if ef.event.finished else []
         for group in tie:
-            typer.echo(f"15.6: teams {', '.join(map(str, group))} share first place: a "
+            typer.echo(f"15.6: {who} {', '.join(map(str, group))} share first place: a "
                        "play-off is needed (qisai event playoff)")
     elif fmt == "csv":
         buf = io.StringIO()

@@ -35,9 +35,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
-from qisai.store import ConflictError, repo
+from qisai.store import ConflictError
 from qisai.store.models import User
-from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import next_message
 from qisai.web.exhibitions import simuls, store
 from qisai.web.exhibitions.blindfold import typed_move
@@ -45,7 +44,7 @@ from qisai.web.play.consult_routes import GROUP_MESSAGES, socket_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
-from qisai.web.play.socket import _origin_ok
+from qisai.web.play.socket import socket_user
 from qisai.web.state import AppState
 
 __all__ = ["router", "Relay"]
@@ -174,17 +173,9 @@ async def simul_socket(ws: WebSocket, simul_id: int) -> None:
     """Follow (and play, as host or entrant) every board of a display."""
     app: AppState = ws.app.state.qisai
     hub = hub_of(app)
-    token, via = token_from(ws.headers, ws.cookies)
-    if via == "cookie" and not _origin_ok(ws):
-        await ws.close(code=4403, reason="cross-site socket refused")
+    admitted, user = await socket_user(ws)
+    if not admitted:
         return
-    user: User | None = None
-    if token:
-        def lookup() -> User | None:
-            with app.db.session() as s:
-                found = repo.session_user(s, token, app.settings.pepper)
-                return None if found is None else found[0]
-        user = await run_in_threadpool(lookup)
     await ws.accept()
 
     async def send(msg: dict[str, Any]) -> None:

@@ -68,22 +68,35 @@ def _origin_ok(ws: WebSocket) -> bool:
     return origin.split("://", 1)[-1].rstrip("/") == host
 
 
+async def socket_user(ws: WebSocket) -> tuple[bool, User | None]:
+    """Return ``(admitted, user)`` for a socket before it is accepted: the
+    account of its session token (header or cookie; ``None`` for a
+    spectator without one), looked up off the event loop with the sockets'
+    own thread limit.  A cross-site socket riding on the cookie is closed
+    (4403) and not admitted."""
+    st: AppState = ws.app.state.qisai
+    token, via = token_from(ws.headers, ws.cookies)
+    if via == "cookie" and not _origin_ok(ws):
+        await ws.close(code=4403, reason="cross-site socket refused")
+        return False, None
+    if not token:
+        return True, None
+
+    def lookup() -> User | None:
+        with st.db.session() as s:
+            found = repo.session_user(s, token, st.settings.pepper)
+            return None if found is None else found[0]
+    return True, await anyio.to_thread.run_sync(lookup, limiter=_lookup_limiter())
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Follow and play game ``game_id``."""
     st: AppState = ws.app.state.qisai
     hub = hub_of(st)
-    token, via = token_from(ws.headers, ws.cookies)
-    if via == "cookie" and not _origin_ok(ws):
-        await ws.close(code=4403, reason="cross-site socket refused")
+    admitted, user = await socket_user(ws)
+    if not admitted:
         return
-    user: User | None = None
-    if token:
-        def lookup() -> User | None:
-            with st.db.session() as s:
-                found = repo.session_user(s, token, st.settings.pepper)
-                return None if found is None else found[0]
-        user = await anyio.to_thread.run_sync(lookup, limiter=_lookup_limiter())
     await ws.accept()
 
     async def send_text(text: str) -> None:
