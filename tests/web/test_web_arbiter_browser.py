@@ -62,6 +62,8 @@ def test_arbiter_records_a_warning_a_foul_and_a_decision(live_server: tuple[str,
     arb.click("#arb-foul")
     black.wait_for_selector('#rulings li[data-kind="foul"]')
     assert "9.1" in black.inner_text('#rulings li[data-kind="foul"] .clause')
+    # The arbiter's page gets the foul by its own socket, maybe after Black's.
+    arb.wait_for_selector('#rulings li[data-kind="foul"]')
     assert arb.locator("#rulings li").count() == 2
     arb.screenshot(path=str(shots / "arbiter-controls.png"), full_page=True)
     # A decision without a clause is not sent; with one it ends the game.
