@@ -58,6 +58,11 @@ def serve(
         None, "--engine-processes", min=1, max=1024,
         help="Most engine processes at once, qisai's own engines included; games wait for a "
              "free one (default $QISAI_ENGINE_PROCESSES or the number of CPUs)."),
+    engine_nice: int | None = typer.Option(
+        None, "--engine-nice", min=0, max=19,
+        help="Steps of niceness for the engine processes over the server, so that they "
+             "search with the CPU the server leaves (default $QISAI_ENGINE_NICE or 10; "
+             "0: the same priority)."),
     discover_engines: bool | None = typer.Option(
         None, "--discover-engines/--no-discover-engines",
         help="Offer the strong engines installed here (Fairy-Stockfish; GNU Go, Pachi, KataGo; "
@@ -120,6 +125,8 @@ def serve(
         settings.engine_think = engine_think
     if engine_processes is not None:
         settings.engine_processes = engine_processes
+    if engine_nice is not None:
+        settings.engine_nice = engine_nice
     if discover_engines is None:
         discover_engines = os.environ.get("QISAI_DISCOVER_ENGINES", "1").lower() not in (
             "0", "false", "no")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qisai.engines.errors import EngineTimeoutError
+from qisai.engines.process import SPAWN_NICE
 
 __all__ = ["EngineBusyError", "EnginePool", "PooledEngine"]
 
@@ -77,7 +78,8 @@ class EnginePool:
     time (see the module's documentation)."""
 
     def __init__(self, max_processes: int, *, idle_timeout: float = 120.0,
-                 max_wait: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 max_wait: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 nice: int = 0) -> None:
         if max_processes < 1:
             raise ValueError(f"engine pool: max_processes {max_processes} must be at least 1")
         self.max_processes = max_processes
@@ -86,6 +88,12 @@ class EnginePool:
         self.max_wait = max_wait
         """The longest a lease waits for a process, whatever the caller allows."""
         self.clock = clock
+        self.nice = nice
+        """Steps of niceness the pool's processes get over the pool's own
+        thread (0: none): in a web server the engines search with the CPU
+        its event loop leaves, so one player's engine game cannot slow the
+        moves of all (issue 14.2); they think for the same time, on fewer
+        nodes when the machine is busy."""
         self._count = 0  # processes running or starting (busy + idle + starting)
         self._idle: list[PooledEngine] = []
         self._busy: set[PooledEngine] = set()
@@ -221,7 +229,11 @@ class EnginePool:
         try:
             if self._closing:
                 await asyncio.wait(list(self._closing), timeout=2.0)
-            client = await start()
+            token = SPAWN_NICE.set(self.nice)
+            try:
+                client = await start()
+            finally:
+                SPAWN_NICE.reset(token)
         except BaseException:
             self._count -= 1
             self._hand_on()

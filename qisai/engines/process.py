@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import contextvars
 import os
 import shlex
 import shutil
@@ -35,13 +36,38 @@ from typing import Any, TypeVar
 
 from qisai.engines.errors import EngineStartError, EngineTerminatedError, EngineTimeoutError
 
-__all__ = ["EngineProcess", "LoopThread", "resolve_program", "split_command"]
+__all__ = ["SPAWN_NICE", "EngineProcess", "LoopThread", "lower_priority", "resolve_program",
+           "split_command"]
+
+SPAWN_NICE: contextvars.ContextVar[int] = contextvars.ContextVar("qisai_spawn_nice", default=0)
+"""Steps of niceness :meth:`EngineProcess.start` gives the processes it
+starts in this context, from their first instruction (their start-up, an
+interpreter's imports, is work too): :class:`~qisai.engines.pool.EnginePool`
+sets it around the starts it makes."""
 
 T = TypeVar("T")
 
 _LINE_LIMIT = 1 << 20
 _READ_SIZE = 1 << 14
 """Bytes read at a time: far more than an engine writes at once."""
+
+
+def lower_priority(pid: int, by: int) -> bool:
+    """Make the process (or, on Linux, the thread) ``pid`` ``by`` steps
+    nicer than the calling thread (capped at 19), so that it gets the CPU
+    only when the calling one does not want it: a server's engines and
+    password hashes yield to its event loop.  ``by`` 0 changes nothing.
+
+    Returns whether the priority was set (``False`` on a system without
+    ``setpriority``, or for a process that has gone)."""
+    if by <= 0:
+        return False
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        os.setpriority(os.PRIO_PROCESS, pid, min(19, base + by))
+    except (AttributeError, OSError):
+        return False
+    return True
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
@@ -126,6 +152,7 @@ class EngineProcess:
                                     start_new_session=True, bufsize=0)
         except OSError as exc:
             raise EngineStartError(f"cannot start engine {args[0]!r}: {exc}") from exc
+        lower_priority(proc.pid, SPAWN_NICE.get())
         assert proc.stdin is not None
         try:
             transport, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, proc.stdin)

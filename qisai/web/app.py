@@ -188,6 +188,7 @@ def settings_to_env(settings: Settings) -> dict[str, str]:
            "QISAI_SERVE_ENGINES": json.dumps(settings.engines)}
     if settings.engine_processes:
         env["QISAI_ENGINE_PROCESSES"] = str(settings.engine_processes)
+    env["QISAI_ENGINE_NICE"] = str(settings.engine_nice)
     if settings.redis_url:
         env["QISAI_REDIS_URL"] = settings.redis_url
     return env

@@ -46,6 +46,8 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from qisai.engines.process import lower_priority
+
 __all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "Passwords", "RateLimiter",
            "check_form_token", "constant_time_equal", "form_token", "new_form_nonce",
            "new_hasher"]
@@ -57,6 +59,16 @@ ARGON2_PARAMS: dict[str, int] = {"time_cost": 2, "memory_cost": 19 * 1024, "para
 two hashes at once the server holds 38 MiB for hashing, not 64 MiB per
 thread; t=2 makes up for the smaller memory (OWASP's equivalent settings
 trade one for the other)."""
+
+HASH_NICE = 10
+"""Steps of niceness of the threads that compute password hashes, over the
+thread that starts them (Linux sets it per thread): a flood of log-ins gets
+the CPU the event loop leaves, and cannot delay the moves of every game
+(issue 14.3).  The gate still bounds how many hashes run at once."""
+
+
+def _nicer_thread() -> None:
+    lower_priority(threading.get_native_id(), HASH_NICE)
 
 
 def new_hasher() -> PasswordHasher:
@@ -126,7 +138,8 @@ class Passwords:
         self.hasher = hasher or new_hasher()
         self.gate = gate or HashGate()
         self._pool = ThreadPoolExecutor(max_workers=self.gate.max_active,
-                                        thread_name_prefix="qisai-argon2")
+                                        thread_name_prefix="qisai-argon2",
+                                        initializer=_nicer_thread)
         """The hashes run on these few threads only: the C allocator keeps
         a freed Argon2 block in the arena of the thread that used it, so
         hashing on any of the server's 40 worker threads left up to 40

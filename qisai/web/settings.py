@@ -127,6 +127,10 @@ class Settings:
     engine_processes: int = 0
     """Most engine processes at once (0: the number of CPUs)
     (``QISAI_ENGINE_PROCESSES``, ``--engine-processes``)."""
+    engine_nice: int = 10
+    """Steps of niceness the arena's engine processes get over the server
+    (0-19; ``QISAI_ENGINE_NICE``, ``--engine-nice``): they search with the
+    CPU the server leaves (issue 14.2)."""
     engine_idle: float = 120.0
     """Seconds an idle engine process is kept for the next game."""
     engine_wait: float = 30.0
@@ -176,6 +180,7 @@ class Settings:
             engine_processes=_int_env("QISAI_ENGINE_PROCESSES", 0),
             discover_engines=os.environ.get("QISAI_DISCOVER_ENGINES", "").lower()
             in ("1", "true", "yes"),
+            engine_nice=_int_env("QISAI_ENGINE_NICE", 10),
             engine_idle=_float_env("QISAI_ENGINE_IDLE", 120.0),
             engine_wait=_float_env("QISAI_ENGINE_WAIT", 30.0),
             engine_games_per_player=_int_env("QISAI_ENGINE_GAMES", 2),

@@ -104,12 +104,14 @@ def test_the_built_in_engines_search_in_their_own_processes(
     hub = hub_of(pool_client)
     seen: list[str] = []
     starts: list[Any] = []
+    nices: list[int] = []
     original = EnginePool._start
 
     async def spy(self: EnginePool, key: Any, start: Any) -> Any:
         lease = await original(self, key, start)
         starts.append(lease.pid)
         seen.append(cmdline(lease.pid))
+        nices.append(os.getpriority(os.PRIO_PROCESS, lease.pid))
         return lease
 
     monkeypatch.setattr(EnginePool, "_start", spy)
@@ -130,6 +132,8 @@ def test_the_built_in_engines_search_in_their_own_processes(
     st = confirm_until_count(pool_client, me, go)
     assert st["result"]["reason"] == "score"
     assert "-m qisai engine go" in seen[-1]
+    # They search with the CPU the server leaves (settings.engine_nice, 10).
+    assert set(nices) == {min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)}
     assert hub.pool.size <= 1 and len(set(starts)) == len(starts)
 
 

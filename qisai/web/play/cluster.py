@@ -28,6 +28,7 @@ from qisai.store.models import User
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.opponents import BUILTIN, Seat
+from qisai.web.play.threads import game_limiter
 
 if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
     from qisai.web.play.relay import Relay
@@ -85,7 +86,7 @@ class ClusterHub(Hub):
                 raise
             live = await self.get(game_id)
             async with live.lock:
-                if not await anyio.to_thread.run_sync(self._behind, live):
+                if not await anyio.to_thread.run_sync(self._behind, live, limiter=game_limiter()):
                     raise
                 await self._reload(live)
             ack = await super().act(game_id, user, action)

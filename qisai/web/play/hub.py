@@ -64,6 +64,7 @@ from qisai.web.play.quota import Quota
 from qisai.web.play.resources import default_processes
 from qisai.web.play.rules import notice_data, same_move
 from qisai.web.play.storage import WriteBusy, load_live, nowait_database, persist
+from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
 
 __all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
@@ -152,7 +153,8 @@ class Hub:
             live = self.games.get(game_id)
             if live is None:
                 try:
-                    live = await anyio.to_thread.run_sync(self._load_sync, game_id)
+                    live = await anyio.to_thread.run_sync(self._load_sync, game_id,
+                                                          limiter=game_limiter())
                 except NotFoundError as exc:
                     raise ActionError(404, str(exc)) from None
                 self.games[game_id] = live
@@ -171,7 +173,7 @@ class Hub:
     async def _reload(self, live: LiveGame) -> LiveGame:
         """Replace ``live`` by a fresh copy from the database (keeping its
         subscribers); call with ``live.lock`` held."""
-        fresh = await anyio.to_thread.run_sync(self._load_sync, live.id)
+        fresh = await anyio.to_thread.run_sync(self._load_sync, live.id, limiter=game_limiter())
         live.game, live.event_count, live.status = fresh.game, fresh.event_count, fresh.status
         live.first_user_id, live.second_user_id = fresh.first_user_id, fresh.second_user_id
         live.players, live.engine = fresh.players, fresh.engine
@@ -220,7 +222,7 @@ class Hub:
                     persist(self._nowait_db, live, list(new), actor_id, plies, None, True)
                 except WriteBusy:
                     await anyio.to_thread.run_sync(self._persist_sync, live, list(new),
-                                                   actor_id, plies)
+                                                   actor_id, plies, limiter=game_limiter())
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.
@@ -371,7 +373,7 @@ class Hub:
             def ask() -> str | None:
                 with self.db.session() as s:
                     return check(s, pairing_id, user)
-            refused = await anyio.to_thread.run_sync(ask)
+            refused = await anyio.to_thread.run_sync(ask, limiter=game_limiter())
             if refused is not None:
                 return refused
         elif user.role not in (Role.ARBITER.value, Role.ADMIN.value):

@@ -25,7 +25,8 @@ def engine_pool(settings: Any) -> EnginePool:
     """Return the engine pool ``settings`` (:class:`~qisai.web.settings.Settings`)
     ask for."""
     return EnginePool(settings.engine_processes or default_processes(),
-                      idle_timeout=settings.engine_idle, max_wait=settings.engine_wait)
+                      idle_timeout=settings.engine_idle, max_wait=settings.engine_wait,
+                      nice=settings.engine_nice)
 
 
 def quota(settings: Any) -> Quota:

@@ -19,10 +19,8 @@ frame, 1009 on a message too big and 1007 on JSON nested too deep.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import weakref
 from typing import Any
 
 import anyio
@@ -37,26 +35,12 @@ from qisai.web.play.consult_routes import GROUP_MESSAGES
 from qisai.web.play.consult_routes import socket_action as group_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError
+from qisai.web.play.threads import lookup_limiter
 from qisai.web.state import AppState
 
 __all__ = ["router"]
 
 router = APIRouter()
-
-_LOOKUPS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = \
-    weakref.WeakKeyDictionary()
-"""The threads a socket's session look-up runs on, per event loop: a few
-of their own, so that players joining their games do not queue behind a
-flood of HTTP requests for the server's shared worker threads."""
-
-
-def _lookup_limiter() -> anyio.CapacityLimiter:
-    loop = asyncio.get_running_loop()
-    limiter = _LOOKUPS.get(loop)
-    if limiter is None:
-        limiter = _LOOKUPS[loop] = anyio.CapacityLimiter(4)
-    return limiter
-
 
 def _origin_ok(ws: WebSocket) -> bool:
     """Refuse cross-site sockets that ride on the cookie: the Origin, when
@@ -86,7 +70,7 @@ async def socket_user(ws: WebSocket) -> tuple[bool, User | None]:
         with st.db.session() as s:
             found = repo.session_user(s, token, st.settings.pepper)
             return None if found is None else found[0]
-    return True, await anyio.to_thread.run_sync(lookup, limiter=_lookup_limiter())
+    return True, await anyio.to_thread.run_sync(lookup, limiter=lookup_limiter())
 
 
 @router.websocket("/ws/games/{game_id}")
