@@ -63,7 +63,7 @@ from qisai.web.play.opponents import (
 from qisai.web.play.quota import Quota
 from qisai.web.play.resources import default_processes
 from qisai.web.play.rules import notice_data, same_move
-from qisai.web.play.storage import WriteBusy, load_live, nowait_database, persist
+from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
 from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
 
@@ -105,7 +105,7 @@ class Hub:
         self.now = time_source
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._nowait_db = nowait_database(db)  # SQLite appends on the loop, never waiting
+        self._loop_writer = LoopWriter.open(db)  # SQLite appends on the loop, never waiting
         self._next_sub = 0
         self._ticker: asyncio.Task[None] | None = None
         self._engine_tasks: set[asyncio.Task[None]] = set()
@@ -217,9 +217,9 @@ class Hub:
                     # An SQLite append takes well under a millisecond: on the
                     # loop it saves a thread hop per move, but it must never
                     # wait there for the write lock (WriteBusy: to a thread).
-                    if self._nowait_db is None or game.is_over:
+                    if self._loop_writer is None or game.is_over:
                         raise WriteBusy("in a worker thread")
-                    persist(self._nowait_db, live, list(new), actor_id, plies, None, True)
+                    self._loop_writer.append(live, list(new), actor_id, plies)
                 except WriteBusy:
                     await anyio.to_thread.run_sync(self._persist_sync, live, list(new),
                                                    actor_id, plies, limiter=game_limiter())
@@ -763,8 +763,8 @@ class Hub:
 
     async def stop_ticker(self) -> None:
         """Stop the background ticker (at shutdown: the loop's write connections close too)."""
-        if self._nowait_db is not None:
-            self._nowait_db.dispose()
+        if self._loop_writer is not None:
+            await self._loop_writer.close()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,14 +1,17 @@
 """The arena's server games in the database: a game loaded and replayed from
 its event log, and new events appended with the game's status, result and
 ratings (blocking calls, which the hub runs in worker threads; an SQLite
-append may run on the event loop through :func:`nowait_database`)."""
+append may run on the event loop through a :class:`LoopWriter`)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import anyio
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
@@ -20,8 +23,16 @@ from qisai.store.models import GameStatus
 from qisai.web.play.live import LiveGame
 from qisai.web.play.rules import new_referee_game, result_data
 from qisai.web.play.takeback import replay
+from qisai.web.play.threads import game_limiter
 
-__all__ = ["WriteBusy", "build_game", "load_live", "nowait_database", "persist"]
+__all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "load_live",
+           "nowait_database", "persist"]
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT_EVERY = 200
+"""Appends on the event loop between two checkpoints of SQLite's write-ahead
+log, made in a worker thread (see :class:`LoopWriter`)."""
 
 
 class WriteBusy(Exception):
@@ -34,15 +45,20 @@ def nowait_database(db: Database) -> Database | None:
     wait for the write lock (``busy_timeout=0``: a write that would wait
     fails at once, :func:`persist` raises :class:`WriteBusy`), for appends
     made on the event loop, which must never sleep on a lock that a worker
-    thread holds (and may be waiting for the interpreter to free).  Its
-    connections serve those appends only.  ``None`` for another database or
-    an in-memory one (a second handle would be another database)."""
+    thread holds (and may be waiting for the interpreter to free).  Nor do
+    they checkpoint the write-ahead log (``wal_autocheckpoint=0``): the
+    commit that crosses SQLite's threshold would copy the log into the
+    database and sync it, 10-25 ms on the loop every few hundred moves;
+    :class:`LoopWriter` has a worker thread do it.  Its connections serve
+    those appends only.  ``None`` for another database or an in-memory one
+    (a second handle would be another database)."""
     if not db.is_sqlite or db.url in ("sqlite://", "sqlite:///:memory:"):
         return None
     fast = Database(db.url)
 
     def no_wait(dbapi_conn: Any, _record: Any) -> None:  # after the store's own pragmas
         dbapi_conn.execute("PRAGMA busy_timeout=0")
+        dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
 
     event.listen(fast.engine, "connect", no_wait)
     return fast
@@ -120,3 +136,58 @@ def persist(db: Database, live: LiveGame, new: list[Event], actor_id: int | None
                 board_result(s, row.pairing_id, result["pgn"])
     if status is not None:
         live.status = status.value
+
+
+def checkpoint(db: Database) -> None:
+    """Checkpoint ``db``'s write-ahead log without waiting for its readers
+    or writers (SQLite's ``PASSIVE`` mode; blocking: call it in a worker
+    thread)."""
+    with db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+
+class LoopWriter:
+    """The games' SQLite appends made on the event loop (a thread hop fewer
+    per move), through :func:`nowait_database`, with the write-ahead log
+    checkpointed every :data:`CHECKPOINT_EVERY` appends in a worker thread
+    of the games (:func:`~qisai.web.play.threads.game_limiter`), one
+    checkpoint at a time.  :meth:`open` returns ``None`` for a database
+    other than an SQLite file (the hub then writes from worker threads)."""
+
+    def __init__(self, db: Database, fast: Database) -> None:
+        self.db = db
+        self.fast = fast
+        self.checkpoints = 0
+        """Checkpoints made so far."""
+        self._since = 0
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def open(cls, db: Database) -> LoopWriter | None:
+        """Return a writer for ``db``, or ``None`` (see the class)."""
+        fast = nowait_database(db)
+        return None if fast is None else cls(db, fast)
+
+    def append(self, live: LiveGame, new: list[Event], actor_id: int | None,
+               plies: list[int | None]) -> None:
+        """:func:`persist` ``new`` on the loop.  Raises :class:`WriteBusy`
+        (nothing written) when another connection is writing, and what
+        :func:`persist` raises."""
+        persist(self.fast, live, new, actor_id, plies, None, True)
+        self._since += 1
+        if self._since >= CHECKPOINT_EVERY and (self._task is None or self._task.done()):
+            self._since = 0
+            self._task = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            await anyio.to_thread.run_sync(checkpoint, self.db, limiter=game_limiter())
+            self.checkpoints += 1
+        except Exception:  # the next one will try again; SQLite keeps the log
+            log.exception("checkpoint of the write-ahead log failed")
+
+    async def close(self) -> None:
+        """Wait for a checkpoint under way, then close the connections."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+        self.fast.dispose()

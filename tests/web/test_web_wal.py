@@ -1,0 +1,56 @@
+"""The games' SQLite appends made on the event loop never checkpoint the
+write-ahead log there (a checkpoint copies the log into the database and
+syncs it: 10-25 ms in which no game moves); a worker thread does it every
+``CHECKPOINT_EVERY`` appends (issue 14: no one slows the server for all)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qisai.store import Database, repo
+from qisai.web.play import storage
+
+# 25 points of a 9x9 board, none next to another: no capture, 25 moves.
+POINTS = [f"{c}{r}" for r in (1, 3, 5, 7, 9) for c in "ACEGJ"]
+
+
+def test_loop_appends_leave_checkpoints_to_a_worker_thread(
+        register: Any, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = client.app.state.qisai.hub  # type: ignore[attr-defined]
+    writer = hub._loop_writer
+    if writer is None:
+        pytest.skip("appends on the loop are for an SQLite file (not PostgreSQL)")
+    monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 10)
+    with writer.fast.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 0
+    with writer.db.engine.connect() as conn:  # the worker threads' connections keep SQLite's
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    black, white = register(client, "kuro"), register(client, "shiro")
+    r = client.post("/api/games", json={"kind": "go", "ruleset": "go-casual", "size": 9,
+                                        "color": "first"}, headers=black["headers"])
+    gid = r.json()["id"]
+    assert client.post(f"/api/games/{gid}/join", headers=white["headers"]).status_code == 200
+    for ply, point in enumerate(POINTS, start=1):
+        who = black if ply % 2 else white
+        a = client.post(f"/api/games/{gid}/actions", headers=who["headers"],
+                        json={"type": "move", "ply": ply, "move": point})
+        assert a.status_code == 200, a.text
+    deadline = time.monotonic() + 30  # a hang bound: the checkpoint runs in a thread
+    while writer.checkpoints < 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert 1 <= writer.checkpoints <= 2  # 25 appends, one every 10, one at a time
+    # Every move is in the database, read by a connection of its own.
+    other = Database(writer.db.url)
+    try:
+        with other.session() as s:
+            moves = [e.data["move"] for e in repo.load_events(s, gid) if e.kind == "move"]
+            wal = s.connection().exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+    finally:
+        other.dispose()
+    assert moves == POINTS
+    assert wal[0] == 0 and wal[1] == wal[2]  # the log is all in the database now
