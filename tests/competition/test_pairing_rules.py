@@ -109,3 +109,368 @@ def test_round_one_odd_field_bye_to_the_last_and_halves_of_the_rest() -> None:
                                      "rounds missed; 轮空)"
         assert res.explanation[1] == "round 1: upper half 1..3 meets lower half 4..6"
         assert res.explanation[2] == "lower-half opponents drawn by lot"
+
+
+# -- colours of a pair (13.3, Appendix 2: 尽量平衡每个人先后走的次数) -------------------
+
+
+def _two(a_colours, b_colours, **kw):  # type: ignore[no-untyped-def]
+    """Two entries on equal score who have not met, with these histories."""
+    a = SwissPlayer(1, 1.0, 1, frozenset({8}), a_colours)
+    b = SwissPlayer(2, 1.0, 2, frozenset({9}), b_colours)
+    return a, b
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_fewer_red_games_takes_red_in_either_listing(swap: bool) -> None:
+    """优先安排多先者与多后者编对: the entry with more Black games gets Red,
+    whichever of the two is listed (or placed) first."""
+    a, b = _two((B, B, R), (R, R, B))  # 1 had Red last: the difference comes first
+    res = pair_swiss_round([b, a] if swap else [a, b], 4, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (1, 2)
+    assert res.explanation[-1] == "board 1: 1 (Red) - 2 (Black): 1 has had fewer Red games"
+    a, b = _two((R, R, B), (B, B, R))
+    res = pair_swiss_round([b, a] if swap else [a, b], 4, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (2, 1)
+    assert res.explanation[-1] == "board 1: 2 (Red) - 1 (Black): 2 has had fewer Red games"
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_equal_balance_black_last_round_takes_red(swap: bool) -> None:
+    """Equal difference: colours alternate, so the one who had Black last
+    round takes Red."""
+    a, b = _two((B, R), (R, B))
+    res = pair_swiss_round([b, a] if swap else [a, b], 3, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (2, 1)
+    assert res.explanation[-1] == "board 1: 2 (Red) - 1 (Black): 2 had Black last round"
+    a, b = _two((R, B), (B, R))
+    res = pair_swiss_round([b, a] if swap else [a, b], 3, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (1, 2)
+    assert res.explanation[-1] == "board 1: 1 (Red) - 2 (Black): 1 had Black last round"
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_equal_histories_higher_placed_alternates(swap: bool) -> None:
+    """Equal histories: the higher-placed entry (more points, else better
+    order) gets the alternation of its last colour (FIDE C.04.3 A.7's rule
+    for equal preferences, which Appendix 2 leaves to the arbiter)."""
+    for last, hi_red in ((B, True), (R, False)):
+        hist = (last.other, last)
+        a = SwissPlayer(1, 1.0, 1, frozenset({8}), hist)
+        b = SwissPlayer(2, 1.0, 2, frozenset({9}), hist)
+        res = pair_swiss_round([b, a] if swap else [a, b], 3, SwissOptions(), random.Random(0))
+        red = res.pairings[0].red
+        assert red == (1 if hi_red else 2)
+        verb = "Red" if hi_red else "Black"
+        assert res.explanation[-1].endswith(f"equal histories: higher-placed 1 alternates to {verb}")
+        # more points beat the order: 2 is higher placed with 1.5 points
+        a = SwissPlayer(1, 1.0, 1, frozenset({8}), hist)
+        b = SwissPlayer(2, 1.5, 2, frozenset({9}), hist)
+        res = pair_swiss_round([b, a] if swap else [a, b], 3, SwissOptions(), random.Random(0))
+        assert res.pairings[0].red == (2 if hi_red else 1)
+        assert res.explanation[-1].endswith(f"equal histories: higher-placed 2 alternates to {verb}")
+
+
+def test_no_history_colours_by_lot() -> None:
+    """No colour history at all (McMahon round 1, or only forfeits so far):
+    猜先, colours by lot, both ways over the seeds."""
+    a = SwissPlayer(1, 1.0, 1, frozenset({8}))
+    b = SwissPlayer(2, 1.0, 2, frozenset({9}))
+    reds = set()
+    for seed in range(16):
+        res = pair_swiss_round([a, b], 2, SwissOptions(), random.Random(seed))
+        reds.add(res.pairings[0].red)
+        assert res.explanation[-1].endswith(": colours drawn by lot")
+    assert reds == {1, 2}
+
+
+# -- colour limits -------------------------------------------------------------------
+
+
+def test_limits_hold_at_their_bounds() -> None:
+    """max_colour_diff = 2 and max_streak = 2 allow a difference of exactly 2
+    and exactly two in a row: 1 (R, B, R) may take Red (difference 2, two in
+    a row); 2 (B, R, R) may not (three in a row), so the colours are forced
+    and nothing is relaxed, under either colour rule."""
+    for rule in ("score_first", "hard"):
+        a, b = _two((R, B, R), (B, R, R))
+        res = pair_swiss_round([a, b], 4, SwissOptions(colour_rule=rule), random.Random(0))
+        assert (res.pairings[0].red, res.pairings[0].black) == (1, 2)
+        assert res.relaxed == []
+        assert res.explanation[-1] == ("board 1: 1 (Red) - 2 (Black): colour forced by the "
+                                       "colour limits")
+    a, b = _two((B, R, R), (R, B, R))
+    res = pair_swiss_round([a, b], 4, SwissOptions(colour_rule="hard"), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (2, 1)
+
+
+def test_broken_limit_is_named() -> None:
+    """Both must take Black and they are the only two (score groups first,
+    Appendix 2): one breaks a limit, and the report names the board, the entry,
+    the colour and the limit; with hard limits the round is paired with the
+    limits relaxed and says so."""
+    a, b = _two((R, R), (R, R))
+    res = pair_swiss_round([a, b], 3, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (2, 1)
+    assert res.relaxed == ["colour limits: board 1: 2 takes red, |Red - Black| would be 3 > 2"]
+    assert res.explanation[0] == ("relaxed: colour limits: board 1: 2 takes red, |Red - Black| "
+                                  "would be 3 > 2 (score groups first, Appendix 2)")
+    a, b = _two((B, R, R), (B, R, R))
+    res = pair_swiss_round([a, b], 4, SwissOptions(max_colour_diff=3), random.Random(0))
+    assert res.relaxed == ["colour limits: board 1: 2 takes red, 3 red in a row > 2"]
+    a, b = _two((R, B, B), (R, B, B))
+    res = pair_swiss_round([a, b], 4, SwissOptions(max_colour_diff=3), random.Random(0))
+    assert res.relaxed == ["colour limits: board 1: 2 takes black, 3 black in a row > 2"]
+    a, b = _two((R, R), (R, R))
+    res = pair_swiss_round([a, b], 3, SwissOptions(colour_rule="hard"), random.Random(0))
+    assert res.relaxed == ["colour limits"]
+    assert res.explanation[0] == "relaxed: colour limits (no pairing satisfied them)"
+    assert len(res.pairings) == 1
+
+
+def test_soft_limits_prefer_the_pair_that_keeps_them() -> None:
+    """Among equal scores (no crossing either way), the pairing that keeps
+    the limits wins: 1 and 2 must take Black, 3 and 4 may take either; 1-2
+    would break a limit, 1-3 and 2-4 keep them all."""
+    ps = [SwissPlayer(1, 2.0, 1, frozenset({7}), (R, R)),
+          SwissPlayer(2, 2.0, 2, frozenset({8}), (R, R)),
+          SwissPlayer(3, 2.0, 3, frozenset({9}), (R, B)),
+          SwissPlayer(4, 2.0, 4, frozenset({10}), (B, R))]
+    for seg in ("halves", "adjacent"):
+        res = pair_swiss_round(ps, 3, SwissOptions(segment_pairing=seg), random.Random(0))
+        assert res.relaxed == []
+        for p in res.pairings:
+            assert p.black in (1, 2)
+            assert p.red in (3, 4)
+
+
+# -- look-ahead: "相遇过的对手不再编对" in the rounds still to come -------------------------
+
+
+def _after_two_rounds(scores: dict[int, float]) -> list[SwissPlayer]:
+    """Six entries after rounds 1 (1-2, 3-4, 5-6) and 2 (2-3, 4-5, 6-1): the
+    games played form the cycle 1-2-3-4-5-6-1, so the pairs still allowed form
+    a triangular prism: triangles 1-3-5 and 2-4-6 and the rungs 1-4, 2-5, 3-6."""
+    met = {1: {2, 6}, 2: {1, 3}, 3: {4, 2}, 4: {3, 5}, 5: {6, 4}, 6: {5, 1}}
+    cols = {1: (R, B), 2: (B, R), 3: (R, B), 4: (B, R), 5: (R, B), 6: (B, R)}
+    return [SwissPlayer(i, scores[i], i, frozenset(met[i]), cols[i]) for i in range(1, 7)]
+
+
+def _prism_players() -> list[SwissPlayer]:
+    # the leaders 1 and 4, then 2 and 5, then 3 and 6: the top-down choice is
+    # the three rungs, which leaves two triangles: no pairing for round 4
+    return _after_two_rounds({1: 2.0, 4: 2.0, 2: 1.0, 5: 1.0, 3: 0.0, 6: 0.0})
+
+
+def test_dead_end_without_look_ahead() -> None:
+    res = pair_swiss_round(_prism_players(), 3, SwissOptions(), random.Random(0))
+    assert _pairs(res) == {frozenset({1, 4}), frozenset({2, 5}), frozenset({3, 6})}
+
+
+def test_look_ahead_keeps_the_later_rounds_pairable() -> None:
+    """With two rounds left the rungs are refused (they leave the triangles
+    1-3-5 and 2-4-6, which hold no pairing); of the three prism pairings that
+    keep rounds 4 and 5 pairable, the one crossing fewest score boundaries from
+    the top (近分者编对, 由最高分逐段向下) is 1-4, 3-5, 2-6: no pair across the top
+    boundary, two across the second (1-3 and 2-4 would cross the top one)."""
+    res = pair_swiss_round(_prism_players(), 3, SwissOptions(), random.Random(0), rounds_left=2)
+    assert _pairs(res) == {frozenset({1, 4}), frozenset({3, 5}), frozenset({2, 6})}
+    assert res.explanation[0] == (
+        "look-ahead: the first choice would leave the 2 later round(s) without a "
+        "rematch-free pairing (相遇过的对手不再编对); this is the best pairing that keeps "
+        "them pairable")
+    assert res.relaxed == []
+    # the two later rounds then pair without rematches, and exhaust the field
+    played = {i: set(p.opponents) for i, p in enumerate(_prism_players(), start=1)}
+    for p in res.pairings:
+        played[p.red].add(p.black)  # type: ignore[arg-type]
+        played[p.black].add(p.red)  # type: ignore[index]
+    for rnd in (4, 5):
+        ps = [SwissPlayer(i, 0.0, i, frozenset(played[i])) for i in range(1, 7)]
+        nxt = pair_swiss_round(ps, rnd, SwissOptions(), random.Random(rnd), rounds_left=5 - rnd)
+        for p in nxt.pairings:
+            assert p.black not in played[p.red]
+            played[p.red].add(p.black)  # type: ignore[arg-type]
+            played[p.black].add(p.red)  # type: ignore[index]
+    assert all(played[i] == set(range(1, 7)) - {i} for i in played)
+
+
+def test_look_ahead_leaves_a_good_round_alone() -> None:
+    """When the first choice keeps the later rounds pairable it stands: the
+    leaders 1 and 3 meet on a rung-free prism pairing."""
+    ps = _after_two_rounds({1: 2.0, 3: 2.0, 5: 1.0, 6: 1.0, 2: 0.0, 4: 0.0})
+    plain = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
+    ahead = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0), rounds_left=2)
+    assert _pairs(plain) == _pairs(ahead) == {frozenset({1, 3}), frozenset({5, 2}),
+                                               frozenset({6, 4})}
+    assert not any("look-ahead" in line for line in ahead.explanation)
+
+
+def test_look_ahead_says_when_no_round_keeps_the_rest_pairable() -> None:
+    """Four entries who may still meet only along the path 1-2-3-4: this round
+    must be 1-2, 3-4, and then 2-3 alone is left, no pairing for the next
+    round; the round stands and the explanation says so."""
+    ps = [SwissPlayer(1, 1.0, 1, frozenset({3, 4})), SwissPlayer(2, 1.0, 2, frozenset({4})),
+          SwissPlayer(3, 0.0, 3, frozenset({1})), SwissPlayer(4, 0.0, 4, frozenset({1, 2}))]
+    res = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0), rounds_left=1)
+    assert _pairs(res) == {frozenset({1, 2}), frozenset({3, 4})}
+    assert res.explanation[-1] == ("look-ahead: no pairing of this round keeps the 1 later "
+                                   "round(s) pairable without rematches")
+
+
+def _completes(met: dict[int, set[int]], byes: set[int], rounds: int) -> bool:
+    """Brute force: can ``rounds`` more rounds of these five entries be paired
+    with no rematch and no second bye?"""
+    if rounds == 0:
+        return True
+    for bye in set(met) - byes:
+        a, b, c, d = sorted(set(met) - {bye})
+        for m in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            if all(y not in met[x] for x, y in m):
+                nxt = {i: set(s) for i, s in met.items()}
+                for x, y in m:
+                    nxt[x].add(y)
+                    nxt[y].add(x)
+                if _completes(nxt, byes | {bye}, rounds - 1):
+                    return True
+    return False
+
+
+def test_look_ahead_in_an_odd_field_counts_the_bye() -> None:
+    """Five entries after two rounds (3 and 5 had the byes), three rounds to
+    go.  The first choice gives the bye to 1 (lowest score, 轮空) with 4-3 and
+    2-5; then 2 and 4 are left to take the byes of rounds 4 and 5, and
+    whichever plays has no opponent left: a dead end.  The look-ahead moves the
+    bye to 2 (4-3 and 5-1 beside it): no pair across the top boundary (4-3
+    stays), and the brute force here confirms rounds 4 and 5 still pair."""
+    met = {1: {2, 4}, 2: {1, 3}, 3: {2}, 4: {1, 5}, 5: {4}}
+    score = {1: 0.0, 2: 1.0, 3: 2.0, 4: 2.0, 5: 1.0}
+    ps = [SwissPlayer(i, score[i], i, frozenset(met[i]), byes=int(i in (3, 5)))
+          for i in range(1, 6)]
+    plain = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
+    assert plain.bye == 1 and _pairs(plain) == {frozenset({3, 4}), frozenset({2, 5})}
+    res = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0), rounds_left=2)
+    assert res.bye == 2
+    assert _pairs(res) == {frozenset({3, 4}), frozenset({1, 5})}
+    assert res.explanation[1] == (
+        "look-ahead: the first choice would leave the 2 later round(s) without a "
+        "rematch-free pairing (相遇过的对手不再编对); this is the best pairing that keeps "
+        "them pairable")
+    for r, bye in ((plain, 1), (res, 2)):
+        after = {i: set(s) for i, s in met.items()}
+        for pair in _pairs(r):
+            x, y = sorted(pair)
+            after[x].add(y)
+            after[y].add(x)
+        assert _completes(after, {3, 5, bye}, 2) is (bye == 2)
+
+
+# -- the look-ahead's graph tools against graph facts ----------------------------------
+
+
+def _complete(nodes: list[int]) -> dict[int, set[int]]:
+    return {v: set(nodes) - {v} for v in nodes}
+
+
+def _union(*graphs: dict[int, set[int]]) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for g in graphs:
+        for v, ns in g.items():
+            out.setdefault(v, set()).update(ns)
+    return out
+
+
+def _cycle(nodes: list[int]) -> dict[int, set[int]]:
+    n = len(nodes)
+    return {nodes[k]: {nodes[(k + 1) % n], nodes[k - 1]} for k in range(n)}
+
+
+# the Petersen graph: outer 5-cycle 0-4, inner pentagram 5-9, spokes k - k+5
+PETERSEN = _union(_cycle([0, 1, 2, 3, 4]), _cycle([5, 7, 9, 6, 8]),
+                  {k: {k + 5} for k in range(5)}, {k + 5: {k} for k in range(5)})
+PRISM = _union(_cycle([1, 3, 5]), _cycle([2, 4, 6]), {1: {4}, 4: {1}, 2: {5}, 5: {2},
+                                                        3: {6}, 6: {3}})
+
+
+@pytest.mark.parametrize("graph,count", [
+    (_complete([0, 1, 2, 3]), 3),            # K4: 3!! = 3
+    (_complete(list(range(6))), 15),         # K6: 5!! = 15
+    (_cycle(list(range(6))), 2),             # an even cycle: two
+    (_cycle(list(range(10))), 2),
+    (PRISM, 4),                              # the rungs, or one rung and two triangle edges
+    (PETERSEN, 6),                           # the Petersen graph has six
+    ({1: {2}, 2: {1, 3}, 3: {2, 4}, 4: {3}}, 1),  # a path of four: one
+    (_union(_cycle([0, 1, 2]), _cycle([3, 4, 5])), 0),  # two triangles: none
+])
+def test_perfect_matchings_are_counted_right(graph, count) -> None:  # type: ignore[no-untyped-def]
+    from qisai.competition.pairing.lookahead import perfect_matchings
+
+    found = list(perfect_matchings(graph))
+    assert len(found) == count
+    assert len({frozenset(frozenset(e) for e in m) for m in found}) == count
+    for m in found:
+        assert sorted(x for e in m for x in e) == sorted(graph)
+        assert all(b in graph[a] for a, b in m)
+
+
+@pytest.mark.parametrize("graph,rounds,expected", [
+    (_complete(list(range(6))), 5, True),    # K6 has a 1-factorisation (a round robin)
+    (_complete(list(range(6))), 6, False),   # ... but only 5 rounds
+    (_complete(list(range(8))), 7, True),
+    (_cycle(list(range(6))), 2, True),
+    (_cycle(list(range(6))), 3, False),
+    (PRISM, 3, True),
+    (PETERSEN, 1, True),
+    (PETERSEN, 2, False),                    # its 2-factors are two 5-cycles: odd
+    (_union(_cycle([0, 1, 2]), _cycle([3, 4, 5])), 1, False),
+    (_complete([0, 1, 2]), 1, False),        # an odd field without its bye node
+    (_complete([0, 1, 2]), 0, True),         # no round left: nothing to check
+    ({0: set()}, 1, False),
+    ({}, 3, True),
+])
+def test_completable_small_graphs(graph, rounds, expected) -> None:  # type: ignore[no-untyped-def]
+    """Edge-disjoint perfect matchings, one per round still to pair."""
+    from qisai.competition.pairing.lookahead import completable
+
+    assert completable(graph, rounds) is expected
+
+
+def _k_nn(n: int) -> dict[int, set[int]]:
+    left, right = list(range(n)), list(range(n, 2 * n))
+    return {**{v: set(right) for v in left}, **{v: set(left) for v in right}}
+
+
+def test_completable_large_graphs() -> None:
+    """Above the exact limit: K13,13 (26 nodes) holds 13 disjoint perfect
+    matchings (a regular bipartite graph always keeps one after another is
+    taken out, König), so any number up to 13 is confirmed; two disjoint K13
+    (odd components) hold none, which must never be called pairable; a vertex
+    of too small a degree is refused at once."""
+    from qisai.competition.pairing.lookahead import completable
+
+    for k in (1, 2, 5, 13):
+        assert completable(_k_nn(13), k) is True
+    assert completable(_k_nn(13), 14) is False
+    two_k13 = _union(_complete(list(range(13))), _complete(list(range(13, 26))))
+    assert completable(two_k13, 1) is not True
+    assert completable(two_k13, 2) is not True
+    # 16 and 18 nodes (between the exact and the search limits)
+    assert completable(_union(_complete(list(range(8))), _complete(list(range(8, 16)))), 3)
+    assert completable(_k_nn(9), 9) is True
+    assert completable(_union(_complete(list(range(9))), _complete(list(range(9, 18)))),
+                       1) is not True
+
+
+def test_remaining_graph_and_without() -> None:
+    from qisai.competition.pairing.lookahead import BYE, remaining_graph, without
+
+    met = {frozenset({1, 2}), frozenset({3, 4})}
+    g = remaining_graph([1, 2, 3, 4], lambda a, b: frozenset({a, b}) in met, None)
+    assert g == {1: {3, 4}, 2: {3, 4}, 3: {1, 2}, 4: {1, 2}}
+    g5 = remaining_graph([1, 2, 3, 4, 5], lambda a, b: frozenset({a, b}) in met,
+                         lambda i: i in (4, 5))
+    assert g5[BYE] == {4, 5}
+    assert g5[4] == {1, 2, 5, BYE} and g5[1] == {3, 4, 5}
+    cut = without(g, [(1, 3)])
+    assert cut == {1: {4}, 2: {3, 4}, 3: {2}, 4: {1, 2}}
+    assert g[1] == {3, 4}  # a copy: the graph given is left alone
