@@ -474,3 +474,175 @@ def test_remaining_graph_and_without() -> None:
     cut = without(g, [(1, 3)])
     assert cut == {1: {4}, 2: {3, 4}, 3: {2}, 4: {1, 2}}
     assert g[1] == {3, 4}  # a copy: the graph given is left alone
+
+
+# -- score segments, floaters, 拆开重排 (Appendix 2) -------------------------------------
+
+
+def _fresh(scores: list[float], met: dict[int, set[int]] | None = None) -> list[SwissPlayer]:
+    """Entries 1.. with these scores; each has met only an absent entry (99)
+    unless ``met`` says otherwise, and none has a colour history."""
+    met = met or {}
+    return [SwissPlayer(i, s, i, frozenset(met.get(i, {99}))) for i, s in enumerate(scores, 1)]
+
+
+def test_segments_from_the_top_and_the_floater_meets_the_nearest_score() -> None:
+    """由最高分按积分段逐段向下编排，同分者编对: the three on 2 points give one
+    pair, upper half against lower half (1 meets 2), and the last of them, 3,
+    floats down to the 1-point segment, where the halves are 3, 4 against 5, 6;
+    the two on 0 meet.  Boards go by the higher score on them, then by order."""
+    res = pair_swiss_round(_fresh([2, 2, 2, 1, 1, 1, 0, 0]), 3, SwissOptions(), random.Random(0))
+    assert [frozenset(p.players()) for p in res.pairings] == [
+        frozenset({1, 2}), frozenset({3, 5}), frozenset({4, 6}), frozenset({7, 8})]
+    assert [p.board for p in res.pairings] == [1, 2, 3, 4]
+    assert res.explanation[0] == "segment 2: 3 floats down to the nearest score"
+    assert res.bye is None and res.relaxed == []
+
+
+def test_adjacent_option_pairs_neighbours() -> None:
+    """The 14th World Championship's rule: neighbours in the segment meet
+    (1-2, 3-4, 5-6) instead of the halves (1-4, 2-5, 3-6)."""
+    adjacent = pair_swiss_round(_fresh([1] * 6), 2, SwissOptions(segment_pairing="adjacent"),
+                                random.Random(0))
+    assert _pairs(adjacent) == {frozenset({1, 2}), frozenset({3, 4}), frozenset({5, 6})}
+    halves = pair_swiss_round(_fresh([1] * 6), 2, SwissOptions(), random.Random(0))
+    assert _pairs(halves) == {frozenset({1, 4}), frozenset({2, 5}), frozenset({3, 6})}
+    # an odd segment: the last floats either way
+    for seg in ("adjacent", "halves"):
+        res = pair_swiss_round(_fresh([1, 1, 1, 0]), 2, SwissOptions(segment_pairing=seg),
+                               random.Random(0))
+        assert frozenset({3, 4}) in _pairs(res)
+
+
+def test_rematch_inside_a_segment_takes_the_next_opponent() -> None:
+    """相遇过的对手不再编对: 1 has met 4, its half-opposite, so the halves are
+    re-matched (1-5, 2-4) before anyone leaves the segment."""
+    res = pair_swiss_round(_fresh([1] * 6, {1: {4}, 4: {1}}), 2, SwissOptions(),
+                           random.Random(0))
+    assert _pairs(res) == {frozenset({1, 5}), frozenset({2, 4}), frozenset({3, 6})}
+    assert not any("float" in line for line in res.explanation)
+
+
+def test_segment_taken_apart_for_a_floater() -> None:
+    """将由上排下来的最后一对或几对拆开重排: 3 floats from the 2-point segment
+    but has met both 1-pointers, so the top pair 1-2 is taken apart; 3 meets
+    1 on its own score and the rest stay within one point (近分者)."""
+    res = pair_swiss_round(_fresh([2, 2, 2, 1, 1, 0], {3: {4, 5}, 4: {3}, 5: {3}}), 3,
+                           SwissOptions(), random.Random(0))
+    pairs = _pairs(res)
+    assert frozenset({1, 3}) in pairs
+    assert pairs & {frozenset({2, 4}), frozenset({2, 5})}
+    assert pairs & {frozenset({4, 6}), frozenset({5, 6})}
+    assert "segment 1 could not take the floaters: re-paired with segment 2 (拆开重排)" \
+        in res.explanation
+
+
+def test_stuck_bottom_repaired_from_the_segments_above() -> None:
+    """受卡: the bottom four (0 points) have all met each other except in
+    pairs that leave someone out, so the segment above is taken apart and
+    re-paired with them; every pair stays within one point."""
+    met = {5: {6, 7}, 6: {5, 8}, 7: {5, 8}, 8: {6, 7}}
+    # among 5-8 only 5-8 and 6-7 are left: 6-7 fine, 5-8 fine -> make 5-8 met too
+    met[5].add(8)
+    met[8].add(5)
+    res = pair_swiss_round(_fresh([2, 2, 1, 1, 0, 0, 0, 0], met), 4, SwissOptions(),
+                           random.Random(0))
+    score = {i: s for i, s in enumerate([2, 2, 1, 1, 0, 0, 0, 0], 1)}
+    for p in res.pairings:
+        assert p.black is not None and p.black not in met.get(p.red, set())
+    assert any("受卡" in line for line in res.explanation)
+    assert max(abs(score[p.red] - score[p.black]) for p in res.pairings) <= 1  # type: ignore[index]
+    assert frozenset({1, 2}) in _pairs(res)  # the top segment is not touched
+
+
+# -- the bye (轮空) -----------------------------------------------------------------
+
+
+def test_bye_goes_where_the_rest_can_still_pair() -> None:
+    """The bye would go to 3 (lowest score, last), but 1 and 2 have met: the
+    bye goes to the lowest score that lets the others pair, 2, and 1 meets 3."""
+    ps = [SwissPlayer(1, 1.0, 1, frozenset({2})), SwissPlayer(2, 0.0, 2, frozenset({1})),
+          SwissPlayer(3, 0.0, 3, frozenset({99}))]
+    res = pair_swiss_round(ps, 2, SwissOptions(), random.Random(0))
+    assert res.bye == 2 and _pairs(res) == {frozenset({1, 3})}
+    assert res.explanation[:2] == [
+        "2 has the bye (lowest placed without a bye, fewest rounds missed; 轮空)",
+        "the bye could not go to 3: the rest would not pair"]
+    assert res.pairings[-1] == type(res.pairings[-1])(2, None, 2)
+
+
+def test_no_bye_holder_works() -> None:
+    ps = [SwissPlayer(1, 1.0, 1, frozenset({2, 3})), SwissPlayer(2, 0.0, 2, frozenset({1, 3})),
+          SwissPlayer(3, 0.0, 3, frozenset({1, 2}))]
+    with pytest.raises(PairingError, match="^round 3: no pairing without rematch exists with "
+                                           "any bye holder$"):
+        pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
+
+
+def test_bye_order_score_then_missed_rounds_then_order() -> None:
+    """Lowest score first; on equal score the one with fewer rounds already
+    without a game (FIDE Dutch 2025 C.5, as in test_bbp_inputs); then the last
+    in order; never a second bye while someone has had none."""
+    def bye(*players: SwissPlayer) -> int | None:
+        return pair_swiss_round(list(players), 2, SwissOptions(), random.Random(0)).bye
+
+    assert bye(SwissPlayer(1, 0.0, 1), SwissPlayer(2, 1.0, 2), SwissPlayer(3, 1.0, 3)) == 1
+    assert bye(SwissPlayer(1, 0.0, 1), SwissPlayer(2, 0.0, 2, unplayed=1),
+               SwissPlayer(3, 1.0, 3)) == 1
+    assert bye(SwissPlayer(1, 0.0, 1), SwissPlayer(2, 0.0, 2), SwissPlayer(3, 1.0, 3)) == 2
+    assert bye(SwissPlayer(1, 0.0, 1), SwissPlayer(2, 0.0, 2, byes=1, unplayed=1),
+               SwissPlayer(3, 1.0, 3)) == 1
+    # everyone has had one: the lowest score has a second
+    assert bye(SwissPlayer(1, 1.0, 1, byes=1), SwissPlayer(2, 0.0, 2, byes=1),
+               SwissPlayer(3, 2.0, 3, byes=1)) == 2
+
+
+# -- same-group avoidance ("前三轮同队不相遇") ---------------------------------------------
+
+
+def test_round_one_draw_is_repaired_to_keep_groups_apart() -> None:
+    """Halves 1, 2 against 3, 4; 1 and 3 are of one club, 2 and 4 of another:
+    only 1-4 and 2-3 keep them apart, whatever the lot drew."""
+    ps = [SwissPlayer(1, 0.0, 1, group="A"), SwissPlayer(2, 0.0, 2, group="B"),
+          SwissPlayer(3, 0.0, 3, group="A"), SwissPlayer(4, 0.0, 4, group="B")]
+    repaired = 0
+    for seed in range(12):
+        res = pair_swiss_round(ps, 1, SwissOptions(avoid_group_rounds=1), random.Random(seed))
+        assert _pairs(res) == {frozenset({1, 4}), frozenset({2, 3})}
+        assert res.relaxed == []
+        repaired += "draw repaired to keep same-group entries apart" in res.explanation
+    assert 0 < repaired < 12  # the lot drew 1-3, 2-4 some of the time
+    # past the rounds of avoidance the lot stands
+    seen = {frozenset(_pairs(pair_swiss_round(ps, 1, SwissOptions(), random.Random(s))))
+            for s in range(12)}
+    assert len(seen) == 2
+
+
+def test_avoidance_relaxed_last_and_said() -> None:
+    """1, 2 and 3 are one club and 3 is in the lower half with 4: no draw of
+    the halves keeps the club apart, so the avoidance is relaxed, after the
+    colour limits, and the explanation says so."""
+    ps = [SwissPlayer(1, 0.0, 1, group="A"), SwissPlayer(2, 0.0, 2, group="A"),
+          SwissPlayer(3, 0.0, 3, group="A"), SwissPlayer(4, 0.0, 4, group="B")]
+    res = pair_swiss_round(ps, 1, SwissOptions(avoid_group_rounds=3), random.Random(0))
+    assert res.relaxed == ["colour limits and same-group avoidance"]
+    assert res.explanation[0] == ("relaxed: colour limits and same-group avoidance (no pairing "
+                                  "satisfied them)")
+
+
+def test_avoidance_in_later_rounds_up_to_k() -> None:
+    """Round 2 of 'the first two rounds': 1 and 4 (club A) are the natural pair
+    of the halves but may not meet; in round 3 they may."""
+    ps = [SwissPlayer(1, 1.0, 1, frozenset({99}), group="A"),
+          SwissPlayer(2, 1.0, 2, frozenset({98}), group="B"),
+          SwissPlayer(3, 1.0, 3, frozenset({97}), group="C"),
+          SwissPlayer(4, 1.0, 4, frozenset({96}), group="A")]
+    # halves 1, 2 against 3, 4: 1-3 and 2-4 by position; make 1-3 taken
+    ps[0] = SwissPlayer(1, 1.0, 1, frozenset({3}), group="A")
+    ps[2] = SwissPlayer(3, 1.0, 3, frozenset({1}), group="C")
+    opts = SwissOptions(avoid_group_rounds=2)
+    assert _pairs(pair_swiss_round(ps, 3, opts, random.Random(0))) == {frozenset({1, 4}),
+                                                                       frozenset({2, 3})}
+    res = pair_swiss_round(ps, 2, opts, random.Random(0))
+    assert _pairs(res) == {frozenset({1, 2}), frozenset({3, 4})}
+    assert res.relaxed == []
