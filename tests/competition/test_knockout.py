@@ -198,6 +198,8 @@ def test_double_elimination_out_after_two_losses() -> None:
     assert play({1, 2}) == [{1, 3}, {2, 4}]      # unbeaten 1-3, once beaten 2-4
     assert ko.losses() == {2: 1, 4: 2, 3: 1} and ko.alive() == [1, 2, 3]
     assert play({2}) == [{1, None}, {2, 3}]      # 1 alone unbeaten: a bye
+    assert [(m.round, m.index, m.note) for m in ko.rounds[-1]] == [
+        (3, 0, "bye"), (3, 1, "colours by lot")]
     assert ko.alive() == [1, 2]
     assert play({2}) == [{1, 2}]                 # the final: 1 loses its first game
     assert not ko.finished and ko.losses()[1] == 1
@@ -295,3 +297,24 @@ def test_error_messages() -> None:
     with pytest.raises(ResultError, match=f"^round 1 match 0: 9 did not play "
                                           f"\\({rnd[0].red} v {rnd[0].black}\\)$"):
         ko.record(1, 0, 9)
+
+
+def test_double_elimination_avoids_rematches_and_second_byes() -> None:
+    """Eight entries: in round 3 the once-beaten are 3, 4, 7, 8 in seed
+    order; 3 has met 4, so 3 meets 7 and 4 meets 8.  Five entries: the bye
+    goes to the lowest seed without one (5 in round 1, then 3, not 5 again)."""
+    ko = Knockout(list(range(1, 9)), double=True, seed=1)
+
+    def play(winners: set[int]) -> list[set[int | None]]:
+        rnd = ko.pair_next_round()
+        for m in rnd:
+            if m.winner is None:
+                ko.record(m.round, m.index, m.red if m.red in winners else m.black)  # type: ignore[arg-type]
+        return [{m.red, m.black} for m in rnd]
+
+    assert play({1, 3, 5, 7}) == [{1, 2}, {3, 4}, {5, 6}, {7, 8}]
+    assert play({1, 5, 4, 8}) == [{1, 3}, {5, 7}, {2, 4}, {6, 8}]
+    assert play({1}) == [{1, 5}, {3, 7}, {4, 8}]
+    ko = Knockout([1, 2, 3, 4, 5], double=True, seed=1)
+    assert play({1, 3}) == [{5, None}, {1, 2}, {3, 4}]
+    assert play({1, 2}) == [{3, None}, {1, 5}, {2, 4}]
