@@ -646,3 +646,123 @@ def test_avoidance_in_later_rounds_up_to_k() -> None:
     res = pair_swiss_round(ps, 2, opts, random.Random(0))
     assert _pairs(res) == {frozenset({1, 2}), frozenset({3, 4})}
     assert res.relaxed == []
+
+
+def test_round_one_repair_keeps_the_rest_of_the_draw() -> None:
+    """The lot of round 1 stands where it can: when 1 and 5 (one club) were
+    drawn together, the repair prefers the other drawn pairs (two of the three
+    can stay); a draw without a conflict stands as drawn.  The draw without
+    avoidance, same seed, shows what the lot drew."""
+    plain_players = [SwissPlayer(i, 0.0, i) for i in range(1, 9)]
+    club = [SwissPlayer(i, 0.0, i, group="A" if i in (1, 5) else str(i)) for i in range(1, 9)]
+    conflicts = kept = 0
+    for seed in range(30):
+        drawn = _pairs(pair_swiss_round(plain_players, 1, SwissOptions(), random.Random(seed)))
+        res = pair_swiss_round(club, 1, SwissOptions(avoid_group_rounds=1), random.Random(seed))
+        got = _pairs(res)
+        assert frozenset({1, 5}) not in got
+        if frozenset({1, 5}) in drawn:
+            conflicts += 1
+            assert 1 <= len(got & drawn) <= 2
+            kept += len(got & drawn)
+            assert "draw repaired to keep same-group entries apart" in res.explanation
+        else:
+            assert got == drawn
+    assert conflicts >= 3 and kept > conflicts
+
+
+def test_fold_round_one_is_explained() -> None:
+    res = pair_swiss_round([SwissPlayer(i, 0.0, i) for i in range(1, 7)], 1,
+                           SwissOptions(first_round="fold"), random.Random(0))
+    assert res.explanation[:2] == ["round 1: upper half 1..3 meets lower half 4..6",
+                                   "opponents by order (1 meets n/2+1)"]
+    assert [(p.red, p.black) for p in res.pairings] == [(1, 4), (5, 2), (3, 6)]
+    assert res.explanation[2:] == ["board 1: 1 (Red) - 4 (Black): round 1 fold: colours "
+                                   "alternate by board",
+                                   "board 2: 5 (Red) - 2 (Black): round 1 fold: colours "
+                                   "alternate by board",
+                                   "board 3: 3 (Red) - 6 (Black): round 1 fold: colours "
+                                   "alternate by board"]
+
+
+def _has_perfect_matching(adj: dict[int, set[int]]) -> bool:
+    """Brute force, for the checks below."""
+    if not adj:
+        return True
+    v = min(adj)
+    for u in adj[v]:
+        rest = {x: ns - {v, u} for x, ns in adj.items() if x not in (v, u)}
+        if _has_perfect_matching(rest):
+            return True
+    return False
+
+
+def _sixteen(scores: dict[int, float], allowed_edges: list[tuple[int, int]]) -> list[SwissPlayer]:
+    """Sixteen entries who may still meet only along ``allowed_edges`` (every
+    other pair has met): more than the look-ahead decides exactly."""
+    allowed: dict[int, set[int]] = {i: set() for i in range(1, 17)}
+    for a, b in allowed_edges:
+        allowed[a].add(b)
+        allowed[b].add(a)
+    return [SwissPlayer(i, scores.get(i, 0.0), i, frozenset(set(range(1, 17)) - {i} - allowed[i]))
+            for i in range(1, 17)]
+
+
+_TEN_CYCLE = [7, 12, 8, 13, 9, 14, 10, 15, 11, 16]
+_CYCLE_EDGES = [(_TEN_CYCLE[k], _TEN_CYCLE[(k + 1) % 10]) for k in range(10)]
+
+
+def test_look_ahead_on_a_large_field_re_pairs_without_the_bottom_board() -> None:
+    """Sixteen entries: 1-6 may still meet along the prism of the six-entry
+    case above, 7-16 only along a 10-cycle.  The top-down choice takes the
+    rungs 1-4, 2-5, 3-6, which leaves the two triangles: no last round.  Above
+    the exact limit the pairer re-pairs with one board of its first choice
+    ruled out, bottom board first; ruling out a board of the cycle changes
+    nothing, ruling out 3-6 gives 1-4, 2-6, 3-5, and the last round pairs."""
+    prism = [(1, 3), (3, 5), (5, 1), (2, 4), (4, 6), (6, 2), (1, 4), (2, 5), (3, 6)]
+    ps = _sixteen({1: 10, 4: 10, 2: 9, 5: 9, 3: 8, 6: 8}, prism + _CYCLE_EDGES)
+    plain = pair_swiss_round(ps, 14, SwissOptions(), random.Random(0))
+    assert {frozenset({1, 4}), frozenset({2, 5}), frozenset({3, 6})} <= _pairs(plain)
+    res = pair_swiss_round(ps, 14, SwissOptions(), random.Random(0), rounds_left=1)
+    assert {frozenset({1, 4}), frozenset({2, 6}), frozenset({3, 5})} <= _pairs(res)
+    assert res.explanation[0] == (
+        "look-ahead: the first choice would leave the 1 later round(s) without a "
+        "rematch-free pairing (相遇过的对手不再编对); re-paired without 3-6")
+    left = {i: set() for i in range(1, 17)}  # type: dict[int, set[int]]
+    for a, b in prism + _CYCLE_EDGES:
+        if frozenset({a, b}) not in _pairs(res):
+            left[a].add(b)
+            left[b].add(a)
+    assert _has_perfect_matching(left)
+    assert not _has_perfect_matching({1: {3, 5}, 3: {1, 5}, 5: {1, 3}})  # the triangles
+
+
+def test_look_ahead_on_a_large_field_says_when_nothing_helps() -> None:
+    """1-4 may still meet only along the path 1-2-3-4 (so this round must be
+    1-2, 3-4 and 2-3 is left alone for the next), 5-16 along a 12-cycle: no
+    re-pairing helps, the round stands and the explanation says so."""
+    twelve = list(range(5, 17))
+    edges = [(1, 2), (2, 3), (3, 4)] + [(twelve[k], twelve[(k + 1) % 12]) for k in range(12)]
+    ps = _sixteen({1: 3, 2: 3, 3: 2, 4: 2}, edges)
+    res = pair_swiss_round(ps, 12, SwissOptions(), random.Random(0), rounds_left=1)
+    assert {frozenset({1, 2}), frozenset({3, 4})} <= _pairs(res)
+    assert res.explanation[-1] == ("look-ahead: no re-pairing found that keeps the 1 later "
+                                   "round(s) pairable without rematches")
+
+
+def test_look_ahead_too_large_to_decide_says_so() -> None:
+    """26 entries in two clubs of 13 that have met across except 1 and 14:
+    this round must use 1-14 (13 is odd), and the next has no pairing; above
+    the search limit and past the sufficient bound the look-ahead cannot
+    confirm the later round, and says so instead of guessing."""
+    a, b = list(range(1, 14)), list(range(14, 27))
+    ps = []
+    for i in range(1, 27):
+        own = a if i in a else b
+        other = set(b if i in a else a) - ({14} if i == 1 else {1} if i == 14 else set())
+        ps.append(SwissPlayer(i, 1.0 if i in a else 0.0, i, frozenset(other), ()))
+        assert i not in other and not set(own) & other
+    res = pair_swiss_round(ps, 14, SwissOptions(), random.Random(0), rounds_left=1)
+    assert frozenset({1, 14}) in _pairs(res)
+    assert res.explanation[-1] == ("look-ahead: could not confirm that the 1 later round(s) "
+                                   "stay pairable without rematches")
