@@ -766,3 +766,45 @@ def test_look_ahead_too_large_to_decide_says_so() -> None:
     assert frozenset({1, 14}) in _pairs(res)
     assert res.explanation[-1] == ("look-ahead: could not confirm that the 1 later round(s) "
                                    "stay pairable without rematches")
+
+
+# -- 优先安排多先者与多后者编对: opposite colour needs meet inside a segment ---------------
+
+
+@pytest.mark.parametrize("seg", ["halves", "adjacent"])
+@pytest.mark.parametrize("histories", [
+    ((R,), (B,), (R,), (B,)),                  # differences +1 / -1: strong needs
+    ((R, B), (B, R), (R, B), (B, R)),          # balanced: the alternation only
+    ((R, R, B), (B, B, R), (R, R, B), (B, B, R)),
+])
+def test_opposite_colour_needs_are_paired(seg: str, histories) -> None:  # type: ignore[no-untyped-def]
+    """Entries 1 and 3 are due one colour, 2 and 4 the other; the segment's
+    position rule alone would pair 1-3 and 2-4 (halves) or 1-2 and 3-4
+    (neighbours).  Appendix 2 ranks the colour balance second to the score
+    only, so each entry meets one due the other colour, and every entry then
+    gets the colour it was due."""
+    ps = [SwissPlayer(i, 1.0, i, frozenset({10 + i}), h) for i, h in enumerate(histories, 1)]
+    res = pair_swiss_round(ps, len(histories[0]) + 1, SwissOptions(segment_pairing=seg),
+                           random.Random(0))
+    for p in res.pairings:
+        assert (p.red % 2) != (p.black % 2)  # type: ignore[operator]
+    due_red = {i for i, h in enumerate(histories, 1)
+               if SwissPlayer(0, 0, 0, colours=h).colour_diff < 0
+               or (SwissPlayer(0, 0, 0, colours=h).colour_diff == 0 and h[-1] is B)}
+    assert {p.red for p in res.pairings} == due_red
+    assert res.relaxed == []
+
+
+def test_opposite_needs_in_a_segment_with_a_floater() -> None:
+    """The same with an odd segment and a floater (the general matching):
+    1, 2, 3 on 2 points, 4, 5, 6 on 1; 3 floats; colours are due as in
+    1 R-last, 2 B-last, ...; no pair of two entries due the same colour is
+    made when a pairing without one exists at the same score distance."""
+    hist = {1: (R,), 2: (B,), 3: (R,), 4: (B,), 5: (R,), 6: (B,)}
+    score = {1: 2.0, 2: 2.0, 3: 2.0, 4: 1.0, 5: 1.0, 6: 1.0}
+    ps = [SwissPlayer(i, score[i], i, frozenset({10 + i}), hist[i]) for i in range(1, 7)]
+    res = pair_swiss_round(ps, 2, SwissOptions(), random.Random(0))
+    for p in res.pairings:
+        assert hist[p.red] == (B,) and hist[p.black] == (R,)  # type: ignore[index]
+    crossing = [p for p in res.pairings if score[p.red] != score[p.black]]  # type: ignore[index]
+    assert len(crossing) == 1
