@@ -318,3 +318,35 @@ def test_double_elimination_avoids_rematches_and_second_byes() -> None:
     ko = Knockout([1, 2, 3, 4, 5], double=True, seed=1)
     assert play({1, 3}) == [{5, None}, {1, 2}, {3, 4}]
     assert play({1, 2}) == [{3, None}, {1, 5}, {2, 4}]
+
+
+def test_card_notes_and_later_round_series() -> None:
+    """000 clause 9: each match notes the cards drawn (红n/黑n, the K for the
+    bye); the series of a later round plays that round's match with its
+    colours, also in the two-game format (the red card holder starts)."""
+    ko = Knockout(list(range(1, 8)), draw="cards", seed=2)
+    r1 = ko.pair_next_round()
+    for m in r1:
+        if m.black is None:
+            assert m.note == "drew K: bye" and m.winner == m.red
+        else:
+            assert m.note.startswith("cards 红") and m.note.split("/")[1].startswith("黑")
+            assert m.note[len("cards 红"):].split("/")[0] == m.note.split("/")[1][1:]
+            ko.record(1, m.index, m.red)
+    r2 = ko.pair_next_round()
+    assert len(r2) == 2 and all(m.black is not None for m in r2)
+    for k, m in enumerate(r2):
+        for fmt in ("single", "two_games", "best_of_three"):
+            s = ko.series(2, k, fmt)
+            assert (s.a, s.b) == (m.red, m.black)
+            g = s.next_game()
+            assert g is not None and (g.red, g.black) == (m.red, m.black)
+
+
+def test_double_elimination_colours_by_lot() -> None:
+    """13.4 猜先: the seed order does not fix the colours."""
+    reds = set()
+    for seed in range(12):
+        ko = Knockout([1, 2, 3, 4], double=True, seed=seed)
+        reds |= {m.red for m in ko.pair_next_round()}
+    assert reds == {1, 2, 3, 4}

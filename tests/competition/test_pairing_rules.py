@@ -949,3 +949,16 @@ def test_hard_limits_pair_as_many_as_the_colours_allow() -> None:
     assert (res.pairings[0].red, res.pairings[0].black) == (1, 4)
     assert {p.red for p in res.pairings} == {1, 2, 3}
     assert {p.black for p in res.pairings} == {4, 5, 6}
+
+
+def test_completable_when_the_first_matching_tried_is_a_dead_end() -> None:
+    """The prism again, numbered so that the rungs 0-1, 2-3, 4-5 are the
+    first perfect matching a search meets: taking them leaves two triangles,
+    yet three disjoint matchings exist (a rung and two triangle edges, three
+    ways)."""
+    from qisai.competition.pairing.lookahead import completable
+
+    prism = _union(_cycle([0, 2, 4]), _cycle([1, 3, 5]),
+                   {0: {1}, 1: {0}, 2: {3}, 3: {2}, 4: {5}, 5: {4}})
+    assert completable(prism, 3) is True
+    assert completable(prism, 4) is False
