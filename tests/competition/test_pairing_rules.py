@@ -14,7 +14,12 @@ from __future__ import annotations
 import functools
 import random
 
+# the pairer imports numpy, scipy and networkx on first use (CLI start-up);
+# importing them here loads them once in mutmut's fork server at collection,
+# not again in every mutant's run (seconds each)
+import networkx  # noqa: F401
 import pytest
+import scipy.optimize  # noqa: F401
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour
