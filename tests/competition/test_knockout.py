@@ -350,3 +350,15 @@ def test_double_elimination_colours_by_lot() -> None:
         ko = Knockout([1, 2, 3, 4], double=True, seed=seed)
         reds |= {m.red for m in ko.pair_next_round()}
     assert reds == {1, 2, 3, 4}
+
+
+def test_two_game_series_keeps_the_card_colours() -> None:
+    """000 clause 9: the red card holder plays Red -- in game 1 of any format,
+    the two-game one too (the card draw was the lot of 13.5's 第一局猜先)."""
+    for seed in range(3):
+        ko = Knockout(list(range(1, 14)), draw="cards", seed=seed)
+        for k, m in enumerate(ko.pair_next_round()):
+            if m.black is None:
+                continue
+            g = ko.series(1, k, "two_games").next_game()
+            assert g is not None and (g.red, g.black) == (m.red, m.black)
