@@ -221,6 +221,8 @@ def test_broken_limit_is_named() -> None:
     assert res.relaxed == ["colour limits: board 1: 2 takes red, |Red - Black| would be 3 > 2"]
     assert res.explanation[0] == ("relaxed: colour limits: board 1: 2 takes red, |Red - Black| "
                                   "would be 3 > 2 (score groups first, Appendix 2)")
+    assert res.explanation[1] == ("board 1: 2 (Red) - 1 (Black): equal histories: "
+                                  "higher-placed 1 alternates to Black")
     a, b = _two((B, R, R), (B, R, R))
     res = pair_swiss_round([a, b], 4, SwissOptions(max_colour_diff=3), random.Random(0))
     assert res.relaxed == ["colour limits: board 1: 2 takes red, 3 red in a row > 2"]
@@ -281,6 +283,10 @@ def test_look_ahead_keeps_the_later_rounds_pairable() -> None:
     boundary, two across the second (1-3 and 2-4 would cross the top one)."""
     res = pair_swiss_round(_prism_players(), 3, SwissOptions(), random.Random(0), rounds_left=2)
     assert _pairs(res) == {frozenset({1, 4}), frozenset({3, 5}), frozenset({2, 6})}
+    # colours as in any round: 1 had Black last (4 Red last) and takes Red; 3 and 5
+    # have equal histories (R, B), so the higher placed, 5 (1 point), alternates to
+    # Red; 2 and 6 both (B, R): the higher placed, 2, alternates to Black
+    assert {(p.red, p.black) for p in res.pairings} == {(1, 4), (5, 3), (6, 2)}
     assert res.explanation[0] == (
         "look-ahead: the first choice would leave the 2 later round(s) without a "
         "rematch-free pairing (相遇过的对手不再编对); this is the best pairing that keeps "
@@ -556,7 +562,9 @@ def test_stuck_bottom_repaired_from_the_segments_above() -> None:
     score = {i: s for i, s in enumerate([2, 2, 1, 1, 0, 0, 0, 0], 1)}
     for p in res.pairings:
         assert p.black is not None and p.black not in met.get(p.red, set())
-    assert any("受卡" in line for line in res.explanation)
+    # one segment above the bottom first (受卡: 从最低分向上排到卡住的地方)
+    assert "stuck at the bottom: segment 1 and below re-paired together (受卡, 拆开重排)" \
+        in res.explanation
     assert max(abs(score[p.red] - score[p.black]) for p in res.pairings) <= 1  # type: ignore[index]
     assert frozenset({1, 2}) in _pairs(res)  # the top segment is not touched
 
@@ -734,6 +742,7 @@ def test_look_ahead_on_a_large_field_re_pairs_without_the_bottom_board() -> None
     assert res.explanation[0] == (
         "look-ahead: the first choice would leave the 1 later round(s) without a "
         "rematch-free pairing (相遇过的对手不再编对); re-paired without 3-6")
+    assert res.explanation[1] == "segment 8: 3, 6 float down to the nearest score"
     left = {i: set() for i in range(1, 17)}  # type: dict[int, set[int]]
     for a, b in prism + _CYCLE_EDGES:
         if frozenset({a, b}) not in _pairs(res):
@@ -1055,3 +1064,43 @@ def test_colours_and_colour_balance_against_the_clauses() -> None:
         best += cost(ours_pairs) == min(cost(m) for m in same)
     assert checked >= 120
     assert best >= 0.92 * checked, (best, checked)
+
+
+def test_boards_go_by_the_higher_score_on_them() -> None:
+    """1 (2 points) has met 2 and 3 and must take Red (Black twice): it meets
+    4 (0 points) on board 1, above 2-3 (1 point each), because the board's
+    higher score decides, whoever has Red."""
+    ps = [SwissPlayer(1, 2.0, 1, frozenset({2, 3}), (B, B)),
+          SwissPlayer(2, 1.0, 2, frozenset({1, 9}), (R, B)),
+          SwissPlayer(3, 1.0, 3, frozenset({1, 8}), (B, R)),
+          SwissPlayer(4, 0.0, 4, frozenset({7}), (R, R))]
+    res = pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
+    assert (res.pairings[0].red, res.pairings[0].black) == (1, 4)
+    assert set(res.pairings[1].players()) == {2, 3}
+
+
+def test_last_resort_relaxes_colour_limits_and_avoidance_together() -> None:
+    """Hard limits and same-club avoidance: the only two entries are of one
+    club and both must take Black; only the last attempt, with both relaxed,
+    pairs them, and the result says so."""
+    ps = [SwissPlayer(1, 1.0, 1, frozenset({8}), (R, R), group="A"),
+          SwissPlayer(2, 1.0, 2, frozenset({9}), (R, R), group="A")]
+    res = pair_swiss_round(ps, 3, SwissOptions(colour_rule="hard", avoid_group_rounds=3),
+                           random.Random(0))
+    assert res.relaxed == ["colour limits and same-group avoidance"]
+    assert len(res.pairings) == 1
+
+
+def test_soft_limits_outweigh_the_neighbour_rule() -> None:
+    """Neighbours meet (1-2, 3-4) unless that breaks a colour limit that
+    another pairing at the same score keeps: 1 and 2 must take Black, 3 and 4
+    (one Red game each) may take either, so 1-4 and 2-3 (or 1-3, 2-4) with no
+    limit broken."""
+    ps = [SwissPlayer(1, 2.0, 1, frozenset({7}), (R, R)),
+          SwissPlayer(2, 2.0, 2, frozenset({8}), (R, R)),
+          SwissPlayer(3, 2.0, 3, frozenset({9}), (R, B, R)),
+          SwissPlayer(4, 2.0, 4, frozenset({10}), (B, R, R))]
+    res = pair_swiss_round(ps, 4, SwissOptions(segment_pairing="adjacent", max_streak=3),
+                           random.Random(0))
+    assert frozenset({1, 2}) not in _pairs(res)
+    assert res.relaxed == []
