@@ -1104,3 +1104,11 @@ def test_soft_limits_outweigh_the_neighbour_rule() -> None:
                            random.Random(0))
     assert frozenset({1, 2}) not in _pairs(res)
     assert res.relaxed == []
+
+
+def test_look_ahead_one_round_left_on_the_prism() -> None:
+    """One round left after this one is enough to refuse the rungs: the two
+    triangles they leave hold no pairing for the last round (the degrees are
+    just below Dirac's bound, n/2 + k - 1, so the shortcut cannot accept it)."""
+    res = pair_swiss_round(_prism_players(), 3, SwissOptions(), random.Random(0), rounds_left=1)
+    assert _pairs(res) == {frozenset({1, 4}), frozenset({3, 5}), frozenset({2, 6})}
