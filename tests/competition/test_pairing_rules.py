@@ -1112,3 +1112,27 @@ def test_look_ahead_one_round_left_on_the_prism() -> None:
     just below Dirac's bound, n/2 + k - 1, so the shortcut cannot accept it)."""
     res = pair_swiss_round(_prism_players(), 3, SwissOptions(), random.Random(0), rounds_left=1)
     assert _pairs(res) == {frozenset({1, 4}), frozenset({3, 5}), frozenset({2, 6})}
+
+
+def test_segments_follow_the_seeding_order_not_the_entry_numbers() -> None:
+    """Halves and floaters go by the order (seeding: rating or lot), which
+    need not be the entry number: entries 40, 30, 20, 10 seeded 1-4 on equal
+    scores give 40-20 and 30-10."""
+    ps = [SwissPlayer(pid, 1.0, order, frozenset({99})) for pid, order in
+          ((10, 4), (20, 3), (30, 2), (40, 1))]
+    res = pair_swiss_round(ps, 2, SwissOptions(), random.Random(0))
+    assert _pairs(res) == {frozenset({40, 20}), frozenset({30, 10})}
+    res = pair_swiss_round(ps, 2, SwissOptions(segment_pairing="adjacent"), random.Random(0))
+    assert _pairs(res) == {frozenset({40, 30}), frozenset({20, 10})}
+
+
+def test_neighbours_still_meet_after_a_segment_is_taken_apart() -> None:
+    """With the neighbour rule, re-pairing a segment for a floater (拆开重排)
+    keeps neighbours together: 5 floats from the five leaders but has met
+    6 and 7, so the top segment is re-paired with the one below; the leaders
+    still meet as 1-2 and 3-4."""
+    ps = _fresh([2, 2, 2, 2, 2, 1, 1, 0], {5: {6, 7}, 6: {5}, 7: {5}})
+    res = pair_swiss_round(ps, 3, SwissOptions(segment_pairing="adjacent"), random.Random(0))
+    assert {frozenset({1, 2}), frozenset({3, 4})} <= _pairs(res)
+    assert "segment 1 could not take the floaters: re-paired with segment 2 (拆开重排)" \
+        in res.explanation
