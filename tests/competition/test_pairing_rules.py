@@ -1115,15 +1115,15 @@ def test_look_ahead_one_round_left_on_the_prism() -> None:
 
 
 def test_segments_follow_the_seeding_order_not_the_entry_numbers() -> None:
-    """Halves and floaters go by the order (seeding: rating or lot), which
-    need not be the entry number: entries 40, 30, 20, 10 seeded 1-4 on equal
-    scores give 40-20 and 30-10."""
+    """Halves and neighbours go by the order (seeding: rating or lot), which
+    need not follow the entry numbers: entries 20, 40, 10, 30 seeded 1-4 on
+    equal scores give 20-10 and 40-30 (halves), 20-40 and 10-30 (neighbours)."""
     ps = [SwissPlayer(pid, 1.0, order, frozenset({99})) for pid, order in
-          ((10, 4), (20, 3), (30, 2), (40, 1))]
+          ((10, 3), (20, 1), (30, 4), (40, 2))]
     res = pair_swiss_round(ps, 2, SwissOptions(), random.Random(0))
-    assert _pairs(res) == {frozenset({40, 20}), frozenset({30, 10})}
+    assert _pairs(res) == {frozenset({20, 10}), frozenset({40, 30})}
     res = pair_swiss_round(ps, 2, SwissOptions(segment_pairing="adjacent"), random.Random(0))
-    assert _pairs(res) == {frozenset({40, 30}), frozenset({20, 10})}
+    assert _pairs(res) == {frozenset({20, 40}), frozenset({10, 30})}
 
 
 def test_neighbours_still_meet_after_a_segment_is_taken_apart() -> None:
