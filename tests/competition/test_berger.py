@@ -95,3 +95,49 @@ def test_errors() -> None:
         berger_table(1)
     with pytest.raises(PairingError, match="out of range"):
         berger_round(8, 8)
+
+
+def test_double_round_robin_odd_field_keeps_the_byes_and_boards() -> None:
+    """13.5 两局制: the second leg swaps colours board by board (board numbers
+    kept); a bye stays a bye for the same entry (Appendix 1: the phantom)."""
+    d = double_round_robin(5)
+    assert len(d) == 10
+    for first, second in zip(d[:5], d[5:], strict=True):
+        assert second[0].black is None and second[0].red == first[0].red
+        assert [b.board for b in second] == [b.board for b in first] == [1, 2, 3]
+        for a, b in zip(first[1:], second[1:], strict=True):
+            assert (b.red, b.black) == (a.black, a.red)
+
+
+def test_format_round_prints_the_bye() -> None:
+    # 5 entries, round 1: 1 meets the phantom 6 (人数逢单，1号轮空), then 2-5, 3-4
+    assert format_round(berger_round(5, 1)) == "1-bye 2-5 3-4"
+    assert format_round(berger_round(5, 1), phantom=6) == "1-(6) 2-5 3-4"
+    assert format_round(berger_round(4, 1)) == "1-4 2-3"
+
+
+@pytest.mark.parametrize("n", [4, 5, 8, 9])
+def test_boards_are_numbered_from_the_largest_numbers_board(n: int) -> None:
+    """"'最大号'的这一对，永远列在最前面": board 1 is the largest number's pair
+    (or the bye of an odd field), then boards 2, 3, ... in table order."""
+    for r, rnd in enumerate(berger_table(n), start=1):
+        assert [b.board for b in rnd] == list(range(1, (n + n % 2) // 2 + 1))
+        assert berger_round(n, r) == rnd
+        if n % 2:
+            assert rnd[0].black is None
+        else:
+            assert n in rnd[0].players()
+
+
+def test_error_messages_name_the_range() -> None:
+    for bad in (1, 0):
+        with pytest.raises(PairingError, match=f"^a round robin needs at least 2 entries, "
+                                               f"got {bad}$"):
+            berger_table(bad)
+        with pytest.raises(PairingError, match=f"^a round robin needs at least 2 entries, "
+                                               f"got {bad}$"):
+            berger_round(bad, 1)
+    with pytest.raises(PairingError, match=r"^round 8 out of range 1\.\.7 for 8 entries$"):
+        berger_round(8, 8)
+    with pytest.raises(PairingError, match=r"^round 0 out of range 1\.\.7 for 7 entries$"):
+        berger_round(7, 0)
