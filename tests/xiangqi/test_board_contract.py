@@ -608,3 +608,15 @@ def test_rooks_and_cannons_as_attackers() -> None:
     # a6: the cannon a2 over the horse a5; the rook a0 is behind two pieces.
     assert b.attackers(Color.RED, a6) == [a2]
     assert b.attackers(Color.BLACK, a2) == []
+
+
+def test_a_soldier_never_takes_its_own_general() -> None:
+    # A set-up diagram (issue 13.8) may put a soldier behind its start rank,
+    # right behind its own general: moving forward onto it would take a piece
+    # of its own side, which no move may do (2.1, 2.7), so it has no move.
+    red = Board("3k5/9/9/9/9/9/9/4K4/4P4/9 w - - 0 1", setup=True)
+    assert red.legal_moves_from(square(4, 1)) == []
+    black = Board("9/4p4/4k4/9/9/9/9/9/9/3K5 b - - 0 1", setup=True)
+    assert black.legal_moves_from(square(4, 8)) == []
+    # the general: e6 is outside the palace, d7 faces the red general (2.2)
+    assert [m.iccs() for m in black.legal_moves()] == ["e7f7"]

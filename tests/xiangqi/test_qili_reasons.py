@@ -145,3 +145,20 @@ def test_29_2_the_same_attack_from_a_new_square_is_not_new(profile: str) -> None
     slide = classify_move(Board(fen), Move.from_iccs("a0a1"), profile)
     assert (slide.label, slide.nuance) == (Label.IDLE, Nuance.OLD_CHASE)
     assert "existed before the move" in slide.reason_en and "29.2" in slide.clauses
+
+
+@pytest.mark.parametrize(("fen", "move", "label"), [
+    # c5 is on black's side of the river: a black soldier there has not
+    # crossed, a red one has (25.3: only a crossed soldier is material).
+    ("4k4/9/9/9/2p6/9/9/9/9/R2K5 w - - 0 1", "a0a5", Label.IDLE),
+    ("r3k4/9/9/9/2P6/9/9/9/9/3K5 b - - 0 1", "a9a5", Label.CHASE),
+    # c4 is on red's side: a red soldier there has not crossed.
+    ("r3k4/9/9/9/9/2P6/9/9/9/3K5 b - - 0 1", "a9a4", Label.IDLE),
+])
+def test_25_3_soldiers_at_the_river(fen: str, move: str, label: Label) -> None:
+    r = classify_move(Board(fen), Move.from_iccs(move), "cxa")
+    assert r.label is label
+    if label is Label.IDLE:
+        assert "25.3" in r.clauses and "not crossed the river" in r.reason_en
+    else:
+        assert "unprotected soldier" in r.reason_en
