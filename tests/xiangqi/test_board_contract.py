@@ -620,3 +620,18 @@ def test_a_soldier_never_takes_its_own_general() -> None:
     assert black.legal_moves_from(square(4, 8)) == []
     # the general: e6 is outside the palace, d7 faces the red general (2.2)
     assert [m.iccs() for m in black.legal_moves()] == ["e7f7"]
+
+
+def test_generals_facing_with_pieces_on_other_files() -> None:
+    # 将帅对面 (2.2, 4.1.2) looks only at the generals' own file: pieces on
+    # other files between their ranks change nothing.
+    with pytest.raises(FenError, match="face each other"):
+        Board("4ka3/9/2n6/9/R8/9/6p2/5A3/9/4K4 b - - 0 1")
+    blocked = Board("4ka3/9/2n6/9/R3c4/9/6p2/5A3/9/4K4 b - - 0 1")
+    assert not blocked.generals_face()
+    # the black cannon on e5, alone between them, may not leave the file
+    assert not blocked.is_legal(Move.from_iccs("e5d5"))
+    assert blocked.is_legal(Move.from_iccs("e5e4"))
+    # a search's unchecked move (push_code) can leave them facing
+    blocked.push_code(square(4, 5) << 7 | square(3, 5))
+    assert blocked.generals_face()
