@@ -162,3 +162,15 @@ def test_25_3_soldiers_at_the_river(fen: str, move: str, label: Label) -> None:
         assert "25.3" in r.clauses and "not crossed the river" in r.reason_en
     else:
         assert "unprotected soldier" in r.reason_en
+
+
+def test_root_cut_that_raises_the_gain_is_a_new_chase() -> None:
+    # The horse on e4 attacks the black rook on c5, protected by the cannon
+    # on c9 over the red soldier on c7: taking it wins a rook for a horse
+    # (25.3: 一车相当于双马, a gain already there, 细则6).  The soldier steps
+    # aside and cuts the root (CXA fig. 3 断根捉马): now the rook is won
+    # outright, more than before, so the chase is new (细则 2, 3).
+    fen = "2c1k4/9/2P6/9/2r6/4N4/9/9/9/3K5 w - - 0 1"
+    r = classify_move(Board(fen), Move.from_iccs("c7b7"), "cxa")
+    assert r.label is Label.CHASE and r.targets == (Move.from_iccs("c5c5").to_square,)
+    assert "the horse attacks the unprotected chariot" in r.reason_en
