@@ -29,7 +29,7 @@ from qisai.xiangqi import (
     square_rank,
     tables,
 )
-from qisai.xiangqi.fen import placement_fen
+from qisai.xiangqi.fen import parse_fen, placement_fen
 
 # 1.2: seven kinds; Red 帅 仕 相 马 车 炮 兵, Black 将 士 象 马 车 炮 卒 (printed
 # records write 仕 for Red's advisor to tell it from Black's 士).
@@ -635,3 +635,34 @@ def test_generals_facing_with_pieces_on_other_files() -> None:
     # a search's unchecked move (push_code) can leave them facing
     blocked.push_code(square(4, 5) << 7 | square(3, 5))
     assert blocked.generals_face()
+
+
+def test_copy_without_history() -> None:
+    # A copy without the move history (what searches use) is the same
+    # position, plays and takes back its own moves, and has nothing older to
+    # take back.
+    b = Board()
+    for m in ("h2e2", "h9g7"):
+        b.push(Move.from_iccs(m))
+    c = b.copy(stack=False)
+    assert (c.fen(), c.key, c.move_stack) == (b.fen(), b.key, [])
+    c.push(Move.from_iccs("h0g2"))
+    c.pop()
+    assert c.fen() == b.fen() and c.key == b.key
+    with pytest.raises(IllegalMoveError):
+        c.pop()
+    assert len(b.move_stack) == 2
+
+
+def test_fen_readers_are_strict_unless_told_setup() -> None:
+    # A soldier behind its start rank is only for set-up diagrams (issue
+    # 13.8): parse_fen, set_fen and Board refuse it unless setup=True.
+    fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1"
+    with pytest.raises(FenError, match="cannot stand"):
+        parse_fen(fen)
+    assert parse_fen(fen, setup=True).turn is Color.RED
+    b = Board()
+    with pytest.raises(FenError, match="cannot stand"):
+        b.set_fen(fen)
+    b.set_fen(fen, setup=True)
+    assert b.fen() == fen
