@@ -666,3 +666,9 @@ def test_fen_readers_are_strict_unless_told_setup() -> None:
         b.set_fen(fen)
     b.set_fen(fen, setup=True)
     assert b.fen() == fen
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t\n"])
+def test_an_empty_fen_is_named_as_such(text: str) -> None:
+    with pytest.raises(FenError, match="^empty FEN$"):
+        Board(text)
