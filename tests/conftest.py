@@ -146,12 +146,14 @@ settings.register_profile("qisai", deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile("qisai")
 
-# Mutation runs (scripts/mutation sets QISAI_MUTATION=1; issue 24.6) run each
-# test once per mutant, thousands of times: the property tests then draw few
-# examples, the same ones every run (derandomize: a mutant survives or dies
-# the same way each time), and the tests run fastest first so that ``-x``
-# stops at the first cheap failure.  The normal suite is never affected.
-MUTATION_RUN = os.environ.get("QISAI_MUTATION") == "1"
+# Mutation runs (scripts/mutation sets QISAI_MUTATION=1; a bare `mutmut run`
+# sets MUTANT_UNDER_TEST; issue 24.6) run each test once per mutant,
+# thousands of times: the property tests then draw few examples, the same
+# ones every run (derandomize: a mutant survives or dies the same way each
+# time), and the tests run fastest first so that ``-x`` stops at the first
+# cheap failure.  The normal suite is never affected.
+MUTATION_RUN = (os.environ.get("QISAI_MUTATION") == "1"
+                or "MUTANT_UNDER_TEST" in os.environ)
 MUTATION_EXAMPLES = 12
 settings.register_profile("mutation", parent=settings.get_profile("qisai"),
                           max_examples=MUTATION_EXAMPLES, derandomize=True, database=None)
