@@ -174,3 +174,22 @@ def test_root_cut_that_raises_the_gain_is_a_new_chase() -> None:
     r = classify_move(Board(fen), Move.from_iccs("c7b7"), "cxa")
     assert r.label is Label.CHASE and r.targets == (Move.from_iccs("c5c5").to_square,)
     assert "the horse attacks the unprotected chariot" in r.reason_en
+
+
+def test_axf_check_makes_the_generals_recapture_illegal() -> None:
+    # The horse on g6 attacks the black cannon on f8, which only the general
+    # on e8 protects.  车九进八 checks along rank 8: judged as if the check
+    # were answered (AXF, issue 13.1), the general still may not take back
+    # on f8, where the rook would attack it once e8 is empty (a general's
+    # own capture must be safe from every piece, 4.1.2): the cannon is
+    # falsely protected (28.16) and the check also chases it.
+    fen = "9/4kc3/9/6N2/9/9/9/9/8R/R2K5 w - - 0 1"
+    xray = classify_move(Board(fen), Move.from_iccs("a0a8"), "axf")
+    assert xray.label is Label.CHECK
+    assert xray.targets == (Move.from_iccs("f8f8").to_square,)
+    assert "the horse attacks the falsely protected cannon" in xray.reason_en
+    # 车一平五 checks along the e-file instead: the general may take back on
+    # f8, so the horse only offers an even exchange and the check chases
+    # nothing.
+    file = classify_move(Board(fen), Move.from_iccs("i1e1"), "axf")
+    assert file.label is Label.CHECK and file.targets == ()
