@@ -193,3 +193,15 @@ def test_axf_check_makes_the_generals_recapture_illegal() -> None:
     # nothing.
     file = classify_move(Board(fen), Move.from_iccs("i1e1"), "axf")
     assert file.label is Label.CHECK and file.targets == ()
+
+
+def test_threat_scan_counting_leaves_out_a_soldiers_own_attack() -> None:
+    # The rook on a0 attacks the loose cannon on a7 (a chase, 28.3); the
+    # soldier on d5 attacks the loose horse on d6, its own attack, which
+    # counts only in mutual perpetual attack (27.2, 细则11).
+    from qisai.xiangqi.qili_search import scan_threats
+
+    scan = scan_threats(Board("4k4/9/c8/3n5/3P5/9/9/9/9/R2K5 w - - 0 1"))
+    a7, d6 = Move.from_iccs("a7d6").from_square, Move.from_iccs("a7d6").to_square
+    assert [t.target for t in scan.counting()] == [a7]
+    assert sorted(t.target for t in scan.counting(pawn=True)) == sorted([a7, d6])
