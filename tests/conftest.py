@@ -192,11 +192,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def _known_durations() -> dict[str, float]:
-    """Each test's duration from mutmut's stats run (in the work folder, the cwd)."""
+    """Each test's duration from mutmut's stats run: mutmut runs the tests in
+    its ``mutants/`` folder, where it keeps ``mutmut-stats.json``."""
     import json
 
-    stats = Path("mutants", "mutmut-stats.json")
-    if not stats.is_file():
+    stats = next((f for f in (Path("mutmut-stats.json"), Path("mutants", "mutmut-stats.json"))
+                  if f.is_file()), None)
+    if stats is None:
         return {}
     try:
         return dict(json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {}))
