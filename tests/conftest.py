@@ -96,6 +96,8 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the browser tests at collection when they cannot run, so that no
     fixture of theirs (a server, a browser) is set up only to be skipped."""
+    if MUTATION_RUN:
+        mutation_order(items)
     reason = browser_missing()
     if reason is None:
         return
@@ -143,3 +145,72 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile("qisai", deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile("qisai")
+
+# Mutation runs (scripts/mutation sets QISAI_MUTATION=1; a bare `mutmut run`
+# sets MUTANT_UNDER_TEST; issue 24.6) run each test once per mutant,
+# thousands of times: the property tests then draw few examples, the same
+# ones every run (derandomize: a mutant survives or dies the same way each
+# time), and the tests run fastest first so that ``-x`` stops at the first
+# cheap failure.  The normal suite is never affected.
+MUTATION_RUN = (os.environ.get("QISAI_MUTATION") == "1"
+                or "MUTANT_UNDER_TEST" in os.environ)
+MUTATION_EXAMPLES = 12
+settings.register_profile("mutation", parent=settings.get_profile("qisai"),
+                          max_examples=MUTATION_EXAMPLES, derandomize=True, database=None)
+if MUTATION_RUN:
+    settings.load_profile("mutation")
+
+
+def _cap_examples(item: pytest.Item) -> None:
+    """Cap a property test's own ``@settings(max_examples=...)`` for a mutation run.
+
+    hypothesis refuses a second ``@settings`` on a test, and an explicit
+    ``max_examples`` overrides the loaded profile, so the settings object
+    that ``@given`` reads at call time is replaced by a child of it.
+    """
+    test = getattr(item, "obj", None)
+    own = getattr(test, "_hypothesis_internal_use_settings", None)
+    if own is not None and own.max_examples > MUTATION_EXAMPLES:
+        test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+            own, max_examples=MUTATION_EXAMPLES, derandomize=True, database=None)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In a mutation run, start with empty memos.
+
+    mutmut forks each mutant's test run from a process that has already run
+    the tests on the unmutated code: the repetition code's shared memo
+    (``qili._shared``: scans and classifications by position) would hand the
+    mutant the unmutated answers."""
+    if not MUTATION_RUN:
+        return
+    import sys
+
+    qili = sys.modules.get("qisai.xiangqi.qili")
+    if qili is not None:
+        qili._shared.clear()
+
+
+def _known_durations() -> dict[str, float]:
+    """Each test's duration from mutmut's stats run: mutmut runs the tests in
+    its ``mutants/`` folder, where it keeps ``mutmut-stats.json``."""
+    import json
+
+    stats = next((f for f in (Path("mutmut-stats.json"), Path("mutants", "mutmut-stats.json"))
+                  if f.is_file()), None)
+    if stats is None:
+        return {}
+    try:
+        return dict(json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {}))
+    except (OSError, ValueError):
+        return {}
+
+
+def mutation_order(items: list[pytest.Item]) -> None:
+    """For a mutation run: cap the property tests and sort fastest first."""
+    for item in items:
+        _cap_examples(item)
+    durations = _known_durations()
+    if durations:
+        # unknown tests (new since the stats run) go last
+        items.sort(key=lambda item: durations.get(item.nodeid, float("inf")))

@@ -29,7 +29,7 @@ from qisai.xiangqi import (
     square_rank,
     tables,
 )
-from qisai.xiangqi.fen import placement_fen
+from qisai.xiangqi.fen import parse_fen, placement_fen
 
 # 1.2: seven kinds; Red 帅 仕 相 马 车 炮 兵, Black 将 士 象 马 车 炮 卒 (printed
 # records write 仕 for Red's advisor to tell it from Black's 士).
@@ -608,3 +608,67 @@ def test_rooks_and_cannons_as_attackers() -> None:
     # a6: the cannon a2 over the horse a5; the rook a0 is behind two pieces.
     assert b.attackers(Color.RED, a6) == [a2]
     assert b.attackers(Color.BLACK, a2) == []
+
+
+def test_a_soldier_never_takes_its_own_general() -> None:
+    # A set-up diagram (issue 13.8) may put a soldier behind its start rank,
+    # right behind its own general: moving forward onto it would take a piece
+    # of its own side, which no move may do (2.1, 2.7), so it has no move.
+    red = Board("3k5/9/9/9/9/9/9/4K4/4P4/9 w - - 0 1", setup=True)
+    assert red.legal_moves_from(square(4, 1)) == []
+    black = Board("9/4p4/4k4/9/9/9/9/9/9/3K5 b - - 0 1", setup=True)
+    assert black.legal_moves_from(square(4, 8)) == []
+    # the general: e6 is outside the palace, d7 faces the red general (2.2)
+    assert [m.iccs() for m in black.legal_moves()] == ["e7f7"]
+
+
+def test_generals_facing_with_pieces_on_other_files() -> None:
+    # 将帅对面 (2.2, 4.1.2) looks only at the generals' own file: pieces on
+    # other files between their ranks change nothing.
+    with pytest.raises(FenError, match="face each other"):
+        Board("4ka3/9/2n6/9/R8/9/6p2/5A3/9/4K4 b - - 0 1")
+    blocked = Board("4ka3/9/2n6/9/R3c4/9/6p2/5A3/9/4K4 b - - 0 1")
+    assert not blocked.generals_face()
+    # the black cannon on e5, alone between them, may not leave the file
+    assert not blocked.is_legal(Move.from_iccs("e5d5"))
+    assert blocked.is_legal(Move.from_iccs("e5e4"))
+    # a search's unchecked move (push_code) can leave them facing
+    blocked.push_code(square(4, 5) << 7 | square(3, 5))
+    assert blocked.generals_face()
+
+
+def test_copy_without_history() -> None:
+    # A copy without the move history (what searches use) is the same
+    # position, plays and takes back its own moves, and has nothing older to
+    # take back.
+    b = Board()
+    for m in ("h2e2", "h9g7"):
+        b.push(Move.from_iccs(m))
+    c = b.copy(stack=False)
+    assert (c.fen(), c.key, c.move_stack) == (b.fen(), b.key, [])
+    c.push(Move.from_iccs("h0g2"))
+    c.pop()
+    assert c.fen() == b.fen() and c.key == b.key
+    with pytest.raises(IllegalMoveError):
+        c.pop()
+    assert len(b.move_stack) == 2
+
+
+def test_fen_readers_are_strict_unless_told_setup() -> None:
+    # A soldier behind its start rank is only for set-up diagrams (issue
+    # 13.8): parse_fen, set_fen and Board refuse it unless setup=True.
+    fen = "4k4/9/9/9/9/9/9/9/4P4/3K5 w - - 0 1"
+    with pytest.raises(FenError, match="cannot stand"):
+        parse_fen(fen)
+    assert parse_fen(fen, setup=True).turn is Color.RED
+    b = Board()
+    with pytest.raises(FenError, match="cannot stand"):
+        b.set_fen(fen)
+    b.set_fen(fen, setup=True)
+    assert b.fen() == fen
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t\n"])
+def test_an_empty_fen_is_named_as_such(text: str) -> None:
+    with pytest.raises(FenError, match="^empty FEN$"):
+        Board(text)
