@@ -6,24 +6,36 @@ syncs it: 10-25 ms in which no game moves); a worker thread does it every
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from qisai.store import Database, repo
+from qisai.web import Settings, create_app
 from qisai.web.play import storage
 
 # 25 points of a 9x9 board, none next to another: no capture, 25 moves.
 POINTS = [f"{c}{r}" for r in (1, 3, 5, 7, 9) for c in "ACEGJ"]
 
 
+@pytest.fixture
+def sqlite_client(tmp_path: Path, clock: Any) -> Iterator[TestClient]:
+    """An app on an SQLite file whatever database the other tests use: the
+    appends on the loop are for SQLite only (PostgreSQL's go to threads)."""
+    settings = Settings.from_env(tmp_path / "data", url=f"sqlite:///{tmp_path / 'wal.sqlite3'}")
+    with TestClient(create_app(settings, time_source=clock, tick_period=0.05)) as c:
+        yield c
+
+
 def test_loop_appends_leave_checkpoints_to_a_worker_thread(
-        register: Any, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        register: Any, sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = sqlite_client
     hub = client.app.state.qisai.hub  # type: ignore[attr-defined]
     writer = hub._loop_writer
-    if writer is None:
-        pytest.skip("appends on the loop are for an SQLite file (not PostgreSQL)")
+    assert writer is not None
     monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 10)
     with writer.fast.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
