@@ -13,6 +13,15 @@ from qisai.competition.errors import EventStateError, PairingError, ResultError
 from qisai.competition.pairing.knockout import Knockout, bracket_order, card_draw
 
 
+def play_round(ko: Knockout, winners: set[int]) -> list[set[int | None]]:
+    """Pair ``ko``'s next round and record each open match for the side in
+    ``winners``; return the round's pairs as sets."""
+    rnd = ko.pair_next_round()
+    for m in rnd:
+        if m.winner is None:
+            ko.record(m.round, m.index, m.red if m.red in winners else m.black)  # type: ignore[arg-type]
+    return [{m.red, m.black} for m in rnd]
+
 def test_bracket_order_keeps_top_seeds_apart() -> None:
     assert bracket_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     order = bracket_order(16)
@@ -188,11 +197,7 @@ def test_double_elimination_out_after_two_losses() -> None:
     ko = Knockout([1, 2, 3, 4], double=True, seed=5)
 
     def play(winners: set[int]) -> list[set[int | None]]:
-        rnd = ko.pair_next_round()
-        for m in rnd:
-            if m.winner is None:
-                ko.record(m.round, m.index, m.red if m.red in winners else m.black)  # type: ignore[arg-type]
-        return [{m.red, m.black} for m in rnd]
+        return play_round(ko, winners)
 
     assert play({1, 3}) == [{1, 2}, {3, 4}]
     assert play({1, 2}) == [{1, 3}, {2, 4}]      # unbeaten 1-3, once beaten 2-4
@@ -306,11 +311,7 @@ def test_double_elimination_avoids_rematches_and_second_byes() -> None:
     ko = Knockout(list(range(1, 9)), double=True, seed=1)
 
     def play(winners: set[int]) -> list[set[int | None]]:
-        rnd = ko.pair_next_round()
-        for m in rnd:
-            if m.winner is None:
-                ko.record(m.round, m.index, m.red if m.red in winners else m.black)  # type: ignore[arg-type]
-        return [{m.red, m.black} for m in rnd]
+        return play_round(ko, winners)
 
     assert play({1, 3, 5, 7}) == [{1, 2}, {3, 4}, {5, 6}, {7, 8}]
     assert play({1, 5, 4, 8}) == [{1, 3}, {5, 7}, {2, 4}, {6, 8}]

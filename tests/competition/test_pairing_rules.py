@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
+from typing import Any
 
 # the pairer imports numpy, scipy and networkx on first use (CLI start-up);
 # importing them here loads them once in mutmut's fork server at collection,
@@ -840,6 +842,18 @@ def _may_take(colours: tuple[Colour, ...], c: Colour, opts: SwissOptions) -> boo
     return abs(diff) <= opts.max_colour_diff and run <= opts.max_streak
 
 
+def _paired_random_rounds(rng: random.Random, count: int) -> Iterator[Any]:
+    """Yield ``(entries, options, entries by id, result)`` for each of
+    ``count`` random rounds (:func:`_random_round`) that can be paired."""
+    for _ in range(count):
+        ps, opts = _random_round(rng)
+        try:
+            res = pair_swiss_round(ps, 4, opts, random.Random(rng.random()))
+        except PairingError:
+            continue
+        yield ps, opts, {p.id: p for p in ps}, res
+
+
 def _random_round(rng: random.Random) -> tuple[list[SwissPlayer], SwissOptions]:
     """A round of 4-8 entries with random scores, random earlier opponents
     and random colour histories (not produced by the pairer)."""
@@ -898,15 +912,8 @@ def test_fewest_score_crossings_from_the_top_against_brute_force() -> None:
     boundary.  Hard colour limits (colour_rule='hard') are rules here and are
     kept whenever the result does not report them relaxed; with score first
     they are only reported."""
-    rng = random.Random(2024)
     checked = best_all = 0
-    for _ in range(150):
-        ps, opts = _random_round(rng)
-        by = {p.id: p for p in ps}
-        try:
-            res = pair_swiss_round(ps, 4, opts, random.Random(rng.random()))
-        except PairingError:
-            continue
+    for ps, opts, by, res in _paired_random_rounds(random.Random(2024), 150):
         hard = opts.colour_rule == "hard" and not res.relaxed
 
         ok = functools.partial(_allowed, by, opts, hard)
@@ -1035,15 +1042,8 @@ def test_colours_and_colour_balance_against_the_clauses() -> None:
     crossings, ours has (nearly always) the fewest pairs of two entries due
     the same colour (在首先服从同分或近分者对弈的原则下...优先安排多先者与多后者编对),
     weighted by how strongly they are due, after the fewest broken limits."""
-    rng = random.Random(77)
     checked = best = 0
-    for _ in range(200):
-        ps, opts = _random_round(rng)
-        by = {p.id: p for p in ps}
-        try:
-            res = pair_swiss_round(ps, 4, opts, random.Random(rng.random()))
-        except PairingError:
-            continue
+    for ps, opts, by, res in _paired_random_rounds(random.Random(77), 200):
         limits = not any(r in ("colour limits", "colour limits and same-group avoidance")
                          for r in res.relaxed)
         for p in res.pairings:
