@@ -8,7 +8,6 @@
   const start = JSON.parse($("start-data").textContent);
   const lang = qisai.lang();
   const kind = start.kind;
-  const SVGNS = "http://www.w3.org/2000/svg";
   // The root: a FEN (Xiangqi) or a size / SGF (Go); nodes: the tree.
   let root = {fen: start.fen || null, size: start.size || 19, sgf: null, komi: start.komi || 7.5};
   let nodes = [], cur = 0, selected = null, flipped = false, lastLine = null;
@@ -77,23 +76,8 @@
   }
 
   // ------------------------------------------------------------- drawing
-  function el(name, attrs, text) {
-    const e = document.createElementNS(SVGNS, name);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  const XQ = {K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
-              k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒"};
+  const el = qisai.svgEl, XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi";
-  function parseFen(fen) {
-    const out = {};
-    fen.split(" ")[0].split("/").forEach((row, i) => {
-      let f = 0;
-      for (const ch of row) { if (/\d/.test(ch)) f += Number(ch); else { out[FILES[f] + (9 - i)] = ch; f += 1; } }
-    });
-    return out;
-  }
   function drawXiangqi(svg, pos) {
     const xy = (sq) => { const f = FILES.indexOf(sq[0]), r = Number(sq.slice(1));
       return flipped ? [50 + (8 - f) * 100, 50 + r * 100] : [50 + f * 100, 50 + (9 - r) * 100]; };

@@ -24,7 +24,30 @@ const qisai = (() => {
     try { meta.content = (await api("POST", "/api/auth/guest")).csrf; }
     catch (e) { meta.content = ""; throw e; }
   }
-  return {api, csrf, ensureSession, lang: () => document.querySelector('meta[name="lang"]').content};
+  // The boards' drawing helpers (game, analysis and simul pages).
+  function svgEl(name, attrs, text) {
+    const e = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  // Rule 1.2: the pieces' names, Red (upper case) and Black.
+  const XQ = {K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
+              k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒"};
+  // FEN placement -> {"e0": "K", ...} (files a-i, ranks 0-9 from Red's side).
+  function parseFen(fen) {
+    const out = {};
+    fen.split(" ")[0].split("/").forEach((row, i) => {
+      let f = 0;
+      for (const ch of row) {
+        if (/\d/.test(ch)) f += Number(ch);
+        else { out["abcdefghi"[f] + (9 - i)] = ch; f += 1; }
+      }
+    });
+    return out;
+  }
+  return {api, csrf, ensureSession, svgEl, XQ, parseFen,
+          lang: () => document.querySelector('meta[name="lang"]').content};
 })();
 
 document.addEventListener("DOMContentLoaded", () => {

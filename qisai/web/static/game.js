@@ -15,32 +15,14 @@
   let selected = null, pending = null, flipped = state.you === "second", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
   let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
-  const SVGNS = "http://www.w3.org/2000/svg";
   // blindfold (issue 21): a blindfold seat's own view draws no pieces; blindfold.js announces and reads typed moves
   const blindSeat = () => !!state.you && (state.blindfold || []).includes(state.you);
 
-  function el(name, attrs, text) {
-    const e = document.createElementNS(SVGNS, name);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
+  const el = qisai.svgEl;
 
   // ------------------------------------------------------------- Xiangqi
-  const XQ = {K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
-              k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒"};
+  const XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi";
-  function parseFen(fen) {
-    const out = {};
-    fen.split(" ")[0].split("/").forEach((row, i) => {
-      let f = 0;
-      for (const ch of row) {
-        if (/\d/.test(ch)) f += Number(ch);
-        else { out[FILES[f] + (9 - i)] = ch; f += 1; }
-      }
-    });
-    return out;
-  }
   function xqXY(sq) {
     const f = FILES.indexOf(sq[0]), r = Number(sq.slice(1));
     return flipped ? [50 + (8 - f) * 100, 50 + r * 100] : [50 + f * 100, 50 + (9 - r) * 100];

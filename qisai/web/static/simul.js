@@ -48,8 +48,7 @@
   const boards = new Map();   // number -> {state, el}
   const info = new Map(simulData.boards.map(b => [b.number, b]));
   let current = null, ws = null, msgId = 0, selected = null;
-  const XQ = {K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
-              k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒"};
+  const XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi", GO = "ABCDEFGHJKLMNOPQRST";
   const label = (n) => lang === "zh" ? `第${n}${T.board}` : `${T.board} ${n}`;
 
@@ -57,14 +56,6 @@
   function hostToMove(st) {
     const p = st.players && st.players[st.to_move];
     return !st.result && st.status === "active" && p && p.id === simulData.host_id;
-  }
-  function parseFen(fen) {
-    const out = {};
-    fen.split(" ")[0].split("/").forEach((row, i) => {
-      let f = 0;
-      for (const ch of row) { if (/\d/.test(ch)) f += Number(ch); else { out[FILES[f] + (9 - i)] = ch; f += 1; } }
-    });
-    return out;
   }
   function draw(n) {
     const b = boards.get(n), st = b.state, pos = st.position || {};
