@@ -27,6 +27,9 @@ from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
 
+from ._swiss_clauses import due as _due
+from ._swiss_clauses import may_take as _may_take
+
 R, B = Colour.RED, Colour.BLACK
 
 
@@ -234,7 +237,10 @@ def test_broken_limit_is_named() -> None:
     a, b = _two((R, R), (R, R))
     res = pair_swiss_round([a, b], 3, SwissOptions(colour_rule="hard"), random.Random(0))
     assert res.relaxed == ["colour limits"]
-    assert res.explanation[0] == "relaxed: colour limits (no pairing satisfied them)"
+    # the explanation says why: the stricter attempt found no pairing
+    assert res.explanation[0] == ("relaxed: colour limits (no pairing satisfied them: no "
+                                  "pairing without rematch and within the colour limits "
+                                  "exists for 1, 2)")
     assert len(res.pairings) == 1
 
 
@@ -643,7 +649,8 @@ def test_avoidance_relaxed_last_and_said() -> None:
     res = pair_swiss_round(ps, 1, SwissOptions(avoid_group_rounds=3), random.Random(0))
     assert res.relaxed == ["colour limits and same-group avoidance"]
     assert res.explanation[0] == ("relaxed: colour limits and same-group avoidance (no pairing "
-                                  "satisfied them)")
+                                  "satisfied them: round 1: no pairing of the halves avoids "
+                                  "same-group opponents)")
 
 
 def test_avoidance_in_later_rounds_up_to_k() -> None:
@@ -754,6 +761,50 @@ def test_look_ahead_on_a_large_field_re_pairs_without_the_bottom_board() -> None
     assert not _has_perfect_matching({1: {3, 5}, 3: {1, 5}, 5: {1, 3}})  # the triangles
 
 
+def _prism_edges(first: int) -> list[tuple[int, int]]:
+    """The pairs still allowed among first..first+5 after two rounds, as in
+    the six-entry case: triangles, and the rungs first-first+3 and so on."""
+    base = [(1, 3), (3, 5), (5, 1), (2, 4), (4, 6), (6, 2), (1, 4), (2, 5), (3, 6)]
+    return [(a + first - 1, b + first - 1) for a, b in base]
+
+
+def test_look_ahead_on_a_large_field_rules_out_two_boards_together() -> None:
+    """Sixteen entries, hard colour limits: two prisms (1-6 and 7-12, their
+    rungs on the six lowest boards, alternating prism by prism) and, on top,
+    13 and 14 who may only take Red and 15 and 16 who may only take Black
+    (13-16 have met): 13-15 and 14-16 is the only round for them now, and
+    13-14, 15-16 is left for the next.  The first choice takes every rung:
+    two pairs of triangles, no last round.  Ruling out one board fixes at most
+    one prism, and ruling out 13-15 or 14-16 leaves no pairing at all; the
+    bottom two boards together (3-6 and 9-12) fix both."""
+    edges = _prism_edges(1) + _prism_edges(7) + [(13, 15), (14, 16), (13, 14), (15, 16),
+                                                  (14, 15)]
+    scores = {13: 20, 14: 20, 15: 20, 16: 20, 1: 10, 4: 10, 7: 9.5, 10: 9.5, 2: 9, 5: 9,
+              8: 8.5, 11: 8.5, 3: 8, 6: 8, 9: 7.5, 12: 7.5}
+    must = {13: (B, B), 14: (B, B), 15: (R, R), 16: (R, R)}
+    ps = [SwissPlayer(p.id, p.score, p.order, p.opponents,
+                      must.get(p.id, (R, B) if p.id % 2 else (B, R)))
+          for p in _sixteen(scores, edges)]
+    opts = SwissOptions(colour_rule="hard")
+    rungs = {frozenset({a, a + 3}) for a in (1, 2, 3, 7, 8, 9)}
+    assert rungs <= _pairs(pair_swiss_round(ps, 14, opts, random.Random(0)))
+    res = pair_swiss_round(ps, 14, opts, random.Random(0), rounds_left=1)
+    assert res.explanation[0] == (
+        "look-ahead: the first choice would leave the 1 later round(s) without a "
+        "rematch-free pairing (相遇过的对手不再编对); re-paired without 3-6, 9-12")
+    assert res.relaxed == []
+    got = _pairs(res)
+    assert {frozenset({13, 15}), frozenset({14, 16})} <= got
+    # each prism now holds one rung and two triangle edges (not 3-6 or 9-12)
+    assert len(got & rungs) == 2 and not got & {frozenset({3, 6}), frozenset({9, 12})}
+    left: dict[int, set[int]] = {i: set() for i in range(1, 17)}
+    for a, b in edges:
+        if frozenset({a, b}) not in got:
+            left[a].add(b)
+            left[b].add(a)
+    assert _has_perfect_matching(left)
+
+
 def test_look_ahead_on_a_large_field_says_when_nothing_helps() -> None:
     """1-4 may still meet only along the path 1-2-3-4 (so this round must be
     1-2, 3-4 and 2-3 is left alone for the next), 5-16 along a 12-cycle: no
@@ -828,18 +879,6 @@ def test_opposite_needs_in_a_segment_with_a_floater() -> None:
 
 
 # -- the top-down objective against brute force, both colour rules ----------------------
-
-
-def _may_take(colours: tuple[Colour, ...], c: Colour, opts: SwissOptions) -> bool:
-    """The colour limits, written out again: |Red - Black| after the game and
-    the run of one colour."""
-    diff = sum(1 if x is R else -1 for x in colours) + (1 if c is R else -1)
-    run = 1
-    for x in reversed(colours):
-        if x is not c:
-            break
-        run += 1
-    return abs(diff) <= opts.max_colour_diff and run <= opts.max_streak
 
 
 def _paired_random_rounds(rng: random.Random, count: int) -> Iterator[Any]:
@@ -985,15 +1024,6 @@ def test_completable_when_the_first_matching_tried_is_a_dead_end() -> None:
     assert completable(prism, 4) is False
 
 
-def _due(colours: tuple[Colour, ...]) -> tuple[Colour | None, int]:
-    """The colour an entry is due and how strongly (13.3, Appendix 2): an
-    unbalanced difference (2), else the alternation (1), else none (0)."""
-    diff = sum(1 if c is R else -1 for c in colours)
-    if diff:
-        return (R if diff < 0 else B), 2
-    return (colours[-1].other if colours else None), (1 if colours else 0)
-
-
 def _expected_colours(a: SwissPlayer, b: SwissPlayer, opts: SwissOptions,
                       limits: bool) -> set[tuple[int, int]]:
     """The (Red, Black) orders 13.3 and Appendix 2 allow for a pair, written
@@ -1136,3 +1166,24 @@ def test_neighbours_still_meet_after_a_segment_is_taken_apart() -> None:
     assert {frozenset({1, 2}), frozenset({3, 4})} <= _pairs(res)
     assert "segment 1 could not take the floaters: re-paired with segment 2 (拆开重排)" \
         in res.explanation
+
+
+def test_relaxed_rules_are_named_with_the_reason() -> None:
+    """When a rule gives way the explanation names the rules the stricter
+    attempt could not keep and the entries left without a partner: four
+    entries who may each only take Red (hard limits, Black twice) cannot form
+    one pair; two clubmates alone in round 2 of 前两轮同队不相遇 cannot meet
+    until the avoidance goes, which is relaxed last, with the colour limits."""
+    ps = [SwissPlayer(i, 1.0, i, frozenset({10 + i}), (B, B)) for i in range(1, 5)]
+    res = pair_swiss_round(ps, 3, SwissOptions(colour_rule="hard"), random.Random(0))
+    assert res.relaxed == ["colour limits"]
+    assert res.explanation[0] == ("relaxed: colour limits (no pairing satisfied them: no "
+                                  "pairing without rematch and within the colour limits "
+                                  "exists for 1, 2, 3, 4)")
+    mates = [SwissPlayer(1, 1.0, 1, frozenset({9}), (R,), group="A"),
+             SwissPlayer(2, 1.0, 2, frozenset({8}), (B,), group="A")]
+    res = pair_swiss_round(mates, 2, SwissOptions(avoid_group_rounds=2), random.Random(0))
+    assert res.relaxed == ["colour limits and same-group avoidance"]
+    assert res.explanation[0] == ("relaxed: colour limits and same-group avoidance (no pairing "
+                                  "satisfied them: no pairing without rematch and keeping "
+                                  "same-group entries apart exists for 1, 2)")

@@ -168,6 +168,20 @@ class _Rules:
         self._stuck = set() if self.soft else {
             pid for pid, c in self._can.items() if not any(c)}
 
+    def terms(self) -> str:
+        """Name the rules a pair must keep at this level, for error messages:
+        "without rematch", and, when they are in force, "within the colour
+        limits" (hard limits), "keeping same-group entries apart" and
+        "without the boards the look-ahead rules out"."""
+        words = ["without rematch"]
+        if self.colour_limits and not self.soft:
+            words.append("within the colour limits")
+        if self.group_avoid:
+            words.append("keeping same-group entries apart")
+        if self.taboo:
+            words.append("without the boards the look-ahead rules out")
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         return not self.breaks(pl, c)
 
@@ -479,7 +493,7 @@ class _Solver:
         pairs = self._match(list(self.p), None, bye_pool=set(pool))
         paired = {x for pr in pairs for x in pr}
         if self.bye is None or len(paired) != len(self.p) - 1:
-            raise PairingError("no pairing without rematch exists with any bye holder")
+            raise PairingError(f"no pairing {self.rules.terms()} exists with any bye holder")
         return pairs, self.bye
 
     def solve(self) -> tuple[list[tuple[int, int]], list[str]]:
@@ -528,7 +542,7 @@ class _Solver:
         while carry:
             if k == 0:
                 raise PairingError(
-                    f"no pairing without rematch exists for {', '.join(map(str, carry))}")
+                    f"no pairing {self.rules.terms()} exists for {', '.join(map(str, carry))}")
             k = max(0, last - step)
             step *= 2
             while done and done[-1][0] >= k:
@@ -584,7 +598,9 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
                                        group_avoid, draw_first_round, rounds_left)
         if label:
             relaxed.append(label)
-            result.explanation.insert(0, f"relaxed: {label} (no pairing satisfied them)")
+            # say why the stricter attempt failed: the arbiter sees which rule gave way
+            result.explanation.insert(
+                0, f"relaxed: {label} (no pairing satisfied them: {last_error})")
         result.relaxed = relaxed + result.relaxed
         result.explanation = explanation + result.explanation
         return result

@@ -1,0 +1,160 @@
+"""The look-ahead of 积分编排制 against a brute force that shares no code with
+the pairer.
+
+Appendix 2 "相遇过的对手不再编对" holds for every round of the event, and an
+entry has at most one bye (轮空) while others have had none.  A round that
+leaves the later rounds without a rematch-free pairing is therefore a dead
+end; with ``rounds_left`` the pairer must avoid one when it can, and among
+the rounds that avoid it take the best by the usual priorities (fewest pairs
+across each score boundary from the top, then fewest colour limits broken,
+then the least colour due twice).  On random small fields with many games
+already played (so that dead ends are common) every claim is checked by
+enumerating all the rounds to come.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+
+# loaded once at collection (see test_pairing_rules.py)
+import networkx  # noqa: F401
+import pytest
+import scipy.optimize  # noqa: F401
+
+from qisai.competition.errors import PairingError
+from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+
+from ._swiss_clauses import B, R, clash, limits_broken
+
+Edge = frozenset[int]
+
+
+def _rounds(ids: tuple[int, ...], met: frozenset[Edge], bye_from: frozenset[int]
+            ) -> Iterator[tuple[frozenset[Edge], int | None]]:
+    """Every legal round: a pairing of ``ids`` without a rematch and, in an
+    odd field, a bye for one entry of ``bye_from``."""
+    if len(ids) % 2:
+        for bye in sorted(bye_from):
+            rest = tuple(i for i in ids if i != bye)
+            for m in _matchings(rest, met):
+                yield m, bye
+    else:
+        for m in _matchings(ids, met):
+            yield m, None
+
+
+def _matchings(ids: tuple[int, ...], met: frozenset[Edge]) -> Iterator[frozenset[Edge]]:
+    if not ids:
+        yield frozenset()
+        return
+    a = ids[0]
+    for k in range(1, len(ids)):
+        pair = frozenset((a, ids[k]))
+        if pair not in met:
+            for rest in _matchings(ids[1:k] + ids[k + 1:], met):
+                yield rest | {pair}
+
+
+@functools.cache
+def _completes(ids: tuple[int, ...], met: frozenset[Edge], fresh: frozenset[int],
+               rounds: int) -> bool:
+    """Can ``rounds`` more rounds be paired, no rematch, each bye to an entry
+    still without one?"""
+    if rounds == 0:
+        return True
+    return any(_completes(ids, met | m, fresh - {bye} if bye is not None else fresh, rounds - 1)
+               for m, bye in _rounds(ids, met, fresh))
+
+
+def _field(rng: random.Random) -> tuple[list[SwissPlayer], int]:
+    """4-8 entries after some rounds played without rematches (random rounds;
+    in an odd field a bye node takes a partner each round, so nobody has two
+    byes) and one to three rounds to come; random scores and colours."""
+    n = rng.randint(4, 8)
+    nodes = list(range(1, n + 1)) + ([0] if n % 2 else [])
+    # the rounds of a full all-play-all, less at most two: dead ends are common
+    rounds_left = rng.randint(1, min(3, len(nodes) - 3))
+    played = len(nodes) - 1 - rounds_left - rng.randint(0, 2)
+    met: dict[int, set[int]] = {i: set() for i in nodes}
+    for _ in range(played):
+        for _ in range(100):  # a random round that repeats no pair
+            order = rng.sample(nodes, len(nodes))
+            pairs = list(zip(order[::2], order[1::2], strict=True))
+            if all(b not in met[a] for a, b in pairs):
+                break
+        else:
+            break
+        for a, b in pairs:
+            met[a].add(b)
+            met[b].add(a)
+    return [SwissPlayer(i, float(rng.randint(0, 3)), i, frozenset(met[i] - {0}),
+                        tuple(rng.choice((R, B)) for _ in range(2)), int(0 in met[i]))
+            for i in range(1, n + 1)], rounds_left
+
+
+def _key(by: dict[int, SwissPlayer], opts: SwissOptions, m: frozenset[Edge],
+         bye: int | None) -> tuple[list[int], int, int]:
+    """(pairs across each score boundary from the top, the bye counted as
+    playing below the lowest score; colour limits broken; colour due twice)."""
+    levels = sorted({p.score for p in by.values()}, reverse=True)
+    level = {i: levels.index(p.score) for i, p in by.items()}
+    cross = [0] * len(levels)
+    broken = twice = 0
+    games = [tuple(e) for e in m] + ([(bye, None)] if bye is not None else [])
+    for a, b in games:
+        lo, hi = sorted((level[a], len(levels) if b is None else level[b]))
+        for k in range(lo, hi):
+            cross[k] += 1
+        if b is not None:
+            broken += limits_broken(by[a].colours, by[b].colours, opts)
+            twice += clash(by[a].colours, by[b].colours)
+    return cross, broken, twice
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_look_ahead_against_every_round_to_come(seed: int) -> None:
+    """On 400 random fields per seed: when some round keeps the later rounds
+    pairable, ours does; when ours differs from the round without
+    look-ahead, that round was a dead end and ours is the best of the rounds
+    that are not; when no round keeps them pairable, the round stands and
+    the explanation says so."""
+    rng = random.Random(3000 + seed)
+    opts = SwissOptions()
+    seen = {"repaired": 0, "hopeless": 0, "kept": 0}
+    for _ in range(400):
+        field, rounds_left = _field(rng)
+        by = {p.id: p for p in field}
+        ids = tuple(sorted(by))
+        met = frozenset(frozenset((p.id, o)) for p in field for o in p.opponents)
+        fresh = frozenset(i for i in ids if by[i].byes == 0)
+        now = list(_rounds(ids, met, fresh))
+        if not now:
+            with pytest.raises(PairingError):
+                pair_swiss_round(field, 5, opts, random.Random(seed))
+            continue
+        good = [(m, bye) for m, bye in now
+                if _completes(ids, met | m, fresh - {bye}, rounds_left)]
+        plain = pair_swiss_round(field, 5, opts, random.Random(seed))
+        res = pair_swiss_round(field, 5, opts, random.Random(seed), rounds_left=rounds_left)
+        ours = frozenset(frozenset(p.players()) for p in res.pairings if p.black is not None)
+        assert res.bye is None or by[res.bye].byes == 0, res
+        kept = _completes(ids, met | ours, fresh - {res.bye}, rounds_left)
+        if not good:
+            seen["hopeless"] += 1
+            assert res.explanation[-1] == (
+                f"look-ahead: no pairing of this round keeps the {rounds_left} later "
+                "round(s) pairable without rematches"), res.explanation
+            continue
+        assert kept, (field, rounds_left, res)
+        first = frozenset(frozenset(p.players()) for p in plain.pairings if p.black is not None)
+        if (first, plain.bye) == (ours, res.bye):
+            seen["kept"] += 1
+            continue
+        seen["repaired"] += 1
+        assert not _completes(ids, met | first, fresh - {plain.bye}, rounds_left)
+        assert _key(by, opts, ours, res.bye) == min(_key(by, opts, m, bye) for m, bye in good)
+        assert any(line.startswith("look-ahead: the first choice would leave")
+                   for line in res.explanation), res.explanation
+    assert seen["repaired"] >= 8 and min(seen.values()) >= 2, seen
