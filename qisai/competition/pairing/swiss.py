@@ -169,18 +169,17 @@ class _Rules:
             pid for pid, c in self._can.items() if not any(c)}
 
     def terms(self) -> str:
-        """Name the rules a pair must keep at this level, for error messages:
-        "without rematch", and, when they are in force, "within the colour
-        limits" (hard limits), "keeping same-group entries apart" and
-        "without the boards the look-ahead rules out"."""
+        """Name the rules a pair must keep at this level, for the error that
+        says no pairing keeps them: "without rematch", and, when they are in
+        force, "within the colour limits" (hard limits) and "keeping
+        same-group entries apart".  (A look-ahead re-pairing that rules out
+        boards and fails is never reported: the next one is tried.)"""
         words = ["without rematch"]
         if self.colour_limits and not self.soft:
             words.append("within the colour limits")
         if self.group_avoid:
             words.append("keeping same-group entries apart")
-        if self.taboo:
-            words.append("without the boards the look-ahead rules out")
-        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        return " and ".join(words)
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         return not self.breaks(pl, c)
@@ -304,28 +303,31 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
     top, bottom = ordered[:half], ordered[half:]
     notes = [f"round 1: upper half {top[0].id}..{top[-1].id} meets lower half "
              f"{bottom[0].id}..{bottom[-1].id}"]
+    opponents = list(bottom)
     if options.first_round == "fold":
-        pairs = [(t.id, b.id) for t, b in zip(top, bottom, strict=True)]
         notes.append("opponents by order (1 meets n/2+1)")
     else:
-        perm = list(bottom)
-        rng.shuffle(perm)
-        pairs = [(t.id, b.id) for t, b in zip(top, perm, strict=True)]
+        rng.shuffle(opponents)
         notes.append("lower-half opponents drawn by lot")
+    pairs = [(t.id, b.id) for t, b in zip(top, opponents, strict=True)]
     if any(not rules.allowed(a, b) for a, b in pairs):
-        # same-group avoidance: keep the draw, repair it by a matching that
-        # prefers the drawn pairs
+        # same-group avoidance: keep as many drawn pairs as the groups allow,
+        # the new pairs by lot.  A new pair costs more than the lots of all
+        # the new pairs together (half * 1000 > half * 999), so the matching
+        # changes the fewest drawn pairs and only then follows the lot.
         drawn = {frozenset(p) for p in pairs}
         np, linear_sum_assignment = _assignment()
         cost = np.full((half, half), _FORBIDDEN, dtype=np.int64)
+        changed = half * 1000
         for i, t in enumerate(top):
             for j, b in enumerate(bottom):
                 if rules.allowed(t.id, b.id):
-                    cost[i, j] = 0 if frozenset((t.id, b.id)) in drawn else 1 + rng.randrange(1000)
-        rows, cols = linear_sum_assignment(cost)
-        if any(cost[i, j] >= _FORBIDDEN for i, j in zip(rows, cols, strict=True)):
+                    cost[i, j] = (0 if frozenset((t.id, b.id)) in drawn
+                                  else changed + rng.randrange(1000))
+        chosen = list(zip(*linear_sum_assignment(cost), strict=True))
+        if any(cost[i, j] >= _FORBIDDEN for i, j in chosen):
             raise PairingError("round 1: no pairing of the halves avoids same-group opponents")
-        pairs = [(top[i].id, bottom[j].id) for i, j in zip(rows, cols, strict=True)]
+        pairs = [(top[i].id, bottom[j].id) for i, j in chosen]
         notes.append("draw repaired to keep same-group entries apart")
     return pairs, notes
 
