@@ -315,6 +315,23 @@ def test_look_ahead_keeps_the_later_rounds_pairable() -> None:
     assert all(played[i] == set(range(1, 7)) - {i} for i in played)
 
 
+def test_a_game_in_either_record_is_a_rematch() -> None:
+    """相遇过的对手不再编对 whichever record holds the game: with each game of
+    the prism case listed only in the lower-numbered entry's record (as an
+    import of one side's cards might give), the round and its look-ahead are
+    those of the full records."""
+    full = _prism_players()
+    one_sided = [SwissPlayer(p.id, p.score, p.order,
+                             frozenset(o for o in p.opponents if o > p.id), p.colours)
+                 for p in full]
+    assert any(not p.opponents for p in one_sided)  # 6 lists nobody
+    for left in (0, 2):
+        want = pair_swiss_round(full, 3, SwissOptions(), random.Random(0), rounds_left=left)
+        got = pair_swiss_round(one_sided, 3, SwissOptions(), random.Random(0), rounds_left=left)
+        assert _pairs(got) == _pairs(want)
+        assert got.explanation == want.explanation
+
+
 def test_look_ahead_leaves_a_good_round_alone() -> None:
     """When the first choice keeps the later rounds pairable it stands: the
     leaders 1 and 3 meet on a rung-free prism pairing."""
