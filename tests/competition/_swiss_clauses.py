@@ -18,7 +18,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from qisai.competition.model import Colour
-from qisai.competition.pairing.swiss import SwissOptions
+from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer
 
 R, B = Colour.RED, Colour.BLACK
 
@@ -55,6 +55,33 @@ def limits_broken(a: tuple[Colour, ...], b: tuple[Colour, ...], opts: SwissOptio
     """The fewest colour limits a game between the two must break (0-2)."""
     return min((not may_take(x, R, opts)) + (not may_take(y, B, opts))
                for x, y in ((a, b), (b, a)))
+
+
+def expected_colours(a: SwissPlayer, b: SwissPlayer, opts: SwissOptions,
+                      limits: bool) -> set[tuple[int, int]]:
+    """The (Red, Black) orders 13.3 and Appendix 2 allow for a pair, written
+    out from the clauses: the limits first (the order breaking fewest), then
+    fewer Red games takes Red, then Black last round takes Red, then the
+    higher placed alternates; with no history, by lot (either)."""
+    orders = [(a, b), (b, a)]
+    if limits:
+        broken = [(not may_take(x.colours, R, opts)) + (not may_take(y.colours, B, opts))
+                  for x, y in orders]
+        orders = [o for o, k in zip(orders, broken, strict=True) if k == min(broken)]
+        if len(orders) == 1:
+            return {(orders[0][0].id, orders[0][1].id)}
+    da = sum(1 if c is R else -1 for c in a.colours)
+    db = sum(1 if c is R else -1 for c in b.colours)
+    if da != db:
+        return {(a.id, b.id)} if da < db else {(b.id, a.id)}
+    la = a.colours[-1] if a.colours else None
+    lb = b.colours[-1] if b.colours else None
+    if la is not None and lb is not None and la is not lb:
+        return {(a.id, b.id)} if la is B else {(b.id, a.id)}
+    if la is not None:
+        hi, lo = (a, b) if (-a.score, a.order) < (-b.score, b.order) else (b, a)
+        return {(hi.id, lo.id)} if la is B else {(lo.id, hi.id)}
+    return {(a.id, b.id), (b.id, a.id)}
 
 
 def lexicographic_minimum(nodes: int, edges: Sequence[tuple[int, int]],

@@ -24,9 +24,14 @@ import pytest
 import scipy.optimize  # noqa: F401
 
 from qisai.competition.errors import PairingError
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import (
+    SwissOptions,
+    SwissPlayer,
+    SwissResult,
+    pair_swiss_round,
+)
 
-from ._swiss_clauses import B, R, clash, limits_broken, may_take
+from ._swiss_clauses import B, R, clash, expected_colours, limits_broken, may_take
 
 Edge = frozenset[int]
 
@@ -136,6 +141,70 @@ def _may_meet_now(by: dict[int, SwissPlayer], opts: SwissOptions, round_no: int,
     return True
 
 
+def _assert_colours(by: dict[int, SwissPlayer], opts: SwissOptions, level: int,
+                    res: SwissResult) -> None:
+    """Every board's colours are those 13.3 and Appendix 2 give (the colour
+    limits counted while they are in force), whatever the look-ahead did."""
+    for p in res.pairings:
+        if p.black is not None:
+            assert (p.red, p.black) in expected_colours(by[p.red], by[p.black], opts, level == 0), \
+                (p, opts, level, res.explanation)
+
+
+def _check_exactly(field: list[SwissPlayer], rounds_left: int, opts: SwissOptions,
+                   seed: int, seen: dict[str, int]) -> None:
+    """Pair round 5 of ``field`` with and without look-ahead and check it
+    against the brute force (see the test below); count what happened."""
+    by = {p.id: p for p in field}
+    ids = tuple(sorted(by))
+    met = frozenset(frozenset((p.id, o)) for p in field for o in p.opponents)
+    fresh = frozenset(i for i in ids if by[i].byes == 0)
+    level, now = 0, []
+    for level in range(3):
+        may = functools.partial(_may_meet_now, by, opts, 5, level)
+        now = list(_rounds(ids, may, fresh))
+        if now:
+            break
+    if not now:
+        with pytest.raises(PairingError):
+            pair_swiss_round(field, 5, opts, random.Random(seed))
+        return
+    good = [(m, bye) for m, bye in now
+            if _completes(ids, met | m, fresh - {bye}, rounds_left)]
+    plain = pair_swiss_round(field, 5, opts, random.Random(seed))
+    res = pair_swiss_round(field, 5, opts, random.Random(seed), rounds_left=rounds_left)
+    ours = frozenset(frozenset(p.players()) for p in res.pairings if p.black is not None)
+    assert (ours, res.bye) in now, (opts, level, res)
+    assert [r for r in res.relaxed if r in _LEVELS] == ([_LEVELS[level]] if level else [])
+    _assert_colours(by, opts, level, res)
+    seen["relaxed"] += level > 0
+    kept = _completes(ids, met | ours, fresh - {res.bye}, rounds_left)
+    if not good:
+        seen["hopeless"] += 1
+        assert res.explanation[-1] == (
+            f"look-ahead: no pairing of this round keeps the {rounds_left} later "
+            "round(s) pairable without rematches"), res.explanation
+        return
+    assert kept, (field, rounds_left, res)
+    first = frozenset(frozenset(p.players()) for p in plain.pairings if p.black is not None)
+    if (first, plain.bye) == (ours, res.bye):
+        seen["kept"] += 1
+        return
+    seen["repaired"] += 1
+    assert not _completes(ids, met | first, fresh - {plain.bye}, rounds_left)
+    limits = level == 0 and opts.colour_rule == "score_first"
+    assert _key(by, opts, limits, ours, res.bye) == min(
+        _key(by, opts, limits, m, bye) for m, bye in good), (opts, res)
+    assert any(line.startswith("look-ahead: the first choice would leave")
+               for line in res.explanation), res.explanation
+
+
+def _options(rng: random.Random) -> SwissOptions:
+    return SwissOptions(max_colour_diff=rng.randint(1, 2), max_streak=rng.randint(1, 2),
+                        avoid_group_rounds=rng.choice([0, 5]),
+                        colour_rule=rng.choice(["score_first", "hard"]))
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_look_ahead_against_every_round_to_come(seed: int) -> None:
     """On 400 random fields per seed (soft or hard colour limits, clubs kept
@@ -149,73 +218,40 @@ def test_look_ahead_against_every_round_to_come(seed: int) -> None:
     seen = {"repaired": 0, "hopeless": 0, "kept": 0, "relaxed": 0}
     for _ in range(400):
         field, rounds_left = _field(rng)
-        opts = SwissOptions(max_colour_diff=rng.randint(1, 2), max_streak=rng.randint(1, 2),
-                            avoid_group_rounds=rng.choice([0, 5]),
-                            colour_rule=rng.choice(["score_first", "hard"]))
-        by = {p.id: p for p in field}
-        ids = tuple(sorted(by))
-        met = frozenset(frozenset((p.id, o)) for p in field for o in p.opponents)
-        fresh = frozenset(i for i in ids if by[i].byes == 0)
-        level, now = 0, []
-        for level in range(3):
-            may = functools.partial(_may_meet_now, by, opts, 5, level)
-            now = list(_rounds(ids, may, fresh))
-            if now:
-                break
-        if not now:
-            with pytest.raises(PairingError):
-                pair_swiss_round(field, 5, opts, random.Random(seed))
-            continue
-        good = [(m, bye) for m, bye in now
-                if _completes(ids, met | m, fresh - {bye}, rounds_left)]
-        plain = pair_swiss_round(field, 5, opts, random.Random(seed))
-        res = pair_swiss_round(field, 5, opts, random.Random(seed), rounds_left=rounds_left)
-        ours = frozenset(frozenset(p.players()) for p in res.pairings if p.black is not None)
-        assert (ours, res.bye) in now, (opts, level, res)
-        assert [r for r in res.relaxed if r in _LEVELS] == ([_LEVELS[level]] if level else [])
-        seen["relaxed"] += level > 0
-        kept = _completes(ids, met | ours, fresh - {res.bye}, rounds_left)
-        if not good:
-            seen["hopeless"] += 1
-            assert res.explanation[-1] == (
-                f"look-ahead: no pairing of this round keeps the {rounds_left} later "
-                "round(s) pairable without rematches"), res.explanation
-            continue
-        assert kept, (field, rounds_left, res)
-        first = frozenset(frozenset(p.players()) for p in plain.pairings if p.black is not None)
-        if (first, plain.bye) == (ours, res.bye):
-            seen["kept"] += 1
-            continue
-        seen["repaired"] += 1
-        assert not _completes(ids, met | first, fresh - {plain.bye}, rounds_left)
-        limits = level == 0 and opts.colour_rule == "score_first"
-        assert _key(by, opts, limits, ours, res.bye) == min(
-            _key(by, opts, limits, m, bye) for m, bye in good), (opts, res)
-        assert any(line.startswith("look-ahead: the first choice would leave")
-                   for line in res.explanation), res.explanation
+        _check_exactly(field, rounds_left, _options(rng), seed, seen)
     assert seen["repaired"] >= 8 and min(seen.values()) >= 2, seen
 
 
-def _large_field(rng: random.Random) -> list[SwissPlayer]:
-    """15 or 16 entries (more than the look-ahead decides exactly) near the
-    end of an all-play-all: the rounds played are those of a circle-method
-    schedule (relabelled by lot; in a 15-entry field the sixteenth place is
-    the bye) less the last two or three, so what is left is two or three
-    disjoint pairings; random scores, colours and clubs."""
-    n = rng.choice([15, 16])
-    label = rng.sample(range(1, 17), 16)  # place 16 is the bye when n == 15
-    played = 16 - 1 - rng.randint(2, 3)
-    met: dict[int, set[int]] = {i: set() for i in range(1, 17)}
+def test_look_ahead_at_the_exact_limit() -> None:
+    """The same checks on 13 and 14 entries (14 nodes with the bye node: the
+    largest field the look-ahead still decides exactly), one round to come."""
+    rng = random.Random(1414)
+    seen = {"repaired": 0, "hopeless": 0, "kept": 0, "relaxed": 0}
+    for _ in range(40):
+        _check_exactly(_large_field(rng, rng.choice([13, 14])), 1, _options(rng), 0, seen)
+    assert seen["repaired"] >= 3 and seen["kept"] >= 3, seen
+
+
+def _large_field(rng: random.Random, n: int) -> list[SwissPlayer]:
+    """``n`` entries near the end of an all-play-all: the rounds played are
+    those of a circle-method schedule (relabelled by lot; in an odd field the
+    last place is the bye) less the last two or three, so what is left is two
+    or three disjoint pairings; random scores, colours and clubs."""
+    size = n + n % 2
+    label = rng.sample(range(1, size + 1), size)  # place ``size`` is the bye if n is odd
+    played = size - 1 - rng.randint(2, 3)
+    met: dict[int, set[int]] = {i: set() for i in range(1, size + 1)}
     for r in range(played):
-        pairs = [(r, 15)] + [((r + k) % 15, (r - k) % 15) for k in range(1, 8)]
+        pairs = [(r, size - 1)] + [((r + k) % (size - 1), (r - k) % (size - 1))
+                                   for k in range(1, size // 2)]
         for a, b in pairs:
             met[label[a]].add(label[b])
             met[label[b]].add(label[a])
-    ids = [i for i in range(1, 17) if i != 16 or n == 16]
+    ids = list(range(1, n + 1))
     clubs = rng.choice(["", "AB", "ABCD"])
     return [SwissPlayer(i, float(rng.randint(0, 4)), i, frozenset(met[i] & set(ids)),
-                        tuple(rng.choice((R, B)) for _ in range(2)), int(16 in met[i] and n == 15),
-                        rng.choice(clubs) if clubs else None)
+                        tuple(rng.choice((R, B)) for _ in range(2)),
+                        int(size in met[i] and n < size), rng.choice(clubs) if clubs else None)
             for i in ids]
 
 
@@ -228,7 +264,7 @@ def test_look_ahead_on_large_fields_keeps_the_rules() -> None:
     rng = random.Random(5150)
     seen = {"re-paired": 0, "stood": 0, "left": 0}
     for _ in range(40):
-        field = _large_field(rng)
+        field = _large_field(rng, rng.choice([15, 16]))
         opts = SwissOptions(max_colour_diff=rng.randint(1, 2), max_streak=2,
                             avoid_group_rounds=rng.choice([0, 13]),
                             colour_rule=rng.choice(["score_first", "hard"]))
@@ -250,6 +286,7 @@ def test_look_ahead_on_large_fields_keeps_the_rules() -> None:
         assert all(may(*sorted(e)) for e in ours), (opts, level, res)
         assert res.bye is None or by[res.bye].byes == 0
         assert [r for r in res.relaxed if r in _LEVELS] == ([_LEVELS[level]] if level else [])
+        _assert_colours(by, opts, level, res)
         kept = _completes(ids, met | ours, fresh - {res.bye}, 1)
         if any(" re-paired without " in line for line in res.explanation):
             seen["re-paired"] += 1

@@ -28,6 +28,7 @@ from qisai.competition.model import Colour
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
 
 from ._swiss_clauses import due as _due
+from ._swiss_clauses import expected_colours as _expected_colours
 from ._swiss_clauses import may_take as _may_take
 
 R, B = Colour.RED, Colour.BLACK
@@ -1069,33 +1070,6 @@ def test_completable_when_the_first_matching_tried_is_a_dead_end() -> None:
                    {0: {1}, 1: {0}, 2: {3}, 3: {2}, 4: {5}, 5: {4}})
     assert completable(prism, 3) is True
     assert completable(prism, 4) is False
-
-
-def _expected_colours(a: SwissPlayer, b: SwissPlayer, opts: SwissOptions,
-                      limits: bool) -> set[tuple[int, int]]:
-    """The (Red, Black) orders 13.3 and Appendix 2 allow for a pair, written
-    out from the clauses: the limits first (the order breaking fewest), then
-    fewer Red games takes Red, then Black last round takes Red, then the
-    higher placed alternates; with no history, by lot (either)."""
-    orders = [(a, b), (b, a)]
-    if limits:
-        broken = [(not _may_take(x.colours, R, opts)) + (not _may_take(y.colours, B, opts))
-                  for x, y in orders]
-        orders = [o for o, k in zip(orders, broken, strict=True) if k == min(broken)]
-        if len(orders) == 1:
-            return {(orders[0][0].id, orders[0][1].id)}
-    da = sum(1 if c is R else -1 for c in a.colours)
-    db = sum(1 if c is R else -1 for c in b.colours)
-    if da != db:
-        return {(a.id, b.id)} if da < db else {(b.id, a.id)}
-    la = a.colours[-1] if a.colours else None
-    lb = b.colours[-1] if b.colours else None
-    if la is not None and lb is not None and la is not lb:
-        return {(a.id, b.id)} if la is B else {(b.id, a.id)}
-    if la is not None:
-        hi, lo = (a, b) if (-a.score, a.order) < (-b.score, b.order) else (b, a)
-        return {(hi.id, lo.id)} if la is B else {(lo.id, hi.id)}
-    return {(a.id, b.id), (b.id, a.id)}
 
 
 def _colour_cost(by: dict[int, SwissPlayer], opts: SwissOptions, limits: bool,
