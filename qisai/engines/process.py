@@ -41,9 +41,10 @@ __all__ = ["SPAWN_NICE", "EngineProcess", "LoopThread", "lower_priority", "resol
 
 SPAWN_NICE: contextvars.ContextVar[int] = contextvars.ContextVar("qisai_spawn_nice", default=0)
 """Steps of niceness :meth:`EngineProcess.start` gives the processes it
-starts in this context, from their first instruction (their start-up, an
-interpreter's imports, is work too): :class:`~qisai.engines.pool.EnginePool`
-sets it around the starts it makes."""
+starts in this context, as soon as the program is running (before it has
+read its first command, so its start-up, an interpreter's imports, runs at
+the lower priority too): :class:`~qisai.engines.pool.EnginePool` sets it
+around the starts it makes."""
 
 T = TypeVar("T")
 

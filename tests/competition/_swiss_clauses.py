@@ -12,7 +12,7 @@ difference between the two.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -82,6 +82,20 @@ def expected_colours(a: SwissPlayer, b: SwissPlayer, opts: SwissOptions,
         hi, lo = (a, b) if (-a.score, a.order) < (-b.score, b.order) else (b, a)
         return {(hi.id, lo.id)} if la is B else {(lo.id, hi.id)}
     return {(a.id, b.id), (b.id, a.id)}
+
+
+def perfect_matchings(ids: Sequence[int], may: Callable[[int, int], bool]
+                      ) -> Iterator[list[tuple[int, int]]]:
+    """Every pairing of all of ``ids`` whose pairs ``may`` meet (brute force:
+    the first entry with each allowed partner, then the rest)."""
+    if not ids:
+        yield []
+        return
+    first = ids[0]
+    for k in range(1, len(ids)):
+        if may(first, ids[k]):
+            for rest in perfect_matchings([*ids[1:k], *ids[k + 1:]], may):
+                yield [(first, ids[k]), *rest]
 
 
 def lexicographic_minimum(nodes: int, edges: Sequence[tuple[int, int]],

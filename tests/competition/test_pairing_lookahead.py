@@ -31,7 +31,15 @@ from qisai.competition.pairing.swiss import (
     pair_swiss_round,
 )
 
-from ._swiss_clauses import B, R, clash, expected_colours, limits_broken, may_take
+from ._swiss_clauses import (
+    B,
+    R,
+    clash,
+    expected_colours,
+    limits_broken,
+    may_take,
+    perfect_matchings,
+)
 
 Edge = frozenset[int]
 
@@ -43,23 +51,15 @@ def _rounds(ids: tuple[int, ...], may: Callable[[int, int], bool], bye_from: fro
     if len(ids) % 2:
         for bye in sorted(bye_from):
             rest = tuple(i for i in ids if i != bye)
-            for m in _matchings(rest, may):
-                yield m, bye
+            for m in perfect_matchings(rest, may):
+                yield _edges(m), bye
     else:
-        for m in _matchings(ids, may):
-            yield m, None
+        for m in perfect_matchings(ids, may):
+            yield _edges(m), None
 
 
-def _matchings(ids: tuple[int, ...], may: Callable[[int, int], bool]
-               ) -> Iterator[frozenset[Edge]]:
-    if not ids:
-        yield frozenset()
-        return
-    a = ids[0]
-    for k in range(1, len(ids)):
-        if may(a, ids[k]):
-            for rest in _matchings(ids[1:k] + ids[k + 1:], may):
-                yield rest | {frozenset((a, ids[k]))}
+def _edges(pairs: list[tuple[int, int]]) -> frozenset[Edge]:
+    return frozenset(frozenset(p) for p in pairs)
 
 
 @functools.cache

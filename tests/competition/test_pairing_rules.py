@@ -30,6 +30,7 @@ from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swis
 from ._swiss_clauses import due as _due
 from ._swiss_clauses import expected_colours as _expected_colours
 from ._swiss_clauses import may_take as _may_take
+from ._swiss_clauses import perfect_matchings
 
 R, B = Colour.RED, Colour.BLACK
 
@@ -963,16 +964,6 @@ def _random_round(rng: random.Random) -> tuple[list[SwissPlayer], SwissOptions]:
     return ps, opts
 
 
-def _matchings(ids: list[int], ok):  # type: ignore[no-untyped-def]
-    if not ids:
-        yield []
-        return
-    for k in range(1, len(ids)):
-        if ok(ids[0], ids[k]):
-            for rest in _matchings(ids[1:k] + ids[k + 1:], ok):
-                yield [(ids[0], ids[k])] + rest
-
-
 def _allowed(by: dict[int, SwissPlayer], opts: SwissOptions, hard: bool, a: int, b: int) -> bool:
     if b in by[a].opponents:
         return False
@@ -1015,7 +1006,7 @@ def test_fewest_score_crossings_from_the_top_against_brute_force() -> None:
                         assert any(f"{pid} takes {c.value}" in line for line in res.relaxed)
         levels = sorted({p.score for p in ps}, reverse=True)
 
-        options = [_cross(m, by, levels) for m in _matchings(sorted(by), ok)]
+        options = [_cross(m, by, levels) for m in perfect_matchings(sorted(by), ok)]
         if not options:
             continue
         ours = _cross([(p.red, p.black) for p in res.pairings], by, levels)
@@ -1108,7 +1099,7 @@ def test_colours_and_colour_balance_against_the_clauses() -> None:
         cost = functools.partial(_colour_cost, by, opts, limits)
         ours_pairs = [(p.red, p.black) for p in res.pairings]
         ours_cross = _cross(ours_pairs, by, levels)
-        same = [m for m in _matchings(sorted(by), ok) if _cross(m, by, levels) == ours_cross]
+        same = [m for m in perfect_matchings(sorted(by), ok) if _cross(m, by, levels) == ours_cross]
         if not same:
             continue
         checked += 1

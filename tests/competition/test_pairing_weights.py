@@ -155,7 +155,7 @@ def test_regrouping_keeps_the_appendix_2_priorities_on_large_fields(seed: int) -
         traded["clashes"] += best[-2] > 0
     # the priorities were really weighed against each other
     assert traded["crossings"] >= 6 and traded["clashes"] >= 6, traded
-    assert traded["limits"] >= 1 or seed % 2, traded
+    assert traded["limits"] >= 1, traded
 
 
 def _group_cost(prio: _Priorities, pairs: list[tuple[int, int]]) -> list[int]:
@@ -248,9 +248,33 @@ def test_a_score_group_keeps_as_many_pairs_as_the_rules_allow(seed: int) -> None
         solver = _Solver(by, _Rules(by, opts, 5, True, False), opts)
         pairs = solver._assign(prio.nodes)
         if pairs is None:
-            continue  # handed to the general matching, checked above
+            continue  # handed to the general matching (the regrouping test above)
         assert all(prio.may_meet(a, b) for a, b in pairs), pairs
         assert len({x for pr in pairs for x in pr}) == 2 * len(pairs)
         assert len(pairs) == _most_pairs(prio.nodes, prio.may_meet), (opts, pairs)
         checked += len(pairs) < n // 2
     assert checked >= 5, checked
+
+
+def test_colours_come_before_places_in_a_large_score_group() -> None:
+    """A score group of 36 (round 2 of a 100-player Swiss has one): upper
+    half 1-18, lower half 19-36, and every pair has met except i with 18 + i
+    and i with 18 + (i + 7) mod 18, so the halves meet either place by
+    place or shifted by 7 places (the two assignments of one cycle).  1 and
+    19 are both due Red (Red, then Black); the others have no colour history.
+    Appendix 2 serves colour balance before places, so the shift (summed
+    distance 154, one clash fewer) is the round, however far it moves
+    everyone."""
+    h, k = 18, 7
+    upper, lower = list(range(1, h + 1)), list(range(h + 1, 2 * h + 1))
+    place = {frozenset((upper[i], lower[i])) for i in range(h)}
+    shift = {frozenset((upper[i], lower[(i + k) % h])) for i in range(h)}
+    ids = set(upper + lower)
+    field = [SwissPlayer(x, 3.0, x, frozenset(y for y in ids - {x}
+                                              if frozenset((x, y)) not in place | shift),
+                         (R, B) if x in (1, h + 1) else ())
+             for x in sorted(ids)]
+    assert clash(field[0].colours, field[h].colours) == 1
+    res = pair_swiss_round(field, 2, SwissOptions(), random.Random(0))
+    assert {frozenset(p.players()) for p in res.pairings} == shift
+    assert sum(abs(i - (i + k) % h) for i in range(h)) == 154

@@ -48,7 +48,7 @@ from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
 from qisai.competition.pairing import lookahead
 
-_FORBIDDEN = 10**12  # assignment cost of a forbidden edge
+_FORBIDDEN = 10**12  # assignment cost of a forbidden pair in the repair of round 1
 _MERGE_LIMIT = 64  # largest re-pairing of segments done for a stranded floater
 
 
@@ -410,9 +410,14 @@ class _Solver:
         None unless every row is paired, or, with ``required``, at least that
         many allowed pairs are made (the others float down)."""
         n1, n2 = len(s1), len(s2)
-        big = 4 * (n1 + n2) + 4
+        most = min(n1, n2)  # pairs an assignment makes
+        # Colours before places (Appendix 2): a unit of colour cost outweighs
+        # the summed distances (each below 3 * (n1 + n2) in both callers'
+        # forms), and a forbidden pair every allowed cost of an assignment.
+        big = 3 * (n1 + n2) * most + 1
+        forbidden = most * (self.colour_max + 1) * big + 1
         np, linear_sum_assignment = _assignment()
-        cost = np.full((n1, n2), _FORBIDDEN, dtype=np.int64)
+        cost = np.full((n1, n2), forbidden, dtype=np.int64)
         allowed = self.rules.allowed
         colour_cost = self._colour_cost
         for i, a in enumerate(s1):
@@ -420,9 +425,8 @@ class _Solver:
             for j, b in enumerate(s2):
                 if allowed(a, b):
                     row[j] = colour_cost(a, b) * big + distance(i, j, a, b)
-        rows, cols = linear_sum_assignment(cost)
-        pairs = [(s1[i], s2[j]) for i, j in zip(rows, cols, strict=True)
-                 if cost[i, j] < _FORBIDDEN]
+        pairs = [(s1[i], s2[j]) for i, j in zip(*linear_sum_assignment(cost), strict=True)
+                 if cost[i, j] < forbidden]
         if len(pairs) == n1 or (required is not None and len(pairs) >= required):
             return pairs
         return None
