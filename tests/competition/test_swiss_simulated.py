@@ -18,6 +18,7 @@ from qisai.competition.scoring import CLASSIC, TRIAL_2007
 from qisai.competition.tournament import Tournament
 
 from ._sim import make_event, play_round
+from ._swiss_clauses import perfect_matchings
 
 
 def _check_round(t: Tournament, number: int, opts: SwissOptions) -> None:
@@ -118,17 +119,6 @@ def test_thousand_small_events() -> None:
 # -- brute-force oracle: the top-down objective on small events ---------------------
 
 
-def _all_matchings(ids: list[int], ok):  # type: ignore[no-untyped-def]
-    if not ids:
-        yield []
-        return
-    a = ids[0]
-    for k in range(1, len(ids)):
-        if ok(a, ids[k]):
-            for rest in _all_matchings(ids[1:k] + ids[k + 1:], ok):
-                yield [(a, ids[k])] + rest
-
-
 def _crossings(pairs, score, levels):  # type: ignore[no-untyped-def]
     """Pairs crossing each score boundary, top boundary first."""
     v = [0] * len(levels)
@@ -170,7 +160,7 @@ def test_top_down_objective_against_exhaustive_search() -> None:
         rules = _Rules(by_id, SwissOptions(), rounds, True, True)
         score = {s.id: s.score for s in states}
         levels = sorted(set(score.values()), reverse=True)
-        best = min(_crossings(m, score, levels) for m in _all_matchings(sorted(by_id),
+        best = min(_crossings(m, score, levels) for m in perfect_matchings(sorted(by_id),
                                                                         rules.allowed))
         ours = _crossings([(p.red, p.black) for p in res.pairings], score, levels)
         assert ours[0] == best[0], (seed, ours, best)
