@@ -68,7 +68,7 @@ from qisai.web.play.machine_seat import driver_of
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
-from qisai.web.state import AppState
+from qisai.web.state import AppState, DatabaseScopeMiddleware
 
 __all__ = ["create_app"]
 
@@ -145,6 +145,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
+    app.add_middleware(DatabaseScopeMiddleware)  # one connection at a time per request
     # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
     app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
 
