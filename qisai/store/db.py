@@ -100,8 +100,12 @@ class Database:
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
             else:
-                kwargs["pool_size"] = 10
-                kwargs["max_overflow"] = 20
+                # An SQLite connection is a file handle: enough of them for
+                # every worker thread of the server (anyio's 40 and the
+                # games' and look-ups' own), so that a thread never waits
+                # for the pool, only, when it writes, for SQLite's lock.
+                kwargs["pool_size"] = 20
+                kwargs["max_overflow"] = 40
                 kwargs["pool_timeout"] = _pool_timeout()
         else:
             kwargs["pool_pre_ping"] = True
