@@ -144,12 +144,6 @@ class ClusterHub(Hub):
             self.relay.publish(live, first, events, text)
         await self.send_local(live, text)
 
-    async def send_local(self, live: LiveGame, text: str) -> None:
-        """Send ``text`` to every socket of ``live`` on this process."""
-        if live.subscribers:
-            await asyncio.gather(*[self._safe_send(live, key, send, text)
-                                   for key, send in list(live.subscribers.items())])
-
     def tick_candidates(self) -> list[LiveGame]:
         """The games this process ticks (see :meth:`Relay.tick_candidates`)."""
         if self.relay is None:
