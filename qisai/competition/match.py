@@ -248,7 +248,11 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
             raise MatchError(f"openings {path}: {exc}") from None
         for i, record in enumerate(games):
             moves = tuple(m.iccs() for m in record.mainline_moves())
-            out.append(Opening(record.headers.get("FEN"), moves,
+            # Openings files come from other programs: the [FEN] is read
+            # leniently and kept as the board writes it.
+            start = record.headers.get("FEN")
+            start = Board(start, strict=False).fen() if start else None
+            out.append(Opening(start, moves,
                                record.headers.get("Opening", f"{p.name}#{i + 1}")))
     else:
         for n, line in enumerate(text.splitlines(), 1):
@@ -263,7 +267,10 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
             fen = " ".join(fields)
             line_moves = tuple(rest.split())
             try:
-                board = Board(fen)
+                # An EPD/FEN line from another program: chess-style fields
+                # are read leniently and the FEN kept is the board's own.
+                board = Board(fen, strict=False)
+                fen = board.fen()
                 for mv in line_moves:
                     board.push(Move.from_iccs(mv))
             except XiangqiError as exc:

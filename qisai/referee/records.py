@@ -189,7 +189,14 @@ def xiangqi_from_pgn(text: str | bytes, rules: XiangqiRules | None = None,
     rec = records[0]
     profile = rules if rules is not None else _profile(rec.headers.get("Rules", "cxa"), XiangqiRules)
     try:
-        game = XiangqiGame(profile, fen=rec.headers.get("FEN"), now=now, judge=judge)
+        # The record may come from another program: its [FEN] is read
+        # leniently (chess-style fields ignored) and the game starts from
+        # the board's own FEN.
+        fen = rec.headers.get("FEN")
+        start = Board(fen, strict=False).fen() if fen else None
+        game = XiangqiGame(profile, fen=start, now=now, judge=judge)
+    except XiangqiError as exc:
+        raise RecordError(f"PGN [FEN]: {exc}") from exc
     except EventError as exc:
         raise RecordError(f"PGN [FEN]: {exc}") from exc
     events = [decode_event(v) for k, v in _commands(rec.comment) if k == "ev"]
