@@ -182,9 +182,15 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     the attacking piece (followed if it is the one that moved) could not
     capture the target before the move.  ``escaping`` (AXF,
     ``root_cut_by_escape_is_idle``, issue 13.3): the move takes the mover's
-    own piece out of attack; then a threat of a piece that did not move and
-    could already capture the target before (the move only put or removed a
-    screen and so cut the target's root) is a by-product, not new.  What
+    own piece out of attack; then a threat of a piece that did not move,
+    could already capture the target before and met a real root there (the
+    move only put or removed a screen and so cut the target's root) is a
+    by-product, not new.  Only a root cut: when the target had no root
+    before and the move takes away its answer instead (it pins the target
+    or blocks its horse's leg, so a mutual attack, 兑 28.5, becomes a
+    one-sided one), the attack on the unprotected piece is new and a chase
+    (issue 35.1; AXF diagrams 53 and 55: a pinned cannon, an impaired horse
+    that cannot take back is chased).  What
     decides it: the AXF rule-book diagrams as reviewed in spec §5.1 (review
     2026-12: a root cut is no chase when the move answers an attack on the
     mover's own piece), Fairy-Stockfish's AXF judge, and the real-game cycle
@@ -198,7 +204,7 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
         a = threat.first_move.from_square
         old = move.from_square if a == move.to_square else a
         if (escaping and a != move.to_square
-                and (a, threat.target) in before.captures):
+                and (a, threat.target) in before.rooted):
             return False
         return not any(b.first_move.from_square == old and b.target == threat.target
                        and vec_ge(b.gain, threat.gain)

@@ -254,6 +254,9 @@ class ThreatScan:
     threats: list[Threat] = field(default_factory=list)
     captures: frozenset[tuple[int, int]] = frozenset()
     """Every legal capture (from, to) of the side to move, whatever it gains."""
+    rooted: frozenset[tuple[int, int]] = frozenset()
+    """The legal captures (from, to) of material after which the opponent
+    has a legal recapture on ``to``: the target has a real root (28.16)."""
 
     def counting(self, *, pawn: bool = False) -> list[Threat]:
         """Return the threats that count as chases (pawn threats if ``pawn``)."""
@@ -548,6 +551,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     scan.captures = frozenset((m.from_square, m.to_square) for m in legal
                               if b.piece_value_at(m.to_square))
     offers: set[tuple[int, int]] = set()
+    rooted: set[tuple[int, int]] = set()
     for m in legal:
         t = m.to_square
         victim = b.piece_at(t)
@@ -580,6 +584,8 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         # square but may not take (pinned, facing generals) is a false root.
         root = bool(_takers(b, o, t, moved_checkers))
         false_root = not root and bool(b.attackers(o, t))
+        if root:
+            rooted.add((m.from_square, t))
         mated = False
         if mate_plies > 0:
             hit = mates.get(b.key)
@@ -609,6 +615,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
                                        tuple(line), excluded, offer_mated))
+    scan.rooted = frozenset(rooted)
     if check_chains:
         for m in checking_moves(b, legal):
             if b.piece_value_at(m.to_square):
