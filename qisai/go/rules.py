@@ -87,6 +87,20 @@ class Rules:
     komi: Fraction = Fraction(15, 2)
     handicap_giveback: Fraction = Fraction(1)
     handicap_komi: Fraction = Fraction(0)
+    teire_counted: bool = True
+    """Territory counting only (补棋): the points an owner must still fill
+    before the count (:func:`qisai.go.scoring.find_fill_points`) are nobody's
+    territory (Japanese rules, GNU Go).  False: every point enclosed by one
+    colour is its territory in the main phase (KataGo's territory rules)."""
+    tie_winner: Color | None = None
+    """Who wins an equal count: None is a draw (和棋); the Ing rules give
+    ties to Black (贴8点，同点黑胜)."""
+    pass_stone: bool = False
+    """A pass hands the opponent one prisoner (AGA: "pass stones"), so
+    territory and area counts give the same margin."""
+    white_passes_last: bool = False
+    """The game ends on two passes in a row of which White's is the last
+    (AGA, so both sides have passed the same number of times)."""
 
     def with_komi(self, komi: Fraction | float | int | str) -> Rules:
         """Return a copy of these rules with ``komi`` points of komi, in even
@@ -116,7 +130,10 @@ JAPANESE = Rules(
     komi=Fraction(13, 2),
     handicap_giveback=Fraction(0),
 )
-"""Japanese/Korean rules: territory counting (数目), komi 6.5 points."""
+"""Japanese/Korean rules: territory counting (数目), komi 6.5 points; teire
+(补棋) points are nobody's territory (``teire_counted``, as GNU Go counts).
+The referee's ``japanese`` and ``korean`` profiles use this preset; its
+``chinese`` profile uses :data:`CHINESE` (area counting: teire costs nothing)."""
 
 TROMP_TAYLOR = Rules(
     name="tromp-taylor",
@@ -126,7 +143,60 @@ TROMP_TAYLOR = Rules(
     komi=Fraction(15, 2),
     handicap_giveback=Fraction(0),
 )
-"""Tromp-Taylor: area counting, positional superko, suicide allowed."""
+"""Tromp-Taylor rules (J. Tromp and B. Taylor): area counting (a player's
+score is the points of its colour plus the empty points that reach only its
+colour; no dead stones are removed: the game is played out), positional
+superko (a move may not recreate an earlier board position), suicide
+allowed, the game ends after two consecutive passes.  KataGo's
+``tromp-taylor`` preset: the same, komi 7.5."""
 
-PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR)}
+KATAGO_TERRITORY = Rules(
+    name="katago-territory",
+    ko=KoRule.SIMPLE,
+    scoring=Scoring.TERRITORY,
+    komi=Fraction(13, 2),
+    handicap_giveback=Fraction(0),
+    teire_counted=False,
+)
+"""KataGo's territory rules (its ``japanese`` preset: simple ko, territory
+scoring, seki eyes count for nobody), with every enclosed point territory
+in the main phase: no 补棋 deduction (``teire_counted=False``)."""
+
+ING = Rules(
+    name="ing",
+    ko=KoRule.SITUATIONAL,
+    suicide_allowed=True,
+    scoring=Scoring.AREA,
+    komi=Fraction(8),
+    handicap_giveback=Fraction(0),
+    tie_winner=Color.BLACK,
+)
+"""Ing rules (应氏围棋规则, 计点制): area counting by filling (填满计点: each
+side fills its own area with its stones and counts the points it holds),
+komi 8 points with ties to Black (贴8点，同点黑胜), suicide of one or more
+stones allowed, its own ko rules for cycles (劫: a whole-board repetition
+is not allowed, the side that would repeat must play elsewhere; approximated
+here by situational superko, as KataGo does for rule sets it has no exact
+ko for)."""
+
+AGA = Rules(
+    name="aga",
+    ko=KoRule.SITUATIONAL,
+    suicide_allowed=False,
+    scoring=Scoring.AREA,
+    komi=Fraction(15, 2),
+    handicap_giveback=Fraction(1),
+    pass_stone=True,
+    white_passes_last=True,
+)
+"""AGA Concise Rules of Go: area counting, and with pass stones (each pass
+hands one stone to the opponent as a prisoner; White passes last) territory
+counting gives the same margin; komi 7.5 in even games; situational
+superko (no move may repeat the board position with the same player to
+move); suicide forbidden; in handicap games White gets one point per
+handicap stone under area counting (here: Black gives back 1 point per
+stone, as ``handicap_giveback``).  KataGo's ``aga`` preset has the same
+ko, suicide, scoring and komi."""
+
+PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR, KATAGO_TERRITORY, ING, AGA)}
 """The named presets, by name."""

@@ -1,0 +1,126 @@
+"""Issue 35.2 and 35.4: teire (补棋) as a rule field, and the Ing, AGA and
+Tromp-Taylor presets.
+
+Expected values come from the rule texts (counted by hand below) and from
+GNU Go 3.8 (its fixtures in ``tests/go/data``), never from qisai's output.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from qisai.go.board import Board
+from qisai.go.rules import (
+    AGA,
+    CHINESE,
+    ING,
+    JAPANESE,
+    KATAGO_TERRITORY,
+    PRESETS,
+    TROMP_TAYLOR,
+    Color,
+    KoRule,
+    Scoring,
+)
+from qisai.go.scoring import score
+from qisai.referee.rulesets import ruleset
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# tests/go/test_fill_points.py's position (9x9): Black C1-C4, C6-C9, D5;
+# White E1-E9, D4, D6.  D5 has one liberty, C5, inside Black's area.
+BLACK = [f"C{i}" for i in (1, 2, 3, 4, 6, 7, 8, 9)] + ["D5"]
+WHITE = [f"E{i}" for i in range(1, 10)] + ["D4", "D6"]
+
+
+def teire_board() -> Board:
+    board = Board(9, JAPANESE)
+    board.setup(black=BLACK, white=WHITE)
+    return board
+
+
+def test_teire_is_a_rule_field() -> None:
+    assert JAPANESE.teire_counted and not KATAGO_TERRITORY.teire_counted
+    # Japanese (GNU Go 3.8 --japanese-rules: W+24.5): C5 must be filled (补棋),
+    # so Black has the 18 points of columns A and B: 18 - 36 - 6.5.
+    jp = score(teire_board(), rules=JAPANESE)
+    assert jp.result.sgf() == "W+24.5" and jp.black_count == 18
+    # KataGo's territory rules: every point Black encloses is his in the
+    # main phase, C5 too: 19 - 36 - 6.5 = -23.5.
+    kg = score(teire_board(), rules=KATAGO_TERRITORY)
+    assert kg.result.sgf() == "W+23.5" and kg.black_count == 19 and kg.fill == frozenset()
+
+
+def test_referee_profiles_say_their_teire_preset() -> None:
+    # The Japanese and Korean referee profiles count teire (as GNU Go does);
+    # the Chinese profile counts area, where teire costs nothing.
+    for name in ("japanese", "korean"):
+        core = ruleset(name).core  # type: ignore[union-attr]
+        assert core.scoring is Scoring.TERRITORY and core.teire_counted
+    assert ruleset("chinese").core.scoring is Scoring.AREA  # type: ignore[union-attr]
+
+
+def test_preset_fields_from_the_rule_texts() -> None:
+    # Ing (应氏规则, 计点制): area by filling, 8 points komi, ties to Black,
+    # suicide allowed.
+    assert (ING.scoring, ING.komi, ING.tie_winner, ING.suicide_allowed) == (
+        Scoring.AREA, Fraction(8), Color.BLACK, True)
+    # AGA Concise Rules: area, 7.5 komi, situational superko, no suicide,
+    # pass stones with White passing last.
+    assert (AGA.scoring, AGA.komi, AGA.ko, AGA.suicide_allowed, AGA.pass_stone,
+            AGA.white_passes_last) == (Scoring.AREA, Fraction(15, 2), KoRule.SITUATIONAL,
+                                       False, True, True)
+    # Tromp-Taylor: area, positional superko, suicide allowed, 7.5 (KataGo).
+    assert (TROMP_TAYLOR.scoring, TROMP_TAYLOR.ko, TROMP_TAYLOR.suicide_allowed,
+            TROMP_TAYLOR.komi) == (Scoring.AREA, KoRule.POSITIONAL, True, Fraction(15, 2))
+    assert {"ing", "aga", "tromp-taylor", "katago-territory"} <= set(PRESETS)
+
+
+def test_ing_ties_go_to_black() -> None:
+    # 6x6: Black C1-C6, D1-D4 and the points A, B (22); White D5, D6,
+    # E1-E6 and the points F (14): 22 - 14 - 8 = 0.
+    board = Board(6, ING)
+    board.setup(black=[f"C{i}" for i in range(1, 7)] + [f"D{i}" for i in range(1, 5)],
+                white=["D5", "D6"] + [f"E{i}" for i in range(1, 7)])
+    s = score(board, rules=ING)
+    assert s.margin == 0 and s.result.winner is Color.BLACK
+    # The same count under 8 points of Chinese-style komi is a draw.
+    assert score(board, rules=CHINESE.with_komi(8)).result.winner is None
+
+
+def test_aga_pass_stones_are_prisoners() -> None:
+    # Black passes twice, White once: under territory counting with pass
+    # stones White has 2 prisoners more and Black 1.
+    territory = replace(AGA, scoring=Scoring.TERRITORY)
+    board = Board(5, territory)
+    board.setup(black=[f"C{i}" for i in range(1, 6)], white=[f"D{i}" for i in range(1, 6)])
+    for _ in range(2):
+        board.play(None)
+        board.play(None)
+    board.play(None)
+    with_stones = score(board, rules=territory)
+    without = score(board, rules=replace(territory, pass_stone=False))
+    assert with_stones.white_prisoners - without.white_prisoners == 3
+    assert with_stones.black_prisoners - without.black_prisoners == 2
+
+
+def _gnugo_games() -> list[dict]:
+    games = json.loads((DATA / "gnugo_9x9.json").read_text(encoding="utf-8"))
+    return [g for g in games if not g["dead"] and not g["seki"] and not g["handicap"]]
+
+
+@pytest.mark.parametrize("game", _gnugo_games(), ids=lambda g: f"seed{g['seed']}")
+def test_tromp_taylor_area_agrees_with_gnugo(game: dict) -> None:
+    # Tromp-Taylor counts the board as it stands (no dead stones removed).
+    # On GNU Go's games with no dead stones and no seki its Chinese count
+    # (--chinese-rules final_score, same komi 7.5) is the same area count.
+    rules = replace(TROMP_TAYLOR, ko=KoRule.SIMPLE)  # GNU Go played under simple ko
+    board = Board(game["size"], rules.with_komi(Fraction(str(game["komi"]))))
+    for color, vertex in game["moves"]:
+        board.play(vertex, Color.from_letter(color))
+    assert score(board).result.sgf() == game["chinese_score"]
