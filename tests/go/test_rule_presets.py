@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from qisai.go.board import Board
+from qisai.go.coords import parse_gtp
 from qisai.go.rules import (
     AGA,
     CHINESE,
@@ -25,6 +26,7 @@ from qisai.go.rules import (
     TROMP_TAYLOR,
     Color,
     KoRule,
+    Rules,
     Scoring,
 )
 from qisai.go.scoring import score
@@ -54,6 +56,72 @@ def test_teire_is_a_rule_field() -> None:
     # main phase, C5 too: 19 - 36 - 6.5 = -23.5.
     kg = score(teire_board(), rules=KATAGO_TERRITORY)
     assert kg.result.sgf() == "W+23.5" and kg.black_count == 19 and kg.fill == frozenset()
+
+
+# Positions from KataGo's cpp/tests/testexcludeterritoryatari.cpp (rows from
+# the top, x Black, o White).  KataGo's default territory scoring ("rules
+# v2", main phase) counts every enclosed point; its v3 mode leaves out a
+# point next to an own string in atari, as the Japanese rules leave out a
+# teire point.  The facts KataGo's test states are what is checked.
+KATAGO_MOUTH = [  # 7x7: White's stone E7 has one liberty, the mouth D7
+    ".oo.ox.",
+    "oo.oxx.",
+    "xoooox.",
+    ".oooox.",
+    "oooo.x.",
+    "o.ooox.",
+    "ooooox.",
+]
+KATAGO_TORAZU = [  # 9x9: torazu sanmoku, Black's four stones and White's A8 share A9
+    ".xxo.....",
+    "oxxo.....",
+    "xooo.....",
+    "xxxoooooo",
+    "xxxxxxxxx",
+    ".........",
+    ".........",
+    ".........",
+    ".........",
+]
+
+
+def diagram_board(rows: list[str], rules: Rules) -> Board:
+    n, cols = len(rows), "ABCDEFGHJKLMNOPQRST"
+    stones: dict[str, list[str]] = {"x": [], "o": []}
+    for i, row in enumerate(rows):
+        for j, ch in enumerate(row):
+            if ch in stones:
+                stones[ch].append(f"{cols[j]}{n - i}")
+    board = Board(n, rules)
+    board.setup(black=stones["x"], white=stones["o"])
+    return board
+
+
+def test_katago_mouth_next_to_a_string_in_atari() -> None:
+    # KataGo: the mouth D7 is White's under v2 and nobody's under v3; the
+    # scores differ by exactly that point; the dead throw-in A5 and its
+    # liberty A4 count for White either way.  GNU Go 3.8 --japanese-rules
+    # (komi -0.5, as KataGo's test): B+1.5, A5 dead, D7 and E3 dame.
+    komi = Fraction(-1, 2)
+    jp = score(diagram_board(KATAGO_MOUTH, JAPANESE), dead=["A5"], rules=JAPANESE, komi=komi)
+    kg = score(diagram_board(KATAGO_MOUTH, KATAGO_TERRITORY), dead=["A5"],
+               rules=KATAGO_TERRITORY, komi=komi)
+    assert jp.result.sgf() == "B+1.5"
+    assert kg.margin == jp.margin - 1
+    d7, a4, a5 = parse_gtp("D7", 7), parse_gtp("A4", 7), parse_gtp("A5", 7)
+    assert d7 in kg.white_territory and d7 not in jp.white_territory
+    assert {a4, a5} <= kg.white_territory and {a4, a5} <= jp.white_territory
+
+
+def test_katago_torazu_sanmoku_is_the_same_under_both() -> None:
+    # KataGo: the shared liberty A9 is nobody's territory in both modes and
+    # the scores are equal (nothing marked dead, as KataGo's own count).
+    komi = Fraction(-1, 2)
+    jp = score(diagram_board(KATAGO_TORAZU, JAPANESE), rules=JAPANESE, komi=komi)
+    kg = score(diagram_board(KATAGO_TORAZU, KATAGO_TERRITORY), rules=KATAGO_TERRITORY, komi=komi)
+    a9 = parse_gtp("A9", 9)
+    assert a9 in jp.shared and a9 in kg.shared
+    assert jp.margin == kg.margin
 
 
 def test_referee_profiles_say_their_teire_preset() -> None:
