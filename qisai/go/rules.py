@@ -87,6 +87,10 @@ class Rules:
     komi: Fraction = Fraction(15, 2)
     handicap_giveback: Fraction = Fraction(1)
     handicap_komi: Fraction = Fraction(0)
+    handicap_giveback_free: int = 0
+    """How many handicap stones are given back nothing for: the give-back is
+    ``handicap_giveback`` points per stone after the first
+    ``handicap_giveback_free`` (AGA: 1, "N-1" points; Chinese: 0)."""
     teire_counted: bool = True
     """Territory counting only (补棋): the points an owner must still fill
     before the count (:func:`qisai.go.scoring.find_fill_points`) are nobody's
@@ -164,7 +168,7 @@ in the main phase: no 补棋 deduction (``teire_counted=False``)."""
 
 ING = Rules(
     name="ing",
-    ko=KoRule.SITUATIONAL,
+    ko=KoRule.POSITIONAL,
     suicide_allowed=True,
     scoring=Scoring.AREA,
     komi=Fraction(8),
@@ -175,9 +179,10 @@ ING = Rules(
 side fills its own area with its stones and counts the points it holds),
 komi 8 points with ties to Black (贴8点，同点黑胜), suicide of one or more
 stones allowed, its own ko rules for cycles (劫: a whole-board repetition
-is not allowed, the side that would repeat must play elsewhere; approximated
-here by situational superko, as KataGo does for rule sets it has no exact
-ko for)."""
+is not allowed; the Ing text sorts cycles by kind, which no field here
+holds: approximated by positional superko, as KataGo's ``ing``/``goe``
+preset does, which is Tromp-Taylor-like: area, positional superko,
+suicide allowed).  No handicap give-back (KataGo: none)."""
 
 AGA = Rules(
     name="aga",
@@ -186,6 +191,7 @@ AGA = Rules(
     scoring=Scoring.AREA,
     komi=Fraction(15, 2),
     handicap_giveback=Fraction(1),
+    handicap_giveback_free=1,
     pass_stone=True,
     white_passes_last=True,
 )
@@ -194,9 +200,9 @@ hands one stone to the opponent as a prisoner; White passes last) territory
 counting gives the same margin; komi 7.5 in even games; situational
 superko (no move may repeat the board position with the same player to
 move); suicide forbidden; in handicap games White gets one point per
-handicap stone under area counting (here: Black gives back 1 point per
-stone, as ``handicap_giveback``).  KataGo's ``aga`` preset has the same
-ko, suicide, scoring and komi."""
+handicap stone after the first under area counting (N-1 points:
+``handicap_giveback`` 1 with ``handicap_giveback_free`` 1).  KataGo's
+``aga`` preset has the same ko, suicide, scoring, komi and N-1 bonus."""
 
 PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR, KATAGO_TERRITORY, ING, AGA)}
 """The named presets, by name."""

@@ -543,7 +543,8 @@ def score(
         fill = find_fill_points(board, dead_stones, seki_stones)
         black_terr -= fill
         white_terr -= fill
-    giveback = rules.handicap_giveback * handicap_count if rules.scoring is Scoring.AREA else Fraction(0)
+    given = max(0, handicap_count - rules.handicap_giveback_free)  # AGA: N-1
+    giveback = rules.handicap_giveback * given if rules.scoring is Scoring.AREA else Fraction(0)
     if rules.scoring is Scoring.AREA:
         half = Fraction(len(shared), 2)
         black_count = black_stones + len(black_terr) + half

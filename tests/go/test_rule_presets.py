@@ -149,6 +149,30 @@ def test_preset_fields_from_the_rule_texts() -> None:
     assert {"ing", "aga", "tromp-taylor", "katago-territory"} <= set(PRESETS)
 
 
+# KataGo's presets (cpp/game/rules.cpp, parseRules): ko, scoring,
+# multi-stone suicide, komi, white handicap bonus (0, N or N-1 points).
+KATAGO = {
+    "aga": (KoRule.SITUATIONAL, Scoring.AREA, False, Fraction(15, 2), "N-1"),
+    "tromp-taylor": (KoRule.POSITIONAL, Scoring.AREA, True, Fraction(15, 2), "0"),
+    "ing": (KoRule.POSITIONAL, Scoring.AREA, True, None, "0"),  # KataGo "goe"/"ing"
+    "katago-territory": (KoRule.SIMPLE, Scoring.TERRITORY, False, Fraction(13, 2), "0"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KATAGO))
+def test_presets_agree_with_katago(name: str) -> None:
+    ko, scoring, suicide, komi, bonus = KATAGO[name]
+    rules = PRESETS[name]
+    assert (rules.ko, rules.scoring, rules.suicide_allowed) == (ko, scoring, suicide)
+    if komi is not None:  # KataGo sets no komi of its own for Ing (the text: 8)
+        assert rules.komi == komi
+    # White's handicap bonus under area counting, in points, for 4 stones.
+    board = Board(9, rules)
+    s = score(board, rules=rules, handicap=4, komi=0)
+    expected = {"0": 0, "N": 4, "N-1": 3}[bonus] if scoring is Scoring.AREA else 0
+    assert s.giveback == expected
+
+
 def test_ing_ties_go_to_black() -> None:
     # 6x6: Black C1-C6, D1-D4 and the points A, B (22); White D5, D6,
     # E1-E6 and the points F (14): 22 - 14 - 8 = 0.
