@@ -175,10 +175,12 @@ ING = Rules(
     handicap_giveback=Fraction(0),
     tie_winner=Color.BLACK,
 )
-"""Ing rules (应氏围棋规则, 计点制): area counting by filling (填满计点: each
-side fills its own area with its stones and counts the points it holds),
-komi 8 points with ties to Black (贴8点，同点黑胜), suicide of one or more
-stones allowed, its own ko rules for cycles (劫: a whole-board repetition
+"""Ing rules (应氏围棋规则, 计点制; Ing's Goe Rules 1996, tr. S. Yuan):
+"stones and spaces are both territory; fill in all stones to count points"
+(area counting by filling; a neutral point that cannot be filled is shared
+half and half), komi 8 points with ties to Black (贴8点，同点黑胜), moves
+"unrestricted except for invariation" (suicide of one or more stones
+allowed), its own ko rules for cycles (劫: a whole-board repetition
 is not allowed; the Ing text sorts cycles by kind, which no field here
 holds: approximated by positional superko, as KataGo's ``ing``/``goe``
 preset does, which is Tromp-Taylor-like: area, positional superko,
@@ -192,17 +194,20 @@ AGA = Rules(
     komi=Fraction(15, 2),
     handicap_giveback=Fraction(1),
     handicap_giveback_free=1,
+    handicap_komi=Fraction(1, 2),
     pass_stone=True,
     white_passes_last=True,
 )
-"""AGA Concise Rules of Go: area counting, and with pass stones (each pass
-hands one stone to the opponent as a prisoner; White passes last) territory
-counting gives the same margin; komi 7.5 in even games; situational
-superko (no move may repeat the board position with the same player to
-move); suicide forbidden; in handicap games White gets one point per
-handicap stone after the first under area counting (N-1 points:
-``handicap_giveback`` 1 with ``handicap_giveback_free`` 1).  KataGo's
-``aga`` preset has the same ko, suicide, scoring, komi and N-1 bonus."""
+"""AGA Rules of Go (AGA Concise Rules, 1991; komi raised to 7.5 in 2004):
+area counting, or territory counting with pass stones, which give the same
+margin (rule 12); a pass hands the opponent one stone as a prisoner and
+White passes last (rule 7); no move may repeat the board position with the
+same player to move (situational superko, rule 6); suicide is illegal
+(rule 5); komi 7.5 in even games, ½ point in handicap games (rule 3); under
+area counting White gets one point for each handicap stone after the first
+(rule 4: N-1 points, ``handicap_giveback`` 1 with ``handicap_giveback_free``
+1).  KataGo's ``aga`` preset has the same ko, suicide, scoring, komi and
+N-1 bonus."""
 
 PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR, KATAGO_TERRITORY, ING, AGA)}
 """The named presets, by name."""

@@ -201,6 +201,29 @@ def test_aga_pass_stones_are_prisoners() -> None:
     assert with_stones.black_prisoners - without.black_prisoners == 2
 
 
+def test_aga_pass_stones_make_area_and_territory_agree() -> None:
+    # AGA rule 12 (and the AGA commentary's appendix): with pass stones and
+    # White passing last, territory and area counting give the same margin.
+    # 5x5: Black plays column C, White column D; Black passes, White fills
+    # E3 in his own territory, then both pass (White last).
+    moves = [m for i in range(1, 6) for m in (f"C{i}", f"D{i}")] + [None, "E3", None, None]
+    counts = []
+    for scoring in (Scoring.AREA, Scoring.TERRITORY):
+        rules = replace(AGA, scoring=scoring)
+        board = Board(5, rules)
+        for move in moves:
+            board.play(move)
+        counts.append(score(board, rules=rules).margin)
+    # Area: Black 15 (A-C), White 10 (D, E): 15 - 10 - 7.5.
+    assert counts == [Fraction(-5, 2), Fraction(-5, 2)]
+    # Without pass stones the territory count would differ by White's extra stone.
+    plain = replace(AGA, scoring=Scoring.TERRITORY, pass_stone=False)
+    board = Board(5, plain)
+    for move in moves:
+        board.play(move)
+    assert score(board, rules=plain).margin == Fraction(-3, 2)
+
+
 def _gnugo_games() -> list[dict]:
     games = json.loads((DATA / "gnugo_9x9.json").read_text(encoding="utf-8"))
     return [g for g in games if not g["dead"] and not g["seki"] and not g["handicap"]]
