@@ -239,3 +239,63 @@ def test_tromp_taylor_area_agrees_with_gnugo(game: dict) -> None:
     for color, vertex in game["moves"]:
         board.play(vertex, Color.from_letter(color))
     assert score(board).result.sgf() == game["chinese_score"]
+
+
+def _referee_game(name: str, moves: list[str | None]) -> object:
+    from qisai.referee.clock import ManualTime
+    from qisai.referee.go_game import GoGame
+
+    t = ManualTime(0)
+    game = GoGame(ruleset(name, board_size=6, time_control=None), now=t)  # type: ignore[arg-type]
+    game.start()
+    for m in moves:
+        t.advance(1)
+        game.move(game.to_move, "pass" if m is None else m)
+    return game
+
+
+def test_referee_profiles_of_the_new_presets() -> None:
+    from qisai.engines.gtp import kgs_rules_name
+    from qisai.referee.game import Phase
+    from qisai.referee.verdict import Side
+
+    assert ruleset("ing").core is ING  # type: ignore[union-attr]
+    assert ruleset("aga").core is AGA  # type: ignore[union-attr]
+    assert ruleset("tromp-taylor").core is TROMP_TAYLOR  # type: ignore[union-attr]
+    assert [kgs_rules_name(r) for r in (AGA, TROMP_TAYLOR, ING, KATAGO_TERRITORY)] == [
+        "aga", "new_zealand", "new_zealand", "japanese"]
+    # AGA rule 7: White passes last.  Black's pass after White's does not
+    # end the game; White's next pass does.
+    game = _referee_game("aga", ["C3", None, None])
+    assert game.phase is Phase.PLAYING  # type: ignore[attr-defined]
+    game.move(Side.SECOND, "pass")  # type: ignore[attr-defined]
+    assert game.phase is Phase.SCORING  # type: ignore[attr-defined]
+    # The Chinese profile ends on any two passes.
+    assert _referee_game("chinese", ["C3", None, None]).phase is Phase.SCORING  # type: ignore[attr-defined]
+
+
+def test_referee_ing_tie_is_blacks_win() -> None:
+    from qisai.referee.verdict import Side
+
+    # The 6x6 tie of test_ing_ties_go_to_black, played out: Black C1-C6 and
+    # D1-D4, White D5, D6, E1-E6; then both pass and confirm.
+    black = [f"C{i}" for i in range(1, 7)] + [f"D{i}" for i in range(1, 5)]
+    white = ["D5", "D6"] + [f"E{i}" for i in range(1, 7)] + ["F1", "F2"]
+    moves: list[str | None] = [m for pair in zip(black, white, strict=True) for m in pair]
+    moves += [None, "F3", None, None]  # White fills F3 in its own area: no change by area
+    game = _referee_game("ing", moves)
+    game.confirm_dead(game.to_move)  # type: ignore[attr-defined]
+    game.confirm_dead(game.to_move.other)  # type: ignore[attr-defined]
+    result = game.result  # type: ignore[attr-defined]
+    assert game.final_score.margin == 0  # type: ignore[attr-defined]
+    assert result.winner is Side.FIRST and "同点黑胜" in result.explanation_zh
+
+
+@pytest.mark.parametrize(("ru", "name"), [("AGA", "aga"), ("GOE", "ing"), ("Ing", "ing"),
+                                          ("Tromp-Taylor", "tromp-taylor"),
+                                          ("Japanese", "japanese"), ("Chinese", "chinese")])
+def test_sgf_ru_names_the_profile(ru: str, name: str) -> None:
+    from qisai.referee.records import go_from_sgf
+
+    game = go_from_sgf(f"(;FF[4]GM[1]SZ[9]RU[{ru}];B[ee];W[cc])")
+    assert game.grules.name == name
