@@ -185,13 +185,14 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     own piece out of attack; then a threat of a piece that did not move,
     could already capture the target before and met a real root there (the
     move only put or removed a screen and so cut the target's root) is a
-    by-product, not new.  Only a root cut: when the target had no root
-    before and the move takes away its answer instead (it pins the target
-    or blocks its horse's leg, so a mutual attack, 兑 28.5, becomes a
-    one-sided one), the attack on the unprotected piece is new and a chase
-    (issue 35.1; AXF diagrams 53 and 55: a pinned cannon, an impaired horse
-    that cannot take back is chased).  What
-    decides it: the AXF rule-book diagrams as reviewed in spec §5.1 (review
+    by-product, not new.  Only such a root cut (issue 35.1): when the
+    target keeps only a false root because the move pins its protector
+    (``Threat.false_root``; AXF diagrams 83-85, Fairy-Stockfish's "new pins
+    create fake roots"), or had no root before and the move takes away its
+    answer instead (it pins the target, so a mutual attack, 兑 28.5, becomes
+    one-sided; AXF diagrams 53 and 55), the attack on the unprotected
+    piece is new and a chase (``tests/data/xiangqi/axf_escape_chase_cases.
+    json``).  What decides the exclusion: the AXF rule-book diagrams as reviewed in spec §5.1 (review
     2026-12: a root cut is no chase when the move answers an attack on the
     mover's own piece), Fairy-Stockfish's AXF judge, and the real-game cycle
     of ``test_axf_root_cut_by_an_escape_real_game`` (车6进1 escapes a soldier
@@ -203,7 +204,7 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     if profile.new_chase_by_attack and threat.how != "check":
         a = threat.first_move.from_square
         old = move.from_square if a == move.to_square else a
-        if (escaping and a != move.to_square
+        if (escaping and a != move.to_square and not threat.false_root
                 and (a, threat.target) in before.rooted):
             return False
         return not any(b.first_move.from_square == old and b.target == threat.target
