@@ -299,3 +299,27 @@ def test_sgf_ru_names_the_profile(ru: str, name: str) -> None:
 
     game = go_from_sgf(f"(;FF[4]GM[1]SZ[9]RU[{ru}];B[ee];W[cc])")
     assert game.grules.name == name
+
+
+def test_cli_counts_by_the_named_preset(tmp_path: Path) -> None:
+    # The KataGo mouth position as an SGF set-up: the CLI's --rules names
+    # every preset; Japanese keeps GNU Go's B+1.5, katago-territory B+0.5.
+    from typer.testing import CliRunner
+
+    from qisai.cli import app
+
+    letters = "abcdefg"
+    stones: dict[str, list[str]] = {"x": [], "o": []}
+    for i, row in enumerate(KATAGO_MOUTH):
+        for j, ch in enumerate(row):
+            if ch in stones:
+                stones[ch].append(f"[{letters[j]}{letters[i]}]")
+    path = tmp_path / "mouth.sgf"
+    path.write_text(f"(;FF[4]GM[1]SZ[7]AB{''.join(stones['x'])}AW{''.join(stones['o'])})",
+                    encoding="utf-8")
+    runner = CliRunner()
+    for rules, expected in (("japanese", "B+1.5"), ("katago-territory", "B+0.5")):
+        result = runner.invoke(app, ["go", "score", str(path), "--rules", rules, "--dead", "A5",
+                                     "--komi", "-0.5"])
+        assert result.exit_code == 0, result.output
+        assert result.output.strip().splitlines()[-1] == expected
