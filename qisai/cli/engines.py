@@ -109,7 +109,7 @@ def match(
     tc: str = typer.Option("movetime=1", "--tc", help="40/5400+0, 60+1, '300 byoyomi 5x60', "
                            "'3600 chinese 5', '600 canadian 25/300', movetime=0.1, none."),
     rules: str = typer.Option("", "--rules", help="cxa, axf, cxa-local (Xiangqi); chinese, "
-                              "japanese, korean (Go)."),
+                              "japanese, korean, ing, aga, tromp-taylor (Go)."),
     openings: Path | None = typer.Option(None, "--openings", help="FEN/EPD lines or PGN "
                                          "(Xiangqi), SGF (Go); each played with both colours."),
     games: int = typer.Option(2, "--games", min=1, help="Games per pairing (made even)."),

@@ -29,6 +29,10 @@ class RulesName(StrEnum):
 
     chinese = "chinese"
     japanese = "japanese"
+    katago_territory = "katago-territory"
+    ing = "ing"
+    aga = "aga"
+    tromp_taylor = "tromp-taylor"
 
 
 def _load(path: Path) -> SgfGame:
@@ -48,9 +52,9 @@ def _load(path: Path) -> SgfGame:
 
 
 def _rules(name: RulesName) -> Rules:
-    from qisai.go.rules import CHINESE, JAPANESE
+    from qisai.go.rules import PRESETS
 
-    return CHINESE if name is RulesName.chinese else JAPANESE
+    return PRESETS[name.value]
 
 
 def _komi(option: str | None, game: SgfGame) -> Fraction | None:
@@ -76,7 +80,7 @@ def _points(value: Fraction) -> str:
 @app.command("score")
 def score_command(
     file: Path = typer.Argument(..., help="SGF file of the game (main line)."),
-    rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (数子) or japanese (数目)."),
+    rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (数子), japanese (数目, teire deducted), katago-territory (数目, every enclosed point), ing, aga, tromp-taylor."),
     komi: str | None = typer.Option(None, "--komi", help="Komi in points (default: the file's KM, else the rules': none in a Chinese handicap game)."),
     dead: str = typer.Option("auto", "--dead", help='"auto", "none", or points such as "D4 Q16" (whole groups).'),
     as_json: bool = typer.Option(False, "--json", help="Print counts, dead stones and both result forms as JSON."),
@@ -134,7 +138,7 @@ def score_command(
 @app.command("replay")
 def replay_command(
     file: Path = typer.Argument(..., help="SGF file to check move by move."),
-    rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (positional superko) or japanese (simple ko)."),
+    rules: RulesName = typer.Option(RulesName.chinese, "--rules", help="chinese (positional superko), japanese (simple ko), katago-territory, ing, aga, tromp-taylor."),
 ) -> None:
     """Check every move of FILE against the rules; report the first illegal one."""
     from qisai.go.errors import GoError, IllegalMoveError

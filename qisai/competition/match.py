@@ -247,8 +247,8 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
         except XiangqiError as exc:
             raise MatchError(f"openings {path}: {exc}") from None
         for i, record in enumerate(games):
-            moves = tuple(m.iccs() for m in record.mainline_moves())
-            out.append(Opening(record.headers.get("FEN"), moves,
+            start, moves = record.headers.get("FEN"), tuple(m.iccs() for m in record.mainline_moves())
+            out.append(Opening(Board(start, strict=False).fen() if start else None, moves,
                                record.headers.get("Opening", f"{p.name}#{i + 1}")))
     else:
         for n, line in enumerate(text.splitlines(), 1):
@@ -263,7 +263,7 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
             fen = " ".join(fields)
             line_moves = tuple(rest.split())
             try:
-                board = Board(fen)
+                fen = (board := Board(fen, strict=False)).fen()  # another program's EPD: lenient
                 for mv in line_moves:
                     board.push(Move.from_iccs(mv))
             except XiangqiError as exc:

@@ -61,9 +61,11 @@ def gnugo_rule_flags(rules: Rules) -> list[str]:
 def kgs_rules_name(rules: Rules) -> str:
     """Return the ``kgs-rules`` name for ``rules``: ``chinese`` (area,
     suicide forbidden), ``new_zealand`` (area with suicide: Tromp-Taylor's
-    kind) or ``japanese`` (territory)."""
+    kind), ``aga`` (pass stones) or ``japanese`` (territory)."""
     if rules.scoring is Scoring.TERRITORY:
         return "japanese"
+    if rules.pass_stone:
+        return "aga"
     return "new_zealand" if rules.suicide_allowed else "chinese"
 
 

@@ -43,7 +43,19 @@ from qisai.go.errors import (
     SgfError,
     UndoError,
 )
-from qisai.go.rules import CHINESE, JAPANESE, PRESETS, TROMP_TAYLOR, Color, KoRule, Rules, Scoring
+from qisai.go.rules import (
+    AGA,
+    CHINESE,
+    ING,
+    JAPANESE,
+    KATAGO_TERRITORY,
+    PRESETS,
+    TROMP_TAYLOR,
+    Color,
+    KoRule,
+    Rules,
+    Scoring,
+)
 from qisai.go.scoring import (
     Result,
     ResultReason,
@@ -61,7 +73,7 @@ __all__ = [
     "star_points", "handicap_points", "DeadMarks", "benson_alive", "estimate_dead", "ownership",
     "GoError", "BoardSizeError", "CoordinateError", "IllegalMoveError", "IllegalReason",
     "ScoringError", "SetupError", "SgfError", "UndoError", "CHINESE", "JAPANESE",
-    "TROMP_TAYLOR", "PRESETS", "Color", "KoRule", "Rules", "Scoring", "Result",
+    "TROMP_TAYLOR", "KATAGO_TERRITORY", "ING", "AGA", "PRESETS", "Color", "KoRule", "Rules", "Scoring", "Result",
     "ResultReason", "Score", "area_result", "find_fill_points", "find_seki", "score", "SgfGame", "SgfNode",
     "first_illegal", "game_from_board", "read_sgf", "replay", "board_svg",
 ]

@@ -87,6 +87,24 @@ class Rules:
     komi: Fraction = Fraction(15, 2)
     handicap_giveback: Fraction = Fraction(1)
     handicap_komi: Fraction = Fraction(0)
+    handicap_giveback_free: int = 0
+    """How many handicap stones are given back nothing for: the give-back is
+    ``handicap_giveback`` points per stone after the first
+    ``handicap_giveback_free`` (AGA: 1, "N-1" points; Chinese: 0)."""
+    teire_counted: bool = True
+    """Territory counting only (补棋): the points an owner must still fill
+    before the count (:func:`qisai.go.scoring.find_fill_points`) are nobody's
+    territory (Japanese rules, GNU Go).  False: every point enclosed by one
+    colour is its territory in the main phase (KataGo's territory rules)."""
+    tie_winner: Color | None = None
+    """Who wins an equal count: None is a draw (和棋); the Ing rules give
+    ties to Black (贴8点，同点黑胜)."""
+    pass_stone: bool = False
+    """A pass hands the opponent one prisoner (AGA: "pass stones"), so
+    territory and area counts give the same margin."""
+    white_passes_last: bool = False
+    """The game ends on two passes in a row of which White's is the last
+    (AGA, so both sides have passed the same number of times)."""
 
     def with_komi(self, komi: Fraction | float | int | str) -> Rules:
         """Return a copy of these rules with ``komi`` points of komi, in even
@@ -116,7 +134,10 @@ JAPANESE = Rules(
     komi=Fraction(13, 2),
     handicap_giveback=Fraction(0),
 )
-"""Japanese/Korean rules: territory counting (数目), komi 6.5 points."""
+"""Japanese/Korean rules: territory counting (数目), komi 6.5 points; teire
+(补棋) points are nobody's territory (``teire_counted``, as GNU Go counts).
+The referee's ``japanese`` and ``korean`` profiles use this preset; its
+``chinese`` profile uses :data:`CHINESE` (area counting: teire costs nothing)."""
 
 TROMP_TAYLOR = Rules(
     name="tromp-taylor",
@@ -126,7 +147,67 @@ TROMP_TAYLOR = Rules(
     komi=Fraction(15, 2),
     handicap_giveback=Fraction(0),
 )
-"""Tromp-Taylor: area counting, positional superko, suicide allowed."""
+"""Tromp-Taylor rules (J. Tromp and B. Taylor): area counting (a player's
+score is the points of its colour plus the empty points that reach only its
+colour; no dead stones are removed: the game is played out), positional
+superko (a move may not recreate an earlier board position), suicide
+allowed, the game ends after two consecutive passes.  KataGo's
+``tromp-taylor`` preset: the same, komi 7.5."""
 
-PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR)}
+KATAGO_TERRITORY = Rules(
+    name="katago-territory",
+    ko=KoRule.SIMPLE,
+    scoring=Scoring.TERRITORY,
+    komi=Fraction(13, 2),
+    handicap_giveback=Fraction(0),
+    teire_counted=False,
+)
+"""KataGo's territory rules (its ``japanese`` preset: simple ko, territory
+scoring, seki eyes count for nobody), with every enclosed point territory
+in the main phase: no 补棋 deduction (``teire_counted=False``)."""
+
+ING = Rules(
+    name="ing",
+    ko=KoRule.POSITIONAL,
+    suicide_allowed=True,
+    scoring=Scoring.AREA,
+    komi=Fraction(8),
+    handicap_giveback=Fraction(0),
+    tie_winner=Color.BLACK,
+)
+"""Ing rules (应氏围棋规则, 计点制; Ing's Goe Rules 1996, tr. S. Yuan):
+"stones and spaces are both territory; fill in all stones to count points"
+(area counting by filling; a neutral point that cannot be filled is shared
+half and half), komi 8 points with ties to Black (贴8点，同点黑胜), moves
+"unrestricted except for invariation" (suicide of one or more stones
+allowed), its own ko rules for cycles (劫: a whole-board repetition
+is not allowed; the Ing text sorts cycles by kind, which no field here
+holds: approximated by positional superko, as KataGo's ``ing``/``goe``
+preset does, which is Tromp-Taylor-like: area, positional superko,
+suicide allowed).  No handicap give-back (KataGo: none)."""
+
+AGA = Rules(
+    name="aga",
+    ko=KoRule.SITUATIONAL,
+    suicide_allowed=False,
+    scoring=Scoring.AREA,
+    komi=Fraction(15, 2),
+    handicap_giveback=Fraction(1),
+    handicap_giveback_free=1,
+    handicap_komi=Fraction(1, 2),
+    pass_stone=True,
+    white_passes_last=True,
+)
+"""AGA Rules of Go (AGA Concise Rules, 1991; komi raised to 7.5 in 2004):
+area counting, or territory counting with pass stones, which give the same
+margin (rule 12); a pass hands the opponent one stone as a prisoner and
+White passes last (rule 7); no move may repeat the board position with the
+same player to move (situational superko, rule 6); suicide is illegal
+(rule 5); komi 7.5 in even games, ½ point in handicap games (rule 3); under
+area counting White gets one point for each handicap stone after the first
+(rule 4: N-1 points, ``handicap_giveback`` 1 with ``handicap_giveback_free``
+1).  KataGo's ``aga`` preset has the same ko, suicide, scoring, komi and
+N-1 bonus."""
+
+PRESETS = {r.name: r for r in (CHINESE, JAPANESE, TROMP_TAYLOR, KATAGO_TERRITORY, ING, AGA)}
 """The named presets, by name."""

@@ -191,7 +191,10 @@ class Score:
     margin: Fraction
     fill: frozenset[Point] = frozenset()
     """Territory counting only: the points an owner must fill (补棋), which
-    are nobody's territory (:func:`find_fill_points`)."""
+    are nobody's territory (:func:`find_fill_points`); empty when the rules
+    do not deduct them (``Rules.teire_counted`` False)."""
+    tie_winner: Color | None = None
+    """Who wins an equal count (``Rules.tie_winner``; None: a draw)."""
 
     @property
     def par(self) -> Fraction:
@@ -207,6 +210,9 @@ class Score:
     def result(self) -> Result:
         """Return the :class:`Result` of this count (和棋 if the margin is 0)."""
         if self.margin == 0:
+            if self.tie_winner is not None:
+                # Ing rules: 贴8点，同点黑胜 (Black wins an equal count).
+                return Result(self.tie_winner, ResultReason.SCORE, Fraction(0), self.scoring)
             return Result(None, ResultReason.DRAW, scoring=self.scoring)
         winner = Color.BLACK if self.margin > 0 else Color.WHITE
         return Result(winner, ResultReason.SCORE, abs(self.margin), self.scoring)
@@ -531,12 +537,14 @@ def score(
             continue
         owner.update(members)
     fill: frozenset[Point] = frozenset()
-    if rules.scoring is Scoring.TERRITORY:
-        # 补棋: points their owner must still fill are nobody's territory.
+    if rules.scoring is Scoring.TERRITORY and rules.teire_counted:
+        # 补棋: points their owner must still fill are nobody's territory
+        # (Japanese rules, GNU Go; KataGo's territory rules do not deduct).
         fill = find_fill_points(board, dead_stones, seki_stones)
         black_terr -= fill
         white_terr -= fill
-    giveback = rules.handicap_giveback * handicap_count if rules.scoring is Scoring.AREA else Fraction(0)
+    given = max(0, handicap_count - rules.handicap_giveback_free)  # AGA: N-1
+    giveback = rules.handicap_giveback * given if rules.scoring is Scoring.AREA else Fraction(0)
     if rules.scoring is Scoring.AREA:
         half = Fraction(len(shared), 2)
         black_count = black_stones + len(black_terr) + half
@@ -545,6 +553,11 @@ def score(
     else:
         black_prisoners = board.captures(Color.BLACK) + dead_white
         white_prisoners = board.captures(Color.WHITE) + dead_black
+        if rules.pass_stone:
+            # AGA pass stones: each pass hands the opponent one prisoner.
+            passes = [m.color for m in board.history if m.is_pass]
+            black_prisoners += passes.count(Color.WHITE)
+            white_prisoners += passes.count(Color.BLACK)
         black_count = Fraction(len(black_terr) + black_prisoners)
         white_count = Fraction(len(white_terr) + white_prisoners)
     margin = black_count - white_count - komi_value - giveback
@@ -567,6 +580,7 @@ def score(
         white_count=white_count,
         margin=margin,
         fill=fill,
+        tie_winner=rules.tie_winner,
     )
 
 

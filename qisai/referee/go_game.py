@@ -231,7 +231,10 @@ class GoGame(Game):
         """Return whether the last two turns (since play last resumed) were
         passes or void moves (4(1))."""
         recent = self.moves[self._pass_floor:]
-        return len(recent) >= 2 and all(r.move == "pass" or r.void for r in recent[-2:])
+        if not (len(recent) >= 2 and all(r.move == "pass" or r.void for r in recent[-2:])):
+            return False
+        # AGA rule 7: White passes last, so each side has passed as often.
+        return not self.grules.core.white_passes_last or recent[-1].side is Side.SECOND
 
     def _on_pass_event(self, event: Event) -> None:
         self._require_playing("pass")
@@ -309,6 +312,13 @@ class GoGame(Game):
         b, w = result_score.black_count, result_score.white_count
         detail_zh = f"黑{format_fraction(b)}{unit}，白{format_fraction(w)}{unit}"
         detail_en = f"Black {float(b):g}, White {float(w):g}"
+        if margin == 0 and self.grules.core.tie_winner is not None:
+            # Ing rules: an equal count is Black's win (贴8点，同点黑胜).
+            winner = Side.FIRST if self.grules.core.tie_winner is Color.BLACK else Side.SECOND
+            self._finish(Result.win(self.kind, winner, Reason.SCORE, self.CLAUSES["score"],
+                                    detail_zh + "，同点黑胜", detail_en + "; Black wins a tie"),
+                         at)
+            return
         if margin == 0:
             self._finish(Result.ended(self.kind, Outcome.DRAW, Reason.SCORE, self.CLAUSES["score"],
                                       detail_zh, detail_en), at)

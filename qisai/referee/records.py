@@ -189,7 +189,14 @@ def xiangqi_from_pgn(text: str | bytes, rules: XiangqiRules | None = None,
     rec = records[0]
     profile = rules if rules is not None else _profile(rec.headers.get("Rules", "cxa"), XiangqiRules)
     try:
-        game = XiangqiGame(profile, fen=rec.headers.get("FEN"), now=now, judge=judge)
+        # The record may come from another program: its [FEN] is read
+        # leniently (chess-style fields ignored) and the game starts from
+        # the board's own FEN.
+        fen = rec.headers.get("FEN")
+        start = Board(fen, strict=False).fen() if fen else None
+        game = XiangqiGame(profile, fen=start, now=now, judge=judge)
+    except XiangqiError as exc:
+        raise RecordError(f"PGN [FEN]: {exc}") from exc
     except EventError as exc:
         raise RecordError(f"PGN [FEN]: {exc}") from exc
     events = [decode_event(v) for k, v in _commands(rec.comment) if k == "ev"]
@@ -291,6 +298,15 @@ def go_to_sgf(game: GoGame, extra: dict[str, str] | None = None) -> str:
     return record.to_sgf()
 
 
+def _profile_of_ru(ru: str) -> str:
+    """The Go profile an SGF ``RU`` names (Chinese when none fits)."""
+    for prefix, name in (("jap", "japanese"), ("kor", "korean"), ("aga", "aga"),
+                         ("goe", "ing"), ("ing", "ing"), ("tromp", "tromp-taylor")):
+        if ru.startswith(prefix):
+            return name
+    return "chinese"
+
+
 def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
                 now: TimeSource | None = None) -> GoGame:
     """Return the game of the SGF record ``text``, replayed.
@@ -310,8 +326,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
     if rules is None:
         name = record.root.get("QR")
         if name is None:
-            ru = (record.rules or "").lower()
-            name = "japanese" if ru.startswith("jap") else "korean" if ru.startswith("kor") else "chinese"
+            name = _profile_of_ru((record.rules or "").lower())
         profile: GoRules = _profile(name, GoRules)
         overrides: dict[str, Any] = {"board_size": size, "handicap": handicap}
         if komi is not None:

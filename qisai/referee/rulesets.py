@@ -12,8 +12,13 @@ Presets (:data:`PRESETS`):
   at the start of seed 000: two technical fouls lose, an illegal or extra
   move is a foul, a per-move limit), ``axf`` (Asian Xiangqi Federation
   repetition code) and ``casual`` (illegal moves are simply refused);
-* Go ``chinese`` (area counting, komi 3¾ stones, positional superko),
-  ``japanese`` and ``korean`` (territory counting, komi 6.5), ``go-casual``.
+* Go ``chinese`` (area counting, komi 3¾ stones, positional superko; core
+  :data:`qisai.go.rules.CHINESE`), ``japanese`` and ``korean`` (territory
+  counting, komi 6.5, teire deducted; core :data:`~qisai.go.rules.JAPANESE`),
+  ``ing`` (:data:`~qisai.go.rules.ING`: area by filling, 8 points komi, ties
+  to Black), ``aga`` (:data:`~qisai.go.rules.AGA`: pass stones, White passes
+  last), ``tromp-taylor`` (:data:`~qisai.go.rules.TROMP_TAYLOR`, engines),
+  ``go-casual`` (core ``CHINESE``).
 
 Example::
 
@@ -379,6 +384,27 @@ PRESETS: dict[str, XiangqiRules | GoRules] = {
             core=dataclasses.replace(go_rules.JAPANESE, name="korean"),
             cycle_outcome=Outcome.NO_RESULT,
             sgf_rules="Korean",
+        ),
+        GoRules(
+            name="ing",
+            title_zh="应氏围棋规则（计点制）",
+            title_en="Ing rules (area counting by filling)",
+            core=go_rules.ING,
+            sgf_rules="GOE",
+        ),
+        GoRules(
+            name="aga",
+            title_zh="美国围棋协会规则（AGA）",
+            title_en="AGA rules",
+            core=go_rules.AGA,
+            sgf_rules="AGA",
+        ),
+        GoRules(
+            name="tromp-taylor",
+            title_zh="Tromp-Taylor 规则（程序对局）",
+            title_en="Tromp-Taylor rules (engines)",
+            core=go_rules.TROMP_TAYLOR,
+            sgf_rules="Tromp-Taylor",
         ),
         GoRules(
             name="go-casual",

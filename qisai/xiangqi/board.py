@@ -99,7 +99,8 @@ class Board:
     __slots__ = ("_b", "_kings", "_pieces", "turn", "halfmove_clock", "fullmove_number",
                  "key", "_stack", "move_stack")
 
-    def __init__(self, fen: str | None = STARTING_FEN, *, setup: bool = False) -> None:
+    def __init__(self, fen: str | None = STARTING_FEN, *, setup: bool = False,
+                 strict: bool = True) -> None:
         self._b: list[int] = [0] * 90
         self._kings: dict[int, int] = {1: -1, -1: -1}
         self._pieces: dict[int, set[int]] = {1: set(), -1: set()}
@@ -111,10 +112,10 @@ class Board:
         self._stack: list[tuple[int, int, int, int]] = []
         self.move_stack: list[Move] = []
         if fen is not None:
-            self.set_fen(fen, setup=setup)
+            self.set_fen(fen, setup=setup, strict=strict)
 
     # ------------------------------------------------------------------ FEN
-    def set_fen(self, fen: str, *, setup: bool = False) -> None:
+    def set_fen(self, fen: str, *, setup: bool = False, strict: bool = True) -> None:
         """Set the position from FEN and clear the move history.
 
         Validates piece counts, palace/elephant/advisor/soldier points, the
@@ -123,9 +124,13 @@ class Board:
         positions such as rule-book diagrams: the points of advisors,
         elephants and soldiers are not checked (a soldier may stand behind
         its start rank), everything else is (piece counts, one general each,
-        in his palace, 1.2).  Raises :class:`FenError` naming the problem.
+        in his palace, 1.2).  ``strict`` (the default) refuses chess-style
+        fields (castling ``KQkq``, en passant ``e3``, move number 0);
+        ``strict=False`` ignores them, for files from programs that write
+        them (:func:`~qisai.xiangqi.fen.parse_fen`).  Raises
+        :class:`FenError` naming the problem.
         """
-        parsed = parse_fen(fen, setup=setup)
+        parsed = parse_fen(fen, setup=setup, strict=strict)
         board, turn = parsed.board, parsed.turn
         self._b = board
         self._pieces = {1: {s for s in range(90) if board[s] > 0}, -1: {s for s in range(90) if board[s] < 0}}

@@ -296,7 +296,9 @@ def read_cbf(data: bytes | str, *, strict: bool = True) -> Game:
         headers["Result"] = _RESULTS.get(code, "*")
         fen = (head.findtext("FEN") or "").strip() or STARTING_FEN
     try:
-        board = Board(fen)
+        # A file from 象棋桥 or another program: chess-style fields are read
+        # leniently (parse_fen) and the FEN kept is the board's own.
+        board = Board(fen, strict=False)
     except XiangqiError as exc:
         raise CblError(f"CBF: bad <FEN>: {exc}") from None
     game = Game(headers)

@@ -38,14 +38,21 @@ class ParsedFen(NamedTuple):
     fullmove_number: int
 
 
-def parse_fen(fen: str, *, setup: bool = False) -> ParsedFen:
+def parse_fen(fen: str, *, setup: bool = False, strict: bool = True) -> ParsedFen:
     """Parse and validate ``fen`` on its own (see :meth:`Board.set_fen
     <qisai.xiangqi.board.Board.set_fen>`, which also checks facing generals
     and the side not to move in check).
 
     ``setup=True`` is the lenient check for set-up positions: the points of
-    advisors, elephants and soldiers are not checked.  Raises
-    :class:`FenError` naming the field and character at fault.
+    advisors, elephants and soldiers are not checked.
+
+    ``strict`` (the default) reads Xiangqi FEN as it is defined: fields 3
+    and 4 are ``-`` (Xiangqi has no castling and no en-passant capture) and
+    the move number (field 6) starts at 1.  ``strict=False`` is for files
+    from programs that write chess-style fields (``KQkq``, ``e3``, move
+    number 0): fields 3 and 4 are ignored and a move number 0 is read as 1.
+    Fields 2-6 may be left out in either mode (Red to move, ``- - 0 1``).
+    Raises :class:`FenError` naming the field and character at fault.
     """
     if not isinstance(fen, str):
         raise FenError(f"FEN must be a string, not {type(fen).__name__}")
@@ -110,6 +117,12 @@ def parse_fen(fen: str, *, setup: bool = False) -> ParsedFen:
     else:
         raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
                        f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
+    if strict:
+        for idx, what, why in ((2, "castling", "Xiangqi has no castling"),
+                               (3, "en passant", "Xiangqi has no en-passant capture")):
+            if len(parts) > idx and parts[idx] != "-":
+                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                               f"must be '-' ({why}), not {_prefix(parts[idx])}")
     counters = []
     for idx, what in ((4, "halfmove clock"), (5, "move number")):
         if len(parts) > idx:
@@ -121,6 +134,9 @@ def parse_fen(fen: str, *, setup: bool = False) -> ParsedFen:
                                f"{len(parts[idx])} digits, at most {_MAX_COUNTER_DIGITS}: "
                                f"{_prefix(parts[idx])}")
             counters.append(int(parts[idx]))
+            if strict and idx == 5 and counters[-1] == 0:
+                raise FenError(f"FEN field 6 (move number), character {spans[idx][0]}: "
+                               "must be 1 or more (the first move is move 1), not 0")
     return ParsedFen(board, turn, counters[0] if counters else 0,
                      max(1, counters[1]) if len(counters) > 1 else 1)
 

@@ -93,7 +93,7 @@ class GameNode:
         """
         game = self.game()
         try:
-            b = Board(game.fen)
+            b = Board(game.fen, strict=False)
         except XiangqiError as exc:
             raise RecordError(f"bad set-up position: {exc}") from None
         for ply, move in enumerate(self.moves(), 1):
@@ -426,7 +426,7 @@ def _build_game(headers: dict[str, str], tokens: list[_Token]) -> Game:
     fmt = headers.get("Format", "").strip().lower()
     notation = _FORMATS.get(fmt)
     try:
-        board = Board(game.fen)
+        board = Board(game.fen, strict=False)
     except XiangqiError as exc:
         raise PgnError(f"[FEN] tag: {exc}") from None
     node: GameNode = game
@@ -527,7 +527,7 @@ def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> 
     headers.setdefault("Result", "*")
     lines = [f'[{k} "{_escape(v)}"]' for k, v in headers.items()]
     try:
-        board = Board(game.fen)
+        board = Board(game.fen, strict=False)
     except XiangqiError as exc:
         raise PgnError(f"cannot write a game with a bad set-up: {exc}") from None
     words: list[str] = []

@@ -182,10 +182,17 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     the attacking piece (followed if it is the one that moved) could not
     capture the target before the move.  ``escaping`` (AXF,
     ``root_cut_by_escape_is_idle``, issue 13.3): the move takes the mover's
-    own piece out of attack; then a threat of a piece that did not move and
-    could already capture the target before (the move only put or removed a
-    screen and so cut the target's root) is a by-product, not new.  What
-    decides it: the AXF rule-book diagrams as reviewed in spec §5.1 (review
+    own piece out of attack; then a threat of a piece that did not move,
+    could already capture the target before and met a real root there (the
+    move only put or removed a screen and so cut the target's root) is a
+    by-product, not new.  Only such a root cut (issue 35.1): when a piece
+    that recaptured before still attacks the square but may no longer take
+    (the move pinned it: ``Threat.unable_roots``, a false root; AXF diagrams
+    83-85, Fairy-Stockfish's "new pins create fake roots"), or had no root before and the move takes away its
+    answer instead (it pins the target, so a mutual attack, 兑 28.5, becomes
+    one-sided; AXF diagrams 53 and 55), the attack on the unprotected
+    piece is new and a chase (``tests/data/xiangqi/axf_escape_chase_cases.
+    json``).  What decides the exclusion: the AXF rule-book diagrams as reviewed in spec §5.1 (review
     2026-12: a root cut is no chase when the move answers an attack on the
     mover's own piece), Fairy-Stockfish's AXF judge, and the real-game cycle
     of ``test_axf_root_cut_by_an_escape_real_game`` (车6进1 escapes a soldier
@@ -197,8 +204,11 @@ def _is_new(threat: Threat, before: ThreatScan, move: Move, profile: QiliProfile
     if profile.new_chase_by_attack and threat.how != "check":
         a = threat.first_move.from_square
         old = move.from_square if a == move.to_square else a
-        if (escaping and a != move.to_square
-                and (a, threat.target) in before.captures):
+        roots = before.roots.get((a, threat.target))
+        if (escaping and a != move.to_square and roots
+                and not roots & threat.unable_roots):
+            # The target had a real root and no protector of it is merely
+            # pinned now: the escape cut it through a screen or a line.
             return False
         return not any(b.first_move.from_square == old and b.target == threat.target
                        and vec_ge(b.gain, threat.gain)

@@ -46,8 +46,10 @@ class QiliProfile:
             out of attack and thereby puts or removes a screen, so that a
             piece already attacked by the same enemy piece loses its root,
             is no new chase (AXF rule-book diagrams and Fairy-Stockfish, spec
-            §5.1 review 2026-12; issue 13.3).  CXA: a root cut is a chase
-            (CXA fig. 3 "断根捉马").
+            §5.1 review 2026-12; issue 13.3).  Only a root cut by a screen
+            or line the move changed: a false root made by a new pin, or an
+            exchange offer made one-sided, stays a chase (issue 35.1).  CXA:
+            a root cut is a chase (CXA fig. 3 "断根捉马").
         hidden_roots: a protection by a check that wins the capturer back
             counts (28.16 "包括暗根").  AXF: a real root must recapture.
         root_by_recapture_only: weigh a capture against recaptures on the

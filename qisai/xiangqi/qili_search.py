@@ -244,6 +244,9 @@ class Threat:
     line: tuple[Move, ...]
     excluded: str = ""
     offer_mated: bool = False
+    unable_roots: frozenset[int] = frozenset()
+    """Squares of the opponent's pieces that attack the target's square but
+    may not recapture there (pinned, facing generals): its false roots."""
 
 
 @dataclass
@@ -254,6 +257,10 @@ class ThreatScan:
     threats: list[Threat] = field(default_factory=list)
     captures: frozenset[tuple[int, int]] = frozenset()
     """Every legal capture (from, to) of the side to move, whatever it gains."""
+    roots: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+    """For each legal capture (from, to) of material after which the
+    opponent has a legal recapture on ``to`` (a real root, 28.16), the
+    squares of the pieces that may recapture."""
 
     def counting(self, *, pawn: bool = False) -> list[Threat]:
         """Return the threats that count as chases (pawn threats if ``pawn``)."""
@@ -548,6 +555,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     scan.captures = frozenset((m.from_square, m.to_square) for m in legal
                               if b.piece_value_at(m.to_square))
     offers: set[tuple[int, int]] = set()
+    roots: dict[tuple[int, int], frozenset[int]] = {}
     for m in legal:
         t = m.to_square
         victim = b.piece_at(t)
@@ -578,8 +586,12 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         b.push_unchecked(m)
         # 28.16: a root is a legal recapture; a protector that attacks the
         # square but may not take (pinned, facing generals) is a false root.
-        root = bool(_takers(b, o, t, moved_checkers))
-        false_root = not root and bool(b.attackers(o, t))
+        takers = frozenset(_takers(b, o, t, moved_checkers))
+        unable = frozenset(b.attackers(o, t)) - takers
+        root = bool(takers)
+        false_root = not root and bool(unable)
+        if root:
+            roots[(m.from_square, t)] = takers
         mated = False
         if mate_plies > 0:
             hit = mates.get(b.key)
@@ -608,7 +620,8 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
             gain, line, how = value, [m], "pinned"
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
-                                       tuple(line), excluded, offer_mated))
+                                       tuple(line), excluded, offer_mated, unable))
+    scan.roots = roots
     if check_chains:
         for m in checking_moves(b, legal):
             if b.piece_value_at(m.to_square):

@@ -257,7 +257,10 @@ def test_fen_fields_default_and_bound() -> None:
     b = Board("4k4/9/9/9/9/9/9/9/9/3K5")
     assert b.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"
     assert Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 5").fen().endswith(" 5 1")
-    assert Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0").fullmove_number == 1
+    # Move number 0 is read as 1 only by the lenient reader (issue 35.3).
+    assert Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0", strict=False).fullmove_number == 1
+    with pytest.raises(FenError, match=r"field 6 \(move number\), character 33: must be 1"):
+        Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0")
     assert Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 999999999 999999999").halfmove_clock == 999999999
     with pytest.raises(FenError, match=r"field 5 \(halfmove clock\), character 31: 10 digits, at most 9"):
         Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 1000000000 1")
@@ -291,7 +294,9 @@ def test_fen_fields_default_and_bound() -> None:
     ("nnnk5/9/9/9/9/9/9/9/9/3K5 w", "too many horses for Black: 3 (at most 2)"),
     ("3k5/9/9/9/9/9/9/9/9/3K1RRR1 b", "too many chariots for Red: 3 (at most 2)"),
     ("3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w", "too many soldiers for Red: 6 (at most 5)"),
-    ("4k4/9/9/9/9/9/9/9/9/3K5 w x", None),  # fields 3 and 4 are not read
+    # Field 3 must be '-' (issue 35.3); the lenient reader ignores it (below).
+    ("4k4/9/9/9/9/9/9/9/9/3K5 w x", "FEN field 3 (castling), character 27: must be '-' "
+                                    "(Xiangqi has no castling), not 'x'"),
     ("3k5/9/9/9/9/9/9/9/9/4AK3 w", "FEN field 1 (placement), rank 0 (row 10), character 22: "
                                     "advisor 'A' cannot stand on e0 (1.2 palace)"),
     ("3k5/9/9/9/9/9/9/9/9/3KB4 w", "FEN field 1 (placement), rank 0 (row 10), character 23: "
@@ -305,6 +310,8 @@ def test_fen_fields_default_and_bound() -> None:
     ("3k5/9/9/9/9/9/9/9/9/3R1K3 w", "the side not to move (black) is in check"),
 ])
 def test_fen_errors_name_field_and_character(fen: str, message: str | None) -> None:
+    if fen.endswith(" w x"):
+        assert Board(fen, strict=False).fen() == "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"
     if message is None:
         assert Board(fen).fen() == "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"
         return

@@ -72,7 +72,7 @@ def test_damaged_fen_error_names_the_field_and_position(case: tuple[str, int, in
     except FenError as e:
         message = str(e)
     else:
-        return  # still a valid FEN (a digit changed in a counter, fields 3-4 are ignored, ...)
+        return  # still a valid FEN (a digit changed in a counter, ...)
     # which field: the damaged one, or a field before it if a space went or came
     named = {int(n) for n in re.findall(r"FEN field (\d)", message)}
     if m := re.search(r"FEN fields (\d)-(\d)", message):
@@ -80,7 +80,10 @@ def test_damaged_fen_error_names_the_field_and_position(case: tuple[str, int, in
     if m := re.search(r"FEN has (\d+) fields", message):
         named |= {number, int(m[1])}
     assert named, message
-    assert number in named or (number > 1 and named & {1, 2}), (fen, number, message)
+    # A field deleted whole shifts the later ones left: the strict reader
+    # (issue 35.3) may then name the field after it (its text now stands there).
+    shifted = len(fen.split()) < 6 and number + 1 in named
+    assert number in named or shifted or (number > 1 and named & {1, 2}), (fen, number, message)
     # which character: never before the damage (what comes before is valid)
     if m := re.search(r"character (\d+)\b", message):
         assert int(m[1]) >= pos - 1, (fen, pos, message)

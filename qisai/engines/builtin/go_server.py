@@ -37,7 +37,7 @@ from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError
-from qisai.go.rules import CHINESE, JAPANESE, TROMP_TAYLOR, Color, Rules
+from qisai.go.rules import AGA, CHINESE, JAPANESE, TROMP_TAYLOR, Color, Rules
 from qisai.go.scoring import score
 
 __all__ = ["NAME", "GoServer", "main"]
@@ -53,7 +53,7 @@ COMMANDS = (
     "qisai-seconds", "kgs-rules",
 )
 
-KGS_RULES = {"chinese": CHINESE, "aga": CHINESE, "japanese": JAPANESE, "korean": JAPANESE,
+KGS_RULES = {"chinese": CHINESE, "aga": AGA, "japanese": JAPANESE, "korean": JAPANESE,
              "new_zealand": TROMP_TAYLOR, "tromp-taylor": TROMP_TAYLOR}
 """The rules ``kgs-rules NAME`` sets (counting, ko, suicide)."""
 

@@ -183,7 +183,8 @@ class XiangqiServer:
                 rest = words[1:]
             elif words[0] == "fen":
                 end = words.index("moves") if "moves" in words else len(words)
-                board = Board(" ".join(words[1:end]))
+                # A GUI's FEN may carry chess-style fields: read leniently.
+                board = Board(" ".join(words[1:end]), strict=False)
                 rest = words[end:]
             else:
                 raise XiangqiError(f"unknown position form {words[0]!r}")
