@@ -9,8 +9,9 @@ set-up ``AB``/``AW``/``AE`` (also compressed ``[aa:cc]`` lists), ``PL``,
 :func:`parse_komi`; ``KM[375]`` is 3¾ stones = 7.5 points, ``KM[650]`` with
 ``RU[Japanese]`` 6.5 points), ``RU``, ``RE``, ``PB``,
 ``PW``, comments ``C``, variations, and any other property kept as text.
-``CA`` gives the encoding; without it UTF-8 is tried, then GB18030 (Chinese
-files), then ISO-8859-1 (the FF[4] default).
+``CA`` gives the encoding; without it the whole file is UTF-8 if all of it
+is valid UTF-8, else GB18030 (Chinese files) if all of it is valid GB18030,
+else ISO-8859-1 (the FF[4] default): decided once, never value by value.
 """
 
 from __future__ import annotations
@@ -339,6 +340,20 @@ def _decoder(raw_ca: bytes | None) -> str | None:
         raise SgfError(f"unknown encoding {name!r}", "CA", 0) from None
 
 
+def _whole_file_encoding(raw: bytes) -> str:
+    """The encoding of a file without ``CA``, decided once for all its bytes
+    (a GBK name can be valid UTF-8 on its own, 谢小然 = "лСȻ"): UTF-8 if
+    all of it is valid UTF-8, else GB18030 if all of it is valid GB18030,
+    else ISO-8859-1 (the FF[4] default)."""
+    for candidate in ("utf-8", "gb18030"):
+        try:
+            raw.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+        return candidate
+    return "iso-8859-1"
+
+
 def _decode(raw: bytes, encoding: str | None) -> str:
     if encoding is not None:
         return raw.decode(encoding, "replace")
@@ -414,7 +429,7 @@ def read_sgf(data: bytes | str) -> SgfGame:
     except ValueError as err:
         raise SgfError(f"not a valid SGF game tree: {err}") from None
     ca = coarse.sequence[0].get("CA")
-    encoding = _decoder(ca[0] if ca else None)
+    encoding = _decoder(ca[0] if ca else None) or _whole_file_encoding(raw)
     root = _convert(coarse, encoding)
     gm = root.get("GM")
     if gm is not None and gm.strip() not in ("", "1"):

@@ -100,3 +100,12 @@ def test_a_malformed_handicap_is_read_with_a_warning() -> None:
     result = runner.invoke(app, ["go", "replay", str(DATA / "ha_not_a_number.sgf")])
     assert result.exit_code == 0, result.output
     assert "HA[7.5] is not a number of stones" in result.output
+
+
+def test_an_sgf_without_ca_is_decoded_as_one_whole() -> None:
+    # PB[谢小然] in GBK is valid UTF-8 on its own ("лСȻ"); the comment is not:
+    # the file is GBK, and so is the name.
+    data = "(;GM[1]SZ[9]PB[谢小然]PW[李定一]C[黑先];B[ee])".encode("gbk")
+    assert "谢小然".encode("gbk").decode("utf-8") == "лСȻ"
+    game = read_sgf(data)
+    assert game.root.get("PB") == "谢小然" and game.root.get("PW") == "李定一"
