@@ -96,7 +96,10 @@ def score_command(
     the_rules = _rules(rules)
     try:
         komi_value = _komi(komi, game)
-        board = replay_game(game, the_rules, strict_turn=False)
+        notes: list[str] = []
+        board = replay_game(game, the_rules, strict_turn=False, notes=notes)
+        for note in notes:
+            typer.echo(f"note: {note}", err=True)
     except IllegalMoveError as err:
         typer.echo(f"error: {file}: {err}", err=True)
         raise typer.Exit(1) from None
@@ -146,12 +149,17 @@ def replay_command(
 
     game = _load(file)
     the_rules = _rules(rules)
+    notes: list[str] = []
     try:
-        board: Board = replay_game(game, the_rules)
+        board: Board = replay_game(game, the_rules, notes=notes)
     except IllegalMoveError as err:
+        for note in notes:
+            typer.echo(f"note: {note}", err=True)
         typer.echo(f"illegal: {err}")
         raise typer.Exit(1) from None
     except GoError as err:
         typer.echo(f"error: {file}: {err}", err=True)
         raise typer.Exit(2) from None
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
     typer.echo(f"ok: {board.move_number} moves, all legal ({the_rules.name} rules)")

@@ -7,7 +7,7 @@ at the edge.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from qisai.xiangqi.pgn import Game
+    from qisai.xiangqi.pgn import Game, PgnError
 
 
 def _err() -> Console:
@@ -26,11 +26,18 @@ def _err() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def read_records(path: Path, *, strict: bool = True) -> Iterator[Game]:
+def read_records(path: Path, *, strict: bool = True, encoding: str | None = None,
+                 on_error: Callable[[PgnError], None] | None = None) -> Iterator[Game]:
     """The games in a record file, chosen by its suffix (.pgn .xqf .cbl .cbr .cbf).
 
+    ``encoding`` is the text encoding of a PGN file (default: detected over
+    the whole file) or of XQF texts (default GB18030); CBL/CBR/CBF say their
+    own.  With ``on_error``, a malformed PGN game goes there and reading
+    goes on with the next game.
+
     Raises :class:`~qisai.xiangqi.XiangqiError` subclasses for malformed
-    files and :class:`OSError` if the file cannot be read.
+    files, :class:`OSError` if the file cannot be read and
+    :class:`LookupError` for an unknown ``encoding``.
     """
     from qisai.xiangqi.cbl import iter_cbl, read_cbf, read_cbr
     from qisai.xiangqi.pgn import iter_games
@@ -39,11 +46,11 @@ def read_records(path: Path, *, strict: bool = True) -> Iterator[Game]:
     suffix = path.suffix.lower()
     if suffix == ".pgn":
         with open(path, "rb") as fh:
-            yield from iter_games(fh)
+            yield from iter_games(fh, encoding, on_error=on_error)
         return
     data = path.read_bytes()
     if suffix == ".xqf":
-        yield read_xqf(data, strict=strict)
+        yield read_xqf(data, strict=strict, encoding=encoding or "gb18030")
     elif suffix == ".cbl":
         yield from iter_cbl(data, strict=strict)
     elif suffix == ".cbr":
@@ -59,41 +66,92 @@ def convert(
     source: Path = typer.Argument(..., exists=True, dir_okay=False, help="PGN, XQF, CBL, CBR or CBF file."),
     output: Path | None = typer.Option(None, "--output", "-o", help="PGN file to write (default: stdout)."),
     notation: str = typer.Option("chinese", "--notation", "-n", help="Move text: chinese, wxf or iccs."),
-    encoding: str = typer.Option("utf-8", "--encoding", help="utf-8 (default) or gbk."),
+    encoding: str = typer.Option("utf-8", "--encoding", help="Output encoding: utf-8 (default) or gbk."),
+    input_encoding: str | None = typer.Option(
+        None, "--input-encoding",
+        help="Encoding of a PGN source (default: detected over the whole file: UTF-8, GB18030 or Big5) "
+             "or of XQF texts (default gb18030)."),
     lenient: bool = typer.Option(False, "--lenient", help="Drop illegal variations instead of failing."),
 ) -> None:
-    """Read every game of SOURCE and write it as Xiangqi PGN."""
+    """Read every game of SOURCE and write it as Xiangqi PGN.
+
+    A game that cannot be read (PGN) or written (a character the output
+    encoding lacks) is skipped with its number and name; the others are
+    written.  When no game is written, no output file is made (exit 1).
+    """
+    import codecs
+
     from qisai.xiangqi import XiangqiError
     from qisai.xiangqi.notation import NOTATIONS
-    from qisai.xiangqi.pgn import write
+    from qisai.xiangqi.pgn import dumps
 
     err = _err()
     if notation not in NOTATIONS or notation == "engine":
         raise typer.BadParameter(f"unknown notation {notation!r}: chinese, wxf or iccs")
-    count = skipped = 0
     try:
-        out = sys.stdout if output is None else open(output, "wb")  # noqa: SIM115
+        codecs.lookup(encoding)
+        if input_encoding is not None:
+            codecs.lookup(input_encoding)
+    except LookupError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    fullwidth = output is not None and \
+        encoding.lower().replace("-", "") in ("gbk", "gb2312", "gb18030", "cp936")
+    count = skipped = 0
+
+    def read_error(exc: Exception) -> None:
+        nonlocal skipped
+        skipped += 1
+        err.print(f"[yellow]skipped:[/yellow] {exc}")
+
+    out = None
+    try:
         try:
-            for number, game in enumerate(read_records(source, strict=not lenient), 1):
+            games = read_records(source, strict=not lenient, encoding=input_encoding,
+                                 on_error=read_error)
+            for number, game in enumerate(games, 1):
+                for note in game.warnings:
+                    err.print(f"[yellow]warning:[/yellow] {note}")
+                # A game is written on its own so that one bad record (a CBL
+                # section heading with an empty board, a character the output
+                # encoding lacks) is reported and skipped, not fatal to the rest.
                 try:
-                    # A game is written on its own so that one bad record
-                    # (e.g. a CBL section heading with an empty board) is
-                    # reported and skipped, not fatal to the rest.
-                    if output is None:
-                        write([game], out, notation=notation)
-                    else:
-                        write([game], out, notation=notation, encoding=encoding)
-                    count += 1
+                    text = dumps(game, notation, fullwidth=fullwidth)
+                    data = text.encode(encoding if output is not None else "utf-8")
                 except XiangqiError as exc:
                     skipped += 1
-                    err.print(f"[yellow]skipped game {number}:[/yellow] {exc}")
+                    err.print(f"[yellow]skipped game {number} ({_name(game)}):[/yellow] {exc}")
+                    continue
+                except UnicodeEncodeError as exc:
+                    skipped += 1
+                    bad = exc.object[exc.start:exc.end]
+                    err.print(f"[yellow]skipped game {number} ({_name(game)}):[/yellow] "
+                              f"{bad!r} (U+{ord(bad[0]):04X}) cannot be written in {encoding}")
+                    continue
+                if output is None:
+                    sys.stdout.write(("\n" if count else "") + text)
+                else:
+                    if out is None:
+                        out = open(output, "wb")  # noqa: SIM115
+                    out.write((b"\n" if count else b"") + data)
+                count += 1
         finally:
-            if output is not None:
+            if out is not None:
                 out.close()
     except (XiangqiError, OSError, LookupError) as exc:
         err.print(f"[red]error:[/red] {source}: {exc}")
         raise typer.Exit(1) from exc
     err.print(f"{count} game(s) converted, {skipped} skipped")
+    if count == 0 and output is not None:
+        err.print(f"[red]error:[/red] no game of {source} could be written; {output} not made")
+        raise typer.Exit(1)
+
+
+def _name(game: Game) -> str:
+    """A game's name for messages: its players and event, or its title."""
+    h = game.headers
+    players = f"{h.get('Red', '?')} - {h.get('Black', '?')}" if "Red" in h or "Black" in h else ""
+    parts = [p for p in (players, h.get("Event") or h.get("Title", "")) if p]
+    return ", ".join(parts) or "no name"
 
 
 def svg(

@@ -188,6 +188,10 @@ def parse_info(line: str, coordinates: Coordinates) -> Info:
             cp = mate = None
             bound = None
             i += 1
+            if i < n and tokens[i].lstrip("-").isdigit():
+                # UCCI: "score 34", a bare number (ElephantEye, qisai).
+                cp = integer(i)
+                i += 1
             while i < n and tokens[i] in ("cp", "mate", "lowerbound", "upperbound"):
                 if tokens[i] == "cp":
                     cp = integer(i + 1)

@@ -326,10 +326,23 @@ def expand_dead(board: Board, dead: Iterable[PointLike]) -> frozenset[Point]:
 def find_seki(board: Board, dead: Iterable[PointLike] = ()) -> frozenset[Point]:
     """Return the stones in seki (双活) once ``dead`` groups are removed.
 
-    A shared liberty is a seki point when neither side can fill it without
-    putting its own group in atari (or suicide) and without capturing: then
-    both groups beside it live only together.  Every stone of a group next
-    to a seki point is returned.
+    Real seki only: groups of both colours that share liberties neither side
+    can fill, and that have no other liberty either side could take away.
+
+    * A *seki point* is a shared liberty (an empty point of a region that
+      touches both colours) where neither side can play without capturing
+      nothing and keeping at most one liberty (self-atari or suicide).
+    * A string beside a seki point is in seki when every one of its
+      liberties is a seki point or lies in an eye of its own: a region
+      bordered only by strings of its colour that are themselves in seki.
+      A string with any other liberty (a point of its group's territory, an
+      unfilled dame) is not: its owner can connect or its opponent can
+      attack there, so the shortage of liberties is no seki (the dead stones
+      a wall is short of liberties against, the 补棋 of a string).
+    * A seki point stays one only while every string beside it is in seki;
+      the two rules are applied until nothing changes.
+
+    Every stone of a string in seki is returned.
     """
     size = board.size
     grid = _grid(board)
@@ -337,11 +350,10 @@ def find_seki(board: Board, dead: Iterable[PointLike] = ()) -> frozenset[Point]:
         grid[r][c] = 0
     group_of: dict[Point, int] = {}
     chains = _chains(grid, size)
-    for index, (color, members, _border) in enumerate(chains):
-        if color:
-            for p in members:
-                group_of[p] = index
-    seki: set[Point] = set()
+    for index, (_color, members, _border) in enumerate(chains):
+        for p in members:
+            group_of[p] = index
+    points: set[Point] = set()
     for color, members, border in chains:
         if color != 0:
             continue
@@ -350,10 +362,36 @@ def find_seki(board: Board, dead: Iterable[PointLike] = ()) -> frozenset[Point]:
             continue
         for p in members:
             if all(_self_atari(grid, size, chains, group_of, p, side) for side in (1, 2)):
-                for q in _neighbours(p, size):
-                    if grid[q[0]][q[1]]:
-                        seki.update(chains[group_of[q]][1])
-    return frozenset(seki)
+                points.add(p)
+
+    def strings_beside(p: Point) -> set[int]:
+        return {group_of[q] for q in _neighbours(p, size) if grid[q[0]][q[1]]}
+
+    strings = {s for p in points for s in strings_beside(p)}
+    changed = True
+    while changed:
+        changed = False
+        for s in sorted(strings):
+            color, _members, libs = chains[s]
+            for q in libs:
+                if q in points:
+                    continue
+                region = chains[group_of[q]]
+                if not all(grid[b[0]][b[1]] == color and group_of[b] in strings
+                           for b in region[2]):
+                    strings.discard(s)
+                    changed = True
+                    break
+        for p in sorted(points):
+            beside = strings_beside(p)
+            if not beside <= strings or {chains[s][0] for s in beside} != {1, 2}:
+                points.discard(p)
+                changed = True
+        kept = {s for p in points for s in strings_beside(p)}
+        if kept != strings:
+            strings = kept
+            changed = True
+    return frozenset(q for s in strings for q in chains[s][1])
 
 
 def find_fill_points(board: Board, dead: Iterable[PointLike] = (),

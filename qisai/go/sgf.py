@@ -9,8 +9,9 @@ set-up ``AB``/``AW``/``AE`` (also compressed ``[aa:cc]`` lists), ``PL``,
 :func:`parse_komi`; ``KM[375]`` is 3¾ stones = 7.5 points, ``KM[650]`` with
 ``RU[Japanese]`` 6.5 points), ``RU``, ``RE``, ``PB``,
 ``PW``, comments ``C``, variations, and any other property kept as text.
-``CA`` gives the encoding; without it UTF-8 is tried, then GB18030 (Chinese
-files), then ISO-8859-1 (the FF[4] default).
+``CA`` gives the encoding; without it the whole file is UTF-8 if all of it
+is valid UTF-8, else GB18030 (Chinese files) if all of it is valid GB18030,
+else ISO-8859-1 (the FF[4] default): decided once, never value by value.
 """
 
 from __future__ import annotations
@@ -164,19 +165,43 @@ class SgfGame:
     def handicap(self) -> int:
         """Return the number of handicap stones (``HA``, default 0).
 
-        Raises :class:`SgfError` for a value that is not a whole number in
-        0..(size²).
+        A malformed ``HA`` (not a whole number in 0..size², e.g. ``HA[7.5]``)
+        is read leniently: the handicap is the number of Black set-up stones
+        placed before the first move when only Black stones are set up there,
+        otherwise 0; :attr:`warnings` says so.  Raises :class:`SgfError` only
+        for a malformed ``SZ`` or set-up point on the way.
         """
         value = self.root.get("HA")
         if value is None or value.strip() == "":
             return 0
-        try:
-            h = int(value)
-        except ValueError:
-            raise SgfError(f"handicap {value!r} is not a number", "HA", 0) from None
-        if not 0 <= h <= self.size * self.size:
-            raise SgfError(f"handicap {h} is out of range", "HA", 0)
+        h = _whole(value)
+        if h is None or not 0 <= h <= self.size * self.size:
+            return self._setup_handicap()
         return h
+
+    def _setup_handicap(self) -> int:
+        """Black stones set up before the first move, if only Black ones are."""
+        size = self.size
+        black: list[Point] = []
+        for index, node in enumerate(self.main_line()):
+            if node.move(size, index) is not None:
+                break
+            if node.properties.get("AW") or node.properties.get("AE"):
+                return 0
+            black.extend(node.setup_points("AB", size, index))
+        return len(black)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What was read leniently: a malformed ``HA`` and the value used."""
+        value = self.root.get("HA")
+        if value is None or value.strip() == "":
+            return []
+        h = _whole(value)
+        if h is not None and 0 <= h <= self.size * self.size:
+            return []
+        return [f"HA[{value}] is not a number of stones (0..{self.size * self.size}); "
+                f"handicap read from the set-up: {self._setup_handicap()} stone(s)"]
 
     @property
     def rules(self) -> str | None:
@@ -221,6 +246,14 @@ class SgfGame:
 
 
 _TERRITORY_RULES = ("jap", "kor", "nihon", "jp", "kr")
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number, or None."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
 
 
 def parse_komi(value: str, rules: str | None = None) -> Fraction:
@@ -307,6 +340,20 @@ def _decoder(raw_ca: bytes | None) -> str | None:
         raise SgfError(f"unknown encoding {name!r}", "CA", 0) from None
 
 
+def _whole_file_encoding(raw: bytes) -> str:
+    """The encoding of a file without ``CA``, decided once for all its bytes
+    (a GBK name can be valid UTF-8 on its own, 谢小然 = "лСȻ"): UTF-8 if
+    all of it is valid UTF-8, else GB18030 if all of it is valid GB18030,
+    else ISO-8859-1 (the FF[4] default)."""
+    for candidate in ("utf-8", "gb18030"):
+        try:
+            raw.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+        return candidate
+    return "iso-8859-1"
+
+
 def _decode(raw: bytes, encoding: str | None) -> str:
     if encoding is not None:
         return raw.decode(encoding, "replace")
@@ -382,7 +429,7 @@ def read_sgf(data: bytes | str) -> SgfGame:
     except ValueError as err:
         raise SgfError(f"not a valid SGF game tree: {err}") from None
     ca = coarse.sequence[0].get("CA")
-    encoding = _decoder(ca[0] if ca else None)
+    encoding = _decoder(ca[0] if ca else None) or _whole_file_encoding(raw)
     root = _convert(coarse, encoding)
     gm = root.get("GM")
     if gm is not None and gm.strip() not in ("", "1"):
@@ -395,15 +442,26 @@ def read_sgf(data: bytes | str) -> SgfGame:
 # ---------------------------------------------------------------- board glue
 
 
-def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> Board:
+def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True,
+           notes: list[str] | None = None) -> Board:
     """Return the board after playing the main line of ``game`` under ``rules``.
 
-    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs.  A
-    file with ``HA[n]`` and no set-up whose first ``n`` moves are Black's
-    (the handicap stones written as moves, as some programs do) has them
-    read as the handicap set-up, as other SGF readers do; White then moves.
-    With ``strict_turn`` a move by the player not to move is an error (rule
-    8(1)); without it the board's turn follows the file.
+    Set-up (``AB``/``AW``/``AE``, ``PL``) is applied where it occurs, in the
+    root or in any later node (Fox/YuanYu files put the handicap stones in
+    the node after the root).  Without ``PL`` the player to move after a
+    set-up is the one whose move comes next in the file.  A file with
+    ``HA[n]`` and no set-up whose first ``n`` moves are Black's (the
+    handicap stones written as moves, as some programs do) has them read as
+    the handicap set-up, as other SGF readers do; White then moves.
+
+    The first move of a record, and the first after a set-up, may be either
+    colour: "moving twice" (连走二步, rule 8(1)) needs a move before it, and
+    the start of the game (黑先白后) is the players' and the referee's
+    business, not the record's.  A record that starts with White without a
+    set-up is read as written, and a note in ``notes`` (when a list is
+    given) says so.  Later, with ``strict_turn`` a move by the player not to
+    move is an error (8(1)); without it the board's turn follows the file.
+    ``notes`` also receives :attr:`SgfGame.warnings`.
 
     Raises :class:`qisai.go.errors.IllegalMoveError` (with the move number,
     counting moves and passes from 1) for the first illegal move, and
@@ -412,8 +470,12 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
     size = game.size
     board = Board(size, rules)
     board.handicap = game.handicap
+    if notes is not None:
+        notes.extend(game.warnings)
     as_setup = _handicap_moves(game)
-    for index, node in enumerate(game.main_line()):
+    nodes = game.main_line()
+    fresh = True  # no move since the start or the last set-up
+    for index, node in enumerate(nodes):
         if index in as_setup:
             if index == max(as_setup):
                 stones = [as_setup[i] for i in sorted(as_setup)]
@@ -436,9 +498,12 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
                 white = node.setup_points("AW", size, index)
                 empty = node.setup_points("AE", size, index)
                 if black or white or empty:
-                    if to_move is None and index == 0 and black and not white and game.handicap:
+                    if to_move is None:
+                        to_move = _next_mover(nodes, index, size)
+                    if to_move is None and black and not white and game.handicap:
                         to_move = Color.WHITE
                     board.setup(black, white, empty, to_move)
+                    fresh = True
                 elif to_move is not None:
                     board.setup(to_move=to_move)
             except SetupError as err:
@@ -447,10 +512,28 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True) -> B
         if move is None:
             continue
         color, point = move
-        if not strict_turn and color != board.to_move:
+        if color != board.to_move and (fresh or not strict_turn):
+            if fresh and notes is not None and board.move_number == 0:
+                notes.append(f"move 1: {color.name.lower()} moves first without a set-up "
+                             "saying so; read as the file has it (rule 8(1) forbids moving "
+                             "twice, and no move came before)")
             board.setup(to_move=color)
         board.play(point, color)
+        fresh = False
     return board
+
+
+def _next_mover(nodes: list[SgfNode], index: int, size: int) -> Color | None:
+    """The colour of the first move at or after ``nodes[index]`` before the
+    next set-up, or None if there is none."""
+    for number in range(index, len(nodes)):
+        node = nodes[number]
+        if number > index and any(p in node.properties for p in ("AB", "AW", "AE", "PL")):
+            return None
+        move = node.move(size, number)
+        if move is not None:
+            return move[0]
+    return None
 
 
 def _handicap_moves(game: SgfGame) -> dict[int, Point]:

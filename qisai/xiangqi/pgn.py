@@ -21,16 +21,18 @@ a reader only holds legal moves.
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
 import unicodedata
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, NamedTuple, cast
 
 from qisai.xiangqi import notation as _notation
 from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.encoding import detect_encoding
 from qisai.xiangqi.errors import RecordError, XiangqiError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -171,15 +173,19 @@ class Game(GameNode):
     ``headers`` keeps PGN tag names (``Event``, ``Red``, ``Black``,
     ``Result``, ``FEN``, ...) in insertion order.  ``errors`` lists what a
     lenient reader (``strict=False``) had to drop; it is empty otherwise.
+    ``warnings`` lists what a reader read leniently but kept (a tag with
+    unescaped quotes), each naming the game and the line.
     """
 
-    __slots__ = ("headers", "errors")
+    __slots__ = ("headers", "errors", "warnings")
 
     def __init__(self, headers: dict[str, str] | None = None) -> None:
         super().__init__(None, None, "")
         self.headers: dict[str, str] = dict(headers) if headers else {}
         # Problems a lenient reader skipped over (empty for a clean read).
         self.errors: list[str] = []
+        # Text read leniently and kept (empty for a clean read).
+        self.warnings: list[str] = []
 
     @classmethod
     def from_board(cls, board: Board, headers: dict[str, str] | None = None) -> Game:
@@ -221,13 +227,17 @@ class Game(GameNode):
 # ``; comments``, ``(variations)``, ``$n`` annotations and a result.  The
 # ``[Format]`` tag says how moves are written: ``ICCS`` (``H2-E2``), ``WXF``
 # (``C2.5``) or Chinese (the default; ``炮二平五 马８进７``).  Files are UTF-8
-# or GBK; byte streams are decoded line by line (UTF-8, else GB18030).
+# GBK/GB18030 or Big5; a byte stream's encoding is decided once for the
+# whole stream (qisai.xiangqi.encoding), never line by line.
 # Text after a game's result up to the next tag line (banners such as
 # ``=====`` or a web address) is skipped.
 
 _RESULT_TOKENS = frozenset(RESULTS)
 _FORMATS = {"iccs": "iccs", "wxf": "wxf", "chinese": "chinese", "engine": "engine"}
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# What other readers accept: a value with unescaped quotes runs to the first
+# '"]' that the next tag or the end of the line follows.
+_LENIENT_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"(.*?)"\s*\](?=\s*(?:\[|$))')
 _MOVE_NUMBER = re.compile(r"\d+\.+(?=\D|$)")
 _TOKEN_BREAK = frozenset(" \t\r\n{}();")
 _FULLWIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
@@ -238,29 +248,58 @@ class PgnError(RecordError):
 
 
 class _Source:
-    """Lines of a text or byte stream with a one-line push-back and a line count."""
+    """Lines of a text or byte stream with a one-line push-back, a line count
+    and a game count; a byte stream is decoded in one encoding, given or
+    detected over the whole stream."""
 
-    def __init__(self, stream: IO[str] | IO[bytes]) -> None:
-        self.stream = stream
+    def __init__(self, stream: IO[str] | IO[bytes], encoding: str | None = None) -> None:
+        self.stream: IO[str] | IO[bytes] = stream
         self.pushed: str | None = None
         self.line_no = 0
+        self.games = 0
+        self.encoding = encoding
+        self._decided = False
+
+    def _decide(self) -> None:
+        """Choose the encoding of a byte stream from all of its (remaining) bytes."""
+        self._decided = True
+        stream = self.stream
+        try:
+            start = stream.tell() if stream.seekable() else None
+        except (OSError, ValueError, AttributeError):
+            start = None
+        data = stream.read()
+        if isinstance(data, str):  # a text stream
+            if start is None:
+                self.stream = io.StringIO(data)
+            else:
+                stream.seek(start)
+            return
+        if self.encoding is None:
+            self.encoding = detect_encoding(data)
+        codecs.lookup(self.encoding)  # LookupError for an unknown name, before any game
+        if self.encoding.lower().replace("-", "").replace("_", "").startswith("utf16"):
+            # Newlines are two bytes: decode it all at once.
+            self.stream = io.StringIO(data.decode(self.encoding, "replace"))
+        elif start is None:
+            self.stream = io.BytesIO(data)
+        else:
+            stream.seek(start)
 
     def readline(self) -> str | None:
         if self.pushed is not None:
             line, self.pushed = self.pushed, None
             self.line_no += 1
             return line
+        if not self._decided:
+            self._decide()
         raw = self.stream.readline()
         if not raw:
             return None
         self.line_no += 1
-        if isinstance(raw, bytes):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                line = raw.decode("gb18030", errors="replace")
-        else:
-            line = raw
+        # UTF-8, GB18030 and Big5 never use byte 0x0A inside a character,
+        # so a byte line decodes on its own in the stream's encoding.
+        line = raw.decode(self.encoding or "utf-8", "replace") if isinstance(raw, bytes) else raw
         if self.line_no == 1:
             line = line.lstrip("\ufeff")
         return line
@@ -273,14 +312,14 @@ class _Source:
 _SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
 
 
-def _source(stream: IO[str] | IO[bytes]) -> _Source:
+def _source(stream: IO[str] | IO[bytes], encoding: str | None = None) -> _Source:
     try:
         src = _SOURCES.get(stream)
         if src is None:
-            src = _SOURCES[stream] = _Source(stream)
+            src = _SOURCES[stream] = _Source(stream, encoding)
         return src
     except TypeError:  # a stream that takes no weak references: no push-back across games
-        return _Source(stream)
+        return _Source(stream, encoding)
 
 
 class _Token(NamedTuple):
@@ -293,20 +332,25 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def read_game(stream: IO[str] | IO[bytes]) -> Game | None:
+def read_game(stream: IO[str] | IO[bytes], encoding: str | None = None) -> Game | None:
     """Read the next game from a PGN text or byte stream.
 
     Reads only as far as the end of that game (streaming: call again for the
     next one).  Moves are read in the ``[Format]`` notation (Chinese, ICCS,
     WXF) or detected move by move, and checked legal from the ``[FEN]``
-    set-up.
+    set-up.  A byte stream is decoded in ``encoding``, or the one detected
+    over the whole stream at the first call (UTF-8, GB18030 or Big5: see
+    :mod:`qisai.xiangqi.encoding`).  A tag whose value holds unescaped
+    quotes is read as other readers read it, with a note in
+    :attr:`Game.warnings` naming the game and the line.
 
     Returns the :class:`Game`, or ``None`` at the end of the stream.
     Raises :class:`PgnError` (a :class:`RecordError`) with the line and ply
-    for a malformed tag, an invalid FEN, an unknown or illegal move, an
-    unbalanced variation or an unclosed comment.
+    for a tag line that is no tag, an invalid FEN, an unknown or illegal
+    move, an unbalanced variation or an unclosed comment, and
+    :class:`LookupError` for an ``encoding`` Python does not know.
     """
-    src = _source(stream)
+    src = _source(stream, encoding)
     # Skip blank lines before the game.
     while True:
         line = src.readline()
@@ -314,7 +358,9 @@ def read_game(stream: IO[str] | IO[bytes]) -> Game | None:
             return None
         if line.strip():
             break
+    src.games += 1
     headers: dict[str, str] = {}
+    warnings: list[str] = []
     while line is not None and line.lstrip().startswith("["):
         text = line.strip()
         pos = 0
@@ -323,8 +369,12 @@ def read_game(stream: IO[str] | IO[bytes]) -> Game | None:
             if m is None:
                 if text[pos:].strip().startswith(("%", ";")):
                     break
-                raise PgnError(f"line {src.line_no}: malformed tag pair {text[pos:][:60]!r} "
-                               f"(expected [Name \"value\"])")
+                m = _LENIENT_TAG.match(text, pos)
+                if m is None:
+                    raise PgnError(f"game {src.games}, line {src.line_no}: malformed tag pair "
+                                   f"{text[pos:][:60]!r} (expected [Name \"value\"])")
+                warnings.append(f"game {src.games}, line {src.line_no}: tag {m.group(1)} has "
+                                f"unescaped quotes; read as {m.group(2)!r}")
             headers[m.group(1)] = _unescape(m.group(2))
             pos = m.end()
             while pos < len(text) and text[pos].isspace():
@@ -333,7 +383,9 @@ def read_game(stream: IO[str] | IO[bytes]) -> Game | None:
         while line is not None and not line.strip():
             line = src.readline()
     tokens = _lex(src, line)
-    return _build_game(headers, tokens)
+    game = _build_game(headers, tokens)
+    game.warnings.extend(warnings)
+    return game
 
 
 def _lex(src: _Source, first: str | None) -> list[_Token]:
@@ -459,20 +511,34 @@ def _build_game(headers: dict[str, str], tokens: list[_Token]) -> Game:
     return game
 
 
-def iter_games(stream: IO[str] | IO[bytes]) -> Iterator[Game]:
+def iter_games(stream: IO[str] | IO[bytes], encoding: str | None = None, *,
+               on_error: Callable[[PgnError], None] | None = None) -> Iterator[Game]:
     """Yield the games of a PGN stream one at a time (see :func:`read_game`).
 
-    Raises :class:`PgnError` at the first malformed game.
+    Raises :class:`PgnError` at the first malformed game, unless
+    ``on_error`` is given: then the error (its text names the game) goes to
+    ``on_error`` and reading goes on at the next tag line.
     """
     while True:
-        game = read_game(stream)
+        try:
+            game = read_game(stream, encoding)
+        except PgnError as exc:
+            if on_error is None:
+                raise
+            src = _source(stream, encoding)
+            if not str(exc).startswith("game "):
+                exc = PgnError(f"game {src.games}, {exc}")
+            on_error(exc)
+            _skip_trailer(src)
+            continue
         if game is None:
             return
         yield game
 
 
-def read_games(path: str | os.PathLike[str]) -> Iterator[Game]:
-    """Yield the games of the PGN file at ``path`` (UTF-8 or GBK), one at a time.
+def read_games(path: str | os.PathLike[str], encoding: str | None = None) -> Iterator[Game]:
+    """Yield the games of the PGN file at ``path`` (UTF-8, GBK or Big5, or
+    ``encoding``), one at a time.
 
     This is the only function of the rules package that opens a file: a
     convenience at the edge; the file is read lazily and closed when the
@@ -481,17 +547,18 @@ def read_games(path: str | os.PathLike[str]) -> Iterator[Game]:
     for a malformed game.
     """
     with open(path, "rb") as f:
-        yield from iter_games(f)
+        yield from iter_games(f, encoding)
 
 
-def parse_pgn(text: str | bytes) -> list[Game]:
-    """All games of a PGN text (``str``, or bytes in UTF-8 or GBK).
+def parse_pgn(text: str | bytes, encoding: str | None = None) -> list[Game]:
+    """All games of a PGN text (``str``, or bytes in UTF-8, GBK or Big5, or
+    ``encoding``).
 
     Returns the games.  Raises :class:`PgnError` for a malformed game.
     """
     stream: IO[str] | IO[bytes] = io.BytesIO(text) if isinstance(text, bytes) \
         else io.StringIO(text)
-    return list(iter_games(stream))
+    return list(iter_games(stream, encoding))
 
 
 # ------------------------------------------------------------------ writing

@@ -2,7 +2,10 @@
 
 An XQF file is a 1024-byte header followed by the move tree.  The header
 holds the 32 piece positions and the texts (title, event, date, site,
-players, ...) as length-prefixed GBK strings.  The tree is stored in
+players, ...) as length-prefixed GBK strings, read here as GB18030 (the
+superset: user-defined codes such as A3A0, which XQStudio users typed,
+decode as one private-use character each instead of shifting the rest of
+the text, as a GBK decoder with replacement does).  The tree is stored in
 pre-order: each record is a move with two flags, "has a next move" and "has
 an alternative"; the alternative of a move comes after the whole subtree of
 that move.
@@ -18,6 +21,7 @@ Use :func:`read_xqf` on the bytes of a file; it returns a
 
 from __future__ import annotations
 
+import codecs
 from typing import NamedTuple
 
 from qisai.xiangqi.board import Board, Color, Piece, PieceType, placement_fen, square
@@ -75,18 +79,19 @@ def _keys(h: bytes) -> _Keys:
     return _Keys(piece, src, dst, comment, stream)
 
 
-def _text(h: bytes, offset: int, size: int) -> str:
+def _text(h: bytes, offset: int, size: int, encoding: str) -> str:
     n = min(h[offset], size - 1)
     raw = h[offset + 1: offset + 1 + n]
-    return raw.decode("gbk", errors="replace").replace("\x00", "").strip()
+    return raw.decode(encoding, errors="replace").replace("\x00", "").strip()
 
 
 class _Reader:
     """Reads decrypted bytes of the move area."""
 
-    def __init__(self, data: bytes, keys: _Keys) -> None:
+    def __init__(self, data: bytes, keys: _Keys, encoding: str) -> None:
         self.data = data
         self.keys = keys
+        self.encoding = encoding
         self.pos = HEADER_SIZE
 
     def read(self, n: int, what: str) -> bytes:
@@ -128,7 +133,7 @@ def _read_record(r: _Reader, version: int) -> _Record:
             length = (r.read_int("comment length") - r.keys.comment) & 0xFFFFFFFF
     if length > _MAX_COMMENT or length > len(r.data) - r.pos:
         raise XqfError(f"XQF record at byte {offset}: comment length {length} exceeds the file")
-    comment = r.read(length, "comment").decode("gbk", errors="replace").replace("\x00", "") \
+    comment = r.read(length, "comment").decode(r.encoding, errors="replace").replace("\x00", "") \
         if length else ""
     src = (rec[0] - 24 - r.keys.src) & 0xFF
     dst = (rec[1] - 32 - r.keys.dst) & 0xFF
@@ -162,7 +167,7 @@ def _setup(h: bytes, keys: _Keys) -> tuple[list[tuple[int, Piece]], int]:
     return pieces, h[50]
 
 
-def read_xqf(data: bytes, *, strict: bool = True) -> Game:
+def read_xqf(data: bytes, *, strict: bool = True, encoding: str = "gb18030") -> Game:
     """Read an XQF file's bytes into a :class:`Game`.
 
     Headers: ``Title``, ``Event``, ``Date``, ``Site``, ``Red``, ``Black``,
@@ -170,12 +175,14 @@ def read_xqf(data: bytes, *, strict: bool = True) -> Game:
     ``FEN`` when the position is not the standard start.  A file without
     moves gives a game with an empty tree.  With ``strict=False`` an
     illegal move drops that variation (the rest is kept) and the reason is
-    listed in ``game.errors``; by default it raises.
+    listed in ``game.errors``; by default it raises.  Texts are decoded
+    as ``encoding`` (GB18030 by default), undecodable bytes as U+FFFD.
 
     Returns the game, every move checked legal.
     Raises :class:`XqfError` (a :class:`RecordError`) if the signature,
     header, piece set-up or move tree is malformed, or a move is illegal;
-    the message gives the byte offset and the ply.
+    the message gives the byte offset and the ply.  Raises
+    :class:`LookupError` for an ``encoding`` Python does not know.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
         raise XqfError(f"XQF data must be bytes, not {type(data).__name__}")
@@ -190,12 +197,13 @@ def read_xqf(data: bytes, *, strict: bool = True) -> Game:
     pieces, who = _setup(h, keys)
     headers: dict[str, str] = {}
     for offset, size, tag in _TEXT_FIELDS:
-        value = _text(h, offset, size)
+        value = _text(h, offset, size, encoding)
         if value:
             headers[tag] = value
     headers["Result"] = _RESULTS.get(h[51], "*")
     placement = placement_fen(dict(pieces))
-    reader = _Reader(data, keys)
+    codecs.lookup(encoding)  # LookupError for an unknown name
+    reader = _Reader(data, keys, encoding)
     root = _read_record(reader, version) if len(data) > HEADER_SIZE else None
     records: list[_Record] = []
     if root is not None and root.has_next:

@@ -20,6 +20,15 @@ proposal the match runner's arbiter uses.
 ``kgs-rules chinese|japanese|korean|aga|new_zealand`` sets the board's rules
 (ko, suicide, counting) and clears it; the default is Chinese.
 
+GTP lets a controller play one colour twice (``play b D5; play b E5``, or
+``genmove w`` twice).  The engine then records who is to move as a set-up
+of the board (no stones change), never a hidden pass: a pass would count
+towards the end of the game and make the engine think the opponent passed.
+``undo`` takes back one GTP move together with that turn change, so it stays
+in step with the controller.  Failures answer with the GTP specification's
+error texts ("syntax error", "unacceptable size", "illegal move", "board not
+empty", "invalid number of stones", "bad vertex list", "cannot undo").
+
 Extra commands: ``qisai-playouts N`` (a fixed number of playouts per move
 instead of time), ``qisai-seconds S`` (time per move when no clock is set).
 """
@@ -33,7 +42,7 @@ from fractions import Fraction
 from typing import TextIO
 
 from qisai.engines.builtin.go_search import PASS, MctsSearcher, Playout, SearchOutcome
-from qisai.go.board import Board
+from qisai.go.board import Board, Move
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError
@@ -86,6 +95,9 @@ class GoServer:
         self.log = log
         self.count_seconds = 0.0
         """How long the last count (the dead-stone estimate) took."""
+        self.steps: list[int] = []
+        """Board history entries of each GTP move (a move, after a turn
+        change when one colour moved twice), for ``undo``."""
 
     # --------------------------------------------------------------- loop
     def run(self) -> None:
@@ -126,8 +138,11 @@ class GoServer:
         if cmd == "boardsize":
             try:
                 size = int(args[0])
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            try:
                 Board(size, CHINESE)
-            except (IndexError, ValueError, GoError):
+            except (ValueError, GoError):
                 raise GtpFailure("unacceptable size") from None
             self.size = size
             self._clear()
@@ -149,24 +164,36 @@ class GoServer:
             color = self._color(args)
             return self._genmove(color)
         if cmd == "undo":
-            try:
+            if not self.steps:
+                raise GtpFailure("cannot undo")
+            for _ in range(self.steps.pop()):
                 self.board.undo()
-            except GoError:
-                raise GtpFailure("cannot undo") from None
             return ""
         if cmd in ("fixed_handicap", "place_free_handicap"):
             try:
                 stones = int(args[0])
+            except (IndexError, ValueError):
+                raise GtpFailure("syntax error") from None
+            self._check_empty()
+            try:
                 points = self.board.place_handicap(stones)
-            except (IndexError, ValueError, GoError) as exc:
-                raise GtpFailure(f"invalid number of stones ({exc})") from None
+            except (ValueError, GoError):
+                raise GtpFailure("invalid number of stones") from None
             return " ".join(gtp_name(p, self.size) for p in points)
         if cmd == "set_free_handicap":
             try:
                 free = [parse_gtp(a, self.size) for a in args]
+            except (ValueError, GoError):
+                raise GtpFailure("bad vertex list") from None
+            self._check_empty()
+            if not 2 <= len(free) <= self.size * self.size - 1:
+                raise GtpFailure("invalid number of stones")
+            if any(p is None for p in free) or len(set(free)) != len(free):
+                raise GtpFailure("bad vertex list")
+            try:
                 self.board.place_handicap(len(free), [p for p in free if p is not None])
-            except (ValueError, GoError) as exc:
-                raise GtpFailure(f"bad handicap ({exc})") from None
+            except (ValueError, GoError):
+                raise GtpFailure("bad vertex list") from None
             return ""
         if cmd == "time_settings":
             try:
@@ -215,35 +242,51 @@ class GoServer:
     def _clear(self) -> None:
         self.board = Board(self.size, self.rules.with_komi(self.komi))
         self.time_left.clear()
+        self.steps.clear()
+
+    def _check_empty(self) -> None:
+        if self.board.history or self.board.stones(Color.BLACK) or self.board.stones(Color.WHITE):
+            raise GtpFailure("board not empty")
 
     def _color(self, args: list[str]) -> Color:
         try:
             return Color.from_letter(args[0])
         except (IndexError, ValueError):
-            raise GtpFailure("invalid color") from None
+            raise GtpFailure("syntax error") from None
 
     def _color_vertex(self, args: list[str]) -> tuple[Color, Point | None]:
         color = self._color(args)
         try:
             return color, parse_gtp(args[1], self.size)
-        except (IndexError, GoError):
-            raise GtpFailure("invalid coordinate") from None
+        except (IndexError, ValueError, GoError):
+            raise GtpFailure("syntax error") from None
+
+    def _turn(self, color: Color) -> int:
+        """Make ``color`` the player to move (a controller may move one colour
+        twice): a set-up entry that names the player, not a pass.  Returns
+        the number of board entries added (0 or 1)."""
+        if self.board.to_move is color:
+            return 0
+        self.board.setup(to_move=color)
+        return 1
+
+    def _last_real_move(self) -> Move | None:
+        """The last move or pass, set-ups (turn changes, handicap) skipped."""
+        return next((m for m in reversed(self.board.history) if not m.setup), None)
 
     def _play(self, color: Color, point: Point | None) -> None:
         board = self.board
-        inserted = False
+        turn = self._turn(color)
         try:
-            if board.to_move is not color:
-                board.pass_move()  # a GUI may play the same colour twice
-                inserted = True
             if point is None:
                 board.pass_move()
             else:
                 board.play(point)
-        except GoError as exc:
-            if inserted:
+        except GoError:
+            for _ in range(turn):
                 board.undo()
-            raise GtpFailure(f"illegal move ({exc})") from None
+            raise GtpFailure("illegal move") from None
+        self.steps.append(turn + 1)
 
     def _kgs_time(self, args: list[str]) -> str:
         try:
@@ -308,15 +351,11 @@ class GoServer:
     def _genmove(self, color: Color) -> str:
         started = time.monotonic()
         board = self.board
-        if board.to_move is not color:
-            try:
-                board.pass_move()
-            except GoError as exc:
-                raise GtpFailure(f"cannot move ({exc})") from None
+        turn = self._turn(color)
         budget = self._budget(color)
-        last = board.last_move()
+        last = self._last_real_move()
         sign = 1 if color is Color.BLACK else -1
-        opponent_passed = last is not None and last.is_pass
+        opponent_passed = last is not None and last.is_pass and last.color is not color
         # The count costs time (a second or more on 19x19): skip it when it
         # would eat most of the move's budget, and play on instead.
         if opponent_passed and self.count_seconds <= 0.4 * budget:
@@ -325,6 +364,7 @@ class GoServer:
             if sign * margin > 0:
                 # The game ends with the count in our favour (终局: both pass).
                 board.pass_move()
+                self.steps.append(turn + 1)
                 self._note(color, "pass", None, started)
                 return "pass"
         pos = self._position()
@@ -339,15 +379,19 @@ class GoServer:
             # Nothing to play, or the opponent has stopped and neither the
             # count nor our playouts see a way back: more moves only delay.
             board.pass_move()
+            self.steps.append(turn + 1)
             self._note(color, "pass", outcome, started)
             return "pass"
         if self.resign and outcome.playouts >= 200 and outcome.winrate < 0.03 and \
                 len(board.history) > self.size * 2:
+            for _ in range(turn):  # resigning is no move: the board stays as it was
+                board.undo()
             self._note(color, "resign", outcome, started)
             return "resign"
         point = pos.point(outcome.move)
         assert point is not None
         board.play(point)
+        self.steps.append(turn + 1)
         name = gtp_name(point, self.size)
         self._note(color, name, outcome, started)
         return name
@@ -385,7 +429,7 @@ class GoServer:
         elif status == "seki":
             points = []
         else:
-            raise GtpFailure("invalid status")
+            raise GtpFailure("syntax error")
         return " ".join(gtp_name(p, self.size) for p in points)
 
 

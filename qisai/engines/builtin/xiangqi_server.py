@@ -12,6 +12,17 @@ increment opptime oppincrement movestogo depth nodes infinite ponder``
 
 Besides the GUI's banned moves the engine itself never plays a move the
 棋例 forbids under the ``Rules`` option (``cxa`` or ``axf``).
+
+UCCI as its specification (version 3.0) has it: ``quit`` is answered with
+``bye``; ``info`` lines read ``info depth D score S time T nodes N pv ...``
+with ``score`` a bare number (a mate in n plies is ``±(10000 - n)``, the
+convention of ElephantEye, the protocol's reference engine); the ``go``
+times (``time increment opptime oppincrement``) are milliseconds while the
+option ``usemillisec`` is true (the default this engine announces) and
+seconds after ``setoption usemillisec false``.  A ``position`` command that
+is rejected leaves the engine without a position (it says why in an
+``info string``), and a ``go`` then answers ``info string no position`` and
+``nobestmove`` (UCI: ``bestmove (none)``) instead of searching a stale one.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from qisai.engines.builtin.xiangqi_search import SearchInfo, SearchLimits, XiangqiSearcher
+from qisai.engines.builtin.xiangqi_search import MATE, SearchInfo, SearchLimits, XiangqiSearcher
 from qisai.xiangqi import qili
 from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
 from qisai.xiangqi.errors import XiangqiError
@@ -31,6 +42,8 @@ __all__ = ["NAME", "XiangqiServer", "main"]
 
 NAME = "qisai-xiangqi 0.1"
 _OVERHEAD = 0.02  # seconds kept back for the GUI's and the pipe's latency
+UCCI_MATE = 10000
+"""A UCCI mate score: ``UCCI_MATE - plies`` (ElephantEye's convention)."""
 
 
 @dataclass
@@ -73,9 +86,13 @@ class XiangqiServer:
         self._in = stdin
         self._out = stdout
         self._lock = threading.Lock()
-        self.board = Board()
+        self.board: Board | None = Board()
+        self.no_position = ""
+        """Why there is no position (a rejected ``position`` command)."""
         self.banned: list[Move] = []
         self.ucci = False
+        self.millis = True
+        """UCCI ``usemillisec``: go times in milliseconds (else seconds)."""
         self.rules = "cxa"
         self.searcher = XiangqiSearcher()
         self._thread: threading.Thread | None = None
@@ -143,9 +160,14 @@ class XiangqiServer:
         elif cmd == "ponderhit":
             self._ponderhit()
         elif cmd == "quit":
+            if self.ucci:
+                self.send("bye")
             return False
         elif cmd == "probe":
-            self.send(f"info string key {self.board.key:016x} fen {self.board.fen()}")
+            if self.board is None:
+                self.send(f"info string no position: {self.no_position}")
+            else:
+                self.send(f"info string key {self.board.key:016x} fen {self.board.fen()}")
         else:
             self.send(f"info string unknown command {cmd}")
         return True
@@ -172,10 +194,20 @@ class XiangqiServer:
                 self.send(f"info string bad Hash value {value}")
         elif key == "rules" and value.lower() in ("cxa", "axf"):
             self.rules = value.lower()
+        elif key == "usemillisec":
+            if value.lower() in ("true", "false"):
+                self.millis = value.lower() == "true"
+            else:
+                self.send(f"info string bad usemillisec value {value!r} (true or false)")
 
     def _position(self, words: list[str]) -> None:
         self.banned = []
+        # A rejected command leaves no position: a later 'go' must not
+        # search the previous one (its answer would be a move of the wrong game).
+        self.board = None
         if not words:
+            self.no_position = "'position' without startpos or fen"
+            self.send(f"info string bad position: {self.no_position}")
             return
         try:
             if words[0] == "startpos":
@@ -192,11 +224,17 @@ class XiangqiServer:
                 for text in rest[1:]:
                     board.push(Move.from_iccs(text))
         except XiangqiError as exc:
+            self.no_position = f"the last 'position' was rejected: {exc}"
             self.send(f"info string bad position: {exc}")
             return
         self.board = board
+        self.no_position = ""
 
     def _go(self, words: list[str]) -> None:
+        if self.board is None:
+            self.send(f"info string no position: {self.no_position}")
+            self.send("nobestmove" if self.ucci else "bestmove (none)")
+            return
         go = _Go()
         i = 0
         turn_red = self.board.turn is Color.RED
@@ -206,6 +244,14 @@ class XiangqiServer:
                 return max(0.0, int(words[k]) / 1000)
             except (IndexError, ValueError):
                 return 0.0
+
+        def ucci_seconds(k: int) -> float:
+            """A UCCI time: milliseconds, or seconds with usemillisec false."""
+            try:
+                value = float(words[k])
+            except (IndexError, ValueError):
+                return 0.0
+            return max(0.0, value / 1000 if self.millis else value)
 
         def integer(k: int) -> int | None:
             try:
@@ -231,10 +277,10 @@ class XiangqiServer:
                     go.inc = seconds(i + 1)
                 i += 1
             elif w == "time":
-                go.mine = seconds(i + 1)
+                go.mine = ucci_seconds(i + 1)
                 i += 1
             elif w == "increment":
-                go.inc = seconds(i + 1)
+                go.inc = ucci_seconds(i + 1)
                 i += 1
             elif w in ("opptime", "oppincrement"):
                 i += 1
@@ -286,11 +332,17 @@ class XiangqiServer:
 
     def _think(self, board: Board, limits: SearchLimits, banned: list[Move], wait: bool) -> None:
         def report(info: SearchInfo) -> None:
+            pv = " ".join(self._fmt(m) for m in info.pv)
+            if self.ucci:
+                # UCCI: "info depth D score S time T nodes N pv ...", S a number.
+                self.send(f"info depth {info.depth} score {ucci_score(info)} "
+                          f"time {int(info.elapsed * 1000)} nodes {info.nodes} pv {pv}")
+                return
             mate = info.mate_in
             score = f"mate {mate}" if mate is not None else f"cp {info.score}"
             nps = int(info.nodes / info.elapsed) if info.elapsed > 0 else 0
             self.send(f"info depth {info.depth} score {score} nodes {info.nodes} nps {nps} "
-                      f"time {int(info.elapsed * 1000)} pv " + " ".join(self._fmt(m) for m in info.pv))
+                      f"time {int(info.elapsed * 1000)} pv {pv}")
 
         result = self.searcher.search(board, limits, banned=banned, stop=self._stop,
                                       on_iteration=report)
@@ -314,6 +366,15 @@ class XiangqiServer:
         if self._thread is not None and self._thread.is_alive():
             self._stop.set()
         self._join()
+
+
+def ucci_score(info: SearchInfo) -> int:
+    """The UCCI ``score`` of a search result: centipawns, or for a mate
+    ``±(UCCI_MATE - plies to mate)``."""
+    if info.mate_in is None:
+        return info.score
+    plies = MATE - abs(info.score)
+    return (UCCI_MATE - plies) if info.score > 0 else -(UCCI_MATE - plies)
 
 
 def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:

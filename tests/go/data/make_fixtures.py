@@ -3,6 +3,8 @@
 Usage::
 
     python3 tests/go/data/make_fixtures.py 9 40 > tests/go/data/gnugo_9x9.json
+    python3 tests/go/data/make_fixtures.py 13 40 2001 --finished > tests/go/data/gnugo_13x13_finished.json
+    python3 tests/go/data/make_fixtures.py 9 80 5001 --random-moves=20-40 > tests/go/data/gnugo_9x9_random_openings.json
 
 Each game: GNU Go (``--level 1``) plays itself from a few random opening
 moves (so the games differ), optionally after ``fixed_handicap``.  When both
@@ -10,6 +12,16 @@ sides pass, GNU Go is asked for ``final_score`` and ``final_status_list``
 (dead, seki) under Chinese rules, and the same moves are replayed into a
 second GNU Go under Japanese rules for its territory score.  The output is a
 JSON list; qisai's tests replay and count each game and must agree.
+
+``--random-moves=A-B`` plays A to B random legal moves first (default 2-8):
+the games then hold many dead stones and strings short of liberties, as
+games of weak players do, and GNU Go plays them out to the end.
+
+With ``--finished`` GNU Go may resign, and a game it resigns is skipped: the
+games kept are those played to the end (both sides passed in a position
+neither side gave up), as a collection of finished games has them.  Without
+it (``--never-resign``) a hopeless side passes instead, and some games end
+after a few moves with a whole side dead.
 """
 
 from __future__ import annotations
@@ -65,9 +77,10 @@ def letters(size: int) -> str:
     return "ABCDEFGHJKLMNOPQRSTUVWXYZ"[:size]
 
 
-def one_game(size: int, seed: int, handicap: int, komi: float) -> dict[str, object] | None:
+def one_game(size: int, seed: int, handicap: int, komi: float,
+             finished: bool = False, opening: tuple[int, int] = (2, 8)) -> dict[str, object] | None:
     rng = random.Random(seed)
-    args = ["--level", "1", "--never-resign", "--seed", str(seed)]
+    args = ["--level", "1", "--seed", str(seed)] + ([] if finished else ["--never-resign"])
     gtp = Gtp(*args, "--chinese-rules")
     gtp(f"boardsize {size}")
     gtp("clear_board")
@@ -78,7 +91,7 @@ def one_game(size: int, seed: int, handicap: int, komi: float) -> dict[str, obje
     color = "w" if handicap else "b"
     moves: list[list[str]] = []
     cols = letters(size)
-    for _ in range(rng.randint(2, 8)):
+    for _ in range(rng.randint(*opening)):
         for _try in range(20):
             vertex = f"{rng.choice(cols)}{rng.randint(1, size)}"
             if gtp(f"is_legal {color} {vertex}") == "1":
@@ -127,9 +140,17 @@ def one_game(size: int, seed: int, handicap: int, komi: float) -> dict[str, obje
 
 
 def main() -> None:
-    size = int(sys.argv[1])
-    count = int(sys.argv[2])
-    first_seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    finished = "--finished" in sys.argv
+    opening = (2, 8)
+    argv = [a for a in sys.argv if a != "--finished"]
+    for a in list(argv):
+        if a.startswith("--random-moves="):
+            low, _, high = a.split("=", 1)[1].partition("-")
+            opening = (int(low), int(high or low))
+            argv.remove(a)
+    size = int(argv[1])
+    count = int(argv[2])
+    first_seed = int(argv[3]) if len(argv) > 3 else 1
     games = []
     seed = first_seed
     while len(games) < count:
@@ -137,7 +158,7 @@ def main() -> None:
         if seed % 4 == 3:
             handicap = 2 + (seed // 4) % 8 if size >= 13 else 2 + (seed // 4) % 4
         komi = 0.5 if handicap else 7.5
-        game = one_game(size, seed, handicap, komi)
+        game = one_game(size, seed, handicap, komi, finished, opening)
         if game is not None:
             games.append(game)
             print(f"game {seed}: {len(game['moves'])} moves {game['chinese_score']}",  # type: ignore[arg-type]
