@@ -42,6 +42,7 @@ from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
 from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
+from qisai.web.play.fanout import FanOut
 from qisai.web.play.lineup import Offered, make_seat
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
@@ -109,7 +110,7 @@ class Hub:
         self._next_sub = 0
         self._ticker: asyncio.Task[None] | None = None
         self._engine_tasks: set[asyncio.Task[None]] = set()
-        self._fan_outs: set[asyncio.Task[None]] = set()  # updates on their way to spectators
+        self.fan_out = FanOut()
         self.engine_think = engine_think
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
@@ -254,39 +255,10 @@ class Hub:
         await self.send_local(live, text)
 
     async def send_local(self, live: LiveGame, text: str) -> None:
-        """Send ``text`` to every socket of ``live`` on this process.
-
-        The players' sockets are sent to in turn, now: a send to a socket
-        that is not backed up completes without waiting for the event loop,
-        so the update and the mover's acknowledgement go out in the same
-        turn of the loop.  (Sending through ``asyncio.gather`` made a task
-        per socket and waited a whole turn of the loop for them: at 1,000
-        games that wait was the round trip's tail, p99 60 ms of a 90 ms
-        round trip; issue 29.4.)  The spectators' sockets are sent to by a
-        task of their own, in the order of the updates, so that a crowd, or
-        one spectator who stops reading, never delays the game.
-        """
-        players = {live.first_user_id, live.second_user_id} - {None}
-        crowd = []
-        for key, send in list(live.subscribers.items()):
-            if key >> 20 in players:  # the key carries the viewer's id (subscribe)
-                await self._safe_send(live, key, send, text)
-            else:
-                crowd.append((key, send))
-        if crowd:
-            task = asyncio.get_running_loop().create_task(self._send_crowd(live, crowd, text))
-            self._fan_outs.add(task)
-            task.add_done_callback(self._fan_outs.discard)
-
-    async def _send_crowd(self, live: LiveGame, crowd: list[tuple[int, Send]], text: str
-                          ) -> None:
-        await asyncio.gather(*[self._safe_send(live, key, send, text) for key, send in crowd])
-
-    async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None:
-        try:
-            await send(text)
-        except Exception:  # a dead socket: drop it
-            live.subscribers.pop(key, None)
+        """Send ``text`` to every socket of ``live`` on this process
+        (:class:`~qisai.web.play.fanout.FanOut`: the players' at once, the
+        spectators' from a task)."""
+        await self.fan_out.send(live, text)
 
     # ------------------------------------------------------------ actions
     async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:

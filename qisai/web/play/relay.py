@@ -29,7 +29,8 @@ from redis.exceptions import RedisError
 from qisai.cluster.bus import Bus
 from qisai.referee.events import Event, EventType
 from qisai.store.models import GameStatus
-from qisai.web.play.live import ActionError, LiveGame, Send
+from qisai.web.play.fanout import send_safely
+from qisai.web.play.live import ActionError, LiveGame
 
 __all__ = ["Relay"]
 
@@ -47,7 +48,6 @@ class RelayHost(Protocol):
     async def get(self, game_id: str) -> LiveGame: ...
     def forget(self, game_id: str) -> None: ...
     async def _reload(self, live: LiveGame) -> LiveGame: ...
-    async def _safe_send(self, live: LiveGame, key: int, send: Send, text: str) -> None: ...
     async def send_local(self, live: LiveGame, text: str) -> None: ...
     def count_relayed(self) -> None: ...
     def engine_turn(self, live: LiveGame) -> None: ...
@@ -182,7 +182,7 @@ class Relay:
             viewer = key >> 20
             text = json.dumps({"type": "state", "state": live.snapshot(viewer or None)},
                               ensure_ascii=False)
-            await self.hub._safe_send(live, key, send, text)
+            await send_safely(live, key, send, text)
 
     async def _gap(self, live: LiveGame) -> None:
         try:
