@@ -42,6 +42,7 @@ from qisai.store.models import (
 
 __all__ = [
     "NewEvent",
+    "add_entries",
     "add_entry",
     "append_events",
     "count_role",
@@ -52,6 +53,7 @@ __all__ = [
     "create_game",
     "create_guest",
     "create_round",
+    "create_rounds",
     "create_session",
     "create_tournament",
     "create_user",
@@ -595,6 +597,74 @@ def create_round(s: Session, tournament_id: int, number: int,
                       result_source="pairing" if b is None else None))
     s.commit()
     return rnd
+
+
+def add_entries(s: Session, tournament_id: int,
+                entries: Sequence[tuple[int, str, float | None, str | None]]) -> None:
+    """Register many entries at once, each ``(number, name, rating, team)``
+    (a team's row made when first named), in one transaction: an import
+    of 2,000 entries is one commit, not 2,000.
+
+    Raises :class:`NotFoundError` for an unknown tournament and
+    :class:`ConflictError` (nothing stored) if a pairing number is taken.
+    """
+    get_tournament(s, tournament_id)
+    teams = {t.name: t.id for t in s.scalars(select(Team).where(
+        Team.tournament_id == tournament_id))}
+    for _, _, _, team in entries:
+        if team and team not in teams:
+            row = Team(tournament_id=tournament_id, name=team)
+            s.add(row)
+            s.flush()
+            teams[team] = row.id
+    s.add_all([TournamentEntry(tournament_id=tournament_id, number=number, name=name,
+                               rating=rating, team_id=teams[team] if team else None)
+               for number, name, rating, team in entries])
+    try:
+        s.commit()
+    except IntegrityError as exc:
+        s.rollback()
+        raise ConflictError(f"tournament {tournament_id}: a pairing number is taken") from exc
+
+
+def create_rounds(s: Session, tournament_id: int,
+                  rounds: Sequence[tuple[int, Sequence[tuple[int, int | None, str | None]]]],
+                  source: str) -> None:
+    """Store many rounds at once, each ``(number, boards)`` with a board
+    ``(first entry number, second entry number or None for a bye, result
+    or None)`` (results from ``source``), in one transaction.  As
+    :func:`create_round` for each, and :func:`set_pairing_result` for each
+    result, but one commit.
+
+    Raises :class:`NotFoundError` for an unknown tournament or entry number
+    and :class:`ConflictError` if a round exists; nothing is stored then.
+    """
+    get_tournament(s, tournament_id)
+    by_number = {e.number: e.id for e in list_entries(s, tournament_id)}
+    try:
+        for number, boards in rounds:
+            rnd = Round(tournament_id=tournament_id, number=number)
+            s.add(rnd)
+            s.flush()
+            rows = []
+            for board, (a, b, result) in enumerate(boards, start=1):
+                for n in (a, b):
+                    if n is not None and n not in by_number:
+                        raise NotFoundError(f"tournament {tournament_id}: no entry number {n}")
+                rows.append(Pairing(
+                    round_id=rnd.id, board=board, first_entry_id=by_number[a],
+                    second_entry_id=None if b is None else by_number[b],
+                    result="bye" if b is None else result,
+                    result_source="pairing" if b is None else None if result is None
+                    else source))
+            s.add_all(rows)
+        s.commit()
+    except IntegrityError as exc:
+        s.rollback()
+        raise ConflictError(f"tournament {tournament_id}: a round exists") from exc
+    except NotFoundError:
+        s.rollback()
+        raise
 
 
 def list_rounds(s: Session, tournament_id: int) -> list[tuple[Round, list[Pairing]]]:

@@ -47,6 +47,7 @@ from qisai.web.exhibitions import relay as simul_socket
 from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.exhibitions import store as simul_store
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.heavy import HeavyWork
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
 from qisai.web.lobby.service import Lobby
@@ -134,6 +135,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                   docs_url=None, redoc_url=None)
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
+    app.state.heavy = HeavyWork(settings.heavy_jobs)  # papers, imports: a few at once
     # Quick pairing: the pools live in this process (see lobby/pools.py),
     # or in Redis when several processes serve the arena (lobby/shared.py).
     lobby = Lobby(db, hub, hub.now)

@@ -149,6 +149,9 @@ class Settings:
     """Engine moves go to ``qisai worker`` processes (needs ``redis_url``)."""
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     """Client addresses that may read ``/metrics`` (``QISAI_METRICS_ALLOW``)."""
+    heavy_jobs: int = 2
+    """Heavy jobs (printed papers, event imports) run at once; more are
+    answered 503 with ``Retry-After`` (``QISAI_HEAVY_JOBS``; issue 29)."""
 
     @property
     def pepper(self) -> bytes:
@@ -191,4 +194,5 @@ class Settings:
             engine_queue=os.environ.get("QISAI_ENGINE_QUEUE", "").lower() in ("1", "true", "yes"),
             metrics_allow=tuple(a.strip() for a in os.environ.get(
                 "QISAI_METRICS_ALLOW", "127.0.0.1,::1").split(",") if a.strip()),
+            heavy_jobs=_int_env("QISAI_HEAVY_JOBS", 2),
         )
