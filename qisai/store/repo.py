@@ -54,6 +54,7 @@ __all__ = [
     "create_guest",
     "create_round",
     "create_rounds",
+    "round_games",
     "create_session",
     "create_tournament",
     "create_user",
@@ -561,6 +562,16 @@ def games_of_round(s: Session, round_id: int) -> dict[int, str]:
     rows = s.execute(select(Game.pairing_id, Game.id).join(Pairing, Game.pairing_id == Pairing.id)
                      .where(Pairing.round_id == round_id))
     return {int(pid): gid for pid, gid in rows if pid is not None}
+
+
+def round_games(s: Session, tournament_id: int, number: int) -> dict[int, str]:
+    """Return ``{board: game id}`` for the server games of round ``number``
+    of a tournament (one query, whatever the number of rounds)."""
+    rows = s.execute(select(Pairing.board, Game.id)
+                     .join(Game, Game.pairing_id == Pairing.id)
+                     .join(Round, Pairing.round_id == Round.id)
+                     .where(Round.tournament_id == tournament_id, Round.number == number))
+    return {int(board): gid for board, gid in rows}
 
 
 def list_entries(s: Session, tournament_id: int) -> list[TournamentEntry]:
