@@ -39,13 +39,13 @@ from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.events.listing import listing_of
-from qisai.web.events.model import family, load_row, need, round_has_results, staff_role
-from qisai.web.events.snapshot import Snapshot, snapshot
+from qisai.web.events.model import family, need, round_has_results, staff_role
+from qisai.web.events.snapshot import Snapshot, light_row, snapshot
 from qisai.web.events.staff import staff_view
 from qisai.web.state import StateDep
 
 __all__ = ["LOG_LINES", "PAGE_BOARDS", "PAGE_STANDINGS", "SEARCH_HITS", "SMALL_BOARDS",
-           "SMALL_CROSSTABLE", "SMALL_ENTRIES", "page_view", "router"]
+           "SMALL_CROSSTABLE", "SMALL_ENTRIES", "light_row_or_404", "page_view", "router"]
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -216,9 +216,18 @@ def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: 
     return view
 
 
+def light_row_or_404(s: Session, tournament_id: int) -> TournamentRow:
+    """Event row ``tournament_id``, its settings left to the snapshot
+    (:func:`~qisai.web.events.snapshot.light_row`); 404 if there is none."""
+    row = light_row(s, tournament_id)
+    if row is None:
+        raise HTTPException(404, f"no tournament with id {tournament_id}")
+    return row
+
+
 def _individual(s: Session, tournament_id: int, viewer: User | None
                 ) -> tuple[TournamentRow, Snapshot, bool]:
-    row = load_row(s, tournament_id)
+    row = light_row_or_404(s, tournament_id)
     need(row, "individual")
     return row, snapshot(s, row), staff_role(s, row, viewer) is not None
 

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Text, cast, select
-from sqlalchemy.orm import Session
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm.attributes import set_committed_value
 
 from qisai.competition import Tournament
 from qisai.competition.events.mcmahon_event import McMahonTournament
@@ -32,7 +34,7 @@ from qisai.competition.output import standings_rows
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.events.model import family
 
-__all__ = ["KEEP", "Snapshot", "snapshot", "standings_view"]
+__all__ = ["KEEP", "Snapshot", "light_row", "snapshot", "standings_view"]
 
 KEEP = 4
 """Events a process keeps read (the most recently asked)."""
@@ -125,6 +127,13 @@ def _stored_text(s: Session, tournament_id: int) -> str | None:
     return None if text is None else str(text)
 
 
+def light_row(s: Session, tournament_id: int) -> TournamentRow | None:
+    """Event row ``tournament_id`` without its settings read (they are the
+    event's whole state, megabytes for a big event): :func:`snapshot` gives
+    them from its digest.  None if there is no such row."""
+    return s.get(TournamentRow, tournament_id, options=[defer(TournamentRow.settings)])
+
+
 def snapshot(s: Session, row: TournamentRow) -> Snapshot:
     """The snapshot of individual event ``row`` as stored now: the kept one
     if the stored settings are unchanged, else a new one (kept in its
@@ -135,18 +144,18 @@ def snapshot(s: Session, row: TournamentRow) -> Snapshot:
         raise ValueError(f"a {row.format} event has no individual snapshot")
     text = _stored_text(s, row.id)
     if text is None:  # the row went between the two reads
-        text = json.dumps(row.settings)
+        raise ValueError(f"event {row.id} is gone")
     digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
     with _CACHE_LOCK:
         kept = _CACHE.get(row.id)
         if kept is not None and kept.digest == digest:
             _CACHE.move_to_end(row.id)
-            return kept
+            return _settled(row, kept)
     with _BUILD_LOCK:
         with _CACHE_LOCK:
             kept = _CACHE.get(row.id)
             if kept is not None and kept.digest == digest:
-                return kept
+                return _settled(row, kept)
         settings = json.loads(text)
         data = settings["event"]
         source = f"tournament {row.id}"
@@ -160,4 +169,12 @@ def snapshot(s: Session, row: TournamentRow) -> Snapshot:
             _CACHE.move_to_end(row.id)
             while len(_CACHE) > KEEP:
                 _CACHE.popitem(last=False)
-        return snap
+        return _settled(row, snap)
+
+
+def _settled(row: TournamentRow, snap: Snapshot) -> Snapshot:
+    """Give a row read without its settings (:func:`light_row`) the
+    snapshot's, as if loaded (not as a change: nothing is written back)."""
+    if "settings" in sa_inspect(row).unloaded:
+        set_committed_value(row, "settings", snap.settings)
+    return snap

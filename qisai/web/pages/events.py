@@ -15,7 +15,7 @@ from qisai.store.models import Role
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
 from qisai.web.events.model import family, load_row, staff_role
-from qisai.web.events.paged import page_view
+from qisai.web.events.paged import light_row_or_404, page_view
 from qisai.web.events.papers import papers_of
 from qisai.web.events.staff import staff_view
 from qisai.web.events.views import tournament_view
@@ -52,7 +52,7 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
     its size does not grow with the event."""
     def load() -> dict[str, Any]:
         with st.db.session() as s:
-            row = load_row(s, tournament_id)
+            row = light_row_or_404(s, tournament_id)  # its settings: page_view's snapshot
             if family(row) == "individual":
                 return page_view(s, row, v.user, round_no=round_no, start=start, at=at, q=q)
             return tournament_view(s, row, v.user)
