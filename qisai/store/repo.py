@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, or_, select, update
+from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -628,10 +628,12 @@ def add_entries(s: Session, tournament_id: int,
             s.add(row)
             s.flush()
             teams[team] = row.id
-    s.add_all([TournamentEntry(tournament_id=tournament_id, number=number, name=name,
-                               rating=rating, team_id=teams[team] if team else None)
-               for number, name, rating, team in entries])
+    rows = [{"tournament_id": tournament_id, "number": number, "name": name, "rating": rating,
+             "team_id": teams[team] if team else None, "user_id": None}
+            for number, name, rating, team in entries]
     try:
+        if rows:  # one executemany, not an object an entry
+            s.execute(insert(TournamentEntry), rows)
         s.commit()
     except IntegrityError as exc:
         s.rollback()
@@ -653,22 +655,23 @@ def create_rounds(s: Session, tournament_id: int,
     get_tournament(s, tournament_id)
     by_number = {e.number: e.id for e in list_entries(s, tournament_id)}
     try:
-        for number, boards in rounds:
-            rnd = Round(tournament_id=tournament_id, number=number)
-            s.add(rnd)
-            s.flush()
-            rows = []
+        made = [Round(tournament_id=tournament_id, number=number) for number, _ in rounds]
+        s.add_all(made)
+        s.flush()  # their ids
+        rows: list[dict[str, Any]] = []
+        for rnd, (_, boards) in zip(made, rounds, strict=True):
             for board, (a, b, result) in enumerate(boards, start=1):
                 for n in (a, b):
                     if n is not None and n not in by_number:
                         raise NotFoundError(f"tournament {tournament_id}: no entry number {n}")
-                rows.append(Pairing(
-                    round_id=rnd.id, board=board, first_entry_id=by_number[a],
-                    second_entry_id=None if b is None else by_number[b],
-                    result="bye" if b is None else result,
-                    result_source="pairing" if b is None else None if result is None
-                    else source))
-            s.add_all(rows)
+                rows.append({"round_id": rnd.id, "board": board,
+                             "first_entry_id": by_number[a],
+                             "second_entry_id": None if b is None else by_number[b],
+                             "result": "bye" if b is None else result,
+                             "result_source": "pairing" if b is None else None
+                             if result is None else source})
+        if rows:  # one executemany, not an object a board (50,000 boards for a big import)
+            s.execute(insert(Pairing), rows)
         s.commit()
     except IntegrityError as exc:
         s.rollback()
