@@ -244,6 +244,27 @@ def test_kept_standings_equal_fresh_ones_after_every_change(client: TestClient,
     assert t.player(2).withdrawn_after is not None
 
 
+def test_event_before_the_start(client: TestClient, org: dict[str, Any],
+                                register: Any) -> None:
+    h = org["headers"]
+    ev = ok(client.post("/api/tournaments", json={"name": "Open", "system": "swiss",
+                                                  "rounds": 3}, headers=h), 201)
+    base = f"/api/tournaments/{ev['id']}"
+    player = register(client, "p1")
+    for k, name in enumerate(("王天一", "郑惟桐", "许银川")):
+        body: dict[str, Any] = {"name": name, "rating": 2600 - k}
+        if k == 0:
+            body["username"] = "p1"
+        ok(client.post(f"{base}/entries", json=body, headers=h), 201)
+    page = client.get(f"/tournaments/{ev['id']}", headers=player["headers"])
+    assert page.status_code == 200 and all(n in page.text for n in ("王天一", "许银川"))
+    assert 'id="own-line"' not in page.text  # no number, no line yet
+    assert ok(client.get(f"{base}/standings"))["rows"] == []
+    assert ok(client.get(f"{base}/crosstable"))["rows"] == []
+    assert client.get(f"{base}/entries").status_code == 409
+    assert client.get(f"{base}/rounds/1/boards").status_code == 404
+
+
 @pytest.fixture
 def one_job(settings: Settings) -> Iterator[TestClient]:
     settings.heavy_jobs = 1

@@ -197,15 +197,18 @@ def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: 
         view["standings_from"] = at
     view["round_shown"] = shown
     view["page_boards"], view["page_standings"] = PAGE_BOARDS, PAGE_STANDINGS
-    players = t.players if n <= SMALL_ENTRIES else []
+    # before the start there are no numbers, rounds nor standings: the page
+    # is the list of entries; after it, a big event's entries are searched
+    players = t.players if n <= SMALL_ENTRIES or not t.started else []
     users = snap.users
     view["players"] = [{"number": p.id, "name": p.name, "rating": p.rating,
                         "user": users.get(p.name), "withdrawn_after": p.withdrawn_after}
                        for p in players]
     view["crosstable"] = crosstable_grid(t) if t.started and n <= SMALL_CROSSTABLE else []
     view["own"] = [_entry_line(snap, e, shown)
-                   for e in snap.own_entries(None if viewer is None else viewer.id)]
-    hits = snap.search(q)[:SEARCH_HITS] if q else []
+                   for e in snap.own_entries(None if viewer is None else viewer.id)
+                   ] if t.started else []
+    hits = snap.search(q)[:SEARCH_HITS] if q and t.started else []
     view["search"] = {"q": q, "hits": [_entry_line(snap, e, shown) for e in hits]}
     if isinstance(t, McMahonTournament):
         view["mcmahon"] = {"bar": t.bar, "floor": t.floor, "start_by": t.start_by}
@@ -275,7 +278,8 @@ async def crosstable_page(tournament_id: int, v: ViewerDep, st: StateDep, offset
         with st.db.session() as s:
             row, snap, is_staff = _individual(s, tournament_id, v.user)
             rounds = _visible(snap, row, is_staff)
-            numbers = [p.id for p in snap.event.players][offset:offset + limit]
+            numbers = [p.id for p in snap.event.players
+                       ][offset:offset + limit] if snap.event.started else []
             return {"total": len(snap.event.players), "offset": offset,
                     "header": ["#", "name", *[str(r) for r in rounds], "points"],
                     "rows": [_crosstable_line(snap, e, rounds) for e in numbers]}
@@ -289,12 +293,15 @@ async def entries_page(tournament_id: int, v: ViewerDep, st: StateDep,
     """Entries of an individual event (those whose name contains ``q``, or
     whose number it is; all without ``q``), lines ``offset`` .. ``offset +
     limit``: number, name, rating, account, place, points and the board of
-    the last round the viewer may see."""
+    the last round the viewer may see.  409 before the start."""
     def run() -> dict[str, Any]:
         with st.db.session() as s:
             row, snap, is_staff = _individual(s, tournament_id, v.user)
             visible = _visible(snap, row, is_staff)
             shown = visible[-1] if visible else None
+            if not snap.event.started:
+                raise HTTPException(409, "the event has not started: its entries have no "
+                                         "numbers yet (the event page lists them)")
             numbers = snap.search(q) if q.strip() else [p.id for p in snap.event.players]
             return {"total": len(numbers), "offset": offset, "q": q,
                     "entries": [_entry_line(snap, e, shown)
