@@ -12,6 +12,8 @@ one ``python -m qisai tournament ...`` process on the event file.
   ``qisai event fonts`` has cut the font's faces once (timed apart, into a
   folder of the run: ``QISAI_FONT_CACHE``).
 
+Each step is timed by the wall clock and by the CPU time (user + system)
+of its process, which a machine busy with other work inflates far less.
 Start-up is timed apart: ``python -c pass`` (the interpreter) and
 ``python -m qisai tournament --help`` (interpreter, imports and Typer:
 what every command pays before its work).  Each step is printed as its
@@ -34,6 +36,7 @@ import csv
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -47,15 +50,30 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERS = ("pairings", "standings", "crosstable", "slips", "ratings")
 
 
-def run(root: Path, args: list[str], work: Path) -> tuple[float, str]:
+CPU: dict[str, list[float]] = defaultdict(list)
+"""CPU seconds (user + system) of each step's process, by step: what a busy
+machine inflates far less than the wall clock."""
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(root: Path, args: list[str], work: Path, step: str | None = None
+        ) -> tuple[float, str]:
     """Run ``python ARGS`` in ``work`` with ``root`` first on the path (and
     the papers' font cache in ``work``); return the wall time and the
-    output.  Raises SystemExit if it fails."""
+    output, and note its CPU time under ``step``.  Raises SystemExit if it
+    fails."""
     env = dict(os.environ, PYTHONPATH=str(root), QISAI_FONT_CACHE=str(work / "fonts"))
+    cpu = _children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, *args], cwd=work, env=env,
                           capture_output=True, text=True)
     took = time.perf_counter() - t0
+    if step is not None:
+        CPU[step].append(_children_cpu() - cpu)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}):\n"
                          f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
@@ -69,16 +87,18 @@ def desk(root: Path, players: int, rounds: int, seed: int, papers: bool,
     times: dict[str, list[float]] = defaultdict(list)
 
     def qisai(args: list[str], step: str) -> str:
-        took, out = run(root, ["-m", "qisai", "tournament", *args], work)
+        took, out = run(root, ["-m", "qisai", "tournament", *args], work, step)
         times[step].append(took)
         return out
 
     with tempfile.TemporaryDirectory(prefix="qisai-desk-") as tmp:
         work = Path(tmp)
         for _ in range(5):
-            times["start-up: python -c pass"].append(run(root, ["-c", "pass"], work)[0])
+            times["start-up: python -c pass"].append(
+                run(root, ["-c", "pass"], work, "start-up: python -c pass")[0])
             times["start-up: qisai tournament --help"].append(
-                run(root, ["-m", "qisai", "tournament", "--help"], work)[0])
+                run(root, ["-m", "qisai", "tournament", "--help"], work,
+                    "start-up: qisai tournament --help")[0])
         with open(work / "entries.csv", "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
             w.writerow(["姓名", "单位", "等级分"])
@@ -111,9 +131,11 @@ def desk(root: Path, players: int, rounds: int, seed: int, papers: bool,
             # has nothing to cut)
             try:
                 times["papers font cut (once)"].append(
-                    run(root, ["-m", "qisai", "event", "fonts"], work)[0])
+                    run(root, ["-m", "qisai", "event", "fonts"], work,
+                        "papers font cut (once)")[0])
             except SystemExit:
                 del times["papers font cut (once)"]
+                CPU.pop("papers font cut (once)", None)
             for kind in PAPERS:
                 qisai(["papers", "event.json", "--kind", kind, "-o", f"{kind}.pdf"],
                       f"papers {kind}")
@@ -124,13 +146,21 @@ def desk(root: Path, players: int, rounds: int, seed: int, papers: bool,
 
 
 def report(root: Path, times: dict[str, list[float]]) -> None:
-    """Print the figures of one checkout."""
+    """Print the figures of one checkout: wall time (median, max) and CPU
+    time (median), each also beyond the start-up's median."""
     base = statistics.median(times["start-up: qisai tournament --help"])
+    base_cpu = statistics.median(CPU["start-up: qisai tournament --help"])
     print(f"checkout {root}")
+    print(f"  {'':34s} {'':5s}  {'wall: median':>12s} {'max':>7s} {'beyond':>7s}   "
+          f"{'CPU: median':>11s} {'beyond':>7s}")
     for step, ts in times.items():
         med = statistics.median(ts)
-        beyond = "" if step.startswith("start-up") else f"  beyond start-up {med - base:6.2f} s"
-        print(f"  {step:34s} {len(ts):3d} x  median {med:6.2f} s  max {max(ts):6.2f} s{beyond}")
+        cpu = statistics.median(CPU[step])
+        start = step.startswith("start-up")
+        beyond = "" if start else f"{med - base:7.2f}"
+        beyond_cpu = "" if start else f"{cpu - base_cpu:7.2f}"
+        print(f"  {step:34s} {len(ts):3d} x  {med:12.2f} {max(ts):7.2f} {beyond:>7s}   "
+              f"{cpu:11.2f} {beyond_cpu:>7s}")
 
 
 def main() -> None:
@@ -148,6 +178,7 @@ def main() -> None:
     print(f"{a.players} players, {a.rounds} rounds, one process a step; "
           f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     for root in roots:
+        CPU.clear()
         t0 = time.perf_counter()
         times = desk(root, a.players, a.rounds, a.seed, not a.no_papers, a.keep)
         report(root, times)
