@@ -25,7 +25,7 @@ main) in a child process with the same seed; a route the checkout lacks
 is reported as absent.
 
     python3 bench/event_pages.py [--views N] [--root DIR ...] [--no-big] [--no-papers]
-                                 [--big-unplayed]
+                                 [--big-unplayed] [--big-papers]
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def show(label: str, m: dict[str, Any]) -> None:
           f"{max(ts) * 1000:6.0f} ms  {m['size'] / 1024:8.1f} KB")
 
 
-def worker(views: int, big: bool, papers: bool, big_results: bool) -> None:
+def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: bool) -> None:
     """Run the bench with the qisai first on ``sys.path`` (the child)."""
     from fastapi.testclient import TestClient
 
@@ -175,7 +175,7 @@ def worker(views: int, big: bool, papers: bool, big_results: bool) -> None:
                         ("API event (whole, unchanged)", api, {})):
                     show(label, timed(c, "GET", url, runs if "whole" not in label else 2,
                                       **kw))
-                if papers and n <= 500:
+                if papers and (n <= 500 or big_papers):
                     for kind in ("pairings", "standings", "crosstable", "slips", "ratings"):
                         show(f"paper {kind}", timed(
                             c, "GET", f"/tournaments/{tid}/papers/{kind}.pdf", 1, headers=oh))
@@ -191,10 +191,12 @@ def main() -> None:
     ap.add_argument("--big-unplayed", action="store_true",
                     help="the 2,000 x 50 event paired only, no result (an 0.8 MiB file, "
                          "which a checkout without bulk import stores in minutes, not hours)")
+    ap.add_argument("--big-papers", action="store_true",
+                    help="time the papers of the 2,000 x 50 event too")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker(a.views, not a.no_big, not a.no_papers, not a.big_unplayed)
+        worker(a.views, not a.no_big, not a.no_papers, not a.big_unplayed, a.big_papers)
         return
     load = os.getloadavg()
     print(f"event pages; {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} "
@@ -205,6 +207,7 @@ def main() -> None:
         argv += ["--no-big"] if a.no_big else []
         argv += ["--no-papers"] if a.no_papers else []
         argv += ["--big-unplayed"] if a.big_unplayed else []
+        argv += ["--big-papers"] if a.big_papers else []
         sys.stdout.flush()
         subprocess.run(argv, env=dict(os.environ, PYTHONPATH=str(root)), check=True)
         print(f"  load average now {os.getloadavg()[0]:.2f}")
