@@ -497,6 +497,18 @@ def papers(event: Path = typer.Argument(..., help="event file"),
     typer.echo(f"{out}: {kind}, {pages} page{'s' if pages != 1 else ''}")
 
 
+@app.command()
+def fonts() -> None:
+    """Cut the Chinese font's faces to the common characters for the papers
+    (once; a paper does it itself the first time) and say where they are."""
+    from qisai.papers.fonts import cache_dir, prepare
+    from qisai.papers.pdf import find_font
+
+    spec = _run(lambda: prepare(find_font()))
+    typer.echo(f"papers' font faces in {cache_dir()}: {spec.path.name}, "
+               f"{spec.bold.name if spec.bold else spec.path.name}")
+
+
 def register_papers(tournament_app: typer.Typer) -> None:
     """Add ``papers`` to ``qisai tournament`` (it reads those files too)."""
     tournament_app.command("papers")(papers)

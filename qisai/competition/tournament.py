@@ -20,7 +20,7 @@ import enum
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +212,7 @@ class Tournament:
         self.rounds: list[RoundRecord] = []
         self.started = False
         self.warnings: list[str] = []  # said at start(), e.g. rounds close to entries
+        self._ranked: tuple[tuple[Any, ...], list[Standing]] | None = None  # see standings
 
     # -- entries ---------------------------------------------------------------
     def add_player(self, player: Player) -> Player:
@@ -564,9 +565,25 @@ class Tournament:
     def standings(self) -> list[Standing]:
         """Return the standings with every tie-break value (clause 15, 18.4).
 
-        Entries struck out by 20.3 are not ranked.
+        Entries struck out by 20.3 are not ranked.  Ranked once per state:
+        the ranking is kept with a key of everything it reads (entries,
+        withdrawals, penalties, every result and foul, the points table,
+        the criteria and policy), so a desk command or a paper that asks
+        several times ranks once, and any change ranks anew.
         """
-        return rank(self.records(), self.tiebreaks, self.policy)
+        key = self._standings_key()
+        if self._ranked is not None and self._ranked[0] == key:
+            return [replace(s, values=dict(s.values)) for s in self._ranked[1]]
+        st = rank(self.records(), self.tiebreaks, self.policy)
+        self._ranked = (key, [replace(s, values=dict(s.values)) for s in st])
+        return st
+
+    def _standings_key(self) -> tuple[Any, ...]:
+        """What :meth:`standings` reads (a subclass adds its own)."""
+        return (self.system, self.scoring, self.tiebreaks, self.policy,
+                tuple((p.id, p.withdrawn_after, p.penalty) for p in self.players),
+                tuple((rec.number, tuple(sorted(rec.results.items())))
+                      for rec in self.rounds))
 
     def crosstable(self) -> dict[int, dict[int, list[str]]]:
         """Return, per entry, per opponent, the marks of their games from the

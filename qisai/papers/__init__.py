@@ -24,9 +24,14 @@ KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket", "
 
 
 def write_paper(event: EventFile, kind: str, path: str | Path,
-                round_no: int | None = None) -> int:
+                round_no: int | None = None, *, cut: bool = True) -> int:
     """Draw paper ``kind`` of ``event`` (round ``round_no``, default the
     last paired, where the paper is of a round) and write it to ``path``.
+
+    With ``cut`` (the default) the paper is drawn with the Chinese font's
+    faces cut to the common characters (:mod:`qisai.papers.fonts`; cut into
+    the cache on the first paper), and drawn again with the whole font
+    when it has a character they lack; without, with the whole font.
 
     Returns the number of pages.  Raises
     :class:`~qisai.papers.pdf.PapersError` for an unknown kind, a kind the
@@ -34,8 +39,8 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
     font, or a file that cannot be written; other
     :class:`~qisai.competition.errors.CompetitionError` as the event raises.
     """
-    from qisai.papers import sheets
-    from qisai.papers.pdf import PapersError
+    from qisai.papers import fonts, sheets
+    from qisai.papers.pdf import PapersError, find_font
 
     makers = {"pairings": sheets.pairings, "standings": sheets.standings,
               "crosstable": sheets.crosstable, "slips": sheets.slips,
@@ -43,4 +48,16 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
               "ratings": sheets.ratings}
     if kind not in makers:
         raise PapersError(f"unknown paper {kind!r}; use one of {', '.join(KINDS)}")
-    return makers[kind](event, round_no).save(path)
+    whole = find_font()
+    common = None
+    if cut:
+        common = fonts.cached(whole)
+        if common is None:
+            try:
+                common = fonts.prepare(whole)
+            except PapersError:  # no writable cache: every paper with the whole font
+                common = None
+    doc = makers[kind](event, round_no, font=common or whole)
+    if common is not None and doc.missing():  # a rare character: the whole font has it
+        doc = makers[kind](event, round_no, font=whole)
+    return doc.save(path)

@@ -103,6 +103,7 @@ class Document:
         spec = font or find_font()
         self.header = header
         self.title = title
+        self._widths: dict[tuple[bool, str], float] = {}  # see string_width
         doc = self
 
         class _PDF(fpdf.FPDF):  # type: ignore[misc, name-defined]
@@ -163,16 +164,28 @@ class Document:
         self.pdf.add_page()
 
     # -- tables ------------------------------------------------------------------
+    def string_width(self, text: str, size: float, *, bold: bool = False) -> float:
+        """Width of ``text`` in mm at ``size`` pt in the regular (or bold)
+        face, as fpdf2's ``get_string_width`` measures it (the sum of the
+        glyphs' advances; the face's widths are linear in the size).  Each
+        text is measured once a document: a 500-entry table measures
+        thousands of cells, each with the same few names and marks."""
+        key = (bold, text)
+        per_pt = self._widths.get(key)
+        if per_pt is None:
+            font = self.pdf.fonts["cjkB" if bold else "cjk"]
+            per_pt = sum(font.cw[ord(c)] for c in text) * 0.001 / self.pdf.k
+            self._widths[key] = per_pt
+        return float(per_pt * size)
+
     def column_widths(self, header: Sequence[str], rows: Sequence[Sequence[str]],
                       size: float, weights: Sequence[float] | None = None) -> list[float]:
         """Return column widths that fit the page: each column as wide as
         its widest cell (at ``size`` pt), scaled to the usable width."""
-        pdf = self.pdf
-        pdf.set_font("cjk", "", size)
         natural = []
         for i, h in enumerate(header):
             cells = [h] + [r[i] if i < len(r) else "" for r in rows]
-            natural.append(max(pdf.get_string_width(c) for c in cells) + 3)
+            natural.append(max(self.string_width(c, size) for c in cells) + 3)
         if weights:
             natural = [n * w for n, w in zip(natural, weights, strict=True)]
         scale = self.width / sum(natural)
@@ -184,18 +197,19 @@ class Document:
               shade: Sequence[bool] | None = None) -> None:
         """Draw a bordered table, header row shaded and repeated on every
         page; ``shade`` marks body rows to shade (a bye, say).  Cells too
-        long for their column are shrunk to fit."""
+        long for their column are shrunk to fit (by half points, not below
+        5 pt)."""
         pdf = self.pdf
         w = list(widths) if widths else self.column_widths(header, rows, size)
 
         def line(cells: Sequence[str], bold: bool, fill: bool) -> None:
             pdf.set_fill_color(225, 225, 225) if bold else pdf.set_fill_color(242, 242, 242)
+            style = "B" if bold else ""
             for k, c in enumerate(cells):
                 s = size
-                pdf.set_font("cjk", "B" if bold else "", s)
-                while s > 5 and pdf.get_string_width(c) > w[k] - 1.5:
+                while s > 5 and self.string_width(c, s, bold=bold) > w[k] - 1.5:
                     s -= 0.5
-                    pdf.set_font("cjk", "B" if bold else "", s)
+                pdf.set_font("cjk", style, s)  # no-op when unchanged
                 pdf.cell(w[k], height, c, border=1, align="C", fill=bold or fill)
             pdf.ln(height)
 
@@ -223,6 +237,15 @@ class Document:
         for label in labels:
             pdf.cell(cell, 9, f"{label}：________________", align="L")
         pdf.ln(9)
+
+    def missing(self) -> set[str]:
+        """The characters drawn so far that the font has no glyph for (in
+        either face)."""
+        out: set[str] = set()
+        for key in ("cjk", "cjkB"):
+            font = self.pdf.fonts.get(key)
+            out.update(chr(c) for c in getattr(font, "missing_glyphs", ()))
+        return out
 
     def save(self, path: str | Path) -> int:
         """Write the PDF to ``path``; return its page count.  Raises

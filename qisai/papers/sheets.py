@@ -31,7 +31,7 @@ from qisai.competition.events.views import (
     standings_table,
 )
 from qisai.competition.teams import board_colour
-from qisai.papers.pdf import Document, PapersError
+from qisai.papers.pdf import Document, FontSpec, PapersError
 
 __all__ = ["bracket", "crosstable", "lineups", "pairings", "slips", "standings"]
 
@@ -50,13 +50,14 @@ def _round(ef: EventFile, round_no: int | None) -> int:
     return r
 
 
-def pairings(ef: EventFile, round_no: int | None = None) -> Document:
+def pairings(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """对阵表 of round ``round_no`` (default: the last paired).
     Raises :class:`PapersError` for a round not paired."""
     r = _round(ef, round_no)
     rows = round_rows(ef, r)
     first, second = ef.header.colour_names
-    doc = Document(ef.header, f"第{r}轮 对阵表")
+    doc = Document(ef.header, f"第{r}轮 对阵表", font=font)
     doc.new_page()
     ev = ef.event
     if isinstance(ev, TeamEvent):
@@ -99,12 +100,13 @@ def _ko_row(b: BoardRow) -> list[str]:
             b.black_club, b.result, b.note]
 
 
-def standings(ef: EventFile, round_no: int | None = None) -> Document:
+def standings(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """成绩册: the standings with every tie-break column."""
     table = standings_table(ef)
     n = round_count(ef)
     title = "最终成绩" if ef.event.finished else f"第{n}轮后 成绩"
-    doc = Document(ef.header, f"{title}（成绩册）", landscape=len(table.header) > 11)
+    doc = Document(ef.header, f"{title}（成绩册）", landscape=len(table.header) > 11, font=font)
     doc.new_page()
     doc.table(table.header, table.rows)
     doc.pdf.ln(3)
@@ -119,7 +121,8 @@ def standings(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
-def ratings(ef: EventFile, round_no: int | None = None) -> Document:
+def ratings(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """等级分变化表: each rated player's rating before, rated games, score,
     expected score, change and rating after, over rounds 1..``round_no``
     (default: every round played) by the project's Elo
@@ -131,7 +134,7 @@ def ratings(ef: EventFile, round_no: int | None = None) -> Document:
     table = rating_table(ef, through)
     final = ef.event.finished and through >= n
     title = "赛后等级分变化" if final else f"第{through}轮后 等级分变化"
-    doc = Document(ef.header, title, landscape=False)
+    doc = Document(ef.header, title, landscape=False, font=font)
     doc.new_page()
     doc.table(table.header, table.rows)
     doc.pdf.ln(3)
@@ -140,11 +143,12 @@ def ratings(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
-def crosstable(ef: EventFile, round_no: int | None = None) -> Document:
+def crosstable(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """The crosstable: per round the opponent, colour and result
     (``12红1``), byes (轮空) and rounds not played (—)."""
     table = crosstable_table(ef)
-    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=len(table.header) > 9)
+    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=len(table.header) > 9, font=font)
     doc.new_page()
     size = 9 if len(table.header) <= 14 else 7
     doc.table(table.header, table.rows, size=size, height=6.5)
@@ -155,13 +159,14 @@ def crosstable(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
-def slips(ef: EventFile, round_no: int | None = None) -> Document:
+def slips(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """记录纸: one result slip a board (byes have none), three a page."""
     r = _round(ef, round_no)
     # a knock-out prints the next game of every undecided match only
     ko = isinstance(ef.event, KnockoutEvent)
     rows = [b for b in round_rows(ef, r) if not b.is_bye and (b.pending or not ko)]
-    doc = Document(ef.header, f"第{r}轮 记录纸 (成绩登记)")
+    doc = Document(ef.header, f"第{r}轮 记录纸 (成绩登记)", font=font)
     first, second = ef.header.colour_names
     pdf = doc.pdf
     per_page = 3
@@ -202,7 +207,8 @@ def slips(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
-def lineups(ef: EventFile, round_no: int | None = None) -> Document:
+def lineups(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """Team line-up forms (出场名单) of a round: per team of every match,
     its boards with the line-up entered (or blanks), its registered roster
     and the line-up rule.  Raises :class:`PapersError` for another kind."""
@@ -211,7 +217,7 @@ def lineups(ef: EventFile, round_no: int | None = None) -> Document:
         raise PapersError(f"{ef.header.name}: line-up forms belong to team events")
     r = _round(ef, round_no)
     tt = ev._tt()
-    doc = Document(ef.header, f"第{r}轮 出场名单")
+    doc = Document(ef.header, f"第{r}轮 出场名单", font=font)
     first, second = ef.header.colour_names
     forms = []
     for m in tt.rounds[r - 1]:
@@ -252,7 +258,8 @@ def lineups(ef: EventFile, round_no: int | None = None) -> Document:
     return doc
 
 
-def bracket(ef: EventFile, round_no: int | None = None) -> Document:
+def bracket(ef: EventFile, round_no: int | None = None,
+             font: FontSpec | None = None) -> Document:
     """The knock-out bracket: a column a round, a box a match (upper and
     lower entry, the winner's side in bold), lines to the next round's
     match; rounds not yet paired are empty boxes.  Raises
@@ -260,7 +267,7 @@ def bracket(ef: EventFile, round_no: int | None = None) -> Document:
     if not isinstance(ef.event, KnockoutEvent):
         raise PapersError(f"{ef.header.name}: only a knock-out event has a bracket")
     rounds = bracket_rounds(ef)
-    doc = Document(ef.header, "淘汰赛 对阵图", landscape=True)
+    doc = Document(ef.header, "淘汰赛 对阵图", landscape=True, font=font)
     doc.new_page()
     pdf = doc.pdf
     top = pdf.get_y() + 6

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, or_, select, update
+from sqlalchemy import Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -42,6 +42,7 @@ from qisai.store.models import (
 
 __all__ = [
     "NewEvent",
+    "add_entries",
     "add_entry",
     "append_events",
     "count_role",
@@ -52,6 +53,8 @@ __all__ = [
     "create_game",
     "create_guest",
     "create_round",
+    "create_rounds",
+    "round_games",
     "create_session",
     "create_tournament",
     "create_user",
@@ -561,6 +564,16 @@ def games_of_round(s: Session, round_id: int) -> dict[int, str]:
     return {int(pid): gid for pid, gid in rows if pid is not None}
 
 
+def round_games(s: Session, tournament_id: int, number: int) -> dict[int, str]:
+    """Return ``{board: game id}`` for the server games of round ``number``
+    of a tournament (one query, whatever the number of rounds)."""
+    rows = s.execute(select(Pairing.board, Game.id)
+                     .join(Game, Game.pairing_id == Pairing.id)
+                     .join(Round, Pairing.round_id == Round.id)
+                     .where(Round.tournament_id == tournament_id, Round.number == number))
+    return {int(board): gid for board, gid in rows}
+
+
 def list_entries(s: Session, tournament_id: int) -> list[TournamentEntry]:
     """Return the entries of a tournament by pairing number."""
     return list(s.scalars(select(TournamentEntry).where(
@@ -595,6 +608,77 @@ def create_round(s: Session, tournament_id: int, number: int,
                       result_source="pairing" if b is None else None))
     s.commit()
     return rnd
+
+
+def add_entries(s: Session, tournament_id: int,
+                entries: Sequence[tuple[int, str, float | None, str | None]]) -> None:
+    """Register many entries at once, each ``(number, name, rating, team)``
+    (a team's row made when first named), in one transaction: an import
+    of 2,000 entries is one commit, not 2,000.
+
+    Raises :class:`NotFoundError` for an unknown tournament and
+    :class:`ConflictError` (nothing stored) if a pairing number is taken.
+    """
+    get_tournament(s, tournament_id)
+    teams = {t.name: t.id for t in s.scalars(select(Team).where(
+        Team.tournament_id == tournament_id))}
+    for _, _, _, team in entries:
+        if team and team not in teams:
+            row = Team(tournament_id=tournament_id, name=team)
+            s.add(row)
+            s.flush()
+            teams[team] = row.id
+    rows = [{"tournament_id": tournament_id, "number": number, "name": name, "rating": rating,
+             "team_id": teams[team] if team else None, "user_id": None}
+            for number, name, rating, team in entries]
+    try:
+        if rows:  # one executemany, not an object an entry
+            s.execute(insert(TournamentEntry), rows)
+        s.commit()
+    except IntegrityError as exc:
+        s.rollback()
+        raise ConflictError(f"tournament {tournament_id}: a pairing number is taken") from exc
+
+
+def create_rounds(s: Session, tournament_id: int,
+                  rounds: Sequence[tuple[int, Sequence[tuple[int, int | None, str | None]]]],
+                  source: str) -> None:
+    """Store many rounds at once, each ``(number, boards)`` with a board
+    ``(first entry number, second entry number or None for a bye, result
+    or None)`` (results from ``source``), in one transaction.  As
+    :func:`create_round` for each, and :func:`set_pairing_result` for each
+    result, but one commit.
+
+    Raises :class:`NotFoundError` for an unknown tournament or entry number
+    and :class:`ConflictError` if a round exists; nothing is stored then.
+    """
+    get_tournament(s, tournament_id)
+    by_number = {e.number: e.id for e in list_entries(s, tournament_id)}
+    try:
+        made = [Round(tournament_id=tournament_id, number=number) for number, _ in rounds]
+        s.add_all(made)
+        s.flush()  # their ids
+        rows: list[dict[str, Any]] = []
+        for rnd, (_, boards) in zip(made, rounds, strict=True):
+            for board, (a, b, result) in enumerate(boards, start=1):
+                for n in (a, b):
+                    if n is not None and n not in by_number:
+                        raise NotFoundError(f"tournament {tournament_id}: no entry number {n}")
+                rows.append({"round_id": rnd.id, "board": board,
+                             "first_entry_id": by_number[a],
+                             "second_entry_id": None if b is None else by_number[b],
+                             "result": "bye" if b is None else result,
+                             "result_source": "pairing" if b is None else None
+                             if result is None else source})
+        if rows:  # one executemany, not an object a board (50,000 boards for a big import)
+            s.execute(insert(Pairing), rows)
+        s.commit()
+    except IntegrityError as exc:
+        s.rollback()
+        raise ConflictError(f"tournament {tournament_id}: a round exists") from exc
+    except NotFoundError:
+        s.rollback()
+        raise
 
 
 def list_rounds(s: Session, tournament_id: int) -> list[tuple[Round, list[Pairing]]]:

@@ -36,6 +36,7 @@ from qisai.web.accounts import routes as accounts_api
 from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
+from qisai.web.events import paged as event_paged
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events import transfer as event_transfer
@@ -47,6 +48,7 @@ from qisai.web.exhibitions import relay as simul_socket
 from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.exhibitions import store as simul_store
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.heavy import HeavyWork
 from qisai.web.inflight import InFlightLimit
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
@@ -135,6 +137,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                   docs_url=None, redoc_url=None)
     add_api_docs(app)  # /docs and /redoc from local files, not a CDN
     app.state.qisai = st
+    app.state.heavy = HeavyWork(settings.heavy_jobs)  # papers, imports: a few at once
     # Quick pairing: the pools live in this process (see lobby/pools.py),
     # or in Redis when several processes serve the arena (lobby/shared.py).
     lobby = Lobby(db, hub, hub.now)
@@ -164,6 +167,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(lobby_socket.router)  # /ws/lobby: the home page's live boards
     app.include_router(events_api.api)
     app.include_router(event_transfer.router)  # /api/tournaments/{id}/export, /import
+    app.include_router(event_paged.router)  # an event's standings, boards ... a page at a time
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     # exhibitions (issue 21): simuls, their socket, blindfold seats
     app.include_router(simuls_api.router)

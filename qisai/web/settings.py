@@ -33,6 +33,8 @@
   at once (8); ``QISAI_INFLIGHT_ADDRESS``: the same for one address without
   a session (32); one more is answered 429 at once
   (:mod:`qisai.web.inflight`).
+* ``QISAI_HEAVY_JOBS``: printed papers and event imports run at once (2);
+  one more is answered 503 with ``Retry-After`` (:mod:`qisai.web.heavy`).
 * ``QISAI_DB_POOL_TIMEOUT``: seconds a request waits for a pooled database
   connection before it is answered 503 (5; :mod:`qisai.store.db`).
 
@@ -161,6 +163,9 @@ class Settings:
     inflight_per_address: int = 32
     """HTTP requests one address without a session may have in progress at
     once (``QISAI_INFLIGHT_ADDRESS``)."""
+    heavy_jobs: int = 2
+    """Heavy jobs (printed papers, event imports) run at once; more are
+    answered 503 with ``Retry-After`` (``QISAI_HEAVY_JOBS``; issue 29)."""
 
     @property
     def pepper(self) -> bytes:
@@ -205,4 +210,5 @@ class Settings:
                 "QISAI_METRICS_ALLOW", "127.0.0.1,::1").split(",") if a.strip()),
             inflight_per_client=_int_env("QISAI_INFLIGHT_CLIENT", 8),
             inflight_per_address=_int_env("QISAI_INFLIGHT_ADDRESS", 32),
+            heavy_jobs=_int_env("QISAI_HEAVY_JOBS", 2),
         )

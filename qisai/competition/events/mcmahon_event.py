@@ -150,6 +150,11 @@ class McMahonTournament(Tournament):
                                                float(self.start_score(pid))))
         return recs
 
+    def _standings_key(self) -> tuple[Any, ...]:
+        """The individual event's key and the start scores the records read."""
+        return (super()._standings_key(),
+                tuple(self.start_score(p.id) for p in self.players))
+
     def to_dict(self) -> dict[str, Any]:
         """Return the event as JSON-ready data (the individual event's, with
         a ``mcmahon`` part)."""

@@ -244,11 +244,12 @@ class _Rules:
 
 def _assignment() -> tuple[Any, Any]:
     """numpy and scipy's ``linear_sum_assignment``, imported on first use
-    (they take about a second to import; only pairing needs them)."""
+    (only pairing needs them; see :mod:`.lsap`)."""
     import numpy
-    from scipy.optimize import linear_sum_assignment
 
-    return numpy, linear_sum_assignment
+    from qisai.competition.pairing.lsap import linear_sum_assignment
+
+    return numpy, linear_sum_assignment()
 
 
 def _preference(pl: SwissPlayer) -> tuple[Colour | None, int]:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
@@ -42,6 +41,7 @@ from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import Viewer, ViewerDep
 from qisai.web.events.model import family, hidden_rounds, load_row, staff
+from qisai.web.heavy import HeavyDep, HeavyWork
 from qisai.web.state import AppState, StateDep
 
 __all__ = ["KINDS_BY_FAMILY", "LABELS", "ROUND_KINDS", "STAFF_KINDS", "may_see_forms",
@@ -190,8 +190,10 @@ RoundQuery = Annotated[int | None, Query(alias="round", ge=1, le=1000,
 
 
 async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewer, st: AppState,
-                   disposition: str) -> Response:
-    pdf, name = await run_in_threadpool(_make, st, tournament_id, kind, round_no, v.user)
+                   heavy: HeavyWork, disposition: str) -> Response:
+    # a paper of a big event is seconds of CPU: off the loop, a few at once
+    pdf, name = await heavy.run(f"paper {kind}", _make, st, tournament_id, kind, round_no,
+                                v.user)
     return Response(pdf, media_type="application/pdf", headers={
         "Content-Disposition": f'{disposition}; filename="{name}"',
         "Cache-Control": "private, no-store"})
@@ -200,17 +202,20 @@ async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewe
 @router.get("/tournaments/{tournament_id}/papers/{kind}.pdf",
             responses={200: {"content": {"application/pdf": {}}}})
 async def paper_pdf(tournament_id: int, kind: str, v: ViewerDep, st: StateDep,
-                    round_no: RoundQuery = None) -> Response:
+                    heavy: HeavyDep, round_no: RoundQuery = None) -> Response:
     """An event's paper as an A4 PDF to download: ``pairings``, ``standings``,
     ``crosstable``, ``bracket`` (public), ``slips``, ``lineups`` (the event's
     organiser and arbiters).  404 for a kind the event has not or a round
-    not paired, 422 for a round below 1, 503 without the Chinese font."""
-    return await _respond(tournament_id, kind, round_no, v, st, "attachment")
+    not paired, 422 for a round below 1, 503 without the Chinese font and
+    503 with ``Retry-After`` while the server draws as many papers (and
+    imports) as it takes at once (:mod:`qisai.web.heavy`)."""
+    return await _respond(tournament_id, kind, round_no, v, st, heavy, "attachment")
 
 
 @router.get("/tournaments/{tournament_id}/papers/{kind}",
             responses={200: {"content": {"application/pdf": {}}}})
 async def paper_view(tournament_id: int, kind: str, v: ViewerDep, st: StateDep,
-                     round_no: RoundQuery = None) -> Response:
-    """The print view of a paper: the same PDF, shown inline to print."""
-    return await _respond(tournament_id, kind, round_no, v, st, "inline")
+                     heavy: HeavyDep, round_no: RoundQuery = None) -> Response:
+    """The print view of a paper: the same PDF, shown inline to print
+    (answers as :func:`paper_pdf`)."""
+    return await _respond(tournament_id, kind, round_no, v, st, heavy, "inline")

@@ -86,6 +86,7 @@ from qisai.web.events.model import (
     save,
     staff,
 )
+from qisai.web.events.paged import light_row_or_404
 from qisai.web.events.results import (
     Board,
     Entered,
@@ -186,8 +187,9 @@ def list_all(s: SessionDep) -> list[dict[str, Any]]:
 @api.get("/{tournament_id}")
 def show(tournament_id: int, s: SessionDep, v: ViewerDep) -> dict[str, Any]:
     """Return an event: entries, published rounds (all of them for the
-    organiser and arbiters), results, standings, crosstable, log."""
-    return tournament_view(s, load_row(s, tournament_id), v.user)
+    organiser and arbiters), results, standings, crosstable, log (an
+    individual event's in bounded parts, the rest paged: issue 29)."""
+    return tournament_view(s, light_row_or_404(s, tournament_id), v.user)
 
 
 def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:

@@ -39,6 +39,7 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
+from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, ViewerDep
 from qisai.web.events.boards import open_boards
 from qisai.web.events.model import (
@@ -51,8 +52,9 @@ from qisai.web.events.model import (
     staff,
 )
 from qisai.web.events.views import tournament_view
+from qisai.web.heavy import HeavyDep
 from qisai.web.play import rules as views
-from qisai.web.state import SessionDep
+from qisai.web.state import AppState, SessionDep, StateDep
 
 __all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_ROUNDS", "event_file", "router"]
 
@@ -148,30 +150,32 @@ def _format(ef: EventFile) -> str:
 
 
 def _entries(s: Session, row: TournamentRow, ev: Event) -> None:
-    """Register a started event's numbered entries, as the start does."""
+    """Register a started event's numbered entries, as the start does (in
+    one transaction)."""
     if not ev.started:
         return
     if isinstance(ev, TeamEvent):
         tt = ev._tt()
-        for (tid, name), number in ev.member_numbers().items():
-            repo.add_entry(s, row.id, name, team=tt.team(tid).name, number=number)
+        repo.add_entries(s, row.id, [(number, name, None, tt.team(tid).name)
+                                     for (tid, name), number in ev.member_numbers().items()])
         return
-    for p in ev.players:
-        repo.add_entry(s, row.id, p.name, rating=p.rating, number=p.id)
+    repo.add_entries(s, row.id, [(p.id, p.name, p.rating, None) for p in ev.players])
 
 
 def _boards(s: Session, row: TournamentRow, ev: Event) -> None:
     """Give every paired round its boards (mirror rows), with the results
-    already in, so that the arena continues the event."""
+    already in, so that the arena continues the event (an individual
+    event's rounds in one transaction)."""
     if isinstance(ev, Tournament):
+        rounds = []
         for rec in ev.rounds:
-            repo.create_round(s, row.id, rec.number,
-                              [(p.red, p.black) for p in sorted(rec.pairings,
-                                                                key=lambda p: p.board)])
-            for board, g in rec.results.items():
-                if g.black is not None:
-                    p = repo.find_pairing(s, row.id, rec.number, board)
-                    repo.set_pairing_result(s, p.id, g.result.value, "otb")
+            boards = []
+            for p in sorted(rec.pairings, key=lambda p: p.board):
+                g = rec.results.get(p.board)
+                boards.append((p.red, p.black,
+                               None if g is None or g.black is None else g.result.value))
+            rounds.append((rec.number, boards))
+        repo.create_rounds(s, row.id, rounds, "otb")
         return
     for number in range(1, paired_rounds(ev) + 1):
         open_boards(s, row, ev, number, None)
@@ -179,10 +183,16 @@ def _boards(s: Session, row: TournamentRow, ev: Event) -> None:
 
 
 @router.post("/import", status_code=201)
-def import_file(s: SessionDep, user: OrganiserDep, body: FileBody) -> dict[str, Any]:
+async def import_file(st: StateDep, heavy: HeavyDep, user: OrganiserDep, body: FileBody
+                      ) -> dict[str, Any]:
     """Make a new event of an event file (site organisers).  422 for a file
     that is not an event file or whose event, name, game or rule profile is
-    wrong."""
+    wrong; 503 with ``Retry-After`` while the server runs as many imports
+    (and papers) as it takes at once (:mod:`qisai.web.heavy`)."""
+    return await heavy.run("import", _import, st, user, body)
+
+
+def _import(st: AppState, user: User, body: dict[str, Any]) -> dict[str, Any]:
     try:
         ef = EventFile.from_dict(body, source="the file")
     except CompetitionError as exc:
@@ -208,7 +218,7 @@ def import_file(s: SessionDep, user: OrganiserDep, body: FileBody) -> dict[str, 
         "header": {k: v for k, v in asdict(ef.header).items() if k not in ("name", "game")},
         "penalties": [asdict(p) for p in ef.penalties],
         "playoffs": [asdict(p) for p in ef.playoffs], "extras": ef.extras})
-    with LOCK:
+    with LOCK, st.db.session() as s:
         row = repo.create_tournament(s, name=name, kind=kind, format=fmt, ruleset=ruleset,
                                      organiser_id=user.id, settings=settings)
         what = f"imported from an event file: {paired_rounds(ev)} round(s) paired"

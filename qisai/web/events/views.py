@@ -15,7 +15,6 @@ from qisai.competition import (
 from qisai.competition.events.allplay_event import AllPlayAllEvent
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
-from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.store import repo
@@ -30,6 +29,7 @@ from qisai.web.events.model import (
     round_has_results,
     staff_role,
 )
+from qisai.web.events.paged import page_view
 from qisai.web.events.staff import staff_view
 
 __all__ = ["games_by_key", "tournament_view"]
@@ -39,7 +39,11 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
                     ) -> dict[str, Any]:
     """Return an event as JSON-ready data for ``viewer``: entries, rounds
     (unpublished ones only for the organiser and arbiters), results, server
-    games, standings or placings, crosstable and the arbiters' log."""
+    games, standings or placings, crosstable and the arbiters' log.  An
+    individual event's is :func:`~qisai.web.events.paged.page_view`'s: its
+    current round, the top of its standings ... once it is big (issue 29)."""
+    if family(row) == "individual":
+        return page_view(s, row, viewer)
     ev = load_event(row)
     hidden = hidden_rounds(row)
     part = staff_role(s, row, viewer)
@@ -56,13 +60,12 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
     }
     users: dict[str, int] = row.settings.get("users", {})
     games = games_by_key(s, row)
-    if isinstance(ev, Tournament):
-        base.update(_individual_view(ev, users, games))
-    elif isinstance(ev, KnockoutEvent):
+    if isinstance(ev, KnockoutEvent):
         base.update(_knockout_view(ev, users, games))
     elif isinstance(ev, GroupEvent):
         base.update(_group_view(ev, users, games))
     else:
+        assert isinstance(ev, TeamEvent)  # individual events are page_view's
         base.update(_team_view(ev, users, games))
     in_play = {k[0] for k in games}
     for r in base["rounds"]:
@@ -91,44 +94,6 @@ def games_by_key(s: Session, row: TournamentRow) -> dict[tuple[int, ...], str]:
             else:
                 out[tuple(keys[p.board - 1])] = gid
     return out
-
-
-def _individual_view(t: Tournament, users: dict[str, int],
-                     games: dict[tuple[int, ...], str]) -> dict[str, Any]:
-    rounds = []
-    for rec in t.rounds:
-        boards = []
-        for p in rec.pairings:
-            g = rec.results.get(p.board)
-            boards.append({
-                "board": p.board, "red": p.red, "black": p.black,
-                "red_name": t.player(p.red).name,
-                "black_name": None if p.black is None else t.player(p.black).name,
-                "result": None if g is None else g.result.value,
-                "fouls": None if g is None else [g.red_fouls, g.black_fouls],
-                "game": games.get((rec.number, p.board))})
-        rounds.append({"number": rec.number, "boards": boards, "complete": rec.complete})
-    view: dict[str, Any] = {
-        "rounds_planned": t.rounds_planned,
-        "players": [{"number": p.id, "name": p.name, "rating": p.rating,
-                     "user": users.get(p.name), "withdrawn_after": p.withdrawn_after}
-                    for p in t.players],
-        "rounds": rounds,
-        "standings": standings_rows(t) if t.started else [],
-        "crosstable": crosstable_grid(t) if t.started else [],
-        "tiebreaks": [{"key": c.value, "name": c.chinese} for c in t.tiebreaks],
-    }
-    if isinstance(t, McMahonTournament):
-        view["mcmahon"] = {"bar": t.bar, "floor": t.floor, "start_by": t.start_by}
-        for p in view["players"]:
-            entry = next(x for x in t.players if x.name == p["name"])
-            p["rank"] = t.rank_for(entry)
-            p["start"] = t.start_scores.get(p["name"]) if t.started else None
-        for row in view["standings"]:
-            # the standings' points are McMahon scores: start + points scored
-            row["start"] = t.start_score(row["number"])
-            row["score"] = row["points"] - row["start"]
-    return view
 
 
 def _knockout_view(ev: KnockoutEvent, users: dict[str, int],

@@ -4,9 +4,9 @@ one event's page, drawn by the template of its family
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
@@ -14,7 +14,8 @@ from qisai.store import repo
 from qisai.store.models import Role
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
-from qisai.web.events.model import load_row, staff_role
+from qisai.web.events.model import family, load_row, staff_role
+from qisai.web.events.paged import light_row_or_404, page_view
 from qisai.web.events.papers import papers_of
 from qisai.web.events.staff import staff_view
 from qisai.web.events.views import tournament_view
@@ -38,13 +39,23 @@ def list_page(request: Request, v: ViewerDep, s: SessionDep) -> HTMLResponse:
 
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
-async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: StateDep
-                     ) -> HTMLResponse:
+async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: StateDep,
+                     round_no: Annotated[int | None, Query(alias="round", ge=1, le=1000)] = None,
+                     start: Annotated[int, Query(alias="from", ge=0, le=1_000_000)] = 0,
+                     at: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+                     q: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
     """One event: entries, rounds (a knock-out's bracket, a team event's
-    matches), results, standings or placings, crosstable, the log."""
+    matches), results, standings or placings, crosstable, the log.  An
+    individual event's page shows one round (``round``, its boards from
+    ``from``), the standings from line ``at``, the viewer's own line and
+    the entries found by ``q`` (:func:`~qisai.web.events.paged.page_view`):
+    its size does not grow with the event."""
     def load() -> dict[str, Any]:
         with st.db.session() as s:
-            return tournament_view(s, load_row(s, tournament_id), v.user)
+            row = light_row_or_404(s, tournament_id)  # its settings: page_view's snapshot
+            if family(row) == "individual":
+                return page_view(s, row, v.user, round_no=round_no, start=start, at=at, q=q)
+            return tournament_view(s, row, v.user)
 
     data = await run_in_threadpool(load)
     # the viewer's part in this event's staff (model.authorise decides; the

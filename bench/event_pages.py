@@ -1,0 +1,217 @@
+"""Event pages of a big event on the arena (issue 29, item 2).
+
+Builds two individual events and brings them into the arena's store by
+the import route (``POST /api/tournaments/import``, timed):
+
+* a 500-entry, 11-round 积分编排制 (paired by qisai's pairer, random
+  results with draws);
+* the largest event the import bounds allow: 2,000 entries, 50 rounds,
+  every round with its results (boards drawn at random: the page does not
+  care how they were paired).  Its file is 4.4 MB, over the 1 MiB body
+  limit, so the bench raises that limit in its own app (the file an
+  organiser can send is smaller, the stored event the same).
+
+Then times, in-process (FastAPI's TestClient; the app as ``qisai serve``
+makes it, SQLite in a temporary folder), each a number of times after one
+cold view: the event page (anonymous; a logged-in player with his own line;
+a search; an earlier round; a later page of standings and boards), the
+paged API (standings, a round's boards, the crosstable, the entries) and,
+for the 500-entry event, each paper.  Prints per request the median, p99
+and max time and the size of the answer.  Targets: event page p99 < 200 ms
+and < 300 KB at 500 entries and at 2,000 x 50; every paper < 1.5 s.
+
+``--root DIR`` (repeatable) times another checkout (e.g. an export of
+main) in a child process with the same seed; a route the checkout lacks
+is reported as absent.
+
+    python3 bench/event_pages.py [--views N] [--root DIR ...] [--no-big] [--no-papers]
+                                 [--big-unplayed] [--big-papers]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build(n: int, rounds: int, seed: int, swiss: bool, results: bool = True
+          ) -> dict[str, Any]:
+    """An event file of ``n`` entries and ``rounds`` rounds, all played
+    (or, without ``results``, paired only: a Swiss is then paired as if
+    every game were drawn)."""
+    from qisai.competition.events.file import EventFile, Header
+    from qisai.competition.model import Pairing
+    from qisai.competition.tournament import Player, Tournament
+
+    rng = random.Random(seed)
+    t = Tournament(f"bench {n}x{rounds}", "swiss", rounds=rounds, seed=seed)
+    for i in range(n):
+        t.add_player(Player(f"棋手{i + 1:04d}", rng.randint(1200, 2600), club=f"队{i % 60}"))
+    t.start()
+    for r in range(1, rounds + 1):
+        if swiss:
+            rec = t.pair_next_round()
+        else:
+            ids = list(range(1, n + 1))
+            rng.shuffle(ids)
+            rec = t.install_round(r, [Pairing(ids[2 * k], ids[2 * k + 1], k + 1)
+                                      for k in range(n // 2)])
+        if not results:
+            continue
+        for p in rec.pairings:
+            if p.is_bye or p.board in rec.results:
+                continue
+            x = rng.random()
+            t.record_result(r, p.board, "1-0" if x < 0.40 else "=" if x < 0.65 else "0-1")
+    return EventFile("individual", t, Header(t.name)).to_dict()
+
+
+def timed(client: Any, method: str, url: str, runs: int, **kw: Any) -> dict[str, Any]:
+    """``runs`` requests after one cold one: times (s), size (bytes), status."""
+    out: dict[str, Any] = {"times": [], "size": 0, "status": 0}
+    t0 = time.perf_counter()
+    r = client.request(method, url, **kw)
+    out["cold"] = time.perf_counter() - t0
+    out["status"], out["size"] = r.status_code, len(r.content)
+    if out["cold"] > 5:  # seconds a view (a checkout before issue 29): one more will do
+        runs = min(runs, 1)
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        r = client.request(method, url, **kw)
+        out["times"].append(time.perf_counter() - t0)
+    return out
+
+
+def show(label: str, m: dict[str, Any]) -> None:
+    """Print one request's figures."""
+    if m["status"] == 404 and m["size"] < 200:
+        print(f"    {label:44s} absent (404)")
+        return
+    ts = sorted(m["times"]) or [m["cold"]]
+    p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
+    print(f"    {label:44s} {m['status']} cold {m['cold'] * 1000:7.0f} ms  median "
+          f"{statistics.median(ts) * 1000:6.0f} ms  p99 {p99 * 1000:6.0f} ms  max "
+          f"{max(ts) * 1000:6.0f} ms  {m['size'] / 1024:8.1f} KB")
+
+
+def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: bool) -> None:
+    """Run the bench with the qisai first on ``sys.path`` (the child)."""
+    from fastapi.testclient import TestClient
+
+    from qisai.store import repo
+    from qisai.store.models import Role
+    from qisai.web import Settings, create_app
+    from qisai.web.bounds import BodyLimitMiddleware
+
+    print(f"  qisai from {Path(sys.modules['qisai'].__file__ or '').parent}")
+    with tempfile.TemporaryDirectory(prefix="qisai-pages-") as tmp:
+        settings = Settings.from_env(Path(tmp) / "data", url=f"sqlite:///{tmp}/arena.sqlite3")
+        app = create_app(settings)
+        for m in app.user_middleware:  # the 2,000 x 50 file is over 1 MiB
+            if m.cls is BodyLimitMiddleware:
+                m.kwargs["default"] = 64 << 20
+        with TestClient(app) as c:
+            def user(name: str) -> dict[str, Any]:
+                r = c.post("/api/auth/register", json={"username": name,
+                                                       "password": "correct horse"})
+                assert r.status_code == 201, r.text
+                c.cookies.clear()
+                data: dict[str, Any] = r.json()
+                return {"Authorization": f"Bearer {data['token']}", "id": data["user"]["id"]}
+
+            org, player = user("org"), user("player")
+            with app.state.qisai.db.session() as s:
+                repo.set_role(s, org["id"], Role.ORGANISER)
+            oh = {"Authorization": org["Authorization"]}
+            sizes = [(500, 11, True, True)] + ([(2000, 50, False, big_results)] if big else [])
+            for n, rounds, swiss, results in sizes:
+                t0 = time.perf_counter()
+                data = build(n, rounds, 2026, swiss, results)
+                print(f"  {n} entries x {rounds} rounds, "
+                      f"{'every result in' if results else 'paired, no result'} (built in "
+                      f"{time.perf_counter() - t0:.1f} s, file {len(json.dumps(data)) // 1024} "
+                      "KiB)")
+                t0 = time.perf_counter()
+                r = c.post("/api/tournaments/import", json=data, headers=oh)
+                print(f"    {'import':44s} {r.status_code} {time.perf_counter() - t0:7.2f} s "
+                      f"(answer {len(r.content) / 1024:.0f} KB)")
+                assert r.status_code == 201, r.text[:500]
+                tid = r.json()["id"]
+                with app.state.qisai.db.session() as s:  # the player's entry: number 7
+                    row = repo.get_tournament(s, tid)
+                    settings_ = dict(row.settings)
+                    settings_["users"] = {"棋手0007": player["id"]}
+                    repo.save_tournament(s, tid, settings=settings_)
+                ph = {"Authorization": player["Authorization"]}
+                page = f"/tournaments/{tid}"
+                api = f"/api/tournaments/{tid}"
+                runs = views if n <= 500 else max(2, views // 2)
+                for label, url, kw in (
+                        ("event page (anonymous)", page, {}),
+                        ("event page (player, own line)", page, {"headers": ph}),
+                        ("event page (organiser)", page, {"headers": oh}),
+                        ("event page ?q=棋手012 (search)", page + "?q=棋手012", {}),
+                        ("event page ?round=1", page + "?round=1", {}),
+                        ("event page ?at=400&round=5&from=200",
+                         page + "?at=400&round=5&from=200", {}),
+                        ("API standings ?offset=400&limit=50",
+                         api + "/standings?offset=400&limit=50", {}),
+                        ("API round 5 boards ?offset=200&limit=100",
+                         api + "/rounds/5/boards?offset=200&limit=100", {}),
+                        ("API crosstable ?offset=400&limit=50",
+                         api + "/crosstable?offset=400&limit=50", {}),
+                        ("API entries ?q=棋手01", api + "/entries?q=棋手01", {}),
+                        ("API event (whole, unchanged)", api, {})):
+                    show(label, timed(c, "GET", url, runs if "whole" not in label else 2,
+                                      **kw))
+                if papers and (n <= 500 or big_papers):
+                    for kind in ("pairings", "standings", "crosstable", "slips", "ratings"):
+                        show(f"paper {kind}", timed(
+                            c, "GET", f"/tournaments/{tid}/papers/{kind}.pdf", 1, headers=oh))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--views", type=int, default=20, help="timed requests of each kind")
+    ap.add_argument("--root", type=Path, action="append",
+                    help="checkout of qisai to time (repeat for several; default: this one)")
+    ap.add_argument("--no-big", action="store_true", help="only the 500-entry event")
+    ap.add_argument("--no-papers", action="store_true")
+    ap.add_argument("--big-unplayed", action="store_true",
+                    help="the 2,000 x 50 event paired only, no result (an 0.8 MiB file, "
+                         "which a checkout without bulk import stores in minutes, not hours)")
+    ap.add_argument("--big-papers", action="store_true",
+                    help="time the papers of the 2,000 x 50 event too")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.worker:
+        worker(a.views, not a.no_big, not a.no_papers, not a.big_unplayed, a.big_papers)
+        return
+    load = os.getloadavg()
+    print(f"event pages; {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} "
+          f"{load[2]:.2f}")
+    for root in [r.resolve() for r in a.root] if a.root else [ROOT]:
+        print(f"checkout {root}")
+        argv = [sys.executable, __file__, "--worker", "--views", str(a.views)]
+        argv += ["--no-big"] if a.no_big else []
+        argv += ["--no-papers"] if a.no_papers else []
+        argv += ["--big-unplayed"] if a.big_unplayed else []
+        argv += ["--big-papers"] if a.big_papers else []
+        sys.stdout.flush()
+        subprocess.run(argv, env=dict(os.environ, PYTHONPATH=str(root)), check=True)
+        print(f"  load average now {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
