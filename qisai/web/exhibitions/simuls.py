@@ -78,9 +78,18 @@ class NewSimul(BaseModel):
 
 
 class Join(BaseModel):
-    """An entrant's choices."""
+    """An entrant's choices: blindfold or not.  Handicaps and colours are
+    the host's or the organiser's (:func:`set_handicap`); ``handicap`` is
+    here only to be refused with a clear answer."""
 
     blindfold: bool = False
+    handicap: int | None = Field(default=None, ge=0, le=9)
+
+
+class Handicap(BaseModel):
+    """The host's or organiser's handicap for one entrant's board."""
+
+    entrant: str = Field(min_length=1, max_length=40)
     handicap: int | None = Field(default=None, ge=0, le=9)
 
 
@@ -124,7 +133,7 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
         "organiser_id": st.organiser, "host": {"key": simul.host, **who(simul.host)},
         "settings": data["settings"], "games": st.games,
         "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold,
-                      "members": list(e.members), **who(e.key)}
+                      "handicap": e.handicap, "members": list(e.members), **who(e.key)}
                      for e in simul.entrants],
         "boards": [{**b, "name": simul.boards[i].entrant.name,
                     "blindfold": simul.boards[i].entrant.blindfold,
@@ -280,11 +289,30 @@ def no_guests_if_rated(st: store.StoredSimul, user: User) -> None:
 @router.post("/{simul_id}/join")
 async def join(simul_id: DbId, body: Join, app: StateDep, user: UserDep) -> dict[str, Any]:
     """Join an open display (optionally blindfold).  409 when it has
-    started, is full, or you are in it or its host."""
+    started, is full, or you are in it or its host; 403 for an entrant who
+    names his own handicap (the host or the organiser sets it)."""
+    if body.handicap is not None:
+        raise HTTPException(403, "让子由主将或组织者设定，对手不能自选 / handicaps are set by "
+                                 "the host or the organiser, not by an entrant")
+
     def act(st: store.StoredSimul) -> None:
         no_guests_if_rated(st, user)
-        st.simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold,
-                                   body.handicap if body.handicap else None))
+        st.simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold))
+    return await change(app, simul_id, user, act)
+
+
+@router.put("/{simul_id}/handicap")
+async def set_handicap(simul_id: DbId, body: Handicap, app: StateDep, user: UserDep
+                       ) -> dict[str, Any]:
+    """Set one entrant's handicap (Go stones on his board; ``null``: the
+    display's own) before the start: the host or the organiser only (403
+    for anyone else, the entrant himself included); 409 once started or for
+    no such entrant or a handicap that does not fit the game."""
+    def act(st: store.StoredSimul) -> None:
+        if user.id not in (st.host_id, st.organiser):
+            raise HTTPException(403, "只有主将或组织者可以设定让子 / only the host or the "
+                                     "organiser sets handicaps")
+        st.simul.set_handicap(body.entrant, body.handicap)
     return await change(app, simul_id, user, act)
 
 
