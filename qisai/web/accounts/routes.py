@@ -135,14 +135,18 @@ def register(body: Credentials, request: Request, response: Response,
     problems = [username_problem(username), display_problem,
                 password_problem(body.password, username, display or "")]
     if display is not None and display.lower() != username.lower() \
-            and repo.find_user(s, display) is not None:
-        problems.append("显示名：这是另一个用户的用户名 / display_name: that is another "
-                        "user's user name")
+            and repo.find_lookalike(s, display) is not None:
+        problems.append("显示名：与另一个用户的用户名相同或形似 / display_name: that is, or "
+                        "looks like, another user's user name")
     if any(problems):
         raise HTTPException(422, "; ".join(p for p in problems if p))
     assert display is not None
     if repo.find_user(s, username) is not None:
-        raise HTTPException(409, f"username: user name {username!r} is taken")
+        raise HTTPException(409, f"用户名已被占用 / username: user name {username!r} is taken")
+    # UTS #39: a name whose confusable skeleton is taken reads as that account's
+    if repo.find_lookalike(s, username) is not None:
+        raise HTTPException(409, "用户名与已有用户名形似，请换一个 / username: user name "
+                                 f"{username!r} is taken: it looks like another user's name")
     try:
         password_hash = st.passwords.hash(body.password)
     except HashBusy:
