@@ -150,6 +150,7 @@ def take_failed_logins(s: Session, user: User) -> tuple[int, dt.datetime | None]
     """Return the wrong passwords counted for ``user`` since his last log-in
     (how many, since when) and reset the count, committing only when
     there was one."""
+    s.refresh(user)  # the wrong passwords counted while his own was being checked
     count, since = user.failed_logins or 0, user.failed_logins_since
     if count:
         user.failed_logins, user.failed_logins_since = 0, None

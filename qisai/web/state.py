@@ -18,7 +18,7 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from qisai.store import Database
-from qisai.web.security import Passwords, RateLimiter
+from qisai.web.security import LoginGuard, Passwords, RateLimiter
 from qisai.web.settings import Settings
 
 __all__ = ["AppState", "SessionDep", "StateDep", "db_session", "state"]
@@ -35,6 +35,9 @@ class AppState:
     signup_limiter: RateLimiter
     account_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(30, 3600.0))
     """Log-in attempts per user name (all addresses together)."""
+    login_guard: LoginGuard = field(default_factory=LoginGuard)
+    """Log-in attempts per user name and address, the slow lane of a held
+    account, known devices (the owner is not locked out: issue 31.4)."""
     passwords: Passwords = field(default_factory=Passwords)
     """Password hashing, bounded (made at start-up: its dummy hash too)."""
     hub: object = None
