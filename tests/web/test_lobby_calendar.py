@@ -132,6 +132,12 @@ def test_a_team_registers_with_its_line_up(client: TestClient, register: Any) ->
     ok = {"team": {"name": "East", "members": ["ann", "bo", "cai"]}}
     r = client.post(f"{base}/register", json=ok, headers=a["headers"])
     assert r.status_code == 201, r.text
+    # bo and cai are invited; the team is entered when both have accepted (issue 31)
+    assert client.get(base).json()["teams"] == []
+    for who in (b, c):
+        r = client.post(f"{base}/invitations/answer", json={"team": "East", "accept": True},
+                        headers=who["headers"])
+        assert r.status_code == 200, r.text
     teams = client.get(base).json()["teams"]
     ids = {n: u["user"]["id"] for n, u in (("ann", a), ("bo", b), ("cai", c))}
     assert [(t["name"], [(m["name"], m["user"]) for m in t["roster"]]) for t in teams] == [

@@ -1,7 +1,8 @@
 """Simultaneous displays on the arena (``/api/simuls``).
 
 An organiser (or an administrator) creates a display and is its host, or
-names another account as host; entrants join while it is open (a guest only
+asks another account to host: that account hosts once it accepts (until
+then the organiser does, and the invited account is named nowhere); entrants join while it is open (a guest only
 when it is not rated); the host starts it, and each board becomes an
 ordinary server game (host against entrant, the host's colour and Go
 handicap per board, no clock by default as over the board), numbered in
@@ -113,6 +114,8 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
         mine = user_key(viewer.id)
         if viewer.id == st.host_id:
             you = "host"
+        elif viewer.id == st.host_invited:
+            you = "invited_host"
         elif any(e.key == mine or mine in e.members for e in simul.entrants):
             you = "entrant"
             my_entrant = next(e.key for e in simul.entrants if e.key == mine or mine in e.members)
@@ -130,6 +133,7 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
     score = simul.score()
     out: dict[str, Any] = {
         "id": st.id, "name": st.name, "host_id": st.host_id, "status": simul.status.value,
+        "host_invited": st.host_invited is not None,
         "organiser_id": st.organiser, "host": {"key": simul.host, **who(simul.host)},
         "settings": data["settings"], "games": st.games,
         "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold,
@@ -221,14 +225,18 @@ async def create(body: NewSimul, app: StateDep, hub: HubDep, user: UserDep) -> d
                 st = store.create(s, body.name, account, Simul(key, settings), games,
                                   organiser_id=user.id, engines={key: host_engine})
                 return view(st, user)
-            host = user
+            invited = None
             if body.host is not None:
                 found = repo.find_user(s, body.host)
                 if found is None or found.role == Role.GUEST.value:
                     raise HTTPException(422, f"没有用户 {body.host!r} / no account {body.host!r}")
-                host = found
-            st = store.create(s, body.name, host.id, Simul(user_key(host.id), settings), games,
+                # naming a host is asking him: the organiser hosts until he accepts
+                invited = None if found.id == user.id else found.id
+            st = store.create(s, body.name, user.id, Simul(user_key(user.id), settings), games,
                               organiser_id=user.id)
+            if invited is not None:
+                st.host_invited = invited
+                store.save(s, st)
             return view(st, user)
 
     return await run_in_threadpool(make)
@@ -313,6 +321,47 @@ async def set_handicap(simul_id: DbId, body: Handicap, app: StateDep, user: User
             raise HTTPException(403, "只有主将或组织者可以设定让子 / only the host or the "
                                      "organiser sets handicaps")
         st.simul.set_handicap(body.entrant, body.handicap)
+    return await change(app, simul_id, user, act)
+
+
+@router.post("/{simul_id}/host/accept")
+async def accept_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Accept the organiser's invitation to host the display (the invited
+    account only: 403 for anyone else); from then on he is its host.  409
+    once it has started or if he has joined it as an entrant."""
+    def act(st: store.StoredSimul) -> None:
+        if st.host_invited != user.id:
+            raise HTTPException(403, "你没有被邀请担任主将 / you are not invited to host "
+                                     "this simul")
+        if st.simul.status.value != "open":
+            raise HTTPException(409, "车轮战已开始 / the simul has started")
+        if any(e.key == user_key(user.id) or user_key(user.id) in e.members
+               for e in st.simul.entrants):
+            raise HTTPException(409, "你已报名为对手，请先退出 / you joined as an entrant; "
+                                     "leave first")
+        st.simul.host = user_key(user.id)
+        st.host_id, st.host_invited = user.id, None
+    return await change(app, simul_id, user, act)
+
+
+@router.post("/{simul_id}/host/decline")
+async def decline_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Decline the invitation to host the display, or give up hosting one
+    that someone else organises before it starts (what he did not choose
+    himself): the organiser hosts.  403 for anyone else; 409 once started."""
+    def act(st: store.StoredSimul) -> None:
+        mine = st.host_invited == user.id or (st.host_id == user.id != st.organiser)
+        if not mine:
+            raise HTTPException(403, "你不是本场被邀请的主将 / you are not this simul's invited "
+                                     "host")
+        if st.simul.status.value != "open":
+            raise HTTPException(409, "车轮战已开始，不能再退出（可认输） / the simul has "
+                                     "started; resign the games instead")
+        if any(e.key == user_key(st.organiser) or user_key(st.organiser) in e.members
+               for e in st.simul.entrants):
+            raise HTTPException(409, "组织者已报名为对手 / the organiser joined as an entrant")
+        st.simul.host = user_key(st.organiser)
+        st.host_id, st.host_invited = st.organiser, None
     return await change(app, simul_id, user, act)
 
 

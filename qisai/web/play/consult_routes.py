@@ -1,7 +1,9 @@
 """The consultation API (会商 / 联棋): create a game with a side played by a
 group, vote on the group's move, read and post the group's talk.
 
-``POST /api/consultations`` creates the game; ``POST
+``POST /api/consultations`` creates the game and invites the other
+members (``POST /api/games/{id}/group/answer``: each accepts or declines;
+a member is enlisted only by his own acceptance); ``POST
 /api/games/{id}/group/votes`` votes (``confirm``: the captain's choice);
 ``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
 and write the group's talk.  The socket takes the same as ``group_vote``,
@@ -74,6 +76,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         group = GroupSpec(body.members, body.captain, body.mode, body.reserve)
     except ConsultationError as exc:
         raise HTTPException(422, f"group: {exc}") from None
+    invited = [m for m in body.members if m != user.id]  # asked, not enlisted
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
     settings: dict[str, Any] = {}
     if "time" in body.model_fields_set:
@@ -99,7 +102,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
                 return create_group_game(
                     s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
                     group=group, other_user_id=None, engine=body.engine if engine else None,
-                    created_by_id=user.id)
+                    created_by_id=user.id, invited=invited)
             except ConsultationError as exc:
                 raise HTTPException(422, f"members: {exc}") from None
 
@@ -111,6 +114,29 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         state = live.snapshot(user.id)
     state["invite"] = str(request.url_for("game_page", game_id=game_id))
     return state
+
+
+class Answer(BaseModel):
+    """An invited member's answer: join the group (``accept``) or not."""
+
+    accept: bool
+
+
+@router.post("/games/{game_id}/group/answer", response_model=None)
+async def answer(game_id: str, body: Answer, hub: HubDep, user: UserDep
+                 ) -> dict[str, Any] | JSONResponse:
+    """Accept or decline the invitation to a consultation group (the
+    invited only: 403 for anyone else; 409 once the game is over).  Until
+    he accepts he is not a member and is named nowhere; the game starts
+    when every invited member has answered and the side has two members
+    (a captain who declines leaves the group to decide by majority).  A member who did not create the group
+    may also leave it this way (``accept: false``) before the game starts."""
+    try:
+        out = await boards_of(hub).answer(game_id, user, body.accept)
+    except ActionError as exc:
+        return _error(exc)
+    await hub.start_if_ready(game_id)
+    return out
 
 
 class Vote(BaseModel):

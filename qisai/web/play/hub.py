@@ -434,6 +434,9 @@ class Hub:
                 return
             if live.status != GameStatus.ACTIVE.value:
                 return
+            if any(isinstance(g, dict) and (len(g.get("members", ())) < 2 or g.get("invited"))
+                   for g in (live.settings.get("groups") or {}).values()):
+                return  # a consultation side plays once all invited answered, two in (会商)
             try:
                 notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
                                                      None)
