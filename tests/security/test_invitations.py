@@ -33,6 +33,12 @@ def test_naming_others_only_invites_them(client: TestClient, register: Any) -> N
     event = client.get(base)
     assert event.json()["teams"] == [] and "victim" not in event.text
     assert "victim" not in client.get(f"/tournaments/{r.json()['id']}").text
+    again = {"team": {"name": "Griefers 2", "members": ["griefer", "opp", "boss"]}}
+    r = client.post(f"{base}/register", json=again, headers=griefer["headers"])
+    assert r.status_code == 409 and "waiting" in r.json()["detail"]  # one at a time
+    assert client.get(f"{base}/invitations").status_code == 401
+    assert client.post(f"{base}/invitations/answer",
+                       json={"team": "Griefers", "accept": True}).status_code == 401
     mine = client.get(f"{base}/invitations", headers=victim["headers"]).json()
     assert [(i["team"], i["by_you"], i["answered"]) for i in mine] == [("Griefers", False, False)]
     r = client.post(f"{base}/invitations/answer", json={"team": "Griefers", "accept": True},
@@ -79,6 +85,13 @@ def test_naming_others_only_invites_them(client: TestClient, register: Any) -> N
     assert client.post(f"/api/games/{gid}/group/votes", json={"ply": 1, "move": "h2e2"},
                        headers=admin["headers"]).status_code == 403
 
+    assert client.post(f"/api/games/{gid}/group/answer", json={"accept": True}
+                       ).status_code == 401
+    # Consultations count as the creator's open seeks: no flood of them.
+    codes = [client.post("/api/consultations", json={"members": ids[:2]},
+                         headers=griefer["headers"]).status_code for _ in range(4)]
+    assert codes == [201, 201, 201, 429]
+
     # A simul whose organiser names another account as its host.
     r = client.post("/api/simuls", json={"name": "Named host", "host": "victim"},
                     headers=org["headers"])
@@ -92,6 +105,7 @@ def test_naming_others_only_invites_them(client: TestClient, register: Any) -> N
         == "invited_host"
     assert client.post(f"/api/simuls/{sid}/host/accept",
                        headers=other["headers"]).status_code == 403
+    assert client.post(f"/api/simuls/{sid}/host/accept").status_code == 401
     assert client.post(f"/api/simuls/{sid}/host/decline",
                        headers=victim["headers"]).status_code == 200
     shown = client.get(f"/api/simuls/{sid}").json()

@@ -46,6 +46,10 @@ __all__ = ["Registration", "api"]
 
 api = APIRouter()
 
+MAX_INVITATIONS = 200
+"""Team invitations an event keeps waiting for answers (one per sender):
+they live in the event's row, which must stay small."""
+
 
 class TeamEntry(BaseModel):
     """A team registered from the calendar: its name and its members' user
@@ -146,6 +150,12 @@ def _invite(s: Session, row: TournamentRow, user: User, team: str, members: list
     """Keep team ``team`` as an invitation to its other members: it is
     entered when every one of them has accepted (:func:`answer`)."""
     invitations = _invitations(row)
+    if any(inv["by"] == user.id for inv in invitations.values()):
+        raise HTTPException(409, "你已有一个等待回复的队伍邀请 / team: you have a team "
+                                 "invitation waiting for answers in this event")
+    if len(invitations) >= MAX_INVITATIONS:
+        raise HTTPException(429, "本赛待回复的队伍邀请太多，请稍后再试 / team: too many team "
+                                 "invitations wait for answers in this event; try later")
     if team in invitations or any(k.split("/", 1)[0] == team
                                   for k in row.settings.get("users", {})):
         raise HTTPException(409, f"队名 {team[:60]} 已被使用 / team: the name {team[:60]!r} "

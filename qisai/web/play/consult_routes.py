@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
 from qisai.referee.errors import RefereeError
-from qisai.store.models import User
+from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
 from qisai.web.play import rules as views
 from qisai.web.play.consult import boards_of
@@ -32,6 +32,7 @@ from qisai.web.play.group_games import GroupSpec, create_group_game
 from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError
+from qisai.web.play.quota import QuotaError
 from qisai.web.state import StateDep
 
 __all__ = ["router", "socket_action", "GROUP_MESSAGES"]
@@ -68,7 +69,8 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     """Create a game whose ``color`` side is a consultation group; the other
     seat is open (share ``invite``) or the engine's.  422 for a bad group
     (2..50 distinct existing accounts including you; the captain a member),
-    rule profile or engine."""
+    rule profile or engine; 429 past the creator's open seeks or engine
+    games (:mod:`qisai.web.play.quota`)."""
     if user.id not in body.members:
         raise HTTPException(422, "members: you must be a member of the group you create "
                                  "/ 创建者须是小组成员")
@@ -96,8 +98,18 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         if info is not None:
             settings["opponent"] = info
 
+    # Counted as the creator's seeks and engine games (a guest's by address
+    # too): consultations cannot fill the lobby or the engines either.
+    address = None
+    if user.role == Role.GUEST.value:
+        address = request.client.host if request.client else "?"
+
     def make() -> str:
         with st.db.session() as s:
+            try:
+                hub.quota.check(s, user.id, address, engine=engine)
+            except QuotaError as exc:
+                raise HTTPException(429, exc.message) from None
             try:
                 return create_group_game(
                     s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
@@ -106,7 +118,10 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
             except ConsultationError as exc:
                 raise HTTPException(422, f"members: {exc}") from None
 
-    game_id = await run_in_threadpool(make)
+    keys = [f"u{user.id}"] + ([] if address is None else [f"a{address}"])
+    async with hub.quota.serialised(keys):
+        game_id = await run_in_threadpool(make)
+        hub.quota.remember(game_id, address)
     live = await hub.get(game_id)
     if engine:
         await hub.start_if_ready(game_id)
