@@ -11,7 +11,11 @@ its own loopback address (127.0.0.10, .11, ...), do one of:
 * ``login``: log-in floods with wrong passwords (a real name and random ones);
 * ``engine``: engine-game floods: new guest sessions that open games
   against the built-in engine (Xiangqi and Go) and keep them playing;
-* ``seeks``: lobby spam: open seeks, as many as the server takes.
+* ``seeks``: lobby spam: open seeks, as many as the server takes;
+* ``register``, ``consult``, ``simul`` (issue 31, ``bench/arena_abuse_entries.py``):
+  registration spam from the calendar (team invitations naming others,
+  answers, entries), consultation spam (games naming other accounts), simul
+  joins and leaves (and asking for one's own handicap).
 
 Meanwhile it probes ``GET /api/rules`` every 100 ms and samples the
 server's memory (VmRSS from /proc; also the engine processes it started).
@@ -137,10 +141,11 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import arena_abuse_entries as entries  # noqa: E402 - registration, consultation, simul spam
 import arena_load  # noqa: E402 - the honest bots live there
 
 HONEST = "127.0.0.1"
-KINDS = ("frames", "login", "engine", "seeks")
+KINDS = ("frames", "login", "engine", "seeks", *entries.ENTRY_KINDS)
 
 
 # ------------------------------------------------------------------ memory
@@ -415,7 +420,7 @@ async def honest_games(base: str, games: list[tuple[str, str, str]], plies: int,
 
 
 def abuse_process(base: str, kinds: list[str], n: int, seed: float, victim: str, target: str,
-                  stop: Any, out: Any) -> None:
+                  ctx: dict[str, Any], stop: Any, out: Any) -> None:
     """Run the ``n`` abusers in this (child) process until ``stop`` is set,
     then put their tally on ``out``.  A process of their own, so that their
     work (8 MiB frames, floods) does not delay the honest bots' own loop and
@@ -435,8 +440,14 @@ def abuse_process(base: str, kinds: list[str], n: int, seed: float, victim: str,
                 coros.append(abuse_login(base, addr, halt, tally, victim, r_))
             elif kind == "engine":
                 coros.append(abuse_engine(base, addr, halt, tally, r_))
-            else:
+            elif kind == "seeks":
                 coros.append(abuse_seeks(base, addr, halt, tally))
+            elif kind == "register":
+                coros.append(entries.abuse_register(base, addr, halt, tally, ctx, r_))
+            elif kind == "consult":
+                coros.append(entries.abuse_consult(base, addr, halt, tally, ctx, r_))
+            else:
+                coros.append(entries.abuse_simul(base, addr, halt, tally, ctx, r_))
         tasks = [asyncio.ensure_future(c) for c in coros]
         while not stop.is_set():
             await asyncio.sleep(0.2)
@@ -459,7 +470,7 @@ async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
         out.append(time.perf_counter() - t0 - 0.02)
 
 
-async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+async def run(args: argparse.Namespace, base: str, pid: int, data: Path) -> dict[str, Any]:
     rng = random.Random(args.seed)
     stats = arena_load.Stats()
     rules_ms: list[float] = []
@@ -479,6 +490,9 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
                               headers=owner)
         r.raise_for_status()
         target = r.json()["id"]  # the game the frame abusers attack
+    ctx: dict[str, Any] = {}
+    if set(args.kinds) & set(entries.ENTRY_KINDS):
+        ctx = await entries.setup(base, data, HONEST)  # an organiser, events, a simul
     # The honest games are opened first (a busy server may refuse new ones:
     # those errors count too), then the abuse starts, then they play.
     try:
@@ -490,10 +504,11 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     background = [asyncio.ensure_future(memory.watch(stop)),
                   asyncio.ensure_future(probe_rules(base, stop, rules_ms, rules_errors)),
                   asyncio.ensure_future(loop_lag(stop, lag))]
-    ctx = multiprocessing.get_context("spawn")
-    halt, out = ctx.Event(), ctx.Queue()
-    abusers = ctx.Process(target=abuse_process, args=(base, args.kinds, args.abusers,
-                                                      rng.random(), victim, target, halt, out))
+    mp = multiprocessing.get_context("spawn")
+    halt, out = mp.Event(), mp.Queue()
+    abusers = mp.Process(target=abuse_process, args=(base, args.kinds, args.abusers,
+                                                     rng.random(), victim, target, ctx, halt,
+                                                     out))
     abusers.start()
     await asyncio.sleep(args.warmup)  # let the abuse build up first
     say("the honest games start")
@@ -554,7 +569,7 @@ def main() -> None:
         proc = arena_load.start_server(Path(tmp) / "data", port)
         base = f"http://127.0.0.1:{port}"
         try:
-            out = asyncio.run(run(args, base, proc.pid))
+            out = asyncio.run(run(args, base, proc.pid, Path(tmp) / "data"))
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
