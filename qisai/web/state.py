@@ -35,6 +35,8 @@ class AppState:
     signup_limiter: RateLimiter
     account_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(30, 3600.0))
     """Log-in attempts per user name (all addresses together)."""
+    entry_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20, 60.0))
+    """Registrations from the calendar and answers to invitations per account."""
     login_guard: LoginGuard = field(default_factory=LoginGuard)
     """Log-in attempts per user name and address, the slow lane of a held
     account, known devices (the owner is not locked out: issue 31.4)."""

@@ -57,6 +57,10 @@ def test_naming_others_only_invites_them(client: TestClient, register: Any) -> N
                     headers=victim["headers"])
     assert r.status_code == 200
     assert client.get(f"{base}/invitations", headers=griefer["headers"]).json() == []
+    # Registration spam: twenty registrations and answers a minute per account.
+    codes = [client.post(f"{base}/register", json={}, headers=opp["headers"]).status_code
+             for _ in range(21)]
+    assert codes == [422] * 19 + [429, 429]  # opp answered once already
 
     # A consultation naming a victim and an administrator.
     ids = [griefer["user"]["id"], victim["user"]["id"], admin["user"]["id"]]

@@ -66,6 +66,12 @@ def viewer(request: Request, s: Annotated[Session, Depends(db_session)],
     if not token:
         return Viewer(None)
     found = repo.session_user(s, token, st.settings.pepper)
+    # End the look-up's transaction: its connection goes back to the pool
+    # now, not when the response is sent.  A handler that opens sessions of
+    # its own (in worker threads, after awaiting) would otherwise hold two
+    # connections at once, and enough such requests at once (consultation
+    # or simul spam) took the whole pool and waited on each other (issue 31).
+    s.commit()
     if found is None:
         return Viewer(None)
     return Viewer(found[0], token, via, found[1])

@@ -40,7 +40,7 @@ from qisai.web.accounts.deps import UserDep
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
 from qisai.web.events.views import tournament_view
-from qisai.web.state import SessionDep
+from qisai.web.state import AppState, SessionDep, StateDep
 
 __all__ = ["Registration", "api"]
 
@@ -164,14 +164,24 @@ def _invite(s: Session, row: TournamentRow, user: User, team: str, members: list
                          "ids": [m.id for m in members], "accepted": [user.id],
                          "group": group}
     settings = dict(row.settings)
-    settings["invitations"] = invitations
-    settings["log"] = log_entry(row, user, "invite", f"team {team}: "
-                                f"{len(members) - 1} members invited")
+    settings["invitations"] = invitations  # not in the public log: nobody is entered yet
     repo.save_tournament(s, row.id, settings=settings)
-    view = tournament_view(s, row, user)
-    view["invitation"] = {"team": team, "waiting_for": [m.username for m in members
-                                                        if m.id != user.id]}
-    return view
+    return {"invitation": _invitation_out(team, invitations[team], entered=False)}
+
+
+def _invitation_out(team: str, inv: dict[str, Any], entered: bool) -> dict[str, Any]:
+    named = list(zip(inv["members"], inv["ids"], strict=True))
+    return {"team": team, "entered": entered,
+            "accepted": [n for n, i in named if i in inv["accepted"]],
+            "waiting_for": [n for n, i in named if i not in inv["accepted"]]}
+
+
+def _limit(st: AppState, user: User) -> None:
+    wait = st.entry_limiter.hit(f"entries:{user.id}")
+    if wait:
+        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / entries: too many "
+                                 f"registrations and answers; retry in {wait:.0f} s",
+                            headers={"Retry-After": str(int(wait) + 1)})
 
 
 @api.get("/{tournament_id}/invitations")
@@ -188,13 +198,17 @@ def my_invitations(tournament_id: int, s: SessionDep, user: UserDep) -> list[dic
 
 
 @api.post("/{tournament_id}/invitations/answer")
-def answer(tournament_id: int, body: Answer, s: SessionDep, user: UserDep) -> dict[str, Any]:
+def answer(tournament_id: int, body: Answer, s: SessionDep, st: StateDep, user: UserDep
+           ) -> dict[str, Any]:
     """Accept or decline an invitation to a team (the members it names;
     403 for anyone else, 404 for no such invitation).  A decline drops the
     team (its sender may register another); the last acceptance enters it
     under the event's conditions, checked again (409 closed or a member
     registered meanwhile, 403 a rating limit).  Its sender may withdraw it
-    (``accept: false``).  Returns the event as the caller sees it."""
+    (``accept: false``).  Returns the invitation: ``team``, ``accepted``,
+    ``waiting_for`` and whether the team is now ``entered``.  429 past 20
+    registrations and answers a minute."""
+    _limit(st, user)
     with LOCK:
         row = load_row(s, tournament_id)
         invitations = _invitations(row)
@@ -207,10 +221,8 @@ def answer(tournament_id: int, body: Answer, s: SessionDep, user: UserDep) -> di
         if not body.accept:
             del invitations[body.team]
             settings["invitations"] = invitations
-            settings["log"] = log_entry(row, None, "invite",  # who declined is not public
-                                        f"team {body.team}: an invitation was declined")
             repo.save_tournament(s, row.id, settings=settings)
-            return tournament_view(s, row, user)
+            return {**_invitation_out(body.team, inv, entered=False), "dropped": True}
         if user.id in row.settings.get("users", {}).values():
             raise HTTPException(409, "你已报名 / entries: you are registered already")
         if user.id not in inv["accepted"]:
@@ -218,10 +230,8 @@ def answer(tournament_id: int, body: Answer, s: SessionDep, user: UserDep) -> di
             invitations[body.team] = inv
         if set(inv["accepted"]) != set(inv["ids"]):
             settings["invitations"] = invitations
-            settings["log"] = log_entry(row, user, "invite",
-                                        f"team {body.team}: accepted by {user.username}")
             repo.save_tournament(s, row.id, settings=settings)
-            return tournament_view(s, row, user)
+            return _invitation_out(body.team, inv, entered=False)
         # Everyone said yes: the team is entered as if registered now.
         if not registration_open(row):
             raise HTTPException(409, f"{row.name[:60]} 报名已截止 / "
@@ -246,18 +256,21 @@ def answer(tournament_id: int, body: Answer, s: SessionDep, user: UserDep) -> di
             extras[body.team] = {**extras.get(body.team, {}), "group": inv["group"]}
         save(s, row, ev, users=users, extras=extras, invitations=invitations,
              log=log_entry(row, user, "register", body.team + " (every member accepted)"))
-        return tournament_view(s, row, user)
+        return _invitation_out(body.team, inv, entered=True)
 
 
 @api.post("/{tournament_id}/register", status_code=201)
-def register_self(tournament_id: int, body: Registration, s: SessionDep, user: UserDep
-                  ) -> dict[str, Any]:
+def register_self(tournament_id: int, body: Registration, s: SessionDep, st: StateDep,
+                  user: UserDep) -> dict[str, Any]:
     """Register the caller in event ``tournament_id`` under its entry
     conditions (see the module); returns the event as
-    :func:`~.views.tournament_view` shows it to him."""
+    :func:`~.views.tournament_view` shows it to him, or, for a team that
+    names others, ``{"invitation": ...}`` (see :func:`answer`).  429 past
+    20 registrations and answers a minute."""
     if user.role == Role.GUEST.value:
         raise HTTPException(403, "游客不能报名比赛，请先注册 / "
                                  "guests cannot enter events; register an account first")
+    _limit(st, user)
     with LOCK:
         row = load_row(s, tournament_id)
         limits = listing_of(row)
