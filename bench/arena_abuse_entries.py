@@ -8,7 +8,7 @@ spam, consultation spam and simul joins.
 * ``consult``: guest sessions that create consultation games naming other
   accounts, as many as the server takes (a new guest when refused);
 * ``simul``: guest sessions that join and leave an open simul in a loop,
-  and ask for their own handicap (refused).
+  and ask for their own handicap (refused); a new guest when refused.
 
 :func:`setup` makes what they need on the running server: an organiser
 (the ``qisai role`` command on its data folder), a team event and an
@@ -167,6 +167,8 @@ async def abuse_simul(base: str, addr: str, stop: asyncio.Event, tally: Tally,
                 else:
                     r = await client.get(url, headers=headers)
                 tally.add("simul", f"{r.request.url.path.rsplit('/', 1)[1]} {r.status_code}")
+                if r.status_code == 429:
+                    headers = None  # a new guest session, as a spammer would
             except (httpx.HTTPError, ValueError) as exc:
                 tally.add("simul", type(exc).__name__)
             await asyncio.sleep(0.02)

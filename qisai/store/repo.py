@@ -99,7 +99,7 @@ def create_user(s: Session, username: str, *, password_hash: str | None,
     user = User(username=username, display_name=display_name or username,
                 password_hash=password_hash, role=role.value)
     s.add(user)
-    if role is not Role.GUEST:  # a guest's name is the server's, never a look-alike
+    if password_hash is not None:  # guests', groups' and engines' names are the server's
         s.flush()
         s.add_all(UserNameKey(user_id=user.id, key=k) for k in name_keys(username))
     try:

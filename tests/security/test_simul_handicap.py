@@ -43,6 +43,10 @@ def test_only_the_host_or_organiser_sets_a_simul_handicap(client: TestClient,
                    headers=org["headers"])
     assert r.status_code == 200, r.text
     assert r.json()["entrants"][0]["handicap"] == 2
+    # Joining and leaving again and again: twenty a minute an account.
+    codes = [client.post(f"/api/simuls/{sid}/{'join' if i % 2 == 0 else 'leave'}", json={},
+                         headers=b["headers"]).status_code for i in range(21)]
+    assert codes == [200] * 20 + [429]
     # The game has the host's two stones, not the entrant's nine, and is rated.
     r = client.post(f"/api/simuls/{sid}/start", headers=org["headers"])
     assert r.status_code == 200, r.text

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
@@ -40,7 +40,7 @@ from qisai.web.accounts.deps import UserDep
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
 from qisai.web.events.views import tournament_view
-from qisai.web.state import AppState, SessionDep, StateDep
+from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["Registration", "api"]
 
@@ -176,12 +176,18 @@ def _invitation_out(team: str, inv: dict[str, Any], entered: bool) -> dict[str, 
             "waiting_for": [n for n, i in named if i not in inv["accepted"]]}
 
 
-def _limit(st: AppState, user: User) -> None:
+async def _limited_user(st: StateDep, user: UserDep) -> User:
+    # async: a refused request costs no worker thread for the route itself
     wait = st.entry_limiter.hit(f"entries:{user.id}")
     if wait:
         raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / entries: too many "
                                  f"registrations and answers; retry in {wait:.0f} s",
                             headers={"Retry-After": str(int(wait) + 1)})
+    return user
+
+
+EntryUser = Annotated[User, Depends(_limited_user)]
+"""The caller, within his registrations and answers a minute (429 past them)."""
 
 
 @api.get("/{tournament_id}/invitations")
@@ -198,7 +204,7 @@ def my_invitations(tournament_id: int, s: SessionDep, user: UserDep) -> list[dic
 
 
 @api.post("/{tournament_id}/invitations/answer")
-def answer(tournament_id: int, body: Answer, s: SessionDep, st: StateDep, user: UserDep
+def answer(tournament_id: int, body: Answer, s: SessionDep, user: EntryUser
            ) -> dict[str, Any]:
     """Accept or decline an invitation to a team (the members it names;
     403 for anyone else, 404 for no such invitation).  A decline drops the
@@ -208,7 +214,6 @@ def answer(tournament_id: int, body: Answer, s: SessionDep, st: StateDep, user: 
     (``accept: false``).  Returns the invitation: ``team``, ``accepted``,
     ``waiting_for`` and whether the team is now ``entered``.  429 past 20
     registrations and answers a minute."""
-    _limit(st, user)
     with LOCK:
         row = load_row(s, tournament_id)
         invitations = _invitations(row)
@@ -260,8 +265,8 @@ def answer(tournament_id: int, body: Answer, s: SessionDep, st: StateDep, user: 
 
 
 @api.post("/{tournament_id}/register", status_code=201)
-def register_self(tournament_id: int, body: Registration, s: SessionDep, st: StateDep,
-                  user: UserDep) -> dict[str, Any]:
+def register_self(tournament_id: int, body: Registration, s: SessionDep, user: EntryUser
+                  ) -> dict[str, Any]:
     """Register the caller in event ``tournament_id`` under its entry
     conditions (see the module); returns the event as
     :func:`~.views.tournament_view` shows it to him, or, for a team that
@@ -270,7 +275,6 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, st: Sta
     if user.role == Role.GUEST.value:
         raise HTTPException(403, "游客不能报名比赛，请先注册 / "
                                  "guests cannot enter events; register an account first")
-    _limit(st, user)
     with LOCK:
         row = load_row(s, tournament_id)
         limits = listing_of(row)

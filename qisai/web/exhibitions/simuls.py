@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
@@ -294,11 +294,28 @@ def no_guests_if_rated(st: store.StoredSimul, user: User) -> None:
                                  "play casual games only")
 
 
+async def _limited_user(app: StateDep, user: UserDep) -> User:
+    # Joining and leaving rewrite the display's row, which every entrant
+    # shares: twenty a minute an account (the calendar's own limit), and a
+    # refused request costs no worker thread.
+    wait = app.entry_limiter.hit(f"simul:{user.id}")
+    if wait:
+        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / too many joins and "
+                                 f"leaves; retry in {wait:.0f} s",
+                            headers={"Retry-After": str(int(wait) + 1)})
+    return user
+
+
+EntrantDep = Annotated[User, Depends(_limited_user)]
+"""The caller, within his joins and leaves a minute (429 past them)."""
+
+
 @router.post("/{simul_id}/join")
-async def join(simul_id: DbId, body: Join, app: StateDep, user: UserDep) -> dict[str, Any]:
+async def join(simul_id: DbId, body: Join, app: StateDep, user: EntrantDep) -> dict[str, Any]:
     """Join an open display (optionally blindfold).  409 when it has
     started, is full, or you are in it or its host; 403 for an entrant who
-    names his own handicap (the host or the organiser sets it)."""
+    names his own handicap (the host or the organiser sets it); 429 past
+    twenty joins and leaves a minute."""
     if body.handicap is not None:
         raise HTTPException(403, "让子由主将或组织者设定，对手不能自选 / handicaps are set by "
                                  "the host or the organiser, not by an entrant")
@@ -366,7 +383,7 @@ async def decline_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str
 
 
 @router.post("/{simul_id}/leave")
-async def leave(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+async def leave(simul_id: DbId, app: StateDep, user: EntrantDep) -> dict[str, Any]:
     """Withdraw before the start.  409 once started or if you never joined."""
     return await change(app, simul_id, user, lambda st: st.simul.leave(user_key(user.id)))
 

@@ -8,7 +8,8 @@ Create Date: 2026-12-04 17:00:00
 user name, in the case written, lower and upper
 (:func:`qisai.store.confusables.name_keys`), indexed, so a new name is
 checked against every account's with one lookup; filled here for the
-accounts there are (guests have none: their names are the server's).
+accounts there are (the accounts nobody logs in to, guests, consultation
+groups and engines, have none: their names are the server's).
 
 ``users.failed_logins`` and ``users.failed_logins_since``: the wrong
 passwords given for an account since its last log-in, which the owner is
@@ -47,7 +48,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('failed_logins_since', sa.DateTime(timezone=True),
                                       nullable=True))
     conn = op.get_bind()
-    users = conn.execute(sa.text("SELECT id, username FROM users WHERE role != 'guest'"))
+    users = conn.execute(sa.text("SELECT id, username FROM users "
+                                 "WHERE password_hash IS NOT NULL"))
     rows = [{"user_id": uid, "key": key} for uid, name in users for key in name_keys(name)]
     if rows:
         op.bulk_insert(keys, rows)
