@@ -171,6 +171,40 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def histogram_quantiles(metrics: str, name: str, qs: tuple[float, ...] = (.5, .99)
+                        ) -> tuple[int, list[str]]:
+    """Return ``(count, [bound of each quantile])`` of the Prometheus
+    histogram ``name`` in the ``/metrics`` text: the upper bound of the
+    bucket each quantile falls in ("<= 10 ms")."""
+    buckets: list[tuple[float, float]] = []
+    for line in metrics.splitlines():
+        if line.startswith(f"{name}_bucket{{"):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float("inf") if le == "+Inf" else float(le), float(line.split()[-1])))
+    total = buckets[-1][1] if buckets else 0.0
+    out = []
+    for q in qs:
+        bound = next((le for le, n in buckets if total and n >= q * total), float("inf"))
+        out.append("> 5 s" if bound == float("inf") else f"<= {bound * 1000:g} ms")
+    return int(total), out
+
+
+def server_figures(base: str) -> list[str]:
+    """The server's own view from ``/metrics`` (loopback may read it): the
+    moves' latency from arrival to acknowledgement and the event loop's lag,
+    which tell the server's part of the round trip from the client's."""
+    try:
+        text = httpx.get(f"{base}/metrics", timeout=10).text
+    except httpx.HTTPError as exc:
+        return [f"server metrics: unavailable ({type(exc).__name__})"]
+    lines = []
+    for name, label in (("qisai_move_latency_seconds", "server move latency"),
+                        ("qisai_event_loop_lag_seconds", "server event loop lag")):
+        n, (p50, p99) = histogram_quantiles(text, name)
+        lines.append(f"{label}: p50 {p50}, p99 {p99} (n={n})")
+    return lines
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -201,10 +235,12 @@ def main() -> None:
             proc = start_server(Path(tmp) / "data", port)
             base = f"http://127.0.0.1:{port}"
         cpu_before = cpu_after = None
+        server: list[str] = []
         try:
             stats = asyncio.run(run(args, base, proc))
             cpu_before = getattr(stats, "cpu_before", None)
             cpu_after = cpu_seconds(proc.pid) if proc is not None else None
+            server = server_figures(base)
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGTERM)
@@ -224,6 +260,8 @@ def main() -> None:
         used = cpu_after - cpu_before
         print(f"server CPU during play: {used:.1f} s = {1000 * used / len(rtts):.2f} ms per move "
               f"(ceiling about {len(rtts) / used:.0f} moves/s per core)")
+    for line in server:
+        print(line)
     print(f"games finished: {stats.finished // 2}/{args.games}; errors: {len(stats.errors)}")
     for e in sorted(set(stats.errors))[:5]:
         print("  error:", e)

@@ -16,7 +16,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
 
-LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5,
+                   1.0, 2.5, 5.0)
 """Seconds: a move is stored and acknowledged in milliseconds; the upper
 buckets catch a database or Redis in trouble."""
 
@@ -38,6 +39,11 @@ class Metrics:
         self.move_latency = Histogram(
             "qisai_move_latency_seconds",
             "From a move's arrival to its acknowledgement (stored and broadcast)",
+            buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.loop_lag = Histogram(
+            "qisai_event_loop_lag_seconds",
+            "How late the event loop woke a 0.1 s timer (every move, page and socket "
+            "of the process waits that long)",
             buckets=LATENCY_BUCKETS, registry=self.registry)
         self.relayed = Counter("qisai_relayed_updates",
                                "Updates of other processes relayed to this process's sockets",

@@ -47,6 +47,7 @@ from qisai.web.exhibitions import relay as simul_socket
 from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.exhibitions import store as simul_store
 from qisai.web.headers import SecurityHeadersMiddleware
+from qisai.web.inflight import InFlightLimit
 from qisai.web.lobby import routes as lobby_api
 from qisai.web.lobby import socket as lobby_socket
 from qisai.web.lobby.service import Lobby
@@ -68,7 +69,7 @@ from qisai.web.play.machine_seat import driver_of
 from qisai.web.play.resources import engine_pool, quota
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
-from qisai.web.state import AppState
+from qisai.web.state import AppState, DatabaseScopeMiddleware
 
 __all__ = ["create_app"]
 
@@ -144,7 +145,11 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.state.lobby = lobby
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
+    # No client takes every worker thread: 429 past 8 requests at once (issue 29.1).
+    app.add_middleware(InFlightLimit, per_client=settings.inflight_per_client,
+                       per_address=settings.inflight_per_address)
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
+    app.add_middleware(DatabaseScopeMiddleware)  # one connection at a time per request
     # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
     app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
 

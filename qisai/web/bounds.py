@@ -25,7 +25,8 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -212,6 +213,21 @@ def add_bound_handlers(app: FastAPI) -> None:
     async def overflow(request: Request, exc: OverflowError) -> JSONResponse:
         return JSONResponse({"detail": "not found: a number in the request is out of range"},
                             status_code=404)
+
+    @app.exception_handler(PoolTimeout)
+    async def pool_busy(request: Request, exc: PoolTimeout) -> JSONResponse:
+        # Every pooled connection stayed taken for the pool's whole wait
+        # (``QISAI_DB_POOL_TIMEOUT``): say so at once and let the client
+        # retry, rather than a 500 (issue 29.1).
+        return JSONResponse({"detail": "数据库繁忙，请稍后再试 / the database is busy: "
+                                       "try again in a moment"},
+                            status_code=503, headers={"Retry-After": "1"})
+
+    @app.exception_handler(OperationalError)
+    async def database_away(request: Request, exc: OperationalError) -> JSONResponse:
+        return JSONResponse({"detail": "数据库暂时无法访问，请稍后再试 / the database cannot "
+                                       "be reached: try again in a moment"},
+                            status_code=503, headers={"Retry-After": "2"})
 
     @app.exception_handler(DataError)
     async def data_error(request: Request, exc: DataError) -> JSONResponse:

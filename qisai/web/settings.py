@@ -29,6 +29,12 @@
   played by ``qisai worker`` processes through that Redis;
   ``QISAI_METRICS_ALLOW``: the addresses that may read ``/metrics``
   (comma-separated; default the loopback addresses).
+* ``QISAI_INFLIGHT_CLIENT``: HTTP requests one session may have in progress
+  at once (8); ``QISAI_INFLIGHT_ADDRESS``: the same for one address without
+  a session (32); one more is answered 429 at once
+  (:mod:`qisai.web.inflight`).
+* ``QISAI_DB_POOL_TIMEOUT``: seconds a request waits for a pooled database
+  connection before it is answered 503 (5; :mod:`qisai.store.db`).
 
 The secret key is generated on first start and kept in the data folder
 (``secret_key``, mode 0600); it is never in the repository.
@@ -149,6 +155,12 @@ class Settings:
     """Engine moves go to ``qisai worker`` processes (needs ``redis_url``)."""
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     """Client addresses that may read ``/metrics`` (``QISAI_METRICS_ALLOW``)."""
+    inflight_per_client: int = 8
+    """HTTP requests one session may have in progress at once
+    (``QISAI_INFLIGHT_CLIENT``; :mod:`qisai.web.inflight`)."""
+    inflight_per_address: int = 32
+    """HTTP requests one address without a session may have in progress at
+    once (``QISAI_INFLIGHT_ADDRESS``)."""
 
     @property
     def pepper(self) -> bytes:
@@ -191,4 +203,6 @@ class Settings:
             engine_queue=os.environ.get("QISAI_ENGINE_QUEUE", "").lower() in ("1", "true", "yes"),
             metrics_allow=tuple(a.strip() for a in os.environ.get(
                 "QISAI_METRICS_ALLOW", "127.0.0.1,::1").split(",") if a.strip()),
+            inflight_per_client=_int_env("QISAI_INFLIGHT_CLIENT", 8),
+            inflight_per_address=_int_env("QISAI_INFLIGHT_ADDRESS", 32),
         )

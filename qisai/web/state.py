@@ -16,12 +16,14 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qisai.store import Database
 from qisai.web.security import LoginGuard, Passwords, RateLimiter
 from qisai.web.settings import Settings
 
-__all__ = ["AppState", "SessionDep", "StateDep", "db_session", "state"]
+__all__ = ["AppState", "DatabaseScopeMiddleware", "SessionDep", "StateDep", "db_session",
+           "state"]
 
 
 @dataclass
@@ -63,3 +65,23 @@ StateDep = Annotated[AppState, Depends(state)]
 """The app state, as a parameter type."""
 SessionDep = Annotated[Session, Depends(db_session)]
 """A database session for the request, as a parameter type."""
+
+
+class DatabaseScopeMiddleware:
+    """Count the pooled connections of each request and socket as one
+    :meth:`qisai.store.Database.scope` (issue 29.1).
+
+    A request should never hold a connection while it asks for another:
+    :attr:`qisai.store.Database.nested_checkouts` counts the times one did
+    (logged with where), and the tests assert it stays 0.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with Database.scope():
+            await self.app(scope, receive, send)

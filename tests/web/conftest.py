@@ -51,6 +51,9 @@ def client(settings: Settings, clock: FakeTime) -> Iterator[TestClient]:
     app = create_app(settings, time_source=clock, tick_period=0.05)
     with TestClient(app) as c:
         yield c
+    # No request or socket held a database connection while it asked for
+    # another (issue 29.1: twenty such requests at once starve the pool).
+    assert app.state.qisai.db.nested_checkouts == 0, "a request held two connections at once"
 
 
 def register_user(client: TestClient, name: str, password: str = "correct horse"

@@ -66,11 +66,12 @@ def viewer(request: Request, s: Annotated[Session, Depends(db_session)],
     if not token:
         return Viewer(None)
     found = repo.session_user(s, token, st.settings.pepper)
-    # End the look-up's transaction: its connection goes back to the pool
-    # now, not when the response is sent.  A handler that opens sessions of
-    # its own (in worker threads, after awaiting) would otherwise hold two
-    # connections at once, and enough such requests at once (consultation
-    # or simul spam) took the whole pool and waited on each other (issue 31).
+    # Give the connection back now (the user stays loaded: the sessions do
+    # not expire on commit).  A route that then waits on a lock or opens its
+    # own unit of work must not hold this one meanwhile: twenty such requests
+    # at once held every pooled connection while each waited for another
+    # (issue 29.1).  The request's session takes a connection again if the
+    # route uses it.
     s.commit()
     if found is None:
         return Viewer(None)

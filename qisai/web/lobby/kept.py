@@ -35,16 +35,18 @@ class Kept(Generic[T]):
         self._lock = threading.Lock()
 
     def _made(self, s: Session, key: str) -> T:
-        # A session of its own: the caller's ends with its request.
-        with Session(bind=s.get_bind()) as own:
-            value = self.make(own)
+        value = self.make(s)
         with self._lock:
             self._values[key] = (time.monotonic(), value)
         return value
 
     def _refresh(self, s: Session, key: str) -> None:
         try:
-            self._made(s, key)
+            # A session of its own: the caller's ends with its request.  (The
+            # request's own path makes the value in the request's session:
+            # a second one would hold two connections at once, issue 29.1.)
+            with Session(bind=s.get_bind()) as own:
+                self._made(own, key)
         except Exception:  # the old value stays; the next request tries again
             log.exception("refreshing the home page's %s failed", self.make.__name__)
         finally:

@@ -14,6 +14,7 @@ Without them it is the one-process hub as before (plus the metrics).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,31 @@ class ClusterHub(Hub):
         self.metrics = Metrics(live_games=lambda: len(self.games), sockets=self.socket_count,
                                queue_depth=lambda: self._queue_depth)
         self._stored: dict[str, tuple[int, list[Event]]] = {}
+        self._lag_watch: asyncio.Task[None] | None = None
+
+    def start_ticker(self, period: float = 0.5) -> None:
+        """:meth:`Hub.start_ticker`, and the watch of the event loop's lag."""
+        super().start_ticker(period)
+        if self._lag_watch is None:
+            self._lag_watch = asyncio.get_running_loop().create_task(self._watch_lag())
+
+    async def stop_ticker(self) -> None:
+        """:meth:`Hub.stop_ticker`, and the lag watch's."""
+        if self._lag_watch is not None:
+            self._lag_watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lag_watch
+            self._lag_watch = None
+        await super().stop_ticker()
+
+    async def _watch_lag(self, every: float = 0.1) -> None:
+        # How late the loop runs a timer is how long anything ready waited:
+        # the server's share of a move's round trip beyond its own work
+        # (issue 29.4: find where the tail comes from).
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(every)
+            self.metrics.loop_lag.observe(max(0.0, time.perf_counter() - start - every))
 
     def socket_count(self) -> int:
         """Return the game sockets open on this process."""
