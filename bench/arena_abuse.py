@@ -379,7 +379,9 @@ async def honest_setup(base: str, n: int, stats: arena_load.Stats
                        ) -> list[tuple[str, str, str]]:
     """Open ``n`` honest games (two guests each, one seeks, the other joins)."""
     transport = httpx.AsyncHTTPTransport(local_address=HONEST)
-    limits = httpx.Limits(max_connections=50)
+    # fewer at once than the server lets one address have in flight (32,
+    # issue 29.1): the honest clients share one address
+    limits = httpx.Limits(max_connections=16)
     games = []
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30,
                                  transport=transport) as client:
