@@ -379,9 +379,10 @@ async def honest_setup(base: str, n: int, stats: arena_load.Stats
                        ) -> list[tuple[str, str, str]]:
     """Open ``n`` honest games (two guests each, one seeks, the other joins)."""
     transport = httpx.AsyncHTTPTransport(local_address=HONEST)
-    # fewer at once than the server lets one address have in flight (32,
-    # issue 29.1): the honest clients share one address
-    limits = httpx.Limits(max_connections=16)
+    # fewer at once than the server lets one client have in flight (8 a
+    # session, 32 an address: issue 29.1); this client's cookie jar keeps
+    # the last guest's session cookie, so it counts as one session
+    limits = httpx.Limits(max_connections=6)
     games = []
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30,
                                  transport=transport) as client:
