@@ -375,6 +375,19 @@ async def abuse_seeks(base: str, addr: str, stop: asyncio.Event, tally: Tally) -
 
 
 # ------------------------------------------------------------------ honest
+async def _honest_guest(client: httpx.AsyncClient) -> str:
+    """A guest session for an honest bot, waiting as told when the server
+    answers 429 (one client's requests in flight are bounded: issue 29.1)."""
+    for _ in range(50):
+        try:
+            return await arena_load.guest(client)
+        except httpx.HTTPStatusError as exc:
+            if exc.response.status_code != 429:
+                raise
+            await asyncio.sleep(float(exc.response.headers.get("Retry-After", "1")) * 0.2)
+    raise RuntimeError("no guest session after 50 tries")
+
+
 async def honest_setup(base: str, n: int, stats: arena_load.Stats
                        ) -> list[tuple[str, str, str]]:
     """Open ``n`` honest games (two guests each, one seeks, the other joins)."""
@@ -388,7 +401,7 @@ async def honest_setup(base: str, n: int, stats: arena_load.Stats
                                  transport=transport) as client:
         # one form cookie for all (concurrent first fetches would each set their own)
         (await client.get("/api/auth/csrf")).raise_for_status()
-        tokens = await asyncio.gather(*[arena_load.guest(client) for _ in range(2 * n)])
+        tokens = await asyncio.gather(*[_honest_guest(client) for _ in range(2 * n)])
         for i in range(n):
             a, b = tokens[2 * i], tokens[2 * i + 1]
             r = await client.post("/api/games", json={"kind": "xiangqi", "color": "first",
