@@ -47,6 +47,19 @@ def test_only_the_host_or_organiser_sets_a_simul_handicap(client: TestClient,
     codes = [client.post(f"/api/simuls/{sid}/{'join' if i % 2 == 0 else 'leave'}", json={},
                          headers=b["headers"]).status_code for i in range(21)]
     assert codes == [200] * 20 + [429]
+    # Guests of one address share that limit (a new guest is one click away).
+    r = client.post("/api/simuls", headers=org["headers"], json={"name": "Open to guests"})
+    open_sid = r.json()["id"]
+    codes = []
+    for i in range(21):
+        if i % 5 == 0:  # a fresh guest session now and then
+            form = client.get("/api/auth/csrf").json()["csrf"]
+            guest = client.post("/api/auth/guest", headers={"X-CSRF-Token": form}).json()
+            client.cookies.clear()
+        codes.append(client.post(f"/api/simuls/{open_sid}/{'join' if i % 2 == 0 else 'leave'}",
+                                 json={}, headers={"Authorization": f"Bearer {guest['token']}"}
+                                 ).status_code)
+    assert codes[-1] == 429 and codes.count(429) == 1, codes
     # The game has the host's two stones, not the entrant's nine, and is rated.
     r = client.post(f"/api/simuls/{sid}/start", headers=org["headers"])
     assert r.status_code == 200, r.text

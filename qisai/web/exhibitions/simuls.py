@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
@@ -294,11 +294,16 @@ def no_guests_if_rated(st: store.StoredSimul, user: User) -> None:
                                  "play casual games only")
 
 
-async def _limited_user(app: StateDep, user: UserDep) -> User:
+async def _limited_user(request: Request, app: StateDep, user: UserDep) -> User:
     # Joining and leaving rewrite the display's row, which every entrant
-    # shares: twenty a minute an account (the calendar's own limit), and a
-    # refused request costs no worker thread.
-    wait = app.entry_limiter.hit(f"simul:{user.id}")
+    # shares: twenty a minute an account (the calendar's own limit), the
+    # guests of one address together (a new guest session is one click, as
+    # the games' quota counts them), and a refused request costs no worker
+    # thread.
+    key = f"simul:{user.id}"
+    if user.role == Role.GUEST.value:
+        key = "simul-guests:" + (request.client.host if request.client else "?")
+    wait = app.entry_limiter.hit(key)
     if wait:
         raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / too many joins and "
                                  f"leaves; retry in {wait:.0f} s",
