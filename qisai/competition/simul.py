@@ -267,6 +267,25 @@ class Simul:
                 return
         raise _refuse("你不在任何会商小组", "you are in no group of this simul")
 
+    def set_handicap(self, key: str, handicap: int | None) -> SimulEntrant:
+        """Set the Go handicap of entrant ``key``'s board (``None``: the
+        display's own) while the display is open.  The host or the organiser
+        calls this; an entrant never chooses his own stones.
+
+        Returns the entrant.  Raises :class:`SimulError` once started, for no
+        such entrant, or a handicap that does not fit the game.
+        """
+        if self.status is not SimulStatus.OPEN:
+            raise _refuse("车轮战已开始，不能再改让子", "the simul has started; handicaps are fixed")
+        if handicap is not None:
+            # a board with stones makes the host White there, whatever the default
+            _check_handicap(self.settings.game, handicap, "white")
+        for i, e in enumerate(self.entrants):
+            if e.key == key:
+                self.entrants[i] = SimulEntrant(e.key, e.name, e.blindfold, handicap, e.members)
+                return self.entrants[i]
+        raise _refuse("没有这个对手", "there is no such entrant")
+
     # -------------------------------------------------------------- start
     def _colour_for(self, number: int) -> str:
         first, second = _COLOURS[self.settings.game]

@@ -131,11 +131,28 @@ class User(Base):
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
     language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Wrong passwords given for this account since its last log-in (told
+    to the owner when he next logs in, then reset)."""
+    failed_logins_since: Mapped[dt.datetime | None] = mapped_column()
+    """When the first of :attr:`failed_logins` was given."""
 
     @property
     def role_enum(self) -> Role:
         """Return :attr:`role` as a :class:`Role`."""
         return Role(self.role)
+
+
+class UserNameKey(Base):
+    """One confusable skeleton of an account's user name (UTS #39:
+    :func:`qisai.store.confusables.name_keys`); a name whose keys meet
+    another account's is refused as a look-alike."""
+
+    __tablename__ = "user_name_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    key: Mapped[str] = mapped_column(String(255), index=True)
 
 
 class SessionToken(Base):

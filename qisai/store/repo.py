@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
+from qisai.store.confusables import name_keys
 from qisai.store.errors import ConflictError, NotFoundError
 from qisai.store.models import (
     EventStaff,
@@ -37,6 +38,7 @@ from qisai.store.models import (
     Tournament,
     TournamentEntry,
     User,
+    UserNameKey,
     utcnow,
 )
 
@@ -44,6 +46,9 @@ __all__ = [
     "NewEvent",
     "add_entries",
     "add_entry",
+    "find_lookalike",
+    "note_failed_login",
+    "take_failed_logins",
     "append_events",
     "count_role",
     "entry_users",
@@ -97,6 +102,9 @@ def create_user(s: Session, username: str, *, password_hash: str | None,
     user = User(username=username, display_name=display_name or username,
                 password_hash=password_hash, role=role.value)
     s.add(user)
+    if password_hash is not None:  # guests', groups' and engines' names are the server's
+        s.flush()
+        s.add_all(UserNameKey(user_id=user.id, key=k) for k in name_keys(username))
     try:
         s.commit()
     except IntegrityError as exc:
@@ -118,6 +126,39 @@ def create_guest(s: Session) -> User:
 def find_user(s: Session, username: str) -> User | None:
     """Return the user named ``username`` (case-insensitive), or ``None``."""
     return s.scalars(select(User).where(func.lower(User.username) == username.lower())).first()
+
+
+def find_lookalike(s: Session, name: str, exclude_id: int | None = None) -> User | None:
+    """Return an account (other than ``exclude_id``) whose user name looks
+    like ``name``: their confusable skeletons meet (UTS #39,
+    :func:`qisai.store.confusables.name_keys`), or ``None``."""
+    query = (select(User).join(UserNameKey, UserNameKey.user_id == User.id)
+             .where(UserNameKey.key.in_(sorted(name_keys(name)))))
+    if exclude_id is not None:
+        query = query.where(User.id != exclude_id)
+    return s.scalars(query.limit(1)).first()
+
+
+def note_failed_login(s: Session, user_id: int) -> None:
+    """Count one wrong password given for account ``user_id`` (told to its
+    owner at his next log-in: :func:`take_failed_logins`) and commit."""
+    # one UPDATE: concurrent wrong passwords each count
+    s.execute(update(User).where(User.id == user_id).values(
+        failed_logins=User.failed_logins + 1,
+        failed_logins_since=func.coalesce(User.failed_logins_since, utcnow())))
+    s.commit()
+
+
+def take_failed_logins(s: Session, user: User) -> tuple[int, dt.datetime | None]:
+    """Return the wrong passwords counted for ``user`` since his last log-in
+    (how many, since when) and reset the count, committing only when
+    there was one."""
+    s.refresh(user)  # the wrong passwords counted while his own was being checked
+    count, since = user.failed_logins or 0, user.failed_logins_since
+    if count:
+        user.failed_logins, user.failed_logins_since = 0, None
+        s.commit()
+    return count, since
 
 
 def set_password_hash(s: Session, user_id: int, password_hash: str) -> None:

@@ -464,20 +464,28 @@ def make_router(folder: Path) -> APIRouter:
             return HTMLResponse(_NOT_BUILT.replace("{folder}", html.escape(str(root))),
                                 status_code=503)
         base = root.resolve()
-        target = (base / path).resolve()
-        if target != base and base not in target.parents:
-            return HTMLResponse("not found", status_code=404)
-        if target.is_dir():
-            target = target / "index.html"
-        if not target.is_file():
-            missing = (base / "404.html") if (base / "404.html").is_file() else None
-            if missing is not None:
-                return FileResponse(missing, status_code=404)
-            return HTMLResponse("<h1>404</h1><p><a href=\"/manual/\">手册 / Manual</a></p>",
-                                status_code=404)
+        try:
+            target = (base / path).resolve()
+            if target != base and base not in target.parents:
+                return HTMLResponse("not found", status_code=404)
+            if target.is_dir():
+                target = target / "index.html"
+            found = target.is_file()
+        except (ValueError, OSError):  # a NUL byte, a name too long: no such file
+            found = False
+        if not found:
+            return _missing(base)
         return FileResponse(target)
 
     return router
+
+
+def _missing(base: Path) -> Response:
+    """The manual's own 404 page, or a short one with a link home."""
+    if (base / "404.html").is_file():
+        return FileResponse(base / "404.html", status_code=404)
+    return HTMLResponse("<h1>404</h1><p><a href=\"/manual/\">手册 / Manual</a></p>",
+                        status_code=404)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,9 +10,11 @@ an older hash stores a new one (:meth:`Passwords.verify`).
 
 Hashing is the one costly thing an anonymous client can make the server
 do, so :class:`Passwords` lets at most ``max_active`` hashes run at once
-(2) with at most ``max_waiting`` requests queued behind them (8); past
-that it raises :class:`HashBusy` (the API answers 503 with Retry-After)
-rather than piling threads.  A log-in for a name that does not exist
+(2) with at most ``max_waiting`` requests queued behind them (8), first
+come first served and at most two from one address; past that it raises
+:class:`HashBusy` (the API answers 429 with Retry-After) rather than
+piling threads.  The log-in gives its database connection back before it
+queues, so waiting log-ins hold none of the pool the other requests need.  A log-in for a name that does not exist
 verifies against a dummy hash made once at start-up, so it costs the same
 one hash as a wrong password and its timing does not tell which names
 exist.
@@ -38,7 +40,7 @@ import secrets
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -48,9 +50,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from qisai.engines.process import lower_priority
 
-__all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "Passwords", "RateLimiter",
-           "check_form_token", "constant_time_equal", "form_token", "new_form_nonce",
-           "new_hasher"]
+__all__ = ["ARGON2_PARAMS", "HashBusy", "HashGate", "LoginGuard", "Passwords", "RateLimiter",
+           "check_device", "check_form_token", "constant_time_equal", "device_token",
+           "form_token", "new_form_nonce", "new_hasher"]
 
 _T = TypeVar("_T")
 
@@ -85,38 +87,59 @@ class HashBusy(Exception):
 
 
 class HashGate:
-    """At most ``max_active`` password hashes at once, at most
-    ``max_waiting`` callers queued behind them for up to ``timeout``
-    seconds; anyone else gets :class:`HashBusy` at once.
+    """At most ``max_active`` password hashes at once; behind them a fair
+    queue: first come, first served, at most ``max_waiting`` callers and at
+    most ``per_client`` of them from one client (an address), each waiting
+    up to ``timeout`` seconds.  Anyone else gets :class:`HashBusy` at once
+    (the API answers 429), so a flood of log-ins neither piles up threads
+    nor takes the places of other clients in the queue.
 
     ``active``, ``waiting`` and ``peak`` (the most ever active at once) are
     there for tests and monitoring.
     """
 
-    def __init__(self, max_active: int = 2, max_waiting: int = 8, timeout: float = 5.0) -> None:
+    def __init__(self, max_active: int = 2, max_waiting: int = 8, timeout: float = 5.0,
+                 per_client: int = 2) -> None:
         self.max_active = max_active
         self.max_waiting = max_waiting
         self.timeout = timeout
+        self.per_client = per_client
         self.active = 0
         self.waiting = 0
         self.peak = 0
         self._cond = threading.Condition()
+        self._queue: deque[object] = deque()
+        self._by_client: Counter[str] = Counter()
 
     @contextlib.contextmanager
-    def slot(self) -> Iterator[None]:
-        """Hold one of the hashing slots for the ``with`` block.
+    def slot(self, client: str = "") -> Iterator[None]:
+        """Hold one of the hashing slots for the ``with`` block, after the
+        callers queued before this one (``client``: who asks, for the
+        per-client bound).
 
-        Raises :class:`HashBusy` when the queue is full or the wait times out.
+        Raises :class:`HashBusy` when the queue (or this client's share of
+        it) is full, or the wait times out.
         """
         with self._cond:
-            if self.active >= self.max_active:
-                if self.waiting >= self.max_waiting:
+            if self.active >= self.max_active or self._queue:
+                if len(self._queue) >= self.max_waiting \
+                        or self._by_client[client] >= self.per_client:
                     raise HashBusy
+                ticket = object()
+                self._queue.append(ticket)
+                self._by_client[client] += 1
                 self.waiting += 1
                 try:
-                    ok = self._cond.wait_for(lambda: self.active < self.max_active, self.timeout)
+                    ok = self._cond.wait_for(
+                        lambda: self._queue[0] is ticket and self.active < self.max_active,
+                        self.timeout)
                 finally:
+                    self._queue.remove(ticket)
+                    self._by_client[client] -= 1
+                    if not self._by_client[client]:
+                        del self._by_client[client]
                     self.waiting -= 1
+                    self._cond.notify_all()  # the next in line may be first now
                 if not ok:
                     raise HashBusy
             self.active += 1
@@ -126,7 +149,7 @@ class HashGate:
         finally:
             with self._cond:
                 self.active -= 1
-                self._cond.notify()
+                self._cond.notify_all()
 
 
 class Passwords:
@@ -154,20 +177,23 @@ class Passwords:
     def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
         return self._pool.submit(fn, *args).result()
 
-    def hash(self, password: str) -> str:
-        """Return the hash of ``password``.  Raises :class:`HashBusy`."""
-        with self.gate.slot():
+    def hash(self, password: str, client: str = "") -> str:
+        """Return the hash of ``password`` (``client``: who asks, for the
+        gate's fair queue).  Raises :class:`HashBusy`."""
+        with self.gate.slot(client):
             return self._run(self.hasher.hash, password)
 
-    def verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
+    def verify(self, stored: str | None, password: str, client: str = ""
+               ) -> tuple[bool, str | None]:
         """Check ``password`` against ``stored`` (``None``: no such user, or
-        no password); exactly one hash is computed either way.
+        no password); exactly one hash is computed either way.  ``client``:
+        who asks, for the gate's fair queue.
 
         Returns ``(ok, new hash)``: the new hash (to store) when ``ok`` and
         ``stored`` was made with other parameters, else ``None``.
         Raises :class:`HashBusy`.
         """
-        with self.gate.slot():
+        with self.gate.slot(client):
             return self._run(self._verify, stored, password)
 
     def _verify(self, stored: str | None, password: str) -> tuple[bool, str | None]:
@@ -233,3 +259,64 @@ class RateLimiter:
         while len(self._buckets) > self.max_keys:
             self._buckets.popitem(last=False)
         return wait
+
+
+class LoginGuard:
+    """The per-account log-in limits that do not lock the owner out
+    (OWASP's Authentication Cheat Sheet: lock-outs as a denial of service;
+    device cookies).
+
+    * ``pair``: tries for one account from one address (all the time);
+    * the app's account limiter (all addresses) still runs; when it is
+      empty the account is *held*: a try from an address goes on only
+      through ``slow``, its own much slower bucket for that account and
+      address, so an owner whose address tried no wrong passwords still
+      gets in with his password while the attackers' addresses wait;
+    * a *known device* (a browser the account logged in from, with its
+      signed cookie: :func:`device_token`) skips the account limiter and
+      the slow lane, counted on its own in ``device``;
+    * ``held``: the tries refused for each account, told to its owner at
+      his next log-in with the wrong passwords counted in the database.
+    """
+
+    def __init__(self, pair: RateLimiter | None = None, slow: RateLimiter | None = None,
+                 device: RateLimiter | None = None, max_keys: int = 100_000) -> None:
+        self.pair = pair or RateLimiter(10, 3600.0)
+        self.slow = slow or RateLimiter(1, 900.0)
+        self.device = device or RateLimiter(10, 3600.0)
+        self.max_keys = max_keys
+        self.held: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note_held(self, account: str) -> None:
+        """Count one try refused for ``account`` (its lower-case name)."""
+        with self._lock:
+            self.held[account] = self.held.pop(account, 0) + 1
+            while len(self.held) > self.max_keys:
+                self.held.popitem(last=False)
+
+    def take_held(self, account: str) -> int:
+        """Return and forget the tries refused for ``account``."""
+        with self._lock:
+            return self.held.pop(account, 0)
+
+
+def device_token(key: bytes, user_id: int) -> str:
+    """Return a new known-device cookie for account ``user_id``: a random
+    nonce and its HMAC under the server's ``key``, bound to the account."""
+    nonce = secrets.token_hex(16)
+    return f"{nonce}.{_device_mac(key, user_id, nonce)}"
+
+
+def check_device(key: bytes, user_id: int, cookie: str | None) -> str | None:
+    """Return the nonce of ``cookie`` if it is a known-device cookie of
+    account ``user_id`` (compared in constant time), else ``None``."""
+    if not cookie or cookie.count(".") != 1 or len(cookie) > 200:
+        return None
+    nonce, mac = cookie.split(".")
+    return nonce if constant_time_equal(mac, _device_mac(key, user_id, nonce)) else None
+
+
+def _device_mac(key: bytes, user_id: int, nonce: str) -> str:
+    return hmac.new(key, f"qisai-device:{user_id}:{nonce}".encode(),
+                    hashlib.sha256).hexdigest()

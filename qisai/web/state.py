@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qisai.store import Database
-from qisai.web.security import Passwords, RateLimiter
+from qisai.web.security import LoginGuard, Passwords, RateLimiter
 from qisai.web.settings import Settings
 
 __all__ = ["AppState", "DatabaseScopeMiddleware", "SessionDep", "StateDep", "db_session",
@@ -37,6 +37,11 @@ class AppState:
     signup_limiter: RateLimiter
     account_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(30, 3600.0))
     """Log-in attempts per user name (all addresses together)."""
+    entry_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(20, 60.0))
+    """Registrations from the calendar and answers to invitations per account."""
+    login_guard: LoginGuard = field(default_factory=LoginGuard)
+    """Log-in attempts per user name and address, the slow lane of a held
+    account, known devices (the owner is not locked out: issue 31.4)."""
     passwords: Passwords = field(default_factory=Passwords)
     """Password hashing, bounded (made at start-up: its dummy hash too)."""
     hub: object = None

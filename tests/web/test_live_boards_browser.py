@@ -123,7 +123,8 @@ def test_register_from_the_calendar(live_server: tuple[str, Path], browser: Any,
     tid = ev["id"]
     api(org, "PUT", f"/api/tournaments/{tid}/listing",
         {"starts": "2027-05-01", "ends": "2027-05-02", "venue": "文化宫",
-         "groups": ["公开组", "女子组"], "min_rating": 1000, "max_rating": 2000})
+         "groups": ["公开组", "女子组"], "min_rating": 1000, "max_rating": 2000,
+         "registration": "open"})
     player = signed_up(browser, base, "xiaoli", lang="zh-CN", width=390)
     form = f'form[data-register="{tid}"]'
     home_with(player, base, form)

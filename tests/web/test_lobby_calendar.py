@@ -45,7 +45,8 @@ def test_registration_applies_the_entry_conditions(client: TestClient, register:
     tid = new_event(client, org, system="swiss", rounds=1, time={"scheme": "6.2"})
     base = f"/api/tournaments/{tid}"
     listing = {"starts": "2027-04-03", "ends": "2027-04-05", "venue": "棋院 3 楼",
-               "groups": ["男子组", "女子组"], "min_rating": 1400, "max_rating": 1600}
+               "groups": ["男子组", "女子组"], "min_rating": 1400, "max_rating": 1600,
+               "registration": "open"}
     # Only the event's organisers set its listing.
     assert client.put(f"{base}/listing", json=listing, headers=wang["headers"]).status_code == 403
     r = client.put(f"{base}/listing", json=listing, headers=org["headers"])
@@ -117,6 +118,7 @@ def test_a_team_registers_with_its_line_up(client: TestClient, register: Any) ->
     make_role(client, org["user"]["id"], Role.ORGANISER)
     tid = new_event(client, org, name="Team cup", system="team_round_robin", boards=2)
     base = f"/api/tournaments/{tid}"
+    client.put(f"{base}/listing", json={"registration": "open"}, headers=org["headers"])
     r = client.post(f"{base}/register", json={}, headers=a["headers"])
     assert r.status_code == 422 and "team" in r.json()["detail"]
     short = {"team": {"name": "East", "members": ["ann"]}}
@@ -130,6 +132,12 @@ def test_a_team_registers_with_its_line_up(client: TestClient, register: Any) ->
     ok = {"team": {"name": "East", "members": ["ann", "bo", "cai"]}}
     r = client.post(f"{base}/register", json=ok, headers=a["headers"])
     assert r.status_code == 201, r.text
+    # bo and cai are invited; the team is entered when both have accepted (issue 31)
+    assert client.get(base).json()["teams"] == []
+    for who in (b, c):
+        r = client.post(f"{base}/invitations/answer", json={"team": "East", "accept": True},
+                        headers=who["headers"])
+        assert r.status_code == 200, r.text
     teams = client.get(base).json()["teams"]
     ids = {n: u["user"]["id"] for n, u in (("ann", a), ("bo", b), ("cai", c))}
     assert [(t["name"], [(m["name"], m["user"]) for m in t["roster"]]) for t in teams] == [
@@ -145,7 +153,10 @@ def test_home_page_calendar_lists_own_events_first(client: TestClient, register:
     first = new_event(client, org, name="Autumn rapid", time={"minutes": 15, "increment": 10})
     second = new_event(client, org, name="Winter Go", kind="go", system="mcmahon", rounds=4)
     client.put(f"/api/tournaments/{first}/listing", headers=org["headers"],
-               json={"starts": "2027-10-01", "venue": "Hall A", "groups": ["公开组"]})
+               json={"starts": "2027-10-01", "venue": "Hall A", "groups": ["公开组"],
+                     "registration": "open"})
+    client.put(f"/api/tournaments/{second}/listing", json={"registration": "open"},
+               headers=org["headers"])
     client.post(f"/api/tournaments/{second}/register", json={}, headers=wang["headers"])
     forget_calendar()
     page = client.get("/", headers=wang["headers"]).text

@@ -26,9 +26,18 @@ def group_game(client: TestClient, members: list[dict[str, Any]], opponent: dict
     r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
     assert r.status_code == 201, r.text
     gid: str = r.json()["id"]
+    accept(client, gid, members[1:])
     r = client.post(f"/api/games/{gid}/join", headers=opponent["headers"])
     assert r.status_code == 200, r.text
     return gid
+
+
+def accept(client: TestClient, gid: str, invited: list[dict[str, Any]]) -> None:
+    """Each invited member accepts (issue 31: a member joins by his own answer)."""
+    for who in invited:
+        r = client.post(f"/api/games/{gid}/group/answer", json={"accept": True},
+                        headers=who["headers"])
+        assert r.status_code == 200, r.text
 
 
 def vote(client: TestClient, who: dict[str, Any], gid: str, move: str, ply: int = 1,
@@ -181,6 +190,7 @@ def test_record_names_all_members_and_joining_against_own_group_is_refused(
     body = {"kind": "xiangqi", "color": "second", "members": [m["user"]["id"] for m in members]}
     r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
     gid = r.json()["id"]
+    accept(client, gid, members[1:])
     r = client.post(f"/api/games/{gid}/join", headers=members[1]["headers"])
     assert r.status_code == 409
     assert client.post(f"/api/games/{gid}/join", headers=opp["headers"]).status_code == 200
@@ -214,6 +224,7 @@ def test_go_group_votes_a_point_and_the_sgf_names_all_members(
     r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
+    accept(client, gid, members[1:2])
     assert client.post(f"/api/games/{gid}/join", headers=opp["headers"]).status_code == 200
     r = vote(client, members[0], gid, "Z99")
     assert r.status_code == 400  # not a point of the board
@@ -233,6 +244,7 @@ def test_a_group_plays_against_the_engine(client: TestClient, trio: Any) -> None
     r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
+    accept(client, gid, members[1:2])
     vote(client, members[0], gid, "h2e2")
     assert vote(client, members[1], gid, "h2e2").json()["played"] == "h2e2"
     st = wait_for(client, gid, lambda s: s["ply"] >= 2, "the engine's reply")

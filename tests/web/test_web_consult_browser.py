@@ -29,6 +29,8 @@ def test_three_members_play_a_majority_move(live_server: tuple[str, Path], brows
     gid = api(pages[0], "POST", "/api/consultations",
               {"kind": "xiangqi", "color": "first", "members": ids, "mode": "majority",
                "reserve": 600, "time": {"minutes": 10}})["id"]
+    for p in pages[1:]:  # each member joins by his own answer (issue 31)
+        api(p, "POST", f"/api/games/{gid}/group/answer", {"accept": True})
     api(opp, "POST", f"/api/games/{gid}/join")
     for p in pages + [opp]:
         p.goto(f"{base}/games/{gid}")

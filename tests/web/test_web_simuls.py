@@ -124,13 +124,15 @@ def test_only_the_host_moves_for_the_host_typed_moves_and_the_score(register: An
     assert said["text"] == "第三台，炮二平五" and said["side"] == "first"
     assert client.get(f"/api/games/{g3}/announce?lang=en").json()["text"] == "board 3, C2.5"
     assert client.get(f"/api/games/{g3}/announce?ply=2").status_code == 400
-    # a typo or an illegal move: the parser's message, nothing played
+    # a typo or an illegal move: nothing played; the blindfold seat is told
+    # only that it cannot be played (issue 31.7: no square, no legal moves)
     r = client.post(f"/api/games/{g3}/typed", json={"text": "马8进9九", "ply": 2},
                     headers=c["headers"])
-    assert r.status_code == 422 and "one too many" in r.json()["en"]
+    assert r.status_code == 422 and r.json()["code"] == "typed_move"
     r = client.post(f"/api/games/{g3}/typed", json={"text": "车1进5", "ply": 2},
                     headers=c["headers"])
-    assert r.status_code == 422 and "车1进5" in r.json()["en"]  # its own pawn blocks it
+    assert r.status_code == 422 and "blindfold" in r.json()["en"]  # its own pawn blocks it
+    assert "车" not in r.json()["zh"]
     assert client.get(f"/api/games/{g3}").json()["ply"] == 1
     r = client.post(f"/api/games/{g3}/typed", json={"text": "马8进7", "ply": 2},
                     headers=a["headers"])

@@ -35,13 +35,16 @@ from qisai.web.accounts.policy import (
     password_problem,
     username_problem,
 )
-from qisai.web.security import HashBusy
+from qisai.web.security import HashBusy, check_device, device_token
 from qisai.web.state import AppState, SessionDep, StateDep
 
 __all__ = ["Credentials", "FormToken", "SessionOut", "UserOut", "guest", "login", "register",
            "router", "start_guest", "user_out"]
 
 router = APIRouter(prefix="/api")
+
+DEVICE_COOKIE = "qisai_device"
+"""A browser the account logged in from (signed, bound to the account)."""
 
 
 # ------------------------------------------------------------------ schemas
@@ -67,11 +70,14 @@ class UserOut(BaseModel):
 
 
 class SessionOut(BaseModel):
-    """A new session: the bearer token and the CSRF token for cookie use."""
+    """A new session: the bearer token and the CSRF token for cookie use;
+    ``notice``: what the owner is told at log-in (wrong passwords given
+    for his account since his last log-in), in Chinese and English."""
 
     user: UserOut
     token: str
     csrf: str
+    notice: str | None = None
 
 
 class FormToken(BaseModel):
@@ -110,14 +116,29 @@ def _client(request: Request) -> str:
 
 
 def _too_many(wait: float, what: str) -> HTTPException:
-    return HTTPException(429, f"{what}; retry in {wait:.0f} s",
+    return HTTPException(429, f"尝试过多，请 {wait:.0f} 秒后再试 / {what}; retry in {wait:.0f} s",
                          headers={"Retry-After": str(int(wait) + 1)})
 
 
 def _busy() -> HTTPException:
-    return HTTPException(503, "服务器忙，请稍后再试 / the server is busy checking passwords; "
-                              "retry in a second",
+    return HTTPException(429, "服务器正忙于核对密码，请稍后再试 / the server is busy checking "
+                              "passwords; retry in a second",
                          headers={"Retry-After": str(HashBusy.retry_after)})
+
+
+def _notice(failed: int, since: dt.datetime | None, held: int) -> str | None:
+    """What the owner is told of the tries on his account since his last log-in."""
+    if not failed and not held:
+        return None
+    when = f"{since:%Y-%m-%d %H:%M} UTC" if since else ""
+    zh = f"自上次登录以来，有 {failed} 次密码错误的登录尝试" + (f"（最早在 {when}）" if when else "")
+    en = f"{failed} log-in attempts with a wrong password since your last log-in" + (
+        f" (the first at {when})" if when else "")
+    if held:
+        zh += f"，另有 {held} 次因尝试过多被拒绝"
+        en += f"; {held} more were refused as too many"
+    return (f"{zh}。如果不是你本人，请换一个更强的密码。 / {en}. If they were not yours, "
+            "choose a stronger password.")
 
 
 # ----------------------------------------------------------------- accounts
@@ -126,7 +147,7 @@ def register(body: Credentials, request: Request, response: Response,
              st: StateDep, s: SessionDep) -> SessionOut:
     """Create an account (role ``player``) and log in.  409 if the name is
     taken (whatever its case), 422 for a name or display name that is not
-    allowed or a weak password, 503 if too many passwords are being hashed."""
+    allowed or a weak password, 429 if too many passwords are being hashed."""
     wait = st.signup_limiter.hit(_client(request))
     if wait:
         raise _too_many(wait, "too many sign-ups from this address")
@@ -135,16 +156,21 @@ def register(body: Credentials, request: Request, response: Response,
     problems = [username_problem(username), display_problem,
                 password_problem(body.password, username, display or "")]
     if display is not None and display.lower() != username.lower() \
-            and repo.find_user(s, display) is not None:
-        problems.append("显示名：这是另一个用户的用户名 / display_name: that is another "
-                        "user's user name")
+            and repo.find_lookalike(s, display) is not None:
+        problems.append("显示名：与另一个用户的用户名相同或形似 / display_name: that is, or "
+                        "looks like, another user's user name")
     if any(problems):
         raise HTTPException(422, "; ".join(p for p in problems if p))
     assert display is not None
     if repo.find_user(s, username) is not None:
-        raise HTTPException(409, f"username: user name {username!r} is taken")
+        raise HTTPException(409, f"用户名已被占用 / username: user name {username!r} is taken")
+    # UTS #39: a name whose confusable skeleton is taken reads as that account's
+    if repo.find_lookalike(s, username) is not None:
+        raise HTTPException(409, "用户名与已有用户名形似，请换一个 / username: user name "
+                                 f"{username!r} is taken: it looks like another user's name")
+    s.commit()  # the connection goes back to the pool before the queue for a hash
     try:
-        password_hash = st.passwords.hash(body.password)
+        password_hash = st.passwords.hash(body.password, client=_client(request))
     except HashBusy:
         raise _busy() from None
     try:
@@ -158,26 +184,50 @@ def register(body: Credentials, request: Request, response: Response,
 def login(body: Credentials, request: Request, response: Response,
           st: StateDep, s: SessionDep) -> SessionOut:
     """Log in.  401 on a wrong name or password; 429 (with Retry-After)
-    after too many tries from this address (whatever the names) or for this
-    name (whatever the addresses); 503 if too many passwords are being
-    checked at once.  An unknown name costs one hash like a known one."""
+    after too many tries from this address (whatever the names), for this
+    name from this address, or for this name when it is held and this
+    address has used its slow lane (see :class:`~qisai.web.security.LoginGuard`:
+    the owner is not locked out); 429 too when the password checks' queue
+    is full.  An unknown name costs one hash like a known one.  The owner
+    is told of the wrong passwords given since his last log-in
+    (``notice``)."""
     name = normalise_username(body.username).lower()
-    wait = st.login_limiter.hit(_client(request))
+    address = _client(request)
+    guard = st.login_guard
+    wait = st.login_limiter.hit(address)
     if wait:
         raise _too_many(wait, "too many log-in attempts from this address")
-    wait = st.account_limiter.hit(name)
-    if wait:
-        raise _too_many(wait, "too many log-in attempts for this user name")
     user = repo.find_user(s, name)
+    stored, user_id = (user.password_hash, user.id) if user else (None, 0)
+    device = check_device(st.settings.pepper, user_id, request.cookies.get(DEVICE_COOKIE)) \
+        if user else None
+    if device is not None:  # a known device: counted on its own, never held with the account
+        wait = guard.device.hit(f"{name}|{device}")
+    else:
+        wait = guard.pair.hit(f"{name}|{address}")
+        if not wait and st.account_limiter.hit(name):
+            wait = guard.slow.hit(f"{name}|{address}")  # held: the slow lane
+    if wait:
+        guard.note_held(name)
+        raise _too_many(wait, "too many log-in attempts for this user name")
+    s.commit()  # the connection goes back to the pool before the queue for a hash
     try:
-        ok, new_hash = st.passwords.verify(user.password_hash if user else None, body.password)
+        ok, new_hash = st.passwords.verify(stored, body.password, client=address)
     except HashBusy:
         raise _busy() from None
     if user is None or not ok:
+        if user is not None:
+            repo.note_failed_login(s, user_id)
         raise HTTPException(401, "wrong user name or password")
     if new_hash is not None:  # made with other Argon2 parameters: store the current ones
-        repo.set_password_hash(s, user.id, new_hash)
-    return _open_session(s, st, response, user)
+        repo.set_password_hash(s, user_id, new_hash)
+    failed, since = repo.take_failed_logins(s, user)
+    out = _open_session(s, st, response, user)
+    out.notice = _notice(failed, since, guard.take_held(name))
+    response.set_cookie(DEVICE_COOKIE, device_token(st.settings.pepper, user_id),
+                        max_age=365 * 86400, httponly=True, samesite="strict",
+                        secure=st.settings.cookie_secure, path="/")
+    return out
 
 
 @router.get("/auth/csrf", response_model=FormToken, tags=["accounts"])

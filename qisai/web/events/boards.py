@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from qisai.competition import (
@@ -16,12 +17,14 @@ from qisai.competition import (
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.store import NotFoundError, repo
+from qisai.store.models import Team
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.events.machines import ENGINE_SEAT, engine_account, engine_of
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 from qisai.web.events.views import games_by_key
 
-__all__ = ["mirror_result", "open_boards", "players_at", "server_game"]
+__all__ = ["mirror_result", "open_boards", "players_against", "players_at", "server_game",
+           "team_accounts"]
 
 
 def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | str | None,
@@ -192,3 +195,32 @@ def players_at(s: Session, row: TournamentRow, prefix: tuple[int, ...]) -> set[i
             if key[:len(prefix)] == prefix:
                 entries += [p.first_entry_id, p.second_entry_id]
     return repo.entry_users(s, entries)
+
+
+def team_accounts(row: TournamentRow, teams: set[str]) -> set[int]:
+    """The accounts of the members of the teams named ``teams`` in event ``row``."""
+    users: dict[str, int] = row.settings.get("users", {})
+    return {uid for key, uid in users.items() if "/" in key and key.split("/", 1)[0] in teams}
+
+
+def players_against(s: Session, row: TournamentRow, name: str) -> set[int]:
+    """The accounts concerned by a ruling on entry ``name`` of event ``row``
+    (a player, or a team): its own (a team's members) and those of every
+    entry paired against it on a board so far.  A member of the staff among
+    them may not take the ruling (17.4: the arbiter rules impartially)."""
+    users: dict[str, int] = row.settings.get("users", {})
+    concerned = {uid for key, uid in users.items() if key == name} | team_accounts(row, {name})
+    team_ids = set(s.scalars(select(Team.id).where(Team.tournament_id == row.id,
+                                                   Team.name == name)))
+    mine = {e.id for e in repo.list_entries(s, row.id)
+            if (e.team_id in team_ids if team_ids else e.team_id is None and e.name == name)}
+    if not mine:
+        return concerned
+    against: list[int | None] = list(mine)
+    for _, pairings in repo.list_rounds(s, row.id):
+        for p in pairings:
+            if p.first_entry_id in mine:
+                against.append(p.second_entry_id)
+            elif p.second_entry_id in mine:
+                against.append(p.first_entry_id)
+    return concerned | repo.entry_users(s, against)

@@ -26,17 +26,19 @@ class Listing(BaseModel):
     """组别: the event's groups (a player registering names one); empty: none."""
     min_rating: int | None = Field(default=None, ge=0, le=4000)
     max_rating: int | None = Field(default=None, ge=0, le=4000)
-    registration: Literal["open", "closed"] = "open"
+    registration: Literal["open", "closed"] = "closed"
+    """Self-registration from the calendar: closed unless the organiser opens
+    it (an event without a listing is closed too)."""
 
 
 def listing_of(row: TournamentRow) -> dict[str, Any]:
     """Return the listing of event ``row`` (see :class:`Listing`), defaults
-    filled in, JSON-ready."""
+    filled in (registration closed), JSON-ready."""
     stored = row.settings.get("listing") or {}
     return Listing.model_validate(stored).model_dump(mode="json")
 
 
 def registration_open(row: TournamentRow) -> bool:
     """Whether players may register themselves now: the event has not
-    started and its listing says open."""
+    started and its organiser opened registration in its listing."""
     return row.status == "registration" and listing_of(row)["registration"] == "open"

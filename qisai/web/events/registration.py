@@ -10,7 +10,10 @@ guest): the player enters himself -- in an individual, knock-out or group
 event as a player under his user name and rating; in a team event with a
 team: its name and its members' user names in board order (12.1: the
 line-up the team plays its boards in), himself among them and at least as
-many as the event has boards.  The event's entry conditions are checked
+many as the event has boards.  Naming others makes an invitation: the team
+is entered only when every member named has accepted
+(``POST .../invitations/answer``; ``GET .../invitations`` lists his own),
+and until then nobody else is entered or named.  The event's entry conditions are checked
 first, each refusal saying which: registration closed (409), the rating
 limits (403, for him and for every member of his team), the 组别 (422: one
 of the event's groups when it has groups).  Then the same path as an
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
@@ -37,11 +40,15 @@ from qisai.web.accounts.deps import UserDep
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
 from qisai.web.events.views import tournament_view
-from qisai.web.state import SessionDep
+from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["Registration", "api"]
 
 api = APIRouter()
+
+MAX_INVITATIONS = 200
+"""Team invitations an event keeps waiting for answers (one per sender):
+they live in the event's row, which must stay small."""
 
 
 class TeamEntry(BaseModel):
@@ -119,12 +126,152 @@ def _members(s: Session, row: TournamentRow, user: User, team: TeamEntry,
     return accounts
 
 
+def _not_taken(members: list[User], users: dict[str, int]) -> None:
+    taken = next((m for m in members if m.id in users.values()), None)
+    if taken is not None:
+        raise HTTPException(409, f"{taken.username} 已报名 / "
+                                 f"entries: {taken.username} is registered already")
+
+
+class Answer(BaseModel):
+    """An invited member's answer to the team ``team``: join it or not."""
+
+    team: str = Field(min_length=1, max_length=200)
+    accept: bool
+
+
+def _invitations(row: TournamentRow) -> dict[str, dict[str, Any]]:
+    found = row.settings.get("invitations")
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def _invite(s: Session, row: TournamentRow, user: User, team: str, members: list[User],
+            group: str | None) -> dict[str, Any]:
+    """Keep team ``team`` as an invitation to its other members: it is
+    entered when every one of them has accepted (:func:`answer`)."""
+    invitations = _invitations(row)
+    if any(inv["by"] == user.id for inv in invitations.values()):
+        raise HTTPException(409, "你已有一个等待回复的队伍邀请 / team: you have a team "
+                                 "invitation waiting for answers in this event")
+    if len(invitations) >= MAX_INVITATIONS:
+        raise HTTPException(429, "本赛待回复的队伍邀请太多，请稍后再试 / team: too many team "
+                                 "invitations wait for answers in this event; try later")
+    if team in invitations or any(k.split("/", 1)[0] == team
+                                  for k in row.settings.get("users", {})):
+        raise HTTPException(409, f"队名 {team[:60]} 已被使用 / team: the name {team[:60]!r} "
+                                 "is taken")
+    invitations[team] = {"by": user.id, "members": [m.username for m in members],
+                         "ids": [m.id for m in members], "accepted": [user.id],
+                         "group": group}
+    settings = dict(row.settings)
+    settings["invitations"] = invitations  # not in the public log: nobody is entered yet
+    repo.save_tournament(s, row.id, settings=settings)
+    return {"invitation": _invitation_out(team, invitations[team], entered=False)}
+
+
+def _invitation_out(team: str, inv: dict[str, Any], entered: bool) -> dict[str, Any]:
+    named = list(zip(inv["members"], inv["ids"], strict=True))
+    return {"team": team, "entered": entered,
+            "accepted": [n for n, i in named if i in inv["accepted"]],
+            "waiting_for": [n for n, i in named if i not in inv["accepted"]]}
+
+
+async def _limited_user(st: StateDep, user: UserDep) -> User:
+    # async: a refused request costs no worker thread for the route itself
+    wait = st.entry_limiter.hit(f"entries:{user.id}")
+    if wait:
+        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / entries: too many "
+                                 f"registrations and answers; retry in {wait:.0f} s",
+                            headers={"Retry-After": str(int(wait) + 1)})
+    return user
+
+
+EntryUser = Annotated[User, Depends(_limited_user)]
+"""The caller, within his registrations and answers a minute (429 past them)."""
+
+
+@api.get("/{tournament_id}/invitations")
+def my_invitations(tournament_id: int, s: SessionDep, user: UserDep) -> list[dict[str, Any]]:
+    """The team invitations of event ``tournament_id`` that concern the
+    caller (sent by him, or naming him): team, members in board order, who
+    accepted, and his own part (``by_you``, ``answered``)."""
+    row = load_row(s, tournament_id)
+    return [{"team": team, "members": inv["members"], "by_you": inv["by"] == user.id,
+             "accepted": [n for n, i in zip(inv["members"], inv["ids"], strict=True)
+                          if i in inv["accepted"]],
+             "answered": user.id in inv["accepted"]}
+            for team, inv in _invitations(row).items() if user.id in inv["ids"]]
+
+
+@api.post("/{tournament_id}/invitations/answer")
+def answer(tournament_id: int, body: Answer, s: SessionDep, user: EntryUser
+           ) -> dict[str, Any]:
+    """Accept or decline an invitation to a team (the members it names;
+    403 for anyone else, 404 for no such invitation).  A decline drops the
+    team (its sender may register another); the last acceptance enters it
+    under the event's conditions, checked again (409 closed or a member
+    registered meanwhile, 403 a rating limit).  Its sender may withdraw it
+    (``accept: false``).  Returns the invitation: ``team``, ``accepted``,
+    ``waiting_for`` and whether the team is now ``entered``.  429 past 20
+    registrations and answers a minute."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        invitations = _invitations(row)
+        inv = invitations.get(body.team)
+        if inv is None:
+            raise HTTPException(404, "没有这个邀请 / no invitation to a team of that name")
+        if user.id not in inv["ids"]:
+            raise HTTPException(403, "这个队伍没有邀请你 / this team did not invite you")
+        settings = dict(row.settings)
+        if not body.accept:
+            del invitations[body.team]
+            settings["invitations"] = invitations
+            repo.save_tournament(s, row.id, settings=settings)
+            return {**_invitation_out(body.team, inv, entered=False), "dropped": True}
+        if user.id in row.settings.get("users", {}).values():
+            raise HTTPException(409, "你已报名 / entries: you are registered already")
+        if user.id not in inv["accepted"]:
+            inv = {**inv, "accepted": [*inv["accepted"], user.id]}
+            invitations[body.team] = inv
+        if set(inv["accepted"]) != set(inv["ids"]):
+            settings["invitations"] = invitations
+            repo.save_tournament(s, row.id, settings=settings)
+            return _invitation_out(body.team, inv, entered=False)
+        # Everyone said yes: the team is entered as if registered now.
+        if not registration_open(row):
+            raise HTTPException(409, f"{row.name[:60]} 报名已截止 / "
+                                     f"registration for {row.name[:60]} is closed")
+        limits = listing_of(row)
+        members = [repo.get_user(s, i) for i in inv["ids"]]
+        for m in members:
+            _check_rating(row, m, limits)
+        users = dict(row.settings.get("users", {}))
+        _not_taken(members, users)
+        ev = load_event(row)
+        assert isinstance(ev, TeamEvent)  # invitations are made by team events only
+        try:
+            ev.add_team(body.team, [m.username for m in members])
+        except CompetitionError as exc:
+            raise HTTPException(409, f"entries: {exc}") from None
+        for m in members:
+            users[member_key(body.team, m.username)] = m.id
+        del invitations[body.team]
+        extras = dict(row.settings.get("extras", {}))
+        if inv.get("group"):
+            extras[body.team] = {**extras.get(body.team, {}), "group": inv["group"]}
+        save(s, row, ev, users=users, extras=extras, invitations=invitations,
+             log=log_entry(row, user, "register", body.team + " (every member accepted)"))
+        return _invitation_out(body.team, inv, entered=True)
+
+
 @api.post("/{tournament_id}/register", status_code=201)
-def register_self(tournament_id: int, body: Registration, s: SessionDep, user: UserDep
+def register_self(tournament_id: int, body: Registration, s: SessionDep, user: EntryUser
                   ) -> dict[str, Any]:
     """Register the caller in event ``tournament_id`` under its entry
     conditions (see the module); returns the event as
-    :func:`~.views.tournament_view` shows it to him."""
+    :func:`~.views.tournament_view` shows it to him, or, for a team that
+    names others, ``{"invitation": ...}`` (see :func:`answer`).  429 past
+    20 registrations and answers a minute."""
     if user.role == Role.GUEST.value:
         raise HTTPException(403, "游客不能报名比赛，请先注册 / "
                                  "guests cannot enter events; register an account first")
@@ -154,11 +301,10 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: U
                     raise HTTPException(422, f"本赛每队 {ev.boards} 台，至少需要 {ev.boards} 名队员 / "
                                              f"team.members: the event plays {ev.boards} "
                                              f"boards; name at least {ev.boards} members")
-                taken = next((m for m in members if m.id in users.values()), None)
-                if taken is not None:
-                    raise HTTPException(409, f"{taken.username} 已报名 / "
-                                             f"entries: {taken.username} is registered already")
+                _not_taken(members, users)
                 team_name = body.team.name.strip()
+                if len(members) > 1:  # the others are asked, not enlisted
+                    return _invite(s, row, user, team_name, members, group)
                 ev.add_team(team_name, [m.username for m in members])
                 for m in members:
                     users[member_key(team_name, m.username)] = m.id

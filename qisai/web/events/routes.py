@@ -63,7 +63,7 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
 from qisai.web.events import machines, registration
 from qisai.web.events import staff as staff_api
-from qisai.web.events.boards import open_boards, players_at
+from qisai.web.events.boards import open_boards, players_against, players_at, team_accounts
 from qisai.web.events.endings import Due, rulings_due
 from qisai.web.events.model import (
     GROUP,
@@ -595,6 +595,12 @@ def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
         ev = load_event(row)
         assert isinstance(ev, TeamEvent)
         try:
+            m = ev.match(round_no, match)
+            tt = ev.tt
+            assert tt is not None
+            teams = {tt.team(t).name for t in (m.red_team, m.black_team) if t is not None}
+            # who plays which board is the pairing of the match: not by one who plays in it
+            authorise(s, row, user, Act.RUN, team_accounts(row, teams))
             ev.set_lineups(round_no, match, body.red, body.black)
         except CompetitionError as exc:
             raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
@@ -632,9 +638,10 @@ async def withdraw(tournament_id: int, body: Withdrawal, st: StateDep, hub: HubD
 def _withdraw(s: Session, tournament_id: int, body: Withdrawal, user: User
               ) -> tuple[list[Due], dict[str, Any]]:
     row = load_row(s, tournament_id)
-    authorise(s, row, user, Act.RULE)
-    ev = load_event(row)
     name = body.name.strip()
+    # 17.4: not by one who is the entry or was paired against it; another arbiter does it
+    authorise(s, row, user, Act.RULE, players_against(s, row, name))
+    ev = load_event(row)
     try:
         if not ev.started:
             if isinstance(ev, TeamEvent):

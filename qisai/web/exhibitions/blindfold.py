@@ -12,7 +12,11 @@ The blindfold player hears the opponent's move as the arbiter reads it
 "第三台，黑 Q16", from :mod:`qisai.referee.announce`) and answers by typing
 any notation (``POST /api/games/{id}/typed``: 炮二平五, 炮25, C2.5, h2e2, a Go
 point or ``pass``).  A typo or an illegal move is refused with the parser's
-message and nothing is sent to the referee.
+message and nothing is sent to the referee; a blindfold seat is told
+only that the move cannot be played, in Chinese and English (the parser
+names squares and lists the legal moves).  Its own view shows no position
+(:func:`qisai.web.play.explain.blind_position`), and a rated game keeps
+the blindfold on once started.
 
 Everyone may ask for the announcement (the moves are public); only a
 player of the game may type a move, and only for his own side (the hub
@@ -32,6 +36,7 @@ from qisai.referee import announce
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
+from qisai.web.play import explain
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
@@ -94,6 +99,13 @@ def _refused(message: str) -> ActionError:
                                       "en": f"cannot play that: {message}", "clause": ""})
 
 
+def _refused_blind() -> ActionError:
+    # The parser's words name squares and list the legal moves: a blindfold
+    # seat hears only that the move cannot be played.
+    said = explain.text("blind_illegal")
+    return ActionError(422, said["en"], {**said, "code": "typed_move"})
+
+
 async def typed_move(hub: Hub, game_id: str, user: User, text: Any, ply: Any,
                      msg_id: Any = None) -> dict[str, Any]:
     """Read ``text`` (any notation, a Go point or ``pass``) as ``user``'s
@@ -126,6 +138,8 @@ async def typed_move(hub: Hub, game_id: str, user: User, text: Any, ply: Any,
                 kind = "move" if point is not None else "pass"
                 move = "pass" if point is None else gtp_name(point, board.size)
         except announce.AnnounceError as exc:
+            if explain.blind_seat(live, live.side_of(user.id)):
+                raise _refused_blind() from None
             raise _refused(str(exc)) from None
     action: dict[str, Any] = {"type": kind, "ply": ply, "move": move, "id": msg_id}
     ack = await hub.act(game_id, user, action)
@@ -188,6 +202,10 @@ async def set_blindfold(game_id: str, body: Blindfold, st: StateDep, hub: HubDep
         if live.game.is_over:
             raise HTTPException(409, "the game is over")
         seat = side.name.lower()
+        if live.rated and not body.on and seat in (live.settings.get("blindfold") or ()) \
+                and live.game.phase.value != "waiting":
+            raise HTTPException(409, "计等级分的盲棋对局开始后不能取消蒙目 / a rated blindfold "
+                                     "game cannot take the blindfold off once it has started")
         seats = [x for x in live.settings.get("blindfold", []) if x in SEATS and x != seat]
         if body.on:
             seats.append(seat)

@@ -40,6 +40,7 @@ from qisai.store.models import User
 from qisai.web.bounds import next_message
 from qisai.web.exhibitions import simuls, store
 from qisai.web.exhibitions.blindfold import typed_move
+from qisai.web.play import explain
 from qisai.web.play.consult_routes import GROUP_MESSAGES, socket_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.hub import Hub
@@ -58,9 +59,12 @@ class Listener:
     """One socket of the display: ``board`` None follows every board (host,
     spectator), else only that board in full and the others' progress."""
 
-    def __init__(self, send: Any, board: int | None) -> None:
+    def __init__(self, send: Any, board: int | None, blind: bool = False) -> None:
         self.send = send
         self.board = board
+        self.blind = blind
+        """Its own board's seat plays blindfold: that board's updates come
+        without the position (:func:`qisai.web.play.explain.blind_position`)."""
 
 
 class Relay:
@@ -110,8 +114,14 @@ class Relay:
             self._progress = progress
             if self._flusher is None or self._flusher.done():
                 self._flusher = asyncio.get_running_loop().create_task(self._flush())
-        await asyncio.gather(*[self._safe(lis, full) for lis in list(self.listeners)
-                               if lis.board in (None, number)])
+        blind = full
+        if not over and any(lis.blind and lis.board == number for lis in self.listeners):
+            data = json.loads(text)
+            explain.blind_position(data.get("state") or {})
+            blind = json.dumps({"type": "board", "board": number, "msg": data},
+                               ensure_ascii=False)
+        await asyncio.gather(*[self._safe(lis, blind if lis.blind else full)
+                               for lis in list(self.listeners) if lis.board in (None, number)])
         if over and number not in self.over:
             self.over.add(number)
             await self.score()
@@ -195,7 +205,11 @@ async def simul_socket(ws: WebSocket, simul_id: int) -> None:
         await ws.close(code=1000)
         return
     relay = await _relay(app, hub, st)
-    lis = Listener(ws.send_text, None if own is None else own.number)
+    blind = False
+    if own is not None and user is not None and own.game_id:
+        mine = await hub.get(own.game_id)
+        blind = explain.blind_seat(mine, mine.side_of(user.id))
+    lis = Listener(ws.send_text, None if own is None else own.number, blind)
     relay.listeners.add(lis)
     viewer = None if user is None else user.id
     try:

@@ -1,7 +1,8 @@
 """Simultaneous displays on the arena (``/api/simuls``).
 
 An organiser (or an administrator) creates a display and is its host, or
-names another account as host; entrants join while it is open (a guest only
+asks another account to host: that account hosts once it accepts (until
+then the organiser does, and the invited account is named nowhere); entrants join while it is open (a guest only
 when it is not rated); the host starts it, and each board becomes an
 ordinary server game (host against entrant, the host's colour and Go
 handicap per board, no clock by default as over the board), numbered in
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
@@ -78,9 +79,18 @@ class NewSimul(BaseModel):
 
 
 class Join(BaseModel):
-    """An entrant's choices."""
+    """An entrant's choices: blindfold or not.  Handicaps and colours are
+    the host's or the organiser's (:func:`set_handicap`); ``handicap`` is
+    here only to be refused with a clear answer."""
 
     blindfold: bool = False
+    handicap: int | None = Field(default=None, ge=0, le=9)
+
+
+class Handicap(BaseModel):
+    """The host's or organiser's handicap for one entrant's board."""
+
+    entrant: str = Field(min_length=1, max_length=40)
     handicap: int | None = Field(default=None, ge=0, le=9)
 
 
@@ -104,6 +114,8 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
         mine = user_key(viewer.id)
         if viewer.id == st.host_id:
             you = "host"
+        elif viewer.id == st.host_invited:
+            you = "invited_host"
         elif any(e.key == mine or mine in e.members for e in simul.entrants):
             you = "entrant"
             my_entrant = next(e.key for e in simul.entrants if e.key == mine or mine in e.members)
@@ -121,10 +133,11 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
     score = simul.score()
     out: dict[str, Any] = {
         "id": st.id, "name": st.name, "host_id": st.host_id, "status": simul.status.value,
+        "host_invited": st.host_invited is not None,
         "organiser_id": st.organiser, "host": {"key": simul.host, **who(simul.host)},
         "settings": data["settings"], "games": st.games,
         "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold,
-                      "members": list(e.members), **who(e.key)}
+                      "handicap": e.handicap, "members": list(e.members), **who(e.key)}
                      for e in simul.entrants],
         "boards": [{**b, "name": simul.boards[i].entrant.name,
                     "blindfold": simul.boards[i].entrant.blindfold,
@@ -212,14 +225,18 @@ async def create(body: NewSimul, app: StateDep, hub: HubDep, user: UserDep) -> d
                 st = store.create(s, body.name, account, Simul(key, settings), games,
                                   organiser_id=user.id, engines={key: host_engine})
                 return view(st, user)
-            host = user
+            invited = None
             if body.host is not None:
                 found = repo.find_user(s, body.host)
                 if found is None or found.role == Role.GUEST.value:
                     raise HTTPException(422, f"没有用户 {body.host!r} / no account {body.host!r}")
-                host = found
-            st = store.create(s, body.name, host.id, Simul(user_key(host.id), settings), games,
+                # naming a host is asking him: the organiser hosts until he accepts
+                invited = None if found.id == user.id else found.id
+            st = store.create(s, body.name, user.id, Simul(user_key(user.id), settings), games,
                               organiser_id=user.id)
+            if invited is not None:
+                st.host_invited = invited
+                store.save(s, st)
             return view(st, user)
 
     return await run_in_threadpool(make)
@@ -277,19 +294,101 @@ def no_guests_if_rated(st: store.StoredSimul, user: User) -> None:
                                  "play casual games only")
 
 
+async def _limited_user(request: Request, app: StateDep, user: UserDep) -> User:
+    # Joining and leaving rewrite the display's row, which every entrant
+    # shares: twenty a minute an account (the calendar's own limit), the
+    # guests of one address together (a new guest session is one click, as
+    # the games' quota counts them), and a refused request costs no worker
+    # thread.
+    key = f"simul:{user.id}"
+    if user.role == Role.GUEST.value:
+        key = "simul-guests:" + (request.client.host if request.client else "?")
+    wait = app.entry_limiter.hit(key)
+    if wait:
+        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / too many joins and "
+                                 f"leaves; retry in {wait:.0f} s",
+                            headers={"Retry-After": str(int(wait) + 1)})
+    return user
+
+
+EntrantDep = Annotated[User, Depends(_limited_user)]
+"""The caller, within his joins and leaves a minute (429 past them)."""
+
+
 @router.post("/{simul_id}/join")
-async def join(simul_id: DbId, body: Join, app: StateDep, user: UserDep) -> dict[str, Any]:
+async def join(simul_id: DbId, body: Join, app: StateDep, user: EntrantDep) -> dict[str, Any]:
     """Join an open display (optionally blindfold).  409 when it has
-    started, is full, or you are in it or its host."""
+    started, is full, or you are in it or its host; 403 for an entrant who
+    names his own handicap (the host or the organiser sets it); 429 past
+    twenty joins and leaves a minute."""
+    if body.handicap is not None:
+        raise HTTPException(403, "让子由主将或组织者设定，对手不能自选 / handicaps are set by "
+                                 "the host or the organiser, not by an entrant")
+
     def act(st: store.StoredSimul) -> None:
         no_guests_if_rated(st, user)
-        st.simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold,
-                                   body.handicap if body.handicap else None))
+        st.simul.join(SimulEntrant(user_key(user.id), user.username, body.blindfold))
+    return await change(app, simul_id, user, act)
+
+
+@router.put("/{simul_id}/handicap")
+async def set_handicap(simul_id: DbId, body: Handicap, app: StateDep, user: UserDep
+                       ) -> dict[str, Any]:
+    """Set one entrant's handicap (Go stones on his board; ``null``: the
+    display's own) before the start: the host or the organiser only (403
+    for anyone else, the entrant himself included); 409 once started or for
+    no such entrant or a handicap that does not fit the game."""
+    def act(st: store.StoredSimul) -> None:
+        if user.id not in (st.host_id, st.organiser):
+            raise HTTPException(403, "只有主将或组织者可以设定让子 / only the host or the "
+                                     "organiser sets handicaps")
+        st.simul.set_handicap(body.entrant, body.handicap)
+    return await change(app, simul_id, user, act)
+
+
+@router.post("/{simul_id}/host/accept")
+async def accept_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Accept the organiser's invitation to host the display (the invited
+    account only: 403 for anyone else); from then on he is its host.  409
+    once it has started or if he has joined it as an entrant."""
+    def act(st: store.StoredSimul) -> None:
+        if st.host_invited != user.id:
+            raise HTTPException(403, "你没有被邀请担任主将 / you are not invited to host "
+                                     "this simul")
+        if st.simul.status.value != "open":
+            raise HTTPException(409, "车轮战已开始 / the simul has started")
+        if any(e.key == user_key(user.id) or user_key(user.id) in e.members
+               for e in st.simul.entrants):
+            raise HTTPException(409, "你已报名为对手，请先退出 / you joined as an entrant; "
+                                     "leave first")
+        st.simul.host = user_key(user.id)
+        st.host_id, st.host_invited = user.id, None
+    return await change(app, simul_id, user, act)
+
+
+@router.post("/{simul_id}/host/decline")
+async def decline_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+    """Decline the invitation to host the display, or give up hosting one
+    that someone else organises before it starts (what he did not choose
+    himself): the organiser hosts.  403 for anyone else; 409 once started."""
+    def act(st: store.StoredSimul) -> None:
+        mine = st.host_invited == user.id or (st.host_id == user.id != st.organiser)
+        if not mine:
+            raise HTTPException(403, "你不是本场被邀请的主将 / you are not this simul's invited "
+                                     "host")
+        if st.simul.status.value != "open":
+            raise HTTPException(409, "车轮战已开始，不能再退出（可认输） / the simul has "
+                                     "started; resign the games instead")
+        if any(e.key == user_key(st.organiser) or user_key(st.organiser) in e.members
+               for e in st.simul.entrants):
+            raise HTTPException(409, "组织者已报名为对手 / the organiser joined as an entrant")
+        st.simul.host = user_key(st.organiser)
+        st.host_id, st.host_invited = st.organiser, None
     return await change(app, simul_id, user, act)
 
 
 @router.post("/{simul_id}/leave")
-async def leave(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str, Any]:
+async def leave(simul_id: DbId, app: StateDep, user: EntrantDep) -> dict[str, Any]:
     """Withdraw before the start.  409 once started or if you never joined."""
     return await change(app, simul_id, user, lambda st: st.simul.leave(user_key(user.id)))
 

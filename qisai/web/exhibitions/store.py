@@ -45,11 +45,16 @@ class StoredSimul:
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Engine entrants and an engine host by key (``engine:NAME``): which
     engine plays (``engine``) and its name, version and level (``opponent``)."""
+    host_invited: int | None = None
+    """The account the organiser asked to host, until he accepts (then he
+    is :attr:`host_id`) or declines; meanwhile the organiser hosts and the
+    invited account is named nowhere public."""
 
     def data(self) -> dict[str, Any]:
         """The row's JSON: the display's state and the games' settings."""
         return {**self.simul.to_dict(), "games": self.games,
-                "organiser_id": self.organiser_id, "engines": self.engines}
+                "organiser_id": self.organiser_id, "engines": self.engines,
+                "host_invited": self.host_invited}
 
     @property
     def organiser(self) -> int:
@@ -80,10 +85,12 @@ def load(s: Session, simul_id: int) -> StoredSimul:
     games = row.data.get("games")
     organiser = row.data.get("organiser_id")
     engines = row.data.get("engines")
+    invited = row.data.get("host_invited")
     return StoredSimul(row.id, row.name, row.host_id, row.version, Simul.from_dict(row.data),
                        dict(games) if isinstance(games, dict) else {},
                        organiser if isinstance(organiser, int) else None,
-                       dict(engines) if isinstance(engines, dict) else {})
+                       dict(engines) if isinstance(engines, dict) else {},
+                       invited if isinstance(invited, int) else None)
 
 
 def save(s: Session, st: StoredSimul) -> None:
@@ -93,7 +100,7 @@ def save(s: Session, st: StoredSimul) -> None:
     res = s.execute(update(SimulRow)
                     .where(SimulRow.id == st.id, SimulRow.version == st.version)
                     .values(data=st.data(), status=st.simul.status.value,
-                            version=st.version + 1))
+                            host_id=st.host_id, version=st.version + 1))
     if res.rowcount != 1:  # type: ignore[attr-defined]
         s.rollback()
         raise ConflictError(f"simul {st.id} was changed meanwhile; try again")

@@ -84,7 +84,12 @@ def _session_form(action: str, request: Request, v: Viewer, st: AppState, s: Any
                     f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
                 ) from None
             handler = api.login if action == "login" else api.register
-            handler(body, request, response, st, s)
+            out = handler(body, request, response, st, s)
+            if out.notice:  # tell the owner before going on, with the session's cookies
+                page = render(request, v, "accounts/login.html", notice=out.notice, next=target)
+                page.raw_headers.extend(
+                    (k, val) for k, val in response.raw_headers if k == b"set-cookie")
+                return page
         return response
     except HTTPException as exc:
         page = _login_page(request, v, st, exc.status_code, error=str(exc.detail),

@@ -131,6 +131,69 @@ class GroupBoards:
             state.ballot, state.ply = state.setting.ballot(opened), ply
         return state.ballot
 
+    # -------------------------------------------------------- invitations
+    async def answer(self, game_id: str, user: User, accept: bool) -> dict[str, Any]:
+        """``user``'s answer to his invitation to a group side of game
+        ``game_id``: ``accept`` makes him a member (named from then on);
+        otherwise he declines, or, a member who did not create the group,
+        leaves it before the game starts.  Stored, and the game's copy in
+        memory changed with it.  Returns ``{"side", "members", "names",
+        "invited"}``.
+
+        Raises :class:`ActionError`: 403 for one neither invited nor (to
+        leave) a member other than the creator; 409 once the game is over,
+        or to leave a game under way.
+        """
+        live = await self.hub.get(game_id)
+        async with live.lock:
+            found = None
+            for side in (Side.FIRST, Side.SECOND):
+                group = group_of(live, side)
+                if group is not None and (user.id in group.get("invited", ())
+                                          or user.id in group["members"][1:]):
+                    found = side, group
+            if found is None:
+                raise _refused(403, "你没有被邀请加入这一方的会商小组",
+                               "you are not invited to a group of this game")
+            side, group = found
+            if live.game.is_over or live.status == "finished":
+                raise _refused(409, "对局已结束", "the game is over")
+            invited = [m for m in group.get("invited", ()) if m != user.id]
+            members = [m for m in group["members"] if m != user.id]
+            if user.id in group["members"] and live.game.phase.value != "waiting":
+                raise _refused(409, "对局已开始，不能退出（可由小组认输）",
+                               "the game has started; the group may resign instead")
+            if accept:
+                members.append(user.id)
+            captain = group.get("captain") if group.get("captain") in members else None
+            mode = group.get("mode", "majority")
+            if mode == "captain" and captain is None:
+                mode = "majority"  # the captain left: the members decide by majority
+            new = {**group, "members": members, "invited": invited, "captain": captain,
+                   "mode": mode}
+
+            def store() -> list[str]:
+                with self.hub.db.session() as s:
+                    names = [repo.get_user(s, m).display_name for m in members]
+                    row = repo.get_game(s, game_id)
+                    row.settings = {**row.settings, "groups": {
+                        **(row.settings.get("groups") or {}),
+                        "first" if side is Side.FIRST else "second": {**new, "names": names}}}
+                    repo.get_user(s, int(group["account"])).display_name = "、".join(names)[:80]
+                    s.commit()
+                    return names
+            names = await asyncio.to_thread(store)
+            new["names"] = names
+            live.settings = {**live.settings, "groups": {
+                **(live.settings.get("groups") or {}),
+                "first" if side is Side.FIRST else "second": new}}
+            account = live.players.get(int(group["account"]))
+            if account is not None:
+                account["display_name"] = "、".join(names)[:80]
+            self.sides.pop((live.id, side), None)  # the ballot counts the new members
+        return {"side": "first" if side is Side.FIRST else "second", "members": members,
+                "names": names, "invited": invited}
+
     # ------------------------------------------------------------- voting
     async def vote(self, game_id: str, user: User, move: Any, ply: Any, *,
                    confirm: bool = False) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The consultation API (会商 / 联棋): create a game with a side played by a
 group, vote on the group's move, read and post the group's talk.
 
-``POST /api/consultations`` creates the game; ``POST
+``POST /api/consultations`` creates the game and invites the other
+members (``POST /api/games/{id}/group/answer``: each accepts or declines;
+a member is enlisted only by his own acceptance); ``POST
 /api/games/{id}/group/votes`` votes (``confirm``: the captain's choice);
 ``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
 and write the group's talk.  The socket takes the same as ``group_vote``,
@@ -20,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
 from qisai.referee.errors import RefereeError
-from qisai.store.models import User
+from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
 from qisai.web.play import rules as views
 from qisai.web.play.consult import boards_of
@@ -30,6 +32,7 @@ from qisai.web.play.group_games import GroupSpec, create_group_game
 from qisai.web.play.hub import Hub
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError
+from qisai.web.play.quota import QuotaError
 from qisai.web.state import StateDep
 
 __all__ = ["router", "socket_action", "GROUP_MESSAGES"]
@@ -66,7 +69,8 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     """Create a game whose ``color`` side is a consultation group; the other
     seat is open (share ``invite``) or the engine's.  422 for a bad group
     (2..50 distinct existing accounts including you; the captain a member),
-    rule profile or engine."""
+    rule profile or engine; 429 past the creator's open seeks or engine
+    games (:mod:`qisai.web.play.quota`)."""
     if user.id not in body.members:
         raise HTTPException(422, "members: you must be a member of the group you create "
                                  "/ 创建者须是小组成员")
@@ -74,6 +78,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         group = GroupSpec(body.members, body.captain, body.mode, body.reserve)
     except ConsultationError as exc:
         raise HTTPException(422, f"group: {exc}") from None
+    invited = [m for m in body.members if m != user.id]  # asked, not enlisted
     name = body.ruleset or ("casual" if body.kind == "xiangqi" else "go-casual")
     settings: dict[str, Any] = {}
     if "time" in body.model_fields_set:
@@ -93,17 +98,30 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         if info is not None:
             settings["opponent"] = info
 
+    # Counted as the creator's seeks and engine games (a guest's by address
+    # too): consultations cannot fill the lobby or the engines either.
+    address = None
+    if user.role == Role.GUEST.value:
+        address = request.client.host if request.client else "?"
+
     def make() -> str:
         with st.db.session() as s:
+            try:
+                hub.quota.check(s, user.id, address, engine=engine)
+            except QuotaError as exc:
+                raise HTTPException(429, exc.message) from None
             try:
                 return create_group_game(
                     s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
                     group=group, other_user_id=None, engine=body.engine if engine else None,
-                    created_by_id=user.id)
+                    created_by_id=user.id, invited=invited)
             except ConsultationError as exc:
                 raise HTTPException(422, f"members: {exc}") from None
 
-    game_id = await run_in_threadpool(make)
+    keys = [f"u{user.id}"] + ([] if address is None else [f"a{address}"])
+    async with hub.quota.serialised(keys):
+        game_id = await run_in_threadpool(make)
+        hub.quota.remember(game_id, address)
     live = await hub.get(game_id)
     if engine:
         await hub.start_if_ready(game_id)
@@ -111,6 +129,29 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
         state = live.snapshot(user.id)
     state["invite"] = str(request.url_for("game_page", game_id=game_id))
     return state
+
+
+class Answer(BaseModel):
+    """An invited member's answer: join the group (``accept``) or not."""
+
+    accept: bool
+
+
+@router.post("/games/{game_id}/group/answer", response_model=None)
+async def answer(game_id: str, body: Answer, hub: HubDep, user: UserDep
+                 ) -> dict[str, Any] | JSONResponse:
+    """Accept or decline the invitation to a consultation group (the
+    invited only: 403 for anyone else; 409 once the game is over).  Until
+    he accepts he is not a member and is named nowhere; the game starts
+    when every invited member has answered and the side has two members
+    (a captain who declines leaves the group to decide by majority).  A member who did not create the group
+    may also leave it this way (``accept: false``) before the game starts."""
+    try:
+        out = await boards_of(hub).answer(game_id, user, body.accept)
+    except ActionError as exc:
+        return _error(exc)
+    await hub.start_if_ready(game_id)
+    return out
 
 
 class Vote(BaseModel):

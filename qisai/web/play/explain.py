@@ -87,7 +87,31 @@ _TEXTS: dict[str, tuple[str, str, str]] = {
     "viewing": ("正在查看历史局面；请回到当前局面再走棋",
                 "You are viewing an earlier position; go back to live to move", ""),
     "refused": ("该操作被拒绝", "The action was refused", ""),
+    "blind_illegal": ("这步棋不能走（看不懂或不合规则）；盲棋不提示棋子在哪里",
+                      "That move cannot be played (it cannot be read, or is not legal); a "
+                      "blindfold seat is not told where pieces stand", ""),
 }
+
+
+def blind_seat(live: Any, side: Any) -> bool:
+    """Whether ``side`` of ``live`` plays blindfold (``settings["blindfold"]``):
+    then nothing said to it tells where a piece stands beyond the announced
+    moves (no squares named, no legal moves listed)."""
+    seats = live.settings.get("blindfold") or ()
+    return side is not None and side.name.lower() in seats
+
+
+def blind_position(state: dict[str, Any]) -> None:
+    """Strip from a game ``state`` what shows where pieces or stones stand
+    (the position, its legal moves, the last move's squares, each move's
+    position after it), for a blindfold seat's own view; the moves as
+    announced stay (they are public in every blindfold display)."""
+    pos = state.get("position")
+    if isinstance(pos, dict):
+        state["position"] = {k: pos[k] for k in ("start", "size") if k in pos}
+    for mv in [*(state.get("moves") or ()), state.get("last_move")]:
+        if isinstance(mv, dict):
+            mv.pop("fen", None)
 
 
 def text(code: str, detail_en: str = "") -> dict[str, str]:

@@ -54,27 +54,33 @@ def member_ids(keys: Sequence[str]) -> list[int]:
 def create_group_game(s: Session, *, kind: str, ruleset: str, settings: dict[str, Any],
                       side: str, group: GroupSpec, other_user_id: int | None,
                       engine: str | None = None, created_by_id: int | None = None,
-                      pairing_id: int | None = None) -> str:
+                      pairing_id: int | None = None, invited: Sequence[int] = ()) -> str:
     """Create (and commit) a game whose ``side`` (``first``/``second``) is
     played by ``group``; the other seat is ``other_user_id`` (``None``: open,
     or the engine's when ``engine`` is given).  Never rated.  Returns the
-    game's id.
+    game's id.  ``invited``: members of ``group`` asked to join who have
+    not accepted yet (:func:`qisai.web.play.consult.GroupBoards.answer`):
+    they are kept apart (``invited``) and named nowhere until they accept;
+    the game starts once all have answered and the side has two members.
 
     Raises :class:`ConsultationError` for a member without an account.
     """
     names = []
     for uid in group.members:
         try:
-            names.append(repo.get_user(s, uid).display_name)
+            name = repo.get_user(s, uid).display_name
         except NotFoundError:
             raise ConsultationError(f"没有账号 {uid} / no account {uid}") from None
+        if uid not in invited:
+            names.append(name)
     # The group account holds the seat: the side is one player for the hub,
     # the clock and the records; nobody can log in as it.
     account = repo.create_user(s, f"group-{secrets.token_hex(6)}", password_hash=None,
                                display_name="、".join(names)[:80])
     settings = dict(settings)
     settings["groups"] = {side: {
-        "members": group.members, "names": names, "account": account.id,
+        "members": [m for m in group.members if m not in invited], "names": names,
+        "invited": [m for m in group.members if m in invited], "account": account.id,
         "captain": group.captain, "mode": group.mode, "reserve": group.reserve}}
     first, second = (account.id, other_user_id) if side == "first" else (other_user_id,
                                                                           account.id)

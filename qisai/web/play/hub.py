@@ -347,6 +347,9 @@ class Hub:
             # Out of turn and after the end are conflicts with the game's
             # state (409); anything else is a bad action (400).
             status = 409 if isinstance(refusal, NotYourTurnError | GameOverError) else 400
+            if status == 400 and kind in ("move", "pass") and explain.blind_seat(live, side):
+                blind = explain.text("blind_illegal")  # names no square, lists no move
+                raise ActionError(400, f"{where}: {blind['en']}", blind)
             raise ActionError(status, f"{where}: {refusal}",
                               explain.refusal(live, side, kind, action, str(refusal)))
         if (kind in ("move", "pass") and side is not None and action.get("offer_draw") is True
@@ -435,6 +438,9 @@ class Hub:
                 return
             if live.status != GameStatus.ACTIVE.value:
                 return
+            if any(isinstance(g, dict) and (len(g.get("members", ())) < 2 or g.get("invited"))
+                   for g in (live.settings.get("groups") or {}).values()):
+                return  # a consultation side plays once all invited answered, two in (会商)
             try:
                 notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
                                                      None)

@@ -135,6 +135,8 @@ class LiveGame:
             for i in self.game.infractions]
         if state["result"] is not None:  # each clause of the verdict links to the manual
             state["result"]["links"] = clause_links(state["result"]["clause"])
+        if explain.blind_seat(self, side) and not self.game.is_over:
+            explain.blind_position(state)  # the blindfold seat's own view shows no pieces
         return state
 
     def player_actions(self) -> list[str]:

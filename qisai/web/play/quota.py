@@ -72,7 +72,9 @@ class Quota:
         """Return (unfinished engine games, open seeks) of ``user_id``."""
         engine = s.scalar(select(func.count()).select_from(Game).where(
             Game.engine.is_not(None), Game.status.in_(_OPEN),
-            or_(Game.first_user_id == user_id, Game.second_user_id == user_id)))
+            # the creator of a consultation game holds no seat (the group does)
+            or_(Game.first_user_id == user_id, Game.second_user_id == user_id,
+                Game.created_by_id == user_id)))
         seeks = s.scalar(select(func.count()).select_from(Game).where(
             Game.engine.is_(None), Game.status == GameStatus.WAITING.value,
             Game.pairing_id.is_(None), Game.created_by_id == user_id,

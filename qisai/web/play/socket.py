@@ -30,11 +30,11 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import next_message
-from qisai.web.play import comfort
+from qisai.web.play import comfort, explain
 from qisai.web.play.consult_routes import GROUP_MESSAGES
 from qisai.web.play.consult_routes import socket_action as group_action
 from qisai.web.play.deps import hub_of
-from qisai.web.play.live import ActionError
+from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.threads import lookup_limiter
 from qisai.web.state import AppState
 
@@ -94,8 +94,23 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     async def send(msg: dict[str, Any]) -> None:
         await send_text(json.dumps(msg, ensure_ascii=False))
 
+    seen: dict[str, LiveGame] = {}
+
+    async def send_update(text: str) -> None:
+        # The hub encodes one update for every socket; a blindfold seat's own
+        # socket gets it without the position (as its page shows none).
+        live = seen.get("live")
+        if user is not None and live is not None and not live.game.is_over \
+                and explain.blind_seat(live, live.side_of(user.id)):
+            data = json.loads(text)
+            if isinstance(data.get("state"), dict):
+                explain.blind_position(data["state"])
+                text = json.dumps(data, ensure_ascii=False)
+        await send_text(text)
+
     try:
-        live, key = await hub.subscribe(game_id, user.id if user else None, send_text)
+        live, key = await hub.subscribe(game_id, user.id if user else None, send_update)
+        seen["live"] = live
     except ActionError as exc:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone
             await send({"type": "error", "status": exc.status, "message": exc.message})

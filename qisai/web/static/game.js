@@ -52,7 +52,7 @@
     const pieces = blindSeat() ? {} : parseFen(pos.fen || "");
     const legal = pos.legal || {};
     const player = !!state.you && !state.result && state.status === "active";
-    if (pos.last) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
+    if (pos.last && !blindSeat()) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
       const [x, y] = xqXY(sq);
       svg.appendChild(el("rect", {x: x - 48, y: y - 48, width: 96, height: 96, class: "last"}));
     }
@@ -191,7 +191,7 @@
         cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.47, class: stone === "b" ? "black" : "white"
           + (dead.has(name) ? " dead" : "")}));
         if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
-        if (pos.last === name) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
+        if (pos.last === name && !blindSeat()) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
       }
       if (state.you && !state.result && state.status === "active") {
         cell.addEventListener("click", () => {

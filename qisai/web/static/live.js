@@ -132,10 +132,13 @@
         const data = await qisai.api("POST", `/api/tournaments/${form.dataset.register}/register`, body);
         const row = form.closest(".cal-event");
         const count = row.querySelector(".cal-entries");
-        if (count) count.textContent = String(Number(count.textContent) + 1);
+        // a team naming others is an invitation: entered once they all accept (issue 31)
+        if (count && !data.invitation) count.textContent = String(Number(count.textContent) + 1);
         const done = document.createElement("p");
         done.className = "small cal-done";
-        done.textContent = form.dataset.done;
+        done.textContent = data.invitation
+          ? `邀请已发给 ${data.invitation.waiting_for.join("、")}，全部接受后报名生效 / invited ${data.invitation.waiting_for.join(", ")}: the team is entered when all accept`
+          : form.dataset.done;
         form.replaceWith(done);
       } catch (e) { err.textContent = e.message; }
     });
