@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import random
 import signal
 import statistics
@@ -52,7 +51,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from arena_load import cpu_seconds, free_port, guest, percentile, start_server  # noqa: E402
+from arena_load import bot, cpu_seconds, free_port, guest, percentile, start_server  # noqa: E402
 
 PAPERS = ("pairings", "standings", "crosstable", "slips", "ratings")
 
@@ -104,67 +103,30 @@ async def timed_get(client: httpx.AsyncClient, url: str, day: Day, name: str,
 
 
 # ------------------------------------------------------------------ players
-async def player(base: str, token: str, uid: int, day: Day, plies: int, think: float,
-                 deadline: float, rng: random.Random) -> None:
-    """Find the player's board of the round and play it to the end."""
+async def player(client: httpx.AsyncClient, base: str, token: str, uid: int, day: Day,
+                 plies: int, think: float, deadline: float, rng: random.Random) -> None:
+    """Find the player's board of the round and play it to the end.  The
+    look-ups share one client (a connection pool of 50): 500 clients each
+    with its own (and its own TLS context) cost the bench, not the server,
+    15 s of CPU at the round's start."""
     h = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        game_id = None
-        while game_id is None and time.monotonic() < deadline:
-            r = await client.get("/api/games", params={"user_id": uid, "status": "active",
-                                                       "limit": 1}, headers=h)
-            if r.status_code == 200 and r.json():
-                game_id = r.json()[0]["id"]
-            else:
-                await asyncio.sleep(0.5)
+    game_id = None
+    while game_id is None and time.monotonic() < deadline:
+        r = await client.get("/api/games", params={"user_id": uid, "status": "active",
+                                                   "limit": 1}, headers=h)
+        if r.status_code == 200 and r.json():
+            game_id = r.json()[0]["id"]
+        else:
+            await asyncio.sleep(0.5)
     if game_id is None:  # a bye (odd field) or no game made
         return
-    url = base.replace("http", "ws") + f"/ws/games/{game_id}"
-    async with connect(url, additional_headers=h, max_size=2**22) as ws:
-        state: dict[str, Any] = {}
-        pending: dict[str, float] = {}
-        n = 0
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
-            except TimeoutError:
-                break
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind in ("state", "update"):
-                you = state.get("you")
-                state = msg["state"]
-                state.setdefault("you", you)
-            elif kind == "ack":
-                t0 = pending.pop(msg["id"], None)
-                if t0 is not None and msg["id"] != "end":
-                    day.rtts.append(time.perf_counter() - t0)
-            elif kind == "error":
-                day.errors.append(f"move: {msg.get('message', '?')[:80]}")
-                pending.pop(msg.get("id") or "", None)
-                await ws.send(json.dumps({"type": "sync"}))
-                continue
-            if not state:
-                continue
-            if state.get("result"):
-                day.finished += 1
-                return
-            if pending or state["to_move"] != state["you"] or state["phase"] != "playing":
-                continue
-            if state["ply"] >= plies:
-                pending["end"] = time.perf_counter()
-                await ws.send(json.dumps({"type": "resign", "id": "end"}))
-                continue
-            legal = state["position"]["legal"]
-            if not legal:
-                continue
-            await asyncio.sleep(think * (0.5 + rng.random()))
-            frm = rng.choice(sorted(legal))
-            n += 1
-            pending[f"m{n}"] = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "ply": state["ply"] + 1,
-                                      "move": frm + rng.choice(legal[frm]), "id": f"m{n}"}))
-    day.errors.append(f"game {game_id}: not over by the round's deadline")
+    before = day.finished
+    # The arena's load bench's bot plays it: a random legal move after the
+    # think, resigning at ``plies`` (or at the deadline).
+    await bot(base.replace("http", "ws") + f"/ws/games/{game_id}", token, day, plies, think,
+              deadline, rng)
+    if day.finished == before:
+        day.errors.append(f"game {game_id}: not over by the round's deadline")
 
 
 async def spectator(url: str, day: Day, stop: asyncio.Event) -> None:
@@ -240,7 +202,7 @@ async def arbiter_corrections(base: str, tid: int, round_no: int, token: str, da
             except TimeoutError:
                 pass
             r = await c.get(f"/api/tournaments/{tid}/rounds/{round_no}",
-                            params={"per_page": 50})
+                            params={"limit": 100})
             if r.status_code != 200:
                 r = await c.get(f"/api/tournaments/{tid}")
             if r.status_code != 200:
@@ -351,8 +313,11 @@ async def day_async(args: argparse.Namespace, base: str, data: Path | None,
                                                         day, stop))]
         side += [asyncio.create_task(bursty(base, t, day, stop, random.Random(i)))
                  for i, t in enumerate(bursty_tokens)]
-        bots = [asyncio.create_task(player(base, tok, uid, day, args.plies, args.think,
-                                           deadline, random.Random(rng.random())))
+        lookups = httpx.AsyncClient(base_url=base, timeout=60,
+                                    limits=httpx.Limits(max_connections=50))
+        bots = [asyncio.create_task(asyncio.wait_for(
+                    player(lookups, base, tok, uid, day, args.plies, args.think, deadline,
+                           random.Random(rng.random())), args.round_deadline + 30))
                 for tok, uid, _name in sessions]
         await asyncio.sleep(3.0)  # the players found their boards: now the crowd comes
         async with httpx.AsyncClient(base_url=base, timeout=60) as client:
@@ -362,8 +327,11 @@ async def day_async(args: argparse.Namespace, base: str, data: Path | None,
         crowd = [asyncio.create_task(spectator(f"{ws_base}/ws/games/{games[i % len(games)]}",
                                                day, stop))
                  for i in range(args.spectators if games else 0)]
-        await asyncio.gather(*bots)
+        for outcome in await asyncio.gather(*bots, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                day.errors.append(f"player: {type(outcome).__name__} {str(outcome)[:60]}")
         stop.set()
+        await lookups.aclose()
         await asyncio.gather(*side, *crowd, return_exceptions=True)
         print(f"[round {round_no}] over: {day.finished} boards finished so far", flush=True)
     elapsed = time.perf_counter() - t_play

@@ -9,6 +9,7 @@ so it survives the server process being killed (``kill -9``).  Set
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import threading
@@ -137,6 +138,16 @@ class Database:
         finally:
             sc.closed = True
             _SCOPE.reset(token)
+
+    @staticmethod
+    def unscoped_context() -> contextvars.Context:
+        """Return a copy of the current context outside any :class:`Scope`:
+        for a task that runs beside the unit of work that starts it, or
+        outlives it (a checkpoint, an engine's loop), whose connections are
+        its own and not the request's second."""
+        ctx = contextvars.copy_context()
+        ctx.run(_SCOPE.set, None)
+        return ctx
 
     def _on_checkout(self, _dbapi: Any, record: Any, _proxy: Any) -> None:
         sc = _SCOPE.get()

@@ -10,9 +10,10 @@ without importing each other in a circle.  The live-game hub belongs to
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
@@ -22,8 +23,10 @@ from qisai.store import Database
 from qisai.web.security import LoginGuard, Passwords, RateLimiter
 from qisai.web.settings import Settings
 
+T = TypeVar("T")
+
 __all__ = ["AppState", "DatabaseScopeMiddleware", "SessionDep", "StateDep", "db_session",
-           "state"]
+           "spawn", "state"]
 
 
 @dataclass
@@ -55,8 +58,17 @@ async def state(request: Request) -> AppState:
     return st
 
 
-def db_session(st: Annotated[AppState, Depends(state)]) -> Iterator[Session]:
-    """Yield a database session for one request."""
+async def db_session(st: Annotated[AppState, Depends(state)]) -> AsyncIterator[Session]:
+    """Yield a database session for one request.
+
+    Async, so that opening and closing it take no worker thread: a session
+    takes its connection only when first used, and closing it gives the
+    connection back at once (an SQLite rollback is a call into the C
+    library).  As a plain function its close waited in line for a worker
+    thread behind every queued request while it still held its connection:
+    500 requests at once held every pooled connection that way, and the
+    requests that had a thread waited for a connection (issue 29.1).
+    """
     with st.db.session() as s:
         yield s
 
@@ -65,6 +77,13 @@ StateDep = Annotated[AppState, Depends(state)]
 """The app state, as a parameter type."""
 SessionDep = Annotated[Session, Depends(db_session)]
 """A database session for the request, as a parameter type."""
+
+
+def spawn(coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """Start ``coro`` as a task of its own, outside the database scope of the
+    request or socket that starts it (:meth:`Database.unscoped_context`):
+    its connections are its own, never counted as the request's second."""
+    return asyncio.get_running_loop().create_task(coro, context=Database.unscoped_context())
 
 
 class DatabaseScopeMiddleware:

@@ -46,7 +46,7 @@ from qisai.web.play.deps import hub_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.socket import socket_user
-from qisai.web.state import AppState
+from qisai.web.state import AppState, spawn
 
 __all__ = ["router", "Relay"]
 
@@ -113,7 +113,7 @@ class Relay:
         if not over and host_seat.get("id") != self.host_id:
             self._progress = progress
             if self._flusher is None or self._flusher.done():
-                self._flusher = asyncio.get_running_loop().create_task(self._flush())
+                self._flusher = spawn(self._flush())
         blind = full
         if not over and any(lis.blind and lis.board == number for lis in self.listeners):
             data = json.loads(text)

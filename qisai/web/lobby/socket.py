@@ -31,7 +31,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from qisai.web.bounds import next_message
 from qisai.web.lobby.feed import LobbyFeed, WatchError
 from qisai.web.play.deps import hub_of
-from qisai.web.state import AppState
+from qisai.web.state import AppState, spawn
 
 __all__ = ["MAX_LOBBY_FRAME", "MAX_SOCKETS", "PER_ADDRESS", "router"]
 
@@ -81,7 +81,7 @@ async def _serve(ws: WebSocket, feed: LobbyFeed) -> None:
     async def send(msg: dict[str, Any]) -> None:
         await ws.send_text(json.dumps(msg, ensure_ascii=False))
 
-    pusher = asyncio.get_running_loop().create_task(feed.run())
+    pusher = spawn(feed.run())
     try:
         while (msg := await next_message(ws, send, max_bytes=MAX_LOBBY_FRAME,
                                          max_depth=4)) is not None:

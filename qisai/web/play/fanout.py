@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 
 from qisai.web.play.live import LiveGame, Send
+from qisai.web.state import spawn
 
 __all__ = ["FanOut", "send_safely"]
 
@@ -47,7 +48,7 @@ class FanOut:
             else:
                 crowd.append((key, send))
         if crowd:
-            task = asyncio.get_running_loop().create_task(self._send_crowd(live, crowd, text))
+            task = spawn(self._send_crowd(live, crowd, text))
             self._crowds.add(task)
             task.add_done_callback(self._crowds.discard)
 

@@ -67,6 +67,7 @@ from qisai.web.play.rules import notice_data, same_move
 from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
 from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
+from qisai.web.state import spawn
 
 __all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
 
@@ -488,7 +489,7 @@ class Hub:
             if thinking is not None:
                 thinking.cancel()  # the task then stops and closes the seat
             elif running is None and live.id in self._seats:
-                task = asyncio.get_running_loop().create_task(self._close_seat(live.id))
+                task = spawn(self._close_seat(live.id))
                 self._engine_tasks.add(task)
                 task.add_done_callback(self._engine_tasks.discard)
             return
@@ -498,7 +499,7 @@ class Hub:
             # It is busy: make it look again before it stops.
             self._engine_wake[live.id] = self._engine_wake.get(live.id, 0) + 1
             return
-        task = asyncio.get_running_loop().create_task(self._engine_loop(live))
+        task = spawn(self._engine_loop(live))
         self._engine_running[live.id] = task
         self._engine_tasks.add(task)
         task.add_done_callback(self._engine_tasks.discard)
@@ -539,7 +540,7 @@ class Hub:
         notice) and in its state (``engine_status``)."""
         live.engine_status = "waiting" if waiting else None
         note = self.ENGINE_WAITING if waiting else self.ENGINE_READY
-        task = asyncio.get_running_loop().create_task(self._broadcast_notes(live, [note]))
+        task = spawn(self._broadcast_notes(live, [note]))
         self._engine_tasks.add(task)
         task.add_done_callback(self._engine_tasks.discard)
 

@@ -30,6 +30,7 @@ from qisai.web.play.lineup import make_seat
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.opponents import Seat, fault_verdict
 from qisai.web.play.ticker import Ticker
+from qisai.web.state import spawn
 
 __all__ = ["EngineDriver", "driver_of"]
 
@@ -72,7 +73,7 @@ class EngineDriver:
                     or game.to_move is not side):
                 continue
             self._busy.add(live.id)
-            task = asyncio.get_running_loop().create_task(
+            task = spawn(
                 self._move(live, side, engine, account))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

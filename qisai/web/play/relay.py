@@ -31,6 +31,7 @@ from qisai.referee.events import Event, EventType
 from qisai.store.models import GameStatus
 from qisai.web.play.fanout import send_safely
 from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.state import spawn
 
 __all__ = ["Relay"]
 
@@ -127,7 +128,7 @@ class Relay:
         if first > count:  # one before it is still on its way
             self._ahead.setdefault(live.id, {})[first] = {"ev": events, "t": text}
             if live.id not in self._gap_tasks:
-                self._gap_tasks[live.id] = asyncio.get_running_loop().create_task(
+                self._gap_tasks[live.id] = spawn(
                     self._gap(live))
             return
         if first + len(events) <= count:

@@ -24,6 +24,7 @@ from qisai.web.play.live import LiveGame
 from qisai.web.play.rules import new_referee_game, result_data
 from qisai.web.play.takeback import replay
 from qisai.web.play.threads import game_limiter
+from qisai.web.state import spawn
 
 __all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "load_live",
            "nowait_database", "persist"]
@@ -177,7 +178,7 @@ class LoopWriter:
         self._since += 1
         if self._since >= CHECKPOINT_EVERY and (self._task is None or self._task.done()):
             self._since = 0
-            self._task = asyncio.get_running_loop().create_task(self._checkpoint())
+            self._task = spawn(self._checkpoint())
 
     async def _checkpoint(self) -> None:
         try:
