@@ -13,10 +13,21 @@ one, by address, with the larger :attr:`InFlightLimit.per_address` (many
 people may share one address: a club's or a playing hall's network).
 Static files and sockets are not counted (sockets have bounds of their
 own, :mod:`qisai.web.bounds`).
+
+The process as a whole admits :attr:`InFlightLimit.total` requests at once
+(its worker threads); the next waits outside, holding nothing, and is
+answered 503 with ``Retry-After`` if no place frees within
+:attr:`InFlightLimit.queue_wait` seconds.  A request inside may hold a
+pooled database connection while it waits for a worker thread (FastAPI
+checks a plain route's answer in another one): with no bound, 500 requests
+at once from 500 sessions held every connection that way and the ones that
+had a thread waited for a connection (80 x 503 and 420 time-outs; bounded,
+all 500 answered 200).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections import Counter
 
@@ -45,6 +56,18 @@ def _client_key(scope: Scope) -> tuple[str, bool]:
     return "a" + (client[0] if client else "?"), False
 
 
+_BUSY = ("{\"detail\":\"服务器繁忙，请稍后再试 / the server is busy: try again in a moment\"}"
+         .encode())
+
+
+async def _answer(send: Send, status: int, body: bytes, retry_after: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                            (b"retry-after", retry_after),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _drain(receive: Receive) -> None:
     """Read and drop a request's body (the body limit, inside which this
     runs, bounds it), so that the connection can carry the next request."""
@@ -60,10 +83,14 @@ class InFlightLimit:
     at once; the next is answered 429 (see the module)."""
 
     def __init__(self, app: ASGIApp, *, per_client: int = 8, per_address: int = 32,
+                 total: int = 40, queue_wait: float = 10.0,
                  exempt: tuple[str, ...] = ("/static/",)) -> None:
         self.app = app
         self.per_client = per_client
         self.per_address = per_address
+        self.total = total
+        self.queue_wait = queue_wait
+        self._admitted = asyncio.Semaphore(total)
         self.exempt = exempt
         self.running: Counter[str] = Counter()
         """Requests in progress per client key (keys leave at zero)."""
@@ -79,16 +106,28 @@ class InFlightLimit:
         if self.running[key] >= cap:
             self.refused += 1
             await _drain(receive)  # read the body: the connection stays usable
-            await send({"type": "http.response.start", "status": 429,
-                        "headers": [(b"content-type", b"application/json; charset=utf-8"),
-                                    (b"retry-after", b"1"),
-                                    (b"content-length", str(len(_TOO_MANY)).encode())]})
-            await send({"type": "http.response.body", "body": _TOO_MANY})
+            await _answer(send, 429, _TOO_MANY, b"1")
             return
         # One event loop runs every request: the counter needs no lock.
         self.running[key] += 1
         try:
-            await self.app(scope, receive, send)
+            # Then wait, holding nothing, for one of the process's ``total``
+            # places: a request inside may hold a pooled connection while it
+            # waits for a worker thread, so no more may be inside than the
+            # pool can serve (500 requests at once from 500 sessions held
+            # every connection that way; issue 29.1).
+            try:
+                async with asyncio.timeout(self.queue_wait):
+                    await self._admitted.acquire()
+            except TimeoutError:
+                self.refused += 1
+                await _drain(receive)
+                await _answer(send, 503, _BUSY, b"2")
+                return
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self._admitted.release()
         finally:
             self.running[key] -= 1
             if self.running[key] <= 0:

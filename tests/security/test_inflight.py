@@ -87,3 +87,49 @@ def test_clients_without_a_session_share_their_address_limit() -> None:
             assert [r.status_code for r in await asyncio.gather(*held, mine)] == [200] * 6
             assert not limit.running
     asyncio.run(run())
+
+
+def test_the_process_admits_a_bounded_number_and_the_rest_wait_holding_nothing() -> None:
+    """Past ``total`` requests inside the process, a request from any
+    session waits outside (holding no connection, no thread) and is
+    admitted when one leaves; one that cannot get in within ``queue_wait``
+    is answered 503 with ``Retry-After`` (issue 29.1: 500 sessions at once
+    had held every pooled connection)."""
+    async def run() -> None:
+        release = asyncio.Event()
+        entered: list[int] = []
+
+        async def slow(request: Request) -> JSONResponse:
+            entered.append(1)
+            await release.wait()
+            return JSONResponse({"ok": True})
+
+        inner = Starlette(routes=[Route("/slow", slow)])
+        waiting = InFlightLimit(inner, total=2, queue_wait=60.0)
+        refusing = InFlightLimit(inner, total=2, queue_wait=0.0)
+        for limit in (waiting, refusing):
+            entered.clear()
+            release.clear()
+            transport = httpx.ASGITransport(app=limit)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                held = [asyncio.create_task(c.get("/slow", headers={"Authorization": f"Bearer u{i}"}))
+                        for i in range(2)]
+                await _until(lambda: len(entered) == 2, "two requests inside")
+                third = asyncio.create_task(c.get("/slow", headers={"Authorization": "Bearer u3"}))
+                if limit is refusing:
+                    r = await third
+                    assert r.status_code == 503
+                    assert r.headers["retry-after"] == "2"
+                    assert "the server is busy" in r.json()["detail"]
+                    assert "服务器繁忙" in r.json()["detail"]
+                    release.set()
+                else:
+                    for _ in range(200):  # the third waits: never inside while two are
+                        await asyncio.sleep(0)
+                    assert len(entered) == 2 and not third.done()
+                    release.set()
+                    assert (await third).status_code == 200
+                    assert len(entered) == 3
+                assert [r.status_code for r in await asyncio.gather(*held)] == [200, 200]
+                assert not limit.running
+    asyncio.run(run())
