@@ -116,9 +116,9 @@ async def timed_get(client: httpx.AsyncClient, url: str, day: Day, name: str,
 async def player(client: httpx.AsyncClient, base: str, token: str, uid: int, day: Day,
                  plies: int, think: float, deadline: float, rng: random.Random) -> None:
     """Find the player's board of the round and play it to the end.  The
-    look-ups share one client (a connection pool of 50): 500 clients each
-    with its own (and its own TLS context) cost the bench, not the server,
-    15 s of CPU at the round's start."""
+    look-ups share one client (a connection pool of 50): a client each, with
+    its own TLS context, made the bench's own start of a round slow, which is
+    not what it measures."""
     h = {"Authorization": f"Bearer {token}"}
     game_id = None
     while game_id is None and time.monotonic() < deadline:

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket
 
 __all__ = ["MAX_BODY", "MAX_FRAME", "MAX_JSON_DEPTH", "ROUTE_LIMITS", "BodyLimitMiddleware",
            "DbId", "JsonTooDeep", "add_bound_handlers", "loads_bounded", "prefix",
-           "short_detail"]
+           "short_detail", "too_often"]
 
 MAX_BODY = 1024 * 1024
 """Bytes of a request body, by default (1 MiB)."""
@@ -101,6 +101,14 @@ def loads_bounded(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         else:
             depth -= 1
     return json.loads(text)
+
+
+def too_often(wait: float, what: str) -> HTTPException:
+    """Return the 429 for a caller over a per-minute limit: ``what`` says in
+    English what he did too often; the answer says it in Chinese too, and
+    when to try again (also in ``Retry-After``)."""
+    return HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / {what}; retry in "
+                              f"{wait:.0f} s", headers={"Retry-After": str(int(wait) + 1)})
 
 
 class _TooLarge(HTTPException):

@@ -20,7 +20,7 @@ from starlette.routing import Route
 from qisai.web.inflight import InFlightLimit
 
 
-def _app() -> tuple[InFlightLimit, asyncio.Event, list[int]]:
+def _app(**bounds: float) -> tuple[InFlightLimit, asyncio.Event, list[int]]:
     release = asyncio.Event()
     entered: list[int] = []
 
@@ -31,7 +31,7 @@ def _app() -> tuple[InFlightLimit, asyncio.Event, list[int]]:
 
     inner = Starlette(routes=[Route("/slow", slow, methods=["GET", "POST"]),
                               Route("/static/x", slow)])
-    return InFlightLimit(inner, per_client=3, per_address=5), release, entered
+    return InFlightLimit(inner, **{"per_client": 3, "per_address": 5, **bounds}), release, entered
 
 
 async def _until(cond: object, what: str) -> None:
@@ -96,27 +96,16 @@ def test_the_process_admits_a_bounded_number_and_the_rest_wait_holding_nothing()
     is answered 503 with ``Retry-After`` (issue 29.1: 500 sessions at once
     had held every pooled connection)."""
     async def run() -> None:
-        release = asyncio.Event()
-        entered: list[int] = []
-
-        async def slow(request: Request) -> JSONResponse:
-            entered.append(1)
-            await release.wait()
-            return JSONResponse({"ok": True})
-
-        inner = Starlette(routes=[Route("/slow", slow)])
-        waiting = InFlightLimit(inner, total=2, queue_wait=60.0)
-        refusing = InFlightLimit(inner, total=2, queue_wait=0.0)
-        for limit in (waiting, refusing):
-            entered.clear()
-            release.clear()
+        for queue_wait in (60.0, 0.0):
+            limit, release, entered = _app(total=2, queue_wait=queue_wait)
+            refusing = queue_wait == 0.0
             transport = httpx.ASGITransport(app=limit)
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
                 held = [asyncio.create_task(c.get("/slow", headers={"Authorization": f"Bearer u{i}"}))
                         for i in range(2)]
-                await _until(lambda: len(entered) == 2, "two requests inside")
+                await _until(lambda e=entered: len(e) == 2, "two requests inside")
                 third = asyncio.create_task(c.get("/slow", headers={"Authorization": "Bearer u3"}))
-                if limit is refusing:
+                if refusing:
                     r = await third
                     assert r.status_code == 503
                     assert r.headers["retry-after"] == "2"

@@ -37,6 +37,7 @@ from qisai.store import repo
 from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.accounts.deps import UserDep
+from qisai.web.bounds import too_often
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
 from qisai.web.events.views import tournament_view
@@ -180,9 +181,7 @@ async def _limited_user(st: StateDep, user: UserDep) -> User:
     # async: a refused request costs no worker thread for the route itself
     wait = st.entry_limiter.hit(f"entries:{user.id}")
     if wait:
-        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / entries: too many "
-                                 f"registrations and answers; retry in {wait:.0f} s",
-                            headers={"Retry-After": str(int(wait) + 1)})
+        raise too_often(wait, "entries: too many registrations and answers")
     return user
 
 

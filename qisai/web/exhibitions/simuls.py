@@ -31,7 +31,7 @@ from qisai.referee.errors import RefereeError
 from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep, ViewerDep
-from qisai.web.bounds import DbId
+from qisai.web.bounds import DbId, too_often
 from qisai.web.exhibitions import store
 from qisai.web.exhibitions.board_games import (
     ENGINE,
@@ -305,9 +305,7 @@ async def _limited_user(request: Request, app: StateDep, user: UserDep) -> User:
         key = "simul-guests:" + (request.client.host if request.client else "?")
     wait = app.entry_limiter.hit(key)
     if wait:
-        raise HTTPException(429, f"操作过于频繁，请 {wait:.0f} 秒后再试 / too many joins and "
-                                 f"leaves; retry in {wait:.0f} s",
-                            headers={"Retry-After": str(int(wait) + 1)})
+        raise too_often(wait, "too many joins and leaves")
     return user
 
 
