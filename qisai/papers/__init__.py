@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
 
-__all__ = ["KINDS", "write_paper"]
+__all__ = ["KINDS", "paper_pdf", "write_paper"]
 
 KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket", "ratings")
 """The papers :func:`write_paper` makes."""
@@ -61,3 +61,16 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
     if common is not None and doc.missing():  # a rare character: the whole font has it
         doc = makers[kind](event, round_no, font=whole)
     return doc.save(path)
+
+
+def paper_pdf(event: EventFile, kind: str, round_no: int | None = None) -> bytes:
+    """Draw paper ``kind`` of ``event`` as :func:`write_paper` does and
+    return the PDF's bytes (written through a temporary folder).  A
+    module-level function of plain arguments, so that a server can draw
+    it in a worker process.  Raises as :func:`write_paper`."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="qisai-papers-") as tmp:
+        out = Path(tmp) / "paper.pdf"
+        write_paper(event, kind, out, round_no)
+        return out.read_bytes()

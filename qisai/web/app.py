@@ -129,6 +129,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                 await hub.remote.stop()
             if isinstance(app.state.lobby, Lobby):
                 await app.state.lobby.close()
+            app.state.heavy.close()  # the paper-drawing processes
             db.dispose()
 
     app = FastAPI(title="qisai arena", version="0.1.0", lifespan=lifespan,

@@ -282,17 +282,15 @@ def test_heavy_work_is_bounded(one_job: TestClient, register: Any,
     heavy = client.app.state.heavy  # type: ignore[attr-defined]
     assert isinstance(heavy, HeavyWork) and heavy.limit == 1
 
-    import qisai.papers
-
-    real = qisai.papers.write_paper
+    real = heavy.in_process
     started, gate = threading.Event(), threading.Event()
 
-    def held(*args: Any, **kw: Any) -> int:  # the real paper, once the test lets it go
+    def held(fn: Any, *args: Any) -> Any:  # the real paper (drawn in a process), once let go
         started.set()
         assert gate.wait(30)
-        return real(*args, **kw)
+        return real(fn, *args)
 
-    monkeypatch.setattr(qisai.papers, "write_paper", held)
+    monkeypatch.setattr(heavy, "in_process", held)
     first: dict[str, Any] = {}
 
     def fetch() -> None:
@@ -325,3 +323,32 @@ def test_heavy_work_limit_counts_slots() -> None:
     assert heavy.try_enter() and heavy.running == 2
     with pytest.raises(ValueError):
         HeavyWork(0)
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _die(code: int) -> None:
+    import os
+
+    os._exit(code)
+
+
+def test_heavy_work_draws_in_another_process_and_survives_its_death() -> None:
+    """The CPU part of a heavy job runs in a worker process (it must not hold
+    the server's interpreter lock against the event loop); a worker that
+    dies fails its own job only, and the next job gets a new one."""
+    import os
+
+    heavy = HeavyWork(1)
+    try:
+        assert heavy.in_process(os.getpid) != os.getpid()
+        assert heavy.in_process(_square, 12) == 144
+        with pytest.raises(RuntimeError, match="died"):
+            heavy.in_process(_die, 3)
+        assert heavy.in_process(_square, 5) == 25
+    finally:
+        heavy.close()
+    inline = HeavyWork(1, processes=False)
+    assert inline.in_process(os.getpid) == os.getpid()

@@ -23,9 +23,7 @@ arena's formats), under a header made from the row.
 from __future__ import annotations
 
 import re
-import tempfile
 from dataclasses import asdict
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -130,9 +128,9 @@ def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> str:
     return f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
 
 
-def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
+def _make(st: AppState, heavy: HeavyWork, tournament_id: int, kind: str, round_no: int | None,
           user: User | None) -> tuple[bytes, str]:
-    from qisai.papers import write_paper
+    from qisai.papers import paper_pdf
     from qisai.papers.pdf import PapersError, find_font
 
     with st.db.session() as s:
@@ -176,13 +174,11 @@ def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
     except PapersError as exc:
         raise HTTPException(NO_FONT, f"papers cannot be printed on this server: {exc}") \
             from None
-    with tempfile.TemporaryDirectory(prefix="qisai-papers-") as tmp:
-        out = Path(tmp) / "paper.pdf"
-        try:
-            write_paper(ef, kind, out, round_no if kind in ROUND_KINDS else None)
-        except CompetitionError as exc:  # PapersError among them: a paper that does not fit
-            raise HTTPException(409, str(exc)) from None
-        return out.read_bytes(), name
+    try:  # the drawing holds the interpreter: in a worker process, not this thread
+        pdf = heavy.in_process(paper_pdf, ef, kind, round_no if kind in ROUND_KINDS else None)
+    except CompetitionError as exc:  # PapersError among them: a paper that does not fit
+        raise HTTPException(409, str(exc)) from None
+    return pdf, name
 
 
 RoundQuery = Annotated[int | None, Query(alias="round", ge=1, le=1000,
@@ -192,7 +188,7 @@ RoundQuery = Annotated[int | None, Query(alias="round", ge=1, le=1000,
 async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewer, st: AppState,
                    heavy: HeavyWork, disposition: str) -> Response:
     # a paper of a big event is seconds of CPU: off the loop, a few at once
-    pdf, name = await heavy.run(f"paper {kind}", _make, st, tournament_id, kind, round_no,
+    pdf, name = await heavy.run(f"paper {kind}", _make, st, heavy, tournament_id, kind, round_no,
                                 v.user)
     return Response(pdf, media_type="application/pdf", headers={
         "Content-Disposition": f'{disposition}; filename="{name}"',
