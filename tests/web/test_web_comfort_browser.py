@@ -80,8 +80,10 @@ def test_takeback_in_a_casual_game_and_sounds(live_server: tuple[str, Path], bro
     act(black, gid, type="resign")
     red.wait_for_selector("#rematch:not([hidden])")
     red.click("#rematch")
-    black.wait_for_selector("#rematch:not([hidden])")
+    # the offer's arrival, not the button's first drawing (it shows before the offer)
+    black.wait_for_selector('#rematch[data-offer="theirs"]:not([hidden])')
     assert black.inner_text("#rematch") == "接受再来一局"
+    red.wait_for_selector('#rematch[data-offer="mine"]')
     black.click("#rematch")
     for page in (red, black):
         page.wait_for_url(re.compile(r"/games/(?!" + re.escape(gid) + r"$)[\w-]+$"))

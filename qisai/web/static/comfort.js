@@ -125,6 +125,8 @@
     $("rematch").hidden = !over || !!c.rematch;
     $("rematch").textContent = c.rematch_offer && c.rematch_offer !== st.you ? T.rematch_accept : T.rematch;
     $("rematch").disabled = c.rematch_offer === st.you;
+    // whose offer stands, for scripts and tests to wait on (not the label's text)
+    $("rematch").dataset.offer = !c.rematch_offer ? "" : c.rematch_offer === st.you ? "mine" : "theirs";
     $("rematch-why").textContent = over && c.rematch_offer === st.you ? T.rematch_waiting : "";
     $("rematch-link").hidden = !c.rematch;
     if (c.rematch) $("rematch-link").href = `/games/${c.rematch}`;
