@@ -307,3 +307,19 @@ async def entries_page(tournament_id: int, v: ViewerDep, st: StateDep,
                     "entries": [_entry_line(snap, e, shown)
                                 for e in numbers[offset:offset + limit]]}
     return await run_in_threadpool(run)
+
+
+@router.get("/{tournament_id}/log")
+async def log_page(tournament_id: int, v: ViewerDep, st: StateDep, offset: Offset = 0,
+                   limit: Limit = LOG_LINES) -> dict[str, Any]:
+    """Entries ``offset`` .. ``offset + limit`` of an event's log, oldest
+    first, for any family (public, as the page shows its last
+    :data:`LOG_LINES`): ``total``, ``offset`` and ``entries`` (when, by
+    whom, the act, what, the reason).  404 for an unknown event."""
+    def run() -> dict[str, Any]:
+        with st.db.session() as s:
+            row = light_row_or_404(s, tournament_id)
+            log: list[dict[str, Any]] = row.settings.get("log", [])
+            return {"total": len(log), "offset": offset,
+                    "entries": log[offset:offset + limit]}
+    return await run_in_threadpool(run)

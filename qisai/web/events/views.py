@@ -29,7 +29,7 @@ from qisai.web.events.model import (
     round_has_results,
     staff_role,
 )
-from qisai.web.events.paged import page_view
+from qisai.web.events.paged import LOG_LINES, page_view
 from qisai.web.events.staff import staff_view
 
 __all__ = ["games_by_key", "tournament_view"]
@@ -46,6 +46,7 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         return page_view(s, row, viewer)
     ev = load_event(row)
     hidden = hidden_rounds(row)
+    log: list[dict[str, Any]] = row.settings.get("log", [])
     part = staff_role(s, row, viewer)
     is_staff = part is not None
     base: dict[str, Any] = {
@@ -54,7 +55,8 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
         "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
         "online": row.settings.get("online", True),
         "started": ev.started, "finished": ev.started and ev.finished,
-        "hidden_rounds": sorted(hidden), "log": row.settings.get("log", []),
+        # the last of the log (it grows with every act); the rest by GET .../log
+        "hidden_rounds": sorted(hidden), "log": log[-LOG_LINES:], "log_total": len(log),
         "staff": staff_view(s, row), "you": part,
         "listing": listing_of(row),  # the calendar's facts and entry conditions
     }

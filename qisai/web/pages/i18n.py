@@ -183,6 +183,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "withdraw_who": ("退赛者姓名", "Name of the entry withdrawing"),
     "ask_reason": ("请说明更正或裁定的原因：", "Say why (it is kept in the arbiters' log):"),
     "log": ("裁判记录", "Arbiters' log"),
+    "log_latest": ("最近的记录，全部共", "The latest entries; in all"),
     "fouls": ("犯规", "Fouls"),
     "bye": ("轮空", "Bye"),
     # group round robin (11.3), McMahon, the 2021 league format
