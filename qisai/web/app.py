@@ -62,7 +62,7 @@ from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
-from qisai.web.play import consult_routes, socket
+from qisai.web.play import comfort, consult_routes, socket
 from qisai.web.play import routes as play_api
 from qisai.web.play.cluster import ClusterHub
 from qisai.web.play.consult import boards_of
@@ -92,6 +92,10 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               engine_pool=engine_pool(settings), quota=quota(settings),
               board_staff=board_staff)
     hub.draw_margin_cp = settings.engine_draw_cp
+    # The actions beside the referee's, all through Hub.act: casual comfort
+    # (play) and a consultation group's votes and talk (exhibitions).
+    comfort.register(hub)
+    consult_routes.register(hub)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),

@@ -36,10 +36,10 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play import explain
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.play.live import ActionError, LiveGame, group_of, member_side
 from qisai.web.play.ticker import Ticker
 
-__all__ = ["GroupBoards", "boards_of", "group_of", "member_side", "MAX_TALK", "TALK_KEPT"]
+__all__ = ["GroupBoards", "boards_of", "MAX_TALK", "TALK_KEPT"]
 
 log = logging.getLogger("qisai.web")
 
@@ -53,23 +53,6 @@ _SIDES = {"first": Side.FIRST, "second": Side.SECOND}
 
 def _refused(status: int, zh: str, en: str, clause: str = "") -> ActionError:
     return ActionError(status, en, {"code": "group", "zh": zh, "en": en, "clause": clause})
-
-
-def group_of(live: LiveGame, side: Side) -> dict[str, Any] | None:
-    """Return the stored group setting of ``side`` of ``live``, or ``None``."""
-    groups = live.settings.get("groups") or {}
-    g = groups.get("first" if side is Side.FIRST else "second")
-    return g if isinstance(g, dict) else None
-
-
-def member_side(live: LiveGame, user_id: int) -> Side | None:
-    """Return the side of ``live`` whose group ``user_id`` is a member of,
-    or ``None``."""
-    for side in (Side.FIRST, Side.SECOND):
-        group = group_of(live, side)
-        if group is not None and user_id in group["members"]:
-            return side
-    return None
 
 
 def _setting(group: dict[str, Any]) -> Consultation:

@@ -7,8 +7,10 @@ a member is enlisted only by his own acceptance); ``POST
 /api/games/{id}/group/votes`` votes (``confirm``: the captain's choice);
 ``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
 and write the group's talk.  The socket takes the same as ``group_vote``,
-``group_confirm`` and ``group_talk`` messages (see
-:func:`socket_action`).  Refusals carry ``zh``/``en`` reasons.
+``group_confirm`` and ``group_talk`` messages, and so does ``POST
+/api/games/{id}/actions``: :func:`register` makes them actions of the hub
+(:meth:`Hub.act`, see :func:`socket_action`).  Refusals carry ``zh``/``en``
+reasons.
 """
 
 from __future__ import annotations
@@ -35,12 +37,19 @@ from qisai.web.play.live import ActionError
 from qisai.web.play.quota import QuotaError
 from qisai.web.state import StateDep
 
-__all__ = ["router", "socket_action", "GROUP_MESSAGES"]
+__all__ = ["router", "register", "socket_action", "GROUP_MESSAGES"]
 
 router = APIRouter(prefix="/api", tags=["consultation"])
 
 GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk"})
 """The socket messages this module answers."""
+
+
+def register(hub: Hub) -> None:
+    """Make the group's messages actions of ``hub`` (:meth:`Hub.handle`):
+    called once at the app's start, so that play's socket and routes reach
+    them through :meth:`Hub.act` without importing consultation."""
+    hub.handle(GROUP_MESSAGES, socket_action)
 
 
 class NewConsultation(BaseModel):

@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -69,7 +69,7 @@ from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
 from qisai.web.state import spawn
 
-__all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
+__all__ = ["ActionError", "ActionHandler", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
 
 log = logging.getLogger("qisai.web")
 
@@ -78,6 +78,11 @@ BoardResult = Callable[[Session, int, str], None]
 game's database session (in the same transaction), the pairing id and the
 PGN result.  The events domain provides it (the app wires it in), so that
 play never imports events."""
+
+ActionHandler = Callable[["Hub", str, User, dict[str, Any]], Awaitable[dict[str, Any]]]
+"""Carries out an action the referee does not know (takeback, a group's vote):
+returns the ack, raises :class:`ActionError`; registered at the app's start
+(:meth:`Hub.handle`), so that play imports none of those domains."""
 
 BoardStaff = Callable[[Session, int, User], "str | None"]
 """Whether a user may rule on (pause, foul, warn, adjudicate) the game of an
@@ -140,6 +145,17 @@ class Hub:
         engines too: no engine searches in this process)."""
         self.quota = quota if quota is not None else Quota()
         """How many engine games and open seeks a player may have."""
+        self.handlers: dict[str, ActionHandler] = {}  # by action type: see handle
+
+    def handle(self, kinds: Iterable[str], handler: ActionHandler) -> None:
+        """Let ``handler`` carry out the actions of types ``kinds`` through
+        :meth:`act`.  Raises :class:`ValueError` for a type the referee or
+        another handler already takes (one handler per action type)."""
+        kinds = frozenset(kinds)
+        taken = kinds & (PLAYER_ACTIONS | ARBITER_ACTIONS | set(self.handlers))
+        if taken:
+            raise ValueError(f"action types already handled: {', '.join(sorted(taken))}")
+        self.handlers.update(dict.fromkeys(kinds, handler))
 
     # ------------------------------------------------------------- loading
     def _load_sync(self, game_id: str) -> LiveGame:
@@ -264,14 +280,17 @@ class Hub:
     # ------------------------------------------------------------ actions
     async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
         """Carry out ``action`` (``{"type": "move", "ply": 1, "move": "h2e2"}``
-        ...) for ``user`` in ``game_id``; returns the acknowledgement.
-
-        Raises :class:`ActionError` with a 4xx status for anything refused.
-        """
+        ...) for ``user`` in ``game_id``, the one way in for every action
+        (others' by :meth:`handle`); returns the acknowledgement.  Raises
+        :class:`ActionError` with a 4xx status for anything refused."""
         kind = action.get("type")
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            return await handler(self, game_id, user, action)
         if not isinstance(kind, str) or kind not in PLAYER_ACTIONS | ARBITER_ACTIONS:
+            known = PLAYER_ACTIONS | ARBITER_ACTIONS | set(self.handlers)
             raise ActionError(400, f"unknown action type {kind!r}; expected one of "
-                                   f"{', '.join(sorted(PLAYER_ACTIONS | ARBITER_ACTIONS))}")
+                                   f"{', '.join(sorted(known))}")
         if kind in ("move", "pass") and self.move_limiter.hit(f"u{user.id}") > 0:
             raise ActionError(429, "too many moves; slow down")
         live = await self.get(game_id)

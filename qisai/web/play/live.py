@@ -20,7 +20,7 @@ from qisai.web.play.clauses import clause_links
 from qisai.web.play.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
-           "game_state", "game_summary"]
+           "game_state", "game_summary", "group_of", "member_side"]
 
 PLAYER_ACTIONS = frozenset({
     "move", "pass", "offer_draw", "accept_draw", "decline_draw", "resign", "claim", "flag",
@@ -308,3 +308,20 @@ def game_summary(g: Any) -> dict[str, Any]:
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }
+
+
+def group_of(live: LiveGame, side: Side) -> dict[str, Any] | None:
+    """Return the stored group setting of ``side`` of ``live``, or ``None``."""
+    groups = live.settings.get("groups") or {}
+    g = groups.get("first" if side is Side.FIRST else "second")
+    return g if isinstance(g, dict) else None
+
+
+def member_side(live: LiveGame, user_id: int) -> Side | None:
+    """Return the side of ``live`` whose group ``user_id`` is a member of,
+    or ``None``."""
+    for side in (Side.FIRST, Side.SECOND):
+        group = group_of(live, side)
+        if group is not None and user_id in group["members"]:
+            return side
+    return None

@@ -26,14 +26,13 @@ from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
-from qisai.web.play import comfort, explain, records
+from qisai.web.play import explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.clauses import clause_links
-from qisai.web.play.consult import member_side
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.families import safe_family
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
-from qisai.web.play.live import ActionError, game_summary
+from qisai.web.play.live import ActionError, game_summary, member_side
 from qisai.web.play.quota import QuotaError
 from qisai.web.state import SessionDep, StateDep
 
@@ -218,7 +217,7 @@ async def act(game_id: str, action: dict[str, Any], hub: HubDep,
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
     exactly as on the socket.  Returns the acknowledgement."""
     try:
-        return await comfort.dispatch(hub, game_id, user, action)
+        return await hub.act(game_id, user, action)
     except ActionError as exc:
         # ``detail`` in English without ids or timestamps, and the reason in
         # both languages with its clause (``code``, ``zh``, ``en``, ``clause``).
