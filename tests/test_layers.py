@@ -156,8 +156,8 @@ def _web_domain(module: str) -> str | None:
 def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert "qisai.web.app" in graph and "qisai.web.events.results" in graph
-    assert "qisai.web.play.cluster" in graph["qisai.web.app"]
-    assert "qisai.web.play.hub" in graph["qisai.web.play.cluster"]
+    assert "qisai.web.cluster.cluster_hub" in graph["qisai.web.app"]
+    assert "qisai.web.play.hub" in graph["qisai.web.cluster.cluster_hub"]
     # function-level imports count: the arena's CLI imports the app inside a function
     assert "qisai.web" in graph["qisai.cli.arena"]
 

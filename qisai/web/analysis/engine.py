@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qisai.web.play.hub import Hub
-from qisai.web.play.opponents import (
+from qisai.web.seats.opponents import (
     BUILTIN,
     BuiltinGoSeat,
     BuiltinXiangqiSeat,

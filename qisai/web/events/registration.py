@@ -38,9 +38,9 @@ from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.accounts.deps import UserDep
 from qisai.web.bounds import too_often
+from qisai.web.events.event_json import tournament_view
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
-from qisai.web.events.views import tournament_view
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["Registration", "api"]

@@ -63,8 +63,8 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
 from qisai.web.events import machines, registration
 from qisai.web.events import staff as staff_api
-from qisai.web.events.boards import open_boards, players_against, players_at, team_accounts
 from qisai.web.events.endings import Due, rulings_due
+from qisai.web.events.event_json import games_by_key, tournament_view
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
@@ -107,8 +107,8 @@ from qisai.web.events.schemas import (
     NewTournament,
     Withdrawal,
 )
-from qisai.web.events.views import games_by_key, tournament_view
-from qisai.web.play import rules as views
+from qisai.web.events.server_games import open_boards, players_against, players_at, team_accounts
+from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
 from qisai.web.state import AppState, SessionDep, StateDep
@@ -134,14 +134,14 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
     seed = secrets.randbelow(2**31)
     ev: Event
     try:
-        views.make_rules(body.kind, ruleset, settings)
+        referee_games.make_rules(body.kind, ruleset, settings)
         if body.times:
             if body.system not in KNOCKOUT:
                 raise CompetitionError("times: a time control per series game is for "
                                        "knock-out events")
             for game_kind, tc in body.times.items():
                 try:
-                    views.make_rules(body.kind, ruleset, {"time": tc})
+                    referee_games.make_rules(body.kind, ruleset, {"time": tc})
                 except RefereeError as exc:
                     raise CompetitionError(f"times.{game_kind}: {exc}") from None
             settings["times"] = dict(body.times)

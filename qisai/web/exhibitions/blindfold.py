@@ -5,7 +5,7 @@ lists the blindfold seats (``first``, ``second``).  A player sets it for his
 own seat (``POST /api/games/{id}/blindfold``); a simul sets it at the start
 for the boards whose entrant (or host) chose it.  Everyone sees which
 seats are blindfold (the state's ``blindfold``) and the record says so
-(:mod:`qisai.web.play.records`).
+(:mod:`qisai.web.play.downloads`).
 
 The blindfold player hears the opponent's move as the arbiter reads it
 (``GET /api/games/{id}/announce``: "第三台，炮二平五" / "board 3, C2.5" /

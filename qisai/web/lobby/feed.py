@@ -1,6 +1,6 @@
 """One page socket's feed of live boards: the games it watches, multiplexed.
 
-A :class:`LobbyFeed` follows up to :data:`~qisai.web.lobby.boards.MAX_BOARDS`
+A :class:`LobbyFeed` follows up to :data:`~qisai.web.lobby.live_boards.MAX_BOARDS`
 games through the hub's own subscriptions (the hub calls it after every
 stored change of a game, as it calls a game's sockets).  It does not pass
 the hub's updates on: it marks the game changed and, at most once every
@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import select
 
 from qisai.store.models import Game, GameStatus
-from qisai.web.lobby.boards import MAX_BOARDS, board_view
+from qisai.web.lobby.live_boards import MAX_BOARDS, board_view
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.security import RateLimiter

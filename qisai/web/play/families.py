@@ -15,7 +15,7 @@ from typing import Any
 
 from qisai.referee.clock import ByoyomiKind, SideTimeControl, TimeControl
 from qisai.referee.errors import RefereeError
-from qisai.web.play import rules
+from qisai.web.play import referee_games
 
 __all__ = ["FAMILIES", "family_of", "family_of_settings", "safe_family", "side_seconds"]
 
@@ -76,7 +76,7 @@ def family_of_settings(kind: str, ruleset: str, settings: dict[str, Any]) -> str
     ``ruleset`` and ``settings`` (its own time, else the profile's).
 
     Raises :class:`~qisai.referee.errors.RefereeError` for bad settings."""
-    profile = rules.make_rules(kind, ruleset, settings)
+    profile = referee_games.make_rules(kind, ruleset, settings)
     return family_of(profile.time_control)
 
 

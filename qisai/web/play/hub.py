@@ -16,7 +16,7 @@ without being applied twice (exactly once).
 
 Several processes may serve one database: appends are conditional on the
 events seen (:func:`qisai.store.repo.append_events`), a race's loser reloads
-and retries; :mod:`qisai.web.play.cluster` relays notices (issue 15)."""
+and retries; :mod:`qisai.web.cluster.cluster_hub` relays notices (issue 15)."""
 
 from __future__ import annotations
 
@@ -41,9 +41,7 @@ from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
-from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
 from qisai.web.play.fanout import FanOut
-from qisai.web.play.lineup import Offered, make_seat
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -51,7 +49,14 @@ from qisai.web.play.live import (
     LiveGame,
     Send,
 )
-from qisai.web.play.opponents import (
+from qisai.web.play.quota import Quota
+from qisai.web.play.referee_games import notice_data, same_move
+from qisai.web.play.resources import default_processes
+from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
+from qisai.web.play.threads import game_limiter
+from qisai.web.seats.draws import DEFAULT_MARGIN_CP, accepts_draw
+from qisai.web.seats.lineup import Offered, make_seat
+from qisai.web.seats.opponents import (
     BUILTIN,
     GoRequest,
     Seat,
@@ -61,11 +66,6 @@ from qisai.web.play.opponents import (
     fault_verdict,
     go_time_left,
 )
-from qisai.web.play.quota import Quota
-from qisai.web.play.resources import default_processes
-from qisai.web.play.rules import notice_data, same_move
-from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
-from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
 from qisai.web.state import spawn
 
@@ -120,9 +120,9 @@ class Hub:
         self.engine_think = engine_think
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
-        (Xiangqi); see :mod:`qisai.web.play.opponents`."""
+        (Xiangqi); see :mod:`qisai.web.seats.opponents`."""
         self.levels: dict[str, Offered] = {}
-        """Engines found at start-up, by level (:mod:`qisai.web.play.lineup`)."""
+        """Engines found at start-up, by level (:mod:`qisai.web.seats.lineup`)."""
         self.engine_timeout = engine_timeout
         """Seconds an engine may think in a game without clocks before it
         has failed (with clocks: until its flag falls)."""
@@ -138,7 +138,7 @@ class Hub:
         :data:`BoardResult`); ``None``: such results are not entered."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
         """An engine accepts a draw offer when its score for itself is at
-        most this (centipawns; see :mod:`qisai.web.play.draws`)."""
+        most this (centipawns; see :mod:`qisai.web.seats.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
         self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
         """The engine processes every engine seat leases from (qisai's own
@@ -690,7 +690,7 @@ class Hub:
 
     async def _engine_failed(self, live: LiveGame, side: Side, exc: BaseException) -> None:
         """Rule the failure ``exc`` of the engine playing ``side``: the game
-        is lost for it (see :func:`~qisai.web.play.opponents.fault_verdict`),
+        is lost for it (see :func:`~qisai.web.seats.opponents.fault_verdict`),
         unless it has ended already (a flag fall while it was silent)."""
         log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
                     type(exc).__name__, exc)

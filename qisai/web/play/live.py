@@ -15,9 +15,9 @@ from typing import Any
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
-from qisai.web.play import explain, rules, takeback
+from qisai.web.play import explain, referee_games, takeback
 from qisai.web.play.clauses import clause_links
-from qisai.web.play.opponent_names import engine_player
+from qisai.web.seats.opponent_names import engine_player
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary", "group_of", "member_side"]
@@ -285,7 +285,7 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
         "offer": None if game.pending_offer is None else game.pending_offer.name.lower(),
         "fouls": {s.name.lower(): game.fouls(s) for s in Side},
         "warnings": {s.name.lower(): game.warnings(s) for s in Side},
-        "result": rules.result_data(game),
+        "result": referee_games.result_data(game),
     }
     if with_moves:
         state["moves"] = [_move_data(live, i, texts) for i in range(n)]

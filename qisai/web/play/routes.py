@@ -26,14 +26,13 @@ from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
-from qisai.web.play import explain, records
-from qisai.web.play import rules as views
+from qisai.web.play import downloads, explain, referee_games
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.families import safe_family
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError, game_summary, member_side
 from qisai.web.play.quota import QuotaError
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["router"]
@@ -77,7 +76,7 @@ def engines(hub: HubDep, kind: Literal["xiangqi", "go"] | None = None) -> list[d
     it plays, its own name and version and its level
     (``{"name": "gnugo-level-5", "kinds": ["go"], "engine": "GNU Go 3.8",
     "level": {"zh": "等级 5", "en": "level 5"}}``; see
-    :func:`qisai.web.play.lineup.listing`); with ``kind``, only those that
+    :func:`qisai.web.seats.lineup.listing`); with ``kind``, only those that
     play it."""
     return listing(kind, hub.engines, hub.levels)
 
@@ -87,7 +86,7 @@ def rules(kind: Literal["xiangqi", "go"] = "xiangqi") -> dict[str, Any]:
     """Return the rule profiles of a game."""
     return {"kind": kind, "profiles": [
         {"name": n, "zh": PRESETS[n].title_zh, "en": PRESETS[n].title_en}
-        for n in views.profiles_for(kind)]}
+        for n in referee_games.profiles_for(kind)]}
 
 
 @router.post("/games", status_code=201, tags=["games"])
@@ -110,7 +109,7 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
     if body.fen is not None:
         settings["fen"] = body.fen
     try:
-        views.new_referee_game(body.kind, name, settings, None)
+        referee_games.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
     # Its time-control family, for the leaderboards (lobby/players.py).
@@ -270,6 +269,6 @@ async def record(game_id: str, hub: HubDep) -> Response:
     """Download the game record: PGN for Xiangqi, SGF for Go."""
     live = await live_game(hub, game_id)
     async with live.lock:
-        text, media, ext = records.export(live)
+        text, media, ext = downloads.export(live)
     return Response(text, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="qisai-{game_id}.{ext}"'})

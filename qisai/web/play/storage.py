@@ -21,7 +21,7 @@ from qisai.store import Database, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus
 from qisai.web.play.live import LiveGame
-from qisai.web.play.rules import new_referee_game, result_data
+from qisai.web.play.referee_games import new_referee_game, result_data
 from qisai.web.play.takeback import replay
 from qisai.web.play.threads import game_limiter
 from qisai.web.state import spawn

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from qisai.web.play.opponent_names import opponent_name
+from qisai.web.seats.opponent_names import opponent_name
 
 if TYPE_CHECKING:
     from qisai.web.play.live import LiveGame

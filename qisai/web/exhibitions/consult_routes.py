@@ -26,15 +26,15 @@ from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
 from qisai.referee.errors import RefereeError
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
-from qisai.web.play import rules as views
-from qisai.web.play.consult import boards_of
+from qisai.web.exhibitions.consult import boards_of
+from qisai.web.exhibitions.group_games import GroupSpec, create_group_game
+from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.families import safe_family
-from qisai.web.play.group_games import GroupSpec, create_group_game
 from qisai.web.play.hub import Hub
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError
 from qisai.web.play.quota import QuotaError
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import StateDep
 
 __all__ = ["router", "register", "socket_action", "GROUP_MESSAGES"]
@@ -93,7 +93,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     if "time" in body.model_fields_set:
         settings["time"] = body.time
     try:
-        views.new_referee_game(body.kind, name, settings, None)
+        referee_games.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
     settings["family"] = safe_family(body.kind, name, settings)
