@@ -268,7 +268,7 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: E
                   ) -> dict[str, Any]:
     """Register the caller in event ``tournament_id`` under its entry
     conditions (see the module); returns the event as
-    :func:`~.views.tournament_view` shows it to him, or, for a team that
+    :func:`~.event_json.tournament_view` shows it to him, or, for a team that
     names others, ``{"invitation": ...}`` (see :func:`answer`).  429 past
     20 registrations and answers a minute."""
     if user.role == Role.GUEST.value:

@@ -16,7 +16,7 @@ Four families of events, by the row's ``format`` (:mod:`.model`):
 The event object is the truth about entries, pairings, results and
 standings; its JSON form is kept in the row's settings (``event``).  Every
 game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
-so that a server game can point at it (:mod:`.boards`).  Every result, an
+so that a server game can point at it (:mod:`.server_games`).  Every result, an
 arbiter's or a server game's, goes in by one path (:mod:`.results`).
 
 Roles: an organiser (site role) creates an event and is its organiser; the

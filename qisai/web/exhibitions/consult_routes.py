@@ -30,10 +30,10 @@ from qisai.web.exhibitions.consult import boards_of
 from qisai.web.exhibitions.group_games import GroupSpec, create_group_game
 from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
-from qisai.web.play.families import safe_family
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError
 from qisai.web.play.quota import QuotaError
+from qisai.web.play.referee_games import safe_family
 from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import StateDep
 

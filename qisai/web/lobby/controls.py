@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from qisai.web.play.families import FAMILIES, family_of_settings
+from qisai.referee.time_families import FAMILIES
+from qisai.web.play.referee_games import family_of_settings
 
 __all__ = ["CONTROLS", "QuickControl", "control"]
 

@@ -5,7 +5,7 @@ games through the hub's own subscriptions (the hub calls it after every
 stored change of a game, as it calls a game's sockets).  It does not pass
 the hub's updates on: it marks the game changed and, at most once every
 ``interval`` seconds, sends one ``boards`` message with the small view of
-every game changed since the last one (:func:`~.boards.board_view`).  So a
+every game changed since the last one (:func:`~.live_boards.board_view`).  So a
 page with twelve boards gets at most ``1 / interval`` messages a second
 (4 by default) however fast the games go, and a board that changed five
 times in that time is sent once, as it is now.

@@ -96,7 +96,7 @@ class LiveGame:
 
     def plays_in(self, user_id: int) -> bool:
         """Whether ``user_id`` plays in this game: holds a seat or is a
-        member of a group playing a side (会商, see :mod:`.consult`)."""
+        member of a group playing a side (会商, see :mod:`qisai.web.exhibitions.consult`)."""
         if user_id in (self.first_user_id, self.second_user_id):
             return True
         groups = self.settings.get("groups") or {}

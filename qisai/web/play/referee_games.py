@@ -22,19 +22,22 @@ from qisai.referee.clock import (
     scheme_6_3,
     scheme_6_4,
 )
-from qisai.referee.errors import RulesetError, TimeControlError
+from qisai.referee.errors import RefereeError, RulesetError, TimeControlError
 from qisai.referee.events import Notice
 from qisai.referee.game import Game as RefereeGame
 from qisai.referee.rulesets import PRESETS, GoRules, XiangqiRules, ruleset
+from qisai.referee.time_families import family_of
 from qisai.referee.verdict import Side
 
 __all__ = [
+    "family_of_settings",
     "jsonable",
     "new_referee_game",
     "notice_data",
     "parse_time_control",
     "profiles_for",
     "result_data",
+    "safe_family",
     "same_move",
 ]
 
@@ -179,3 +182,21 @@ def notice_data(n: Notice) -> dict[str, Any]:
     """Return a referee notice as JSON-ready data."""
     return {"type": n.type.value, "at": n.at, "side": None if n.side is None else n.side.name.lower(),
             "zh": n.text_zh, "en": n.text_en, "clause": n.clause, "data": jsonable(n.data)}
+
+
+def family_of_settings(kind: str, ruleset: str, settings: dict[str, Any]) -> str:
+    """Return the family of a game stored with ``kind``, rule profile
+    ``ruleset`` and ``settings`` (its own time, else the profile's).
+
+    Raises :class:`~qisai.referee.errors.RefereeError` for bad settings."""
+    profile = make_rules(kind, ruleset, settings)
+    return family_of(profile.time_control)
+
+
+def safe_family(kind: str, ruleset: str, settings: dict[str, Any]) -> str | None:
+    """Return :func:`family_of_settings`, or ``None`` for settings no
+    profile accepts (never raises)."""
+    try:
+        return family_of_settings(kind, ruleset, settings)
+    except RefereeError:
+        return None

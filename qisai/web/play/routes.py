@@ -29,9 +29,9 @@ from qisai.web.bounds import DbId
 from qisai.web.play import downloads, explain, referee_games
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
-from qisai.web.play.families import safe_family
 from qisai.web.play.live import ActionError, game_summary, member_side
 from qisai.web.play.quota import QuotaError
+from qisai.web.play.referee_games import safe_family
 from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import SessionDep, StateDep
 
