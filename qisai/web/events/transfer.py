@@ -155,7 +155,7 @@ def _entries(s: Session, row: TournamentRow, ev: Event) -> None:
     if not ev.started:
         return
     if isinstance(ev, TeamEvent):
-        tt = ev._tt()
+        tt = ev.team_tournament()
         repo.add_entries(s, row.id, [(number, name, None, tt.team(tid).name)
                                      for (tid, name), number in ev.member_numbers().items()])
         return

@@ -69,7 +69,7 @@ from qisai.web.seats.opponents import (
 from qisai.web.security import RateLimiter
 from qisai.web.state import spawn
 
-__all__ = ["ActionError", "ActionHandler", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
+__all__ = ["ActionHandler", "BoardResult", "BoardStaff", "Hub"]
 
 log = logging.getLogger("qisai.web")
 
