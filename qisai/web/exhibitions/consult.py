@@ -27,6 +27,7 @@ import json
 import logging
 import weakref
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,7 @@ def _refused(status: int, zh: str, en: str, clause: str = "") -> ActionError:
     return ActionError(status, en, {"code": "group", "zh": zh, "en": en, "clause": clause})
 
 
-def _setting(group: dict[str, Any]) -> Consultation:
+def _setting(group: Mapping[str, Any]) -> Consultation:
     return Consultation(tuple(str(m) for m in group["members"]),
                         None if group.get("captain") is None else str(group["captain"]),
                         str(group.get("mode", "majority")), float(group.get("reserve", 60)))
@@ -167,9 +168,8 @@ class GroupBoards:
                     return names
             names = await asyncio.to_thread(store)
             new["names"] = names
-            live.settings = {**live.settings, "groups": {
-                **(live.settings.get("groups") or {}),
-                "first" if side is Side.FIRST else "second": new}}
+            live.settings = live.settings.with_stored(groups={
+                **live.settings.groups, "first" if side is Side.FIRST else "second": new})
             account = live.players.get(int(group["account"]))
             if account is not None:
                 account["display_name"] = "、".join(names)[:80]

@@ -191,8 +191,7 @@ async def _apply_takeback(hub: Hub, live: LiveGame) -> None:
         # next use) rather than play on from the line taken back.
         hub.forget(live.id)
         raise
-    live.__dict__.pop("_notation", None)
-    live.__dict__.pop("_forbidden", None)
+    live.forget_views()
 
 
 async def _rematch(hub: Hub, live: LiveGame, user: User, side: Side
@@ -216,7 +215,7 @@ async def _rematch(hub: Hub, live: LiveGame, user: User, side: Side
         return ack, [_note(live, "rematch_offer", side, now)], None
     # Both want it (or the engine always does): colours swapped.
     first, second = live.second_user_id, live.first_user_id
-    settings = dict(live.settings)
+    settings = dict(live.settings.stored)
 
     def make() -> str:
         with hub.db.session() as s:

@@ -50,11 +50,8 @@ class EngineDriver:
     @staticmethod
     def driven(live: LiveGame) -> tuple[Side, str, int] | None:
         """Return (side, engine, account) of the driven seat of ``live``, if any."""
-        d = live.settings.get("driven")
-        if not isinstance(d, dict):
-            return None
-        return (Side.FIRST if d.get("side") == "first" else Side.SECOND, str(d["engine"]),
-                int(d["account"]))
+        d = live.settings.driven
+        return None if d is None else (d.side, d.engine, d.account)
 
     async def tick(self) -> None:
         """Start a move of every driven engine that is to move."""

@@ -36,8 +36,8 @@ from qisai.engines.errors import EngineMoveError
 from qisai.engines.pool import EnginePool
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
-from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Outcome, Reason, Side
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
@@ -458,8 +458,8 @@ class Hub:
                 return
             if live.status != GameStatus.ACTIVE.value:
                 return
-            if any(isinstance(g, dict) and (len(g.get("members", ())) < 2 or g.get("invited"))
-                   for g in (live.settings.get("groups") or {}).values()):
+            if any(len(g.get("members", ())) < 2 or g.get("invited")
+                   for g in live.settings.groups.values()):
                 return  # a consultation side plays once all invited answered, two in (会商)
             try:
                 notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
@@ -576,16 +576,13 @@ class Hub:
             timeout = max(0.0, deadline - now) + self.ENGINE_GRACE
         else:
             timeout = max(self.engine_timeout, think * 3)
-        board: Any = getattr(game, "board")  # noqa: B009 - both games have one
-        if live.kind == "go":
-            rules = game.rules
-            assert isinstance(rules, GoRules)
-            try:
-                left = go_time_left(game, side, now)
-            except RefereeError:  # a clock read at an instant it has passed
-                left = None
-            return GoRequest(board.copy(), rules, side, think, timeout, left)
-        return XiangqiRequest(board.copy(), think, timeout)
+        if isinstance(game, XiangqiGame):
+            return XiangqiRequest(game.board.copy(), think, timeout)
+        try:
+            left = go_time_left(game, side, now)
+        except RefereeError:  # a clock read at an instant it has passed
+            left = None
+        return GoRequest(game.board.copy(), game.grules, side, think, timeout, left)
 
     async def _engine_step(self, live: LiveGame) -> bool:
         """Let the engine take one action; return whether it acted (or the

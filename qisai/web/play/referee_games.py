@@ -7,7 +7,7 @@ Nothing here decides anything: results and clocks come from the referee.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -25,11 +25,14 @@ from qisai.referee.clock import (
 from qisai.referee.errors import RefereeError, RulesetError, TimeControlError
 from qisai.referee.events import Notice
 from qisai.referee.game import Game as RefereeGame
+from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import PRESETS, GoRules, XiangqiRules, ruleset
 from qisai.referee.time_families import family_of
 from qisai.referee.verdict import Side
+from qisai.referee.xiangqi_game import XiangqiGame
 
 __all__ = [
+    "ServerGame",
     "family_of_settings",
     "jsonable",
     "new_referee_game",
@@ -111,7 +114,7 @@ def parse_time_control(spec: dict[str, Any] | None) -> TimeControl | None:
                                             byoyomi=byoyomi))
 
 
-def make_rules(kind: str, name: str, settings: dict[str, Any]) -> XiangqiRules | GoRules:
+def make_rules(kind: str, name: str, settings: Mapping[str, Any]) -> XiangqiRules | GoRules:
     """Return the rule profile ``name`` with the game's overrides (time
     control, ``settings["rules"]`` fields).
 
@@ -131,8 +134,12 @@ def make_rules(kind: str, name: str, settings: dict[str, Any]) -> XiangqiRules |
     return ruleset(name, **overrides)
 
 
-def new_referee_game(kind: str, name: str, settings: dict[str, Any],
-                     now: Callable[[], float] | None) -> RefereeGame:
+ServerGame = XiangqiGame | GoGame
+"""The referee game a server game holds."""
+
+
+def new_referee_game(kind: str, name: str, settings: Mapping[str, Any],
+                     now: Callable[[], float] | None) -> ServerGame:
     """Return a new referee game of ``kind`` under profile ``name`` with the
     stored ``settings``.
 
@@ -140,15 +147,10 @@ def new_referee_game(kind: str, name: str, settings: dict[str, Any],
     """
     rules = make_rules(kind, name, settings)
     if kind == "xiangqi":
-        from qisai.referee.xiangqi_game import XiangqiGame
-
         assert isinstance(rules, XiangqiRules)
         return XiangqiGame(rules, fen=settings.get("fen"), now=now)
-    from qisai.referee.go_game import GoGame  # type: ignore[import-not-found,unused-ignore]
-
     assert isinstance(rules, GoRules)
-    game: RefereeGame = GoGame(rules, now=now)
-    return game
+    return GoGame(rules, now=now)
 
 
 def same_move(recorded: str, given: str, kind: str) -> bool:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from qisai.referee.errors import RefereeError
 from qisai.referee.rulesets import PRESETS
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
@@ -232,15 +233,13 @@ async def why(game_id: str, hub: HubDep, move: str = Query(max_length=8)) -> dic
     live = await live_game(hub, game_id)
     async with live.lock:
         game = live.game
-        board: Any = getattr(game, "board", None)
         reason: dict[str, str] | None = None
-        if board is None:
-            reason = explain.text("not_started")
-        elif live.kind == "xiangqi":
-            reason = explain.xiangqi_why(board, move)
+        if isinstance(game, XiangqiGame):
+            reason = explain.xiangqi_why(game.board, move)
         else:
             from qisai.go import coords
 
+            board = game.board
             try:
                 point = coords.parse_gtp(move, board.size)
             except ValueError:
