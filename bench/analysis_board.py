@@ -32,7 +32,7 @@ from typing import Any
 from qisai.referee.events import Event, EventType
 from qisai.referee.verdict import Side
 from qisai.web.analysis.positions import go_position, xiangqi_position
-from qisai.web.play.rules import new_referee_game
+from qisai.web.play.referee_games import new_referee_game
 from qisai.web.play.takeback import replay
 from qisai.xiangqi import Board
 

@@ -156,8 +156,8 @@ def _web_domain(module: str) -> str | None:
 def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert "qisai.web.app" in graph and "qisai.web.events.results" in graph
-    assert "qisai.web.play.cluster" in graph["qisai.web.app"]
-    assert "qisai.web.play.hub" in graph["qisai.web.play.cluster"]
+    assert "qisai.web.cluster.cluster_hub" in graph["qisai.web.app"]
+    assert "qisai.web.play.hub" in graph["qisai.web.cluster.cluster_hub"]
     # function-level imports count: the arena's CLI imports the app inside a function
     assert "qisai.web" in graph["qisai.cli.arena"]
 
@@ -199,3 +199,193 @@ def test_no_module_of_the_arena_over_800_lines() -> None:
 def test_no_module_of_qisai_over_800_lines_but_the_known_ones() -> None:
     long = {p: n for p, n in _long_modules(PACKAGE).items() if p not in KNOWN_LONG}
     assert long == {}, f"modules over {MAX_LINES} lines: {long}"
+
+
+# ------------------------------------------------- private names, re-exports
+def _domain(module: str) -> str:
+    """The domain a module belongs to: an arena sub-package (``qisai.web.play``)
+    or module directly in qisai.web, else its layer's folder (``qisai.referee``)."""
+    parts = module.split(".")
+    return ".".join(parts[:3] if parts[:2] == ["qisai", "web"] and len(parts) > 2 else parts[:2])
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _imported_modules(tree: ast.AST, name: str, is_package: bool, modules: set[str]
+                      ) -> dict[str, str]:
+    """The names bound in ``tree`` to modules of qisai, and the module each is."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(node.module or "", node.level, name, is_package)
+            for alias in node.names:
+                if f"{base}.{alias.name}" in modules:
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules:
+                    bound[alias.asname or alias.name] = alias.name
+    return bound
+
+
+def private_imports(name: str, source: str, is_package: bool, modules: set[str]
+                    ) -> list[tuple[str, str]]:
+    """Return (module, private name) for every private name of another domain
+    that the module ``name`` imports (``from m import _x``) or reads off an
+    imported module (``m._x``)."""
+    tree = ast.parse(source)
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(node.module or "", node.level, name, is_package)
+            if not base.startswith("qisai"):
+                continue
+            for alias in node.names:
+                target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                if _private(alias.name) and _domain(target) != _domain(name):
+                    out.append((target, alias.name))
+    bound = _imported_modules(tree, name, is_package, modules)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr)
+                and isinstance(node.value, ast.Name) and node.value.id in bound
+                and _domain(bound[node.value.id]) != _domain(name)):
+            out.append((bound[node.value.id], node.attr))
+    return out
+
+
+def _private_owners(trees: dict[str, ast.AST]) -> dict[str, set[str]]:
+    """Every private name qisai defines (functions, classes, methods,
+    attributes set, module globals), and the domains that define it."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for name, tree in trees.items():
+        for node in ast.walk(tree):
+            found: list[str] = []
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found = [node.name]
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                found = [node.attr]
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found = [t.id for t in targets if isinstance(t, ast.Name)]
+            owners.update({n: owners[n] | {_domain(name)} for n in found if _private(n)})
+    return owners
+
+
+def private_uses(trees: dict[str, ast.AST]) -> list[tuple[str, int, str]]:
+    """Return (module, line, name) for every private attribute a module reads
+    off anything but ``self``, ``cls`` or ``super()`` (another object, say a
+    hub or a seat) when only other domains define that name: the owner's
+    insides used from outside its folder."""
+    owners = _private_owners(trees)
+    out = []
+    for name, tree in trees.items():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+                continue
+            v = node.value
+            if isinstance(v, ast.Name) and v.id in ("self", "cls"):
+                continue
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "super":
+                continue
+            where = owners.get(node.attr, set())
+            if where and _domain(name) not in where:
+                out.append((name, node.lineno, node.attr))
+    return out
+
+
+KNOWN_PRIVATE_USES: frozenset[tuple[str, str]] = frozenset({
+    # the GTP client's process, read by the analysis board to stream
+    # kata-analyze; the engines' one process base (issue 34.6) gives it a
+    # public name, and then this goes
+    ("qisai.web.analysis.engine", "_process"),
+})
+
+
+def test_no_module_imports_a_private_name_of_another_domain() -> None:
+    modules = _modules()
+    found = [(name, *hit) for name, path in modules.items()
+             for hit in private_imports(name, path.read_text(encoding="utf-8"),
+                                        path.name == "__init__.py", set(modules))]
+    assert found == [], f"private names imported from another domain: {found}"
+
+
+def test_no_module_uses_a_private_name_only_another_domain_defines() -> None:
+    trees = {name: ast.parse(path.read_text(encoding="utf-8"))
+             for name, path in _modules().items()}
+    found = [u for u in private_uses(trees) if (u[0], u[2]) not in KNOWN_PRIVATE_USES]
+    assert found == [], f"private names of another domain used: {found}"
+
+
+def test_the_private_name_checks_find_them() -> None:
+    modules = {"qisai.web.play.hub", "qisai.web.lobby.pools", "qisai.web.play.live",
+               "qisai.referee.game"}
+    source = ("from qisai.web.play.hub import _reload, Hub\n"
+              "from qisai.web.play import hub\nimport qisai.referee.game as g\n"
+              "hub._broadcast(); g._HANDLERS; hub.Hub\n")
+    assert sorted(private_imports("qisai.web.lobby.pools", source, False, modules)) == [
+        ("qisai.referee.game", "_HANDLERS"), ("qisai.web.play.hub", "_broadcast"),
+        ("qisai.web.play.hub", "_reload")]
+    # within its own domain a private name is the domain's business
+    assert private_imports("qisai.web.play.live", source, False, modules) == [
+        ("qisai.referee.game", "_HANDLERS")]
+    trees = {"qisai.web.play.hub": ast.parse("class Hub:\n    def _reload(self): self._n = 1\n"),
+             "qisai.web.lobby.pools": ast.parse("def f(hub): hub._reload(); hub._n; x._replace()\n")}
+    assert sorted(private_uses(trees)) == [("qisai.web.lobby.pools", 1, "_n"),
+                                           ("qisai.web.lobby.pools", 1, "_reload")]
+
+
+def reexports(name: str, source: str, is_package: bool, modules: set[str]) -> list[str]:
+    """Return the names a module that is no package's face hands on from
+    another module of qisai: listed in its ``__all__`` though imported, or,
+    for a module that only imports (a shim), everything it imports."""
+    if is_package:
+        return []  # a package's face names its package's public API
+    tree = ast.parse(source)
+    imported: set[str] = set()
+    own_code = False
+    listed: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            base = _resolve(node.module or "", node.level, name, is_package)
+            if base.startswith("qisai"):
+                imported |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            imported |= {a.asname or a.name for a in node.names if a.name.startswith("qisai")}
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"):
+            listed = [e.value for e in getattr(node.value, "elts", [])
+                      if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            own_code = True  # a definition, an assignment, a statement of its own
+    if not own_code and imported:
+        return sorted(imported)
+    return [n for n in listed if n in imported]
+
+
+KNOWN_REEXPORTS: frozenset[str] = frozenset({
+    # old import paths of the rules cores and the engines' clients, to go
+    # with their shims (issue 34.5, done on another branch)
+    "qisai.engines.builtin.go_search", "qisai.engines.uci", "qisai.xiangqi.board",
+    "qisai.xiangqi.qili",
+})
+
+
+def test_no_re_export_shims() -> None:
+    modules = _modules()
+    found = {name: names for name, path in modules.items() if name not in KNOWN_REEXPORTS
+             and (names := reexports(name, path.read_text(encoding="utf-8"),
+                                     path.name == "__init__.py", set(modules)))}
+    assert found == {}, f"names handed on from another module (one import path per name): {found}"
+
+
+def test_the_re_export_check_finds_them() -> None:
+    shim = '"""Old path."""\nfrom qisai.go.board import Board, Move\n__all__ = ["Board", "Move"]\n'
+    assert reexports("qisai.go.move", shim, False, set()) == ["Board", "Move"]
+    mixed = ('from qisai.store.models import Simul as SimulRow\n'
+             '__all__ = ["SimulRow", "load"]\ndef load(): return SimulRow\n')
+    assert reexports("qisai.web.exhibitions.store", mixed, False, set()) == ["SimulRow"]
+    own = 'from qisai.store.models import Simul\n__all__ = ["load"]\ndef load(): return Simul\n'
+    assert reexports("qisai.web.exhibitions.store", own, False, set()) == []
+    assert reexports("qisai.go", shim, True, set()) == []

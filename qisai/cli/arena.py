@@ -97,7 +97,7 @@ def serve(
         raise typer.Exit(2) from exc
     engines: dict[str, str] = {}
     for spec in engine:
-        from qisai.web.play.opponents import parse_spec
+        from qisai.web.seats.opponents import parse_spec
 
         name, sep, command = spec.partition("=")
         if not sep or not re.fullmatch(r"[\w.+-]+", name.strip()):

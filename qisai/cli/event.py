@@ -293,7 +293,7 @@ def result(
                     ev.record_board(round_no, board, b, r, overwrite=overwrite)
             tm = ev.match(round_no, board)
             if tm.results:
-                gp = tm.board_points(ev._tt().scoring)
+                gp = tm.board_points(ev.team_tournament().scoring)
                 return f"round {round_no} match {board}: 局分 {gp[0]:g}:{gp[1]:g}"
             return f"round {round_no} match {board}: board results entered"
         rec = ev.record_result(round_no, board, res, red_fouls=red_fouls,

@@ -95,7 +95,7 @@ def lineup(ef: EventFile, path: Path, team: str, order: str) -> None:
     names = [x.strip() for x in order.replace("，", ",").split(",") if x.strip()]
     _run(lambda: ev.set_order(team, names))
     ef.save(path)
-    tt = ev._tt()
+    tt = ev.team_tournament()
     one, two = (ev.orders[t.name] for t in tt.teams)
     for r in range(1, ev.boards + 1):
         one_first, pairs = board_pairs(one, two, r)
@@ -172,7 +172,7 @@ def result(ef: EventFile, path: Path, round_no: int, text: str, overwrite: bool,
     tm = ev.match(round_no, match)
     done = sorted(int(b) for b in ev.matches[f"{round_no}:{match}"]["results"])
     if tm.results:
-        tt = ev._tt()
+        tt = ev.team_tournament()
         gp = tm.board_points(tt.scoring)
         red, black = tt.team(tm.red_team).name, tt.team(tm.black_team or 0).name
         typer.echo(f"round {round_no}: {red} {gp[0]:g} : {gp[1]:g} {black} (局分, 14.2); "

@@ -49,9 +49,9 @@ def worker(
         from qisai.cluster.config import redis_url as env_redis_url
         from qisai.competition.queued import MATCH_JOB, MATCH_QUEUE, match_game
         from qisai.engines.pool import EnginePool
-        from qisai.web.play.opponents import parse_spec
-        from qisai.web.play.remote import JOB, engine_job
+        from qisai.web.cluster.remote_engines import JOB, engine_job
         from qisai.web.play.resources import default_processes
+        from qisai.web.seats.opponents import parse_spec
     except ImportError as exc:  # pragma: no cover - the cluster extra is missing
         typer.echo(f"error: qisai worker needs the cluster extra (pip install "
                    f"'qisai[cluster]'): {exc}", err=True)

@@ -216,7 +216,7 @@ def lineups(ef: EventFile, round_no: int | None = None,
     if not isinstance(ev, TeamEvent):
         raise PapersError(f"{ef.header.name}: line-up forms belong to team events")
     r = _round(ef, round_no)
-    tt = ev._tt()
+    tt = ev.team_tournament()
     doc = Document(ef.header, f"第{r}轮 出场名单", font=font)
     first, second = ef.header.colour_names
     forms = []

@@ -33,6 +33,8 @@ from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 __all__ = ["Game", "Infraction", "MoveRecord", "Phase"]
 
 Listener = Callable[[Notice], None]
+Handler = Callable[["Game", Event], None]
+"""Applies one event to a game (an entry of :attr:`Game._HANDLERS`)."""
 
 
 class Phase(enum.Enum):
@@ -211,32 +213,34 @@ class Game(ABC):
         return (f"the game is over ({self.result.reason.value}, {self.result.pgn_result}): "
                 f"{self.result.explanation_en}")
 
-    _HANDLERS: ClassVar[dict[EventType, str]] = {
-        EventType.START: "_on_start",
-        EventType.ARRIVE: "_on_arrive",
-        EventType.MOVE: "_on_move_event",
-        EventType.PASS: "_on_pass_event",
-        EventType.OFFER_DRAW: "_on_offer",
-        EventType.ACCEPT_DRAW: "_on_accept",
-        EventType.DECLINE_DRAW: "_on_decline",
-        EventType.RESIGN: "_on_resign",
-        EventType.CLAIM: "_on_claim",
-        EventType.PAUSE: "_on_pause",
-        EventType.RESUME: "_on_resume",
-        EventType.ADJOURN: "_on_adjourn",
-        EventType.FOUL: "_on_arbiter_foul",
-        EventType.WARNING: "_on_arbiter_warning",
-        EventType.TIME_PENALTY: "_on_time_penalty",
-        EventType.ADJUDICATE: "_on_adjudicate",
-        EventType.MARK_DEAD: "_on_mark_dead",
-        EventType.CONFIRM_DEAD: "_on_confirm_dead",
-        EventType.DISPUTE_DEAD: "_on_dispute_dead",
+    _HANDLERS: ClassVar[dict[EventType, Handler]] = {
+        EventType.START: lambda g, e: g._on_start(e),
+        EventType.ARRIVE: lambda g, e: g._on_arrive(e),
+        EventType.MOVE: lambda g, e: g._on_move_event(e),
+        EventType.PASS: lambda g, e: g._on_pass_event(e),
+        EventType.OFFER_DRAW: lambda g, e: g._on_offer(e),
+        EventType.ACCEPT_DRAW: lambda g, e: g._on_accept(e),
+        EventType.DECLINE_DRAW: lambda g, e: g._on_decline(e),
+        EventType.RESIGN: lambda g, e: g._on_resign(e),
+        EventType.CLAIM: lambda g, e: g._on_claim(e),
+        EventType.PAUSE: lambda g, e: g._on_pause(e),
+        EventType.RESUME: lambda g, e: g._on_resume(e),
+        EventType.ADJOURN: lambda g, e: g._on_adjourn(e),
+        EventType.FOUL: lambda g, e: g._on_arbiter_foul(e),
+        EventType.WARNING: lambda g, e: g._on_arbiter_warning(e),
+        EventType.TIME_PENALTY: lambda g, e: g._on_time_penalty(e),
+        EventType.ADJUDICATE: lambda g, e: g._on_adjudicate(e),
+        EventType.MARK_DEAD: lambda g, e: g._on_mark_dead(e),
+        EventType.CONFIRM_DEAD: lambda g, e: g._on_confirm_dead(e),
+        EventType.DISPUTE_DEAD: lambda g, e: g._on_dispute_dead(e),
     }
-    """The handler of each event type (a table built once: a match applies
-    an event for every move)."""
+    """The handler of each event type: a table built once (a match applies an
+    event for every move) whose entries call the method by name on the game,
+    so that a subclass's own handler (Xiangqi's move, Go's pass) is the one
+    called, and mypy checks every entry."""
 
     def _dispatch(self, event: Event) -> None:
-        getattr(self, self._HANDLERS[event.type])(event)
+        self._HANDLERS[event.type](self, event)
 
     # Convenience wrappers -------------------------------------------------
     def start(self, at: float | None = None, absent: Iterable[Side] = ()) -> list[Notice]:
@@ -569,8 +573,11 @@ class Game(ABC):
     def _on_mark_dead(self, event: Event) -> None:
         raise EventError(f"{event.type.value} at {event.at} s: only Go marks dead stones")
 
-    _on_confirm_dead = _on_mark_dead
-    _on_dispute_dead = _on_mark_dead
+    def _on_confirm_dead(self, event: Event) -> None:
+        self._on_mark_dead(event)
+
+    def _on_dispute_dead(self, event: Event) -> None:
+        self._on_mark_dead(event)
 
     def _on_offer(self, event: Event) -> None:
         self._require_playing("offer draw")

@@ -31,7 +31,7 @@ from qisai.referee.repetition import (
 from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.xiangqi import qili
-from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
+from qisai.xiangqi.board import Board, Color, Move
 from qisai.xiangqi.errors import XiangqiError
 
 __all__ = ["ChangeOrder", "IllegalMoveEventError", "XiangqiGame"]
@@ -210,12 +210,7 @@ class XiangqiGame(Game):
             return False
         board.push_unchecked(mv)
         try:
-            red, black = board.king_square(Color.RED), board.king_square(Color.BLACK)
-            if square_file(red) != square_file(black):
-                return False
-            lo, hi = sorted((square_rank(red), square_rank(black)))
-            f = square_file(red)
-            return all(board.piece_at(r * 9 + f) is None for r in range(lo + 1, hi))
+            return board.generals_face()
         finally:
             board.pop()
 

@@ -13,7 +13,7 @@ event) the app passes the call in here.
 On start it migrates the database (Alembic), loads nothing else (games load
 on first use), and starts the clock ticker that rules flag falls.  With a
 Redis (``QISAI_REDIS_URL``) it joins the other server processes of the arena
-(:mod:`qisai.web.play.cluster`), and with ``QISAI_ENGINE_QUEUE`` its engine
+(:mod:`qisai.web.cluster.cluster_hub`), and with ``QISAI_ENGINE_QUEUE`` its engine
 moves go to ``qisai worker`` processes.
 """
 
@@ -31,11 +31,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import manual, ops
+from qisai.web import ops, user_manual
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
+from qisai.web.cluster.cluster_hub import ClusterHub
 from qisai.web.events import paged as event_paged
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
@@ -43,10 +44,11 @@ from qisai.web.events import transfer as event_transfer
 from qisai.web.events.machines import engine_events_running
 from qisai.web.events.results import board_staff, record_game_result
 from qisai.web.exhibitions import blindfold as blindfold_api
+from qisai.web.exhibitions import consult_routes, simul_socket
 from qisai.web.exhibitions import entrants as simul_entrants
-from qisai.web.exhibitions import relay as simul_socket
 from qisai.web.exhibitions import simuls as simuls_api
 from qisai.web.exhibitions import store as simul_store
+from qisai.web.exhibitions.consult import boards_of
 from qisai.web.headers import SecurityHeadersMiddleware
 from qisai.web.heavy import HeavyWork
 from qisai.web.inflight import InFlightLimit
@@ -62,13 +64,11 @@ from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.play import archive as play_archive
-from qisai.web.play import consult_routes, socket
+from qisai.web.play import comfort, socket
 from qisai.web.play import routes as play_api
-from qisai.web.play.cluster import ClusterHub
-from qisai.web.play.consult import boards_of
-from qisai.web.play.lineup import find_engines
-from qisai.web.play.machine_seat import driver_of
+from qisai.web.play.engine_driver import driver_of
 from qisai.web.play.resources import engine_pool, quota
+from qisai.web.seats.lineup import find_engines
 from qisai.web.security import RateLimiter
 from qisai.web.settings import Settings
 from qisai.web.state import AppState, DatabaseScopeMiddleware
@@ -92,6 +92,10 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               engine_pool=engine_pool(settings), quota=quota(settings),
               board_staff=board_staff)
     hub.draw_margin_cp = settings.engine_draw_cp
+    # The actions beside the referee's, all through Hub.act: casual comfort
+    # (play) and a consultation group's votes and talk (exhibitions).
+    comfort.register(hub)
+    consult_routes.register(hub)
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),
@@ -103,12 +107,12 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
         if settings.redis_url is not None:
-            from qisai.web.play.relay import Relay
+            from qisai.web.cluster.relay import Relay
 
             hub.relay = Relay(hub, settings.redis_url)
             await hub.relay.start()
             if settings.engine_queue:
-                from qisai.web.play.remote import RemoteEngines
+                from qisai.web.cluster.remote_engines import RemoteEngines
 
                 hub.remote = RemoteEngines(settings.redis_url)
                 await hub.remote.start()
@@ -183,7 +187,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(event_pages.router)
     app.include_router(lobby_pages.router)
     app.include_router(live_pages.router)  # /tv: the featured game
-    app.include_router(manual.router_for(settings))  # /manual: the built user manual
+    app.include_router(user_manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -280,7 +280,7 @@ def test_team_round_robin_lineups_and_match_points(tmp_path: Path) -> None:
     out = q("pair", ev)
     assert "1.1" in out and "1.2" in out
     ef = EventFile.load(ev)
-    tt = ef.event._tt()
+    tt = ef.event.team_tournament()
     m = tt.rounds[0][0]
     red, black = tt.team(m.red_team), tt.team(m.black_team)
     # 12.2: the registered order may not be reversed; a reserve may come in
@@ -301,7 +301,7 @@ def test_team_round_robin_lineups_and_match_points(tmp_path: Path) -> None:
         q("pair", ev)
         ef = EventFile.load(ev)
         r = round_count(ef)
-        for tm in ef.event._tt().rounds[r - 1]:
+        for tm in ef.event.team_tournament().rounds[r - 1]:
             q("result", ev, r, tm.board, "=,=")
     table = q("standings", ev)
     assert "场分" in table and "局分" in table and "全队胜局" in table
@@ -318,18 +318,18 @@ def test_team_swiss_forfeit_and_withdrawal(tmp_path: Path) -> None:
       "--boards", "2", "--lineup-mode", "fixed")
     q("pair", ev)
     ef = EventFile.load(ev)
-    first = ef.event._tt().rounds[0][0]
+    first = ef.event.team_tournament().rounds[0][0]
     q("result", ev, 1, first.board, "+-", "--match-forfeit")  # 21.4: a forfeited match
-    for tm in ef.event._tt().rounds[0][1:]:
+    for tm in ef.event.team_tournament().rounds[0][1:]:
         q("result", ev, 1, tm.board, "1-0,0-1")
-    winner = ef.event._tt().team(first.red_team).name
+    winner = ef.event.team_tournament().team(first.red_team).name
     rows = standings_json(ev)
     assert [r for r in rows if r[2] == winner][0][3] == "2"  # '+' is worth 2 for a team
     assert "(20.4)" in q("withdraw", ev, "上海队")
     q("pair", ev)
     ef = EventFile.load(ev)
-    gone = next(t.id for t in ef.event._tt().teams if t.name == "上海队")
-    assert all(gone not in (m.red_team, m.black_team) for m in ef.event._tt().rounds[1])
+    gone = next(t.id for t in ef.event.team_tournament().teams if t.name == "上海队")
+    assert all(gone not in (m.red_team, m.black_team) for m in ef.event.team_tournament().rounds[1])
 
 
 def test_playoff_15_6(tmp_path: Path) -> None:
@@ -412,7 +412,7 @@ def test_team_reserve_added_before_the_start(tmp_path: Path) -> None:
     assert "no team" in fails("add-entry", ev, "某某", "--team", "四川队")
     q("start", ev)
     ef = EventFile.load(ev)
-    zj = next(t for t in ef.event._tt().teams if t.name == "浙江队")
+    zj = next(t for t in ef.event.team_tournament().teams if t.name == "浙江队")
     assert zj.roster[-1] == "王天一" and len(zj.roster) == 4
 
 

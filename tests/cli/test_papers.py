@@ -131,7 +131,7 @@ def test_lineups_and_team_pairings(tmp_path: Path) -> None:
     assert "1.1" in text and "1.2" in text and "红方队" in text
     with pytest.raises(PapersError, match="bracket"):
         write_paper(ef, "bracket", out)
-    for m in ef.event._tt().rounds[0]:
+    for m in ef.event.team_tournament().rounds[0]:
         for b in (1, 2):
             ef.event.record_board(1, m.board, b, "1-0" if b == 1 else "=")
     write_paper(ef, "standings", out)

@@ -18,9 +18,9 @@ from qisai.engines.pool import EnginePool  # noqa: E402
 from qisai.go.coords import parse_gtp  # noqa: E402
 from qisai.referee.rulesets import GoRules  # noqa: E402
 from qisai.referee.verdict import Side  # noqa: E402
-from qisai.web.play.opponents import GoRequest, XiangqiRequest  # noqa: E402
-from qisai.web.play.remote import engine_job  # noqa: E402
-from qisai.web.play.rules import new_referee_game  # noqa: E402
+from qisai.web.cluster.remote_engines import engine_job  # noqa: E402
+from qisai.web.play.referee_games import new_referee_game  # noqa: E402
+from qisai.web.seats.opponents import GoRequest, XiangqiRequest  # noqa: E402
 
 
 def _job(what: str, kind: str, name: str, request: Any, engines: dict[str, str] | None = None

@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("redis", reason="the cluster extra (redis) is not installed")
 
 from qisai.store import Database, repo  # noqa: E402
-from qisai.web.play.cluster import ClusterHub  # noqa: E402
-from qisai.web.play.relay import Relay  # noqa: E402
+from qisai.web.cluster.cluster_hub import ClusterHub  # noqa: E402
+from qisai.web.cluster.relay import Relay  # noqa: E402
 
 
 class Captured:

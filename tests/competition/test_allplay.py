@@ -50,7 +50,7 @@ def test_12_4_every_player_meets_every_opponent_once(n: int) -> None:
         boards = ev.board_players(r, 1)
         seated = [p for _, red, black in boards for p in (red, black)]
         assert sorted(seated) == sorted(ev.orders["A"] + ev.orders["B"])  # nobody sits out
-        first = ev._tt().team(ev.match(r, 1).red_team).name
+        first = ev.team_tournament().team(ev.match(r, 1).red_team).name
         for board, red, black in boards:
             assert red[0] != black[0]  # a game is between the two teams
             # 13.2: the first-listed team is Red on odd boards, Black on even ones
@@ -241,8 +241,8 @@ def test_15_3_level_on_match_and_game_points_falls_to_fouls(tmp_path: Path) -> N
         ev.record_board(r, 1, 2, "1-0", red_fouls=1 if r == 2 else 0)
     st = ef.standings()
     assert [s.points for s in st] == [2.0, 2.0]
-    fouled = ev._tt().team(ev.match(2, 1).black_team or 0).name  # 13.2: Red on board 2
-    first = ev._tt().team(st[0].entry).name
+    fouled = ev.team_tournament().team(ev.match(2, 1).black_team or 0).name  # 13.2: Red on board 2
+    first = ev.team_tournament().team(st[0].entry).name
     assert first != fouled and not st[0].shared
     ef2 = EventFile("team", ev)
     # without the foul the teams share the place (15.3: 无法区分，则名次并列)
@@ -262,16 +262,16 @@ def test_15_3_match_points_before_game_points() -> None:
     a_scores = [(1, 1, 0), (1, 0, 1), (0, 0, 0)]  # A's score on boards 1-3 per round
     for r, scores in enumerate(a_scores, start=1):
         ev.pair_next_round()
-        a_red_on_odd = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+        a_red_on_odd = ev.team_tournament().team(ev.match(r, 1).red_team).name == "A"
         for b, s in enumerate(scores, start=1):
             a_red = a_red_on_odd == (b % 2 == 1)
             ev.record_board(r, 1, b, ("1-0" if s else "0-1") if a_red else
                             ("0-1" if s else "1-0"))
     st = ef.standings()
-    names = [ev._tt().team(s.entry).name for s in st]
+    names = [ev.team_tournament().team(s.entry).name for s in st]
     assert names == ["A", "B"] and [s.points for s in st] == [4.0, 2.0]
     recs = ef.team_records()
-    gp = {ev._tt().team(t).name: sum(e.game_points for e in r.encounters)
+    gp = {ev.team_tournament().team(t).name: sum(e.game_points for e in r.encounters)
           for t, r in recs.items()}
     assert gp == {"A": 4.0, "B": 5.0}
 
@@ -382,11 +382,11 @@ def test_score_by_hand_example_the_readings_disagree() -> None:
         ef.start()
         for r, scores in NARROW.items():
             ev.pair_next_round()
-            a_first = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+            a_first = ev.team_tournament().team(ev.match(r, 1).red_team).name == "A"
             for b, s in enumerate(scores, start=1):
                 red = s if a_first == (b % 2 == 1) else 1 - s  # 13.2
                 ev.record_board(r, 1, b, {1.0: "1-0", 0.5: "=", 0.0: "0-1"}[red])
-        name = {t.id: t.name for t in ev._tt().teams}
+        name = {t.id: t.name for t in ev.team_tournament().teams}
         st = ef.standings()
         mp = {name[t]: r.points for t, r in ev.match_records().items()}
         gp = {name[t]: sum(e.game_points for e in r.encounters)
@@ -431,13 +431,13 @@ def test_score_by_games_level_totals_go_to_wins_then_fouls() -> None:
     ef.start()
     for r, a in ((1, 1.0), (2, 0.0)):
         ev.pair_next_round()
-        a_first = ev._tt().team(ev.match(r, 1).red_team).name == "A"
+        a_first = ev.team_tournament().team(ev.match(r, 1).red_team).name == "A"
         for b in (1, 2):
             red = a if a_first == (b % 2 == 1) else 1 - a
             ev.record_board(r, 1, b, "1-0" if red else "0-1",
                             black_fouls=1 if (r, b) == (2, 1) else 0)
     st = ef.standings()
-    name = {t.id: t.name for t in ev._tt().teams}
+    name = {t.id: t.name for t in ev.team_tournament().teams}
     assert [s.points for s in st] == [2.0, 2.0] and not st[0].shared
     fouled = name[ev.match(2, 1).black_team or 0]  # Black on board 1 of round 2
     assert name[st[0].entry] != fouled
@@ -480,7 +480,7 @@ def test_score_by_round_trip_and_old_files(tmp_path: Path) -> None:
         path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         old = EventFile.load(path).event
         assert isinstance(old, AllPlayAllEvent) and old.score_by == "matches"
-        assert "直胜" in [c.chinese for c in old._tt().tiebreaks]  # 15.3's list
+        assert "直胜" in [c.chinese for c in old.team_tournament().tiebreaks]  # 15.3's list
     with pytest.raises(CompetitionError, match="score_by"):
         AllPlayAllEvent("m", score_by="boards")
     data["event"]["score_by"] = "both"

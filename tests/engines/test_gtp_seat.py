@@ -1,4 +1,4 @@
-"""A GTP engine holding a seat of an arena game (qisai.web.play.opponents.GtpGoSeat),
+"""A GTP engine holding a seat of an arena game (qisai.web.seats.opponents.GtpGoSeat),
 against a recording fake engine (fakes/gtp_recorder.py): the time system it
 is told (``kgs-time_settings`` for byo-yomi and Canadian time, the plain
 ``time_settings`` fallback, ``time_left``), and how its board is brought back
@@ -17,7 +17,7 @@ from qisai.go.board import Board
 from qisai.referee.clock import Byoyomi, ByoyomiKind, SideTimeControl, Stage, TimeControl
 from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Side
-from qisai.web.play.opponents import GoRequest, GtpGoSeat, parse_spec
+from qisai.web.seats.opponents import GoRequest, GtpGoSeat, parse_spec
 
 RECORDER = Path(__file__).parent / "fakes" / "gtp_recorder.py"
 

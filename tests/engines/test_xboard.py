@@ -335,7 +335,7 @@ def test_arena_specs_and_serve_take_xboard_engines(monkeypatch: pytest.MonkeyPat
     from typer.testing import CliRunner
 
     from qisai.cli.arena import register
-    from qisai.web.play.opponents import engine_kinds, parse_spec
+    from qisai.web.seats.opponents import engine_kinds, parse_spec
 
     for text in ("xboard:maxqi", "cecp:maxqi", "WinBoard:maxqi"):
         assert parse_spec(text).protocol == "xboard" and parse_spec(text).argv == ("maxqi",)
@@ -356,7 +356,7 @@ def test_arena_specs_and_serve_take_xboard_engines(monkeypatch: pytest.MonkeyPat
 def test_arena_seat_plays_and_resigns_for_an_xboard_engine() -> None:
     import shlex
 
-    from qisai.web.play.opponents import UciXiangqiSeat, XiangqiRequest, parse_spec
+    from qisai.web.seats.opponents import UciXiangqiSeat, XiangqiRequest, parse_spec
 
     async def run() -> None:
         board = Board()

@@ -2,7 +2,7 @@
 chromium against ``qisai serve``): the home page's live board moves after a
 move is played in its game (one page socket for the page); a player
 registers for an event from the calendar and is listed in it; a 棋例
-verdict's clause link opens that clause in the manual.  Screenshots of the
+verdict's clause link opens that clause in the user_manual.  Screenshots of the
 home page at desktop width and at 390 px go to ``$QISAI_TEST_ARTIFACTS``
 (else the test's temporary folder).
 
@@ -149,11 +149,11 @@ def test_a_qili_verdicts_clause_link_opens_the_clause(live_server: tuple[str, Pa
     pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e "
                                            "'.[docs]')")
     pytest.importorskip("opencc", reason="opencc is not installed (pip install -e '.[docs]')")
-    from qisai.web import manual
+    from qisai.web import user_manual
 
     base, data = live_server
     if not (data / "manual" / "index.html").is_file():
-        manual.build(data / "manual")  # /manual looks for it on each request
+        user_manual.build(data / "manual")  # /manual looks for it on each request
     case = json.loads(CASES.read_text(encoding="utf-8"))[0]  # perpetual check by Red
     red, black = signed_up(browser, base, "changjiang", "zh-CN"), signed_up(browser, base, "duishou")
     gid = api(red, "POST", "/api/games", {"kind": "xiangqi", "ruleset": "cxa",

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from qisai.store import repo
 from qisai.store.models import Role
-from qisai.web.lobby.boards import forget_selection
 from qisai.web.lobby.calendar import forget_calendar
+from qisai.web.lobby.live_boards import forget_selection
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:

@@ -15,8 +15,7 @@ from qisai.referee.clock import ByoyomiKind, chinese_byoyomi
 from qisai.store import repo
 from qisai.web.lobby.controls import CONTROLS
 from qisai.web.lobby.pools import Pools
-from qisai.web.play.families import family_of_settings
-from qisai.web.play.rules import make_rules
+from qisai.web.play.referee_games import family_of_settings, make_rules
 
 from .conftest import FakeTime
 from .test_web_staff import guest

@@ -15,8 +15,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from qisai.store import repo
 from qisai.web.lobby import socket as lobby_socket
-from qisai.web.lobby.boards import MAX_BOARDS
 from qisai.web.lobby.feed import NOT_WATCHABLE, LobbyFeed
+from qisai.web.lobby.live_boards import MAX_BOARDS
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 AFTER_H2E2 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"

@@ -1,5 +1,5 @@
 """The user manual: a strict MkDocs build of every language, clause anchors
-from the rule book, the search index, the 繁體中文 tree, clause_url and /manual.
+from the rule book, the search index, the 繁體中文 tree, clause_url and /user_manual.
 
 Independent truth: the rule book's own clause numbers (docs/rules/001_*.txt)
 and its wording of 积分编排制 (11.4).
@@ -14,20 +14,20 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from qisai.web import Settings, create_app, manual
-from qisai.web.manual import clause_url, rules_markdown, to_traditional
+from qisai.web import Settings, create_app, user_manual
+from qisai.web.user_manual import clause_url, rules_markdown, to_traditional
 
 pytest.importorskip("mkdocs", reason="the docs extra is not installed (pip install -e '.[docs]')")
 pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e '.[docs]')")
 pytest.importorskip("opencc", reason="opencc is not installed (pip install -e '.[docs]')")
 
-ALL_PAGES = [*manual.PAGES, "rules/index.md", *manual.RULE_PAGES]
+ALL_PAGES = [*user_manual.PAGES, "rules/index.md", *user_manual.RULE_PAGES]
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The manual built once, strictly (a broken link or missing page fails)."""
-    return manual.build(tmp_path_factory.mktemp("manual") / "site", strict=True)
+    return user_manual.build(tmp_path_factory.mktemp("manual") / "site", strict=True)
 
 
 def _ids(page: Path) -> set[str]:
@@ -36,7 +36,7 @@ def _ids(page: Path) -> set[str]:
 
 def test_strict_build_has_every_page_in_every_language(site: Path) -> None:
     assert (site / "index.html").is_file()
-    for lang in manual.LANGUAGES:
+    for lang in user_manual.LANGUAGES:
         for page in ALL_PAGES:
             assert (site / lang / page.replace(".md", ".html")).is_file(), (lang, page)
         # Offline: search works from files (the offline plugin's JS index) and
@@ -46,7 +46,7 @@ def test_strict_build_has_every_page_in_every_language(site: Path) -> None:
         assert "fonts.googleapis" not in index and "https://cdn" not in index
 
 
-@pytest.mark.parametrize("lang", list(manual.LANGUAGES))
+@pytest.mark.parametrize("lang", list(user_manual.LANGUAGES))
 def test_clause_anchors(site: Path, lang: str) -> None:
     ids = _ids(site / lang / "rules" / "xiangqi.html")
     for clause in ("c-4-1-2", "c-4-2-4", "c-11-4", "c-21-1", "c-23-3", "c-24-1", "c-24-3", "c-26-1",
@@ -73,8 +73,8 @@ def test_search_index_has_chinese_terms_whole(site: Path) -> None:
         # jieba cut the text at build time (U+200B between words) and the
         # term is one word of the index, as the browser splits it.
         assert "\u200b" in text
-        assert data["config"]["separator"] == manual.SEARCH_SEPARATOR
-        words = set(re.split(manual.SEARCH_SEPARATOR, text))
+        assert data["config"]["separator"] == user_manual.SEARCH_SEPARATOR
+        words = set(re.split(user_manual.SEARCH_SEPARATOR, text))
         assert term in words, (lang, term)
 
 
@@ -84,7 +84,7 @@ def test_traditional_tree_is_converted(site: Path) -> None:
     assert "裁判長" in hant and "裁判长" in hans
     assert 'lang="zh-Hant"' in hant
     # Every language links to the others.
-    for lang in manual.LANGUAGES:
+    for lang in user_manual.LANGUAGES:
         assert f"../{lang}/index.html" in hans
 
 
@@ -144,23 +144,23 @@ def test_serve_manual(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert client.get("/manual/zh/search/search_index.js").status_code == 200
         assert client.get("/manual/zh/nothing.html").status_code == 404
         assert client.get("/manual/..%2F..%2Fetc/passwd").status_code == 404
-        # The header of every arena page links to the manual.
+        # The header of every arena page links to the user_manual.
         assert 'href="/manual/' in client.get("/").text
 
 
 def test_manual_not_built_says_how(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("QISAI_MANUAL_DIR", raising=False)
     settings = Settings.from_env(tmp_path / "data", url=f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    assert manual.manual_dir(settings.data_dir) == tmp_path / "data" / "manual"
+    assert user_manual.manual_dir(settings.data_dir) == tmp_path / "data" / "manual"
     with TestClient(create_app(settings)) as client:
         r = client.get("/manual/")
         assert r.status_code == 503
-        assert "python -m qisai.web.manual build" in r.text
+        assert "python -m qisai.web.user_manual build" in r.text
         assert str(tmp_path / "data" / "manual") in r.text
 
 
 def test_where_prints_the_served_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("QISAI_MANUAL_DIR", str(tmp_path / "m"))
-    assert manual.main(["where"]) == 0
+    assert user_manual.main(["where"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "m")

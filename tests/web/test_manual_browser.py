@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from qisai.web import manual
+from qisai.web import user_manual
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e '.[docs]')")
@@ -40,7 +40,7 @@ def _search(page: Any, query: str) -> list[str]:
 def test_manual_from_the_arena_search_and_clause(live_server: tuple[str, Path], browser: Any,
                                                  shots: Path) -> None:
     base, data = live_server
-    manual.build(data / "manual")  # /manual looks for it on each request
+    user_manual.build(data / "manual")  # /manual looks for it on each request
     ctx = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     page.set_default_timeout(20000)
@@ -55,7 +55,7 @@ def test_manual_from_the_arena_search_and_clause(live_server: tuple[str, Path], 
     assert any("裁判长手册" in t for t in titles), titles
     page.screenshot(path=str(shots / "manual-search.png"))
     # A verdict's clause link lands on the clause.
-    page.goto(base + manual.clause_url("23.3"))
+    page.goto(base + user_manual.clause_url("23.3"))
     clause = page.locator("#c-23-3")
     assert clause.is_visible() and "自然限着" in clause.inner_text()
     page.goto(f"{base}/manual/zh-Hant/arbiters.html")
@@ -64,7 +64,7 @@ def test_manual_from_the_arena_search_and_clause(live_server: tuple[str, Path], 
 
 
 def test_manual_search_from_files(tmp_path: Path, browser: Any) -> None:
-    site = manual.build(tmp_path / "site")
+    site = user_manual.build(tmp_path / "site")
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     page.set_default_timeout(20000)

@@ -254,7 +254,7 @@ def test_a_group_plays_against_the_engine(client: TestClient, trio: Any) -> None
 def test_a_simul_group_entrant_names_accounts_only() -> None:
     from qisai.competition.simul import SimulEntrant
     from qisai.referee.consultation import ConsultationError
-    from qisai.web.play.group_games import member_ids
+    from qisai.web.exhibitions.group_games import member_ids
 
     e = SimulEntrant("group:3", "第三组", members=("user:7", "user:9"))
     assert member_ids(e.members) == [7, 9]

@@ -262,7 +262,7 @@ def test_an_engine_playing_on_an_occupied_point_is_judged_by_the_profile(
 def test_engine_specs_name_their_game() -> None:
     from typer.testing import CliRunner
 
-    from qisai.web.play.opponents import engine_kinds, parse_spec
+    from qisai.web.seats.opponents import engine_kinds, parse_spec
 
     assert parse_spec("gtp:gnugo --mode gtp").argv == ("gnugo", "--mode", "gtp")
     assert parse_spec("gtp:gnugo --mode gtp").kind == "go"

@@ -17,7 +17,7 @@ from qisai.referee.events import Event, EventType
 from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import ruleset
 from qisai.referee.verdict import Side
-from qisai.web.play.opponents import agreement_actions, agreement_due
+from qisai.web.seats.opponents import agreement_actions, agreement_due
 
 
 def test_go_two_passes_dead_stones_and_count(register: Any, client: TestClient) -> None:

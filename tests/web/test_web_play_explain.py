@@ -137,8 +137,8 @@ def test_engines_answer_draw_offers_from_their_own_score() -> None:
     import sys
 
     from qisai.referee.verdict import Side
-    from qisai.web.play.draws import accepts_draw
-    from qisai.web.play.opponents import (
+    from qisai.web.seats.draws import accepts_draw
+    from qisai.web.seats.opponents import (
         BuiltinXiangqiSeat,
         UciXiangqiSeat,
         XiangqiRequest,

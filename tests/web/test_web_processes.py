@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from qisai.store import Database, repo
-from qisai.web.play.hub import ActionError, Hub
+from qisai.web.play.hub import Hub
+from qisai.web.play.live import ActionError
 
 
 def test_two_hubs_share_one_game(tmp_path: Path) -> None:

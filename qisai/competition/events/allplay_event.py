@@ -209,7 +209,7 @@ class AllPlayAllEvent(TeamEvent):
         return order
 
     def _lineups(self, round_no: int) -> list[list[str]]:
-        tt = self._tt()
+        tt = self.team_tournament()
         one, two = (self.orders[t.name] for t in tt.teams)
         one_first, pairs = board_pairs(one, two, round_no)
         a = [x for x, _ in pairs]
@@ -220,7 +220,7 @@ class AllPlayAllEvent(TeamEvent):
         """Pair the next round by the 12.4 schedule; return its number.
         Raises :class:`CompetitionError` when every round is paired or the
         previous round is not complete."""
-        tt = self._tt()
+        tt = self.team_tournament()
         if len(tt.rounds) >= self.boards:
             raise EventStateError(f"{self.name}: all {self.boards} rounds of the 全队轮 match "
                                   "are paired")
@@ -268,7 +268,7 @@ class AllPlayAllEvent(TeamEvent):
         recs = self.match_records()
         if self.score_by == "matches":
             return recs
-        tt = self._tt()
+        tt = self.team_tournament()
         won_game = tt.scoring.points(Outcome.FORFEIT_WIN, Colour.RED)
         out: dict[int, Record] = {}
         for tid, rec in recs.items():
@@ -288,7 +288,7 @@ class AllPlayAllEvent(TeamEvent):
         round's ``局分 [场分]`` and the total 局分 that ranks."""
         if self.score_by == "matches":
             return super().crosstable()
-        tt = self._tt()
+        tt = self.team_tournament()
         by_match = {tid: {e.round: e for e in r.encounters}
                     for tid, r in self.match_records().items()}
         rows = [["#", "team", "1", "2", "game points"]]

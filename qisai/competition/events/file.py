@@ -180,7 +180,7 @@ class EventFile:
         :class:`CompetitionError` for an unknown number."""
         ev = self.event
         if isinstance(ev, TeamEvent):
-            return ev._tt().team(number).name
+            return ev.team_tournament().team(number).name
         if isinstance(ev, Tournament | KnockoutEvent):
             return ev.player(number).name
         for p in ev.players:
@@ -345,7 +345,7 @@ class EventFile:
         ev = self.event
         self._apply_penalties()
         if isinstance(ev, TeamEvent):
-            tt = ev._tt()
+            tt = ev.team_tournament()
             st = rank(self.team_records(), tt.tiebreaks, tt.policy)
         elif isinstance(ev, Tournament):
             st = ev.standings()

@@ -117,7 +117,10 @@ class TeamEvent:
         self.teams = self.tt.teams
         self.rounds_planned = self.tt.rounds_planned
 
-    def _tt(self) -> TeamTournament:
+    def team_tournament(self) -> TeamTournament:
+        """Return the started event's team tournament (the CLI, the papers
+        and the arena read its teams and matches).  Raises
+        :class:`EventStateError` before the start."""
         if self.tt is None:
             raise EventStateError(f"{self.name}: start the event first")
         return self.tt
@@ -126,7 +129,7 @@ class TeamEvent:
         """Return the entry number of every rostered player, ``(team id,
         name) -> n``, numbered 1.. in team and roster order."""
         out: dict[tuple[int, str], int] = {}
-        for t in self._tt().teams:
+        for t in self.team_tournament().teams:
             for name in t.roster:
                 out[(t.id, name)] = len(out) + 1
         return out
@@ -147,7 +150,7 @@ class TeamEvent:
         opponent winning (20.3: "其余未赛对局均作弃权，对方获胜").
         Raises :class:`CompetitionError` (previous round incomplete, all
         rounds paired, no Swiss pairing)."""
-        tt = self._tt()
+        tt = self.team_tournament()
         gone = set(self.withdrawn)
         matches = self._pair_swiss_without(gone) if gone and self.system == "swiss" \
             else tt.pair_next_round()
@@ -168,7 +171,7 @@ class TeamEvent:
         """Pair the next team-Swiss round among the teams still in, the way
         :meth:`TeamTournament.pair_next_round` pairs all of them (score
         groups of 场分, no rematch, colour balance)."""
-        tt = self._tt()
+        tt = self.team_tournament()
         if len(tt.rounds) >= tt.rounds_planned:
             raise EventStateError(f"{self.name}: all rounds are paired")
         if tt.rounds and any(not m.results and m.forfeit is None and m.black_team is not None
@@ -209,7 +212,7 @@ class TeamEvent:
         Raises :class:`CompetitionError` for an unknown or already
         withdrawn team.
         """
-        tt = self._tt()
+        tt = self.team_tournament()
         team = next((t for t in tt.teams if t.name == name), None)
         if team is None:
             raise CompetitionError(f"{self.name}: no team named {name!r}")
@@ -240,7 +243,7 @@ class TeamEvent:
         """Teams whose results 20.3 strikes out: withdrawn from a round robin
         having played (not forfeited) matches against fewer than half of
         their opponents; exactly half keeps them."""
-        tt = self._tt()
+        tt = self.team_tournament()
         if self.system != "round_robin":
             return set()
         opponents = len(tt.teams) - 1
@@ -256,7 +259,7 @@ class TeamEvent:
         """Return the per-team records the ranking works on: the competition
         layer's, less the teams struck out by 20.3 and every match against
         them."""
-        recs = self._tt().records()
+        recs = self.team_tournament().records()
         struck = self.annulled_teams()
         if not struck:
             return recs
@@ -267,7 +270,7 @@ class TeamEvent:
     def match(self, round_no: int, match: int) -> TeamMatch:
         """Return team match ``match`` (its board number in the round) of
         round ``round_no``.  Raises :class:`ResultError` if there is none."""
-        tt = self._tt()
+        tt = self.team_tournament()
         if 1 <= round_no <= len(tt.rounds):
             for m in tt.rounds[round_no - 1]:
                 if m.board == match:
@@ -286,7 +289,7 @@ class TeamEvent:
         """Set both line-ups (board 1 first) of a match before its first
         result.  Raises :class:`CompetitionError` (12.1-12.3 broken, results
         already in, unknown match)."""
-        tt = self._tt()
+        tt = self.team_tournament()
         state = self._state(round_no, match)
         if state["results"]:
             raise EventStateError(f"round {round_no} match {match}: results are in; the "
@@ -336,7 +339,7 @@ class TeamEvent:
         self._enter(round_no, match)
 
     def _enter(self, round_no: int, match: int) -> None:
-        tt = self._tt()
+        tt = self.team_tournament()
         state = self._state(round_no, match)
         if len(state["results"]) < self.boards:
             return
@@ -351,7 +354,7 @@ class TeamEvent:
         """A whole match forfeited (21.4: ``+--`` the first-listed team wins,
         ``--+`` the other, ``---`` both absent).  Board results are cleared.
         Raises :class:`CompetitionError` for a result that is not a forfeit."""
-        tt = self._tt()
+        tt = self.team_tournament()
         state = self._state(round_no, match)
         res = Result.parse(result) if isinstance(result, str) else result
         tt.record_forfeit(round_no, match, res)
@@ -360,14 +363,14 @@ class TeamEvent:
     def standings(self) -> list[Standing]:
         """Rank the teams by 场分 then the event's team tie-breaks (15.3/15.4);
         teams struck out by 20.3 are not ranked."""
-        tt = self._tt()
+        tt = self.team_tournament()
         return rank(self.records(), tt.tiebreaks, tt.policy)
 
     def crosstable(self) -> list[list[str]]:
         """Return the team crosstable: a header row, then per team its
         number, name, per opponent ``match points (board points)`` of each
         meeting, and its total match points."""
-        tt = self._tt()
+        tt = self.team_tournament()
         n = len(tt.teams)
         cells: dict[int, dict[int, list[str]]] = {t.id: {} for t in tt.teams}
         totals = {t.id: 0.0 for t in tt.teams}

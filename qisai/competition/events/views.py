@@ -195,7 +195,7 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
                                  red.club or red.team, black.club or black.team,
                                  note="final" if group == 0 else f"group {group}"))
     else:
-        tt = ev._tt()
+        tt = ev.team_tournament()
         for tm in tt.rounds[round_no - 1]:
             rt = tt.team(tm.red_team)
             if tm.black_team is None:
@@ -250,7 +250,7 @@ def standings_table(ef: EventFile) -> Table:
             rows.append(row)
         return Table(title, head, rows)
     if isinstance(ev, TeamEvent):
-        tt = ev._tt()
+        tt = ev.team_tournament()
         cols = [c for c in tt.tiebreaks if c is not Criterion.GAME_POINTS]
         # a 12.4 match decided on total 局分 ranks by 局分: it comes first, 场分 after
         by_games = isinstance(ev, AllPlayAllEvent) and ev.score_by == "games"

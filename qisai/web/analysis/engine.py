@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qisai.web.play.hub import Hub
-from qisai.web.play.opponents import (
+from qisai.web.seats.opponents import (
     BUILTIN,
     BuiltinGoSeat,
     BuiltinXiangqiSeat,
@@ -203,7 +203,7 @@ async def _xiangqi(seat: UciXiangqiSeat, request: XiangqiRequest, seconds: float
     async def search(lease: Any, left: float) -> Any:
         return await lease.client.play(request.board, Limit(movetime=seconds), timeout=left)
 
-    result = await seat._leased(request, search)  # a pooled process, as a move is
+    result = await seat.leased(request, search)  # a pooled process, as a move is
     board = request.board
     red = board.turn.name == "RED"
     best_info = None
@@ -254,7 +254,7 @@ async def _go(seat: GtpGoSeat, request: GoRequest, seconds: float) -> dict[str, 
     board = request.board
 
     async def work(lease: Any, left: float) -> dict[str, Any]:
-        engine = await seat._sync(lease, board)  # the engine's board = this position
+        engine = await seat.sync_board(lease, board)  # the engine's board = this position
         color = board.to_move
         for command in ("kata-analyze", "lz-analyze"):
             if command in engine.commands:
@@ -277,7 +277,7 @@ async def _go(seat: GtpGoSeat, request: GoRequest, seconds: float) -> dict[str, 
             out["estimate"] = text.split()[0] if text else None
         return out
 
-    return await seat._leased(request, work)
+    return await seat.leased(request, work)
 
 
 async def _stream(engine: Any, command: str, colour: str, seconds: float) -> dict[str, Any]:

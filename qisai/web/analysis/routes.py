@@ -33,7 +33,7 @@ from qisai.web.analysis.positions import (
 )
 from qisai.web.play.deps import HubDep
 from qisai.web.play.live import ActionError
-from qisai.web.play.rules import result_data
+from qisai.web.play.referee_games import result_data
 from qisai.web.security import RateLimiter
 
 __all__ = ["finished_game_line", "router"]
@@ -164,7 +164,7 @@ async def engine_line(ask: EngineAsk, hub: HubDep, user: UserDep) -> Any:
             rules = None
         else:
             from qisai.go.coords import parse_gtp
-            from qisai.web.play.rules import make_rules
+            from qisai.web.play.referee_games import make_rules
 
             go_position(ask.size, ask.sgf, ask.moves, ask.komi)  # checks every move first
             board = go_board(ask.size, ask.sgf)

@@ -24,8 +24,8 @@ from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store.models import Game, GameStatus
 from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.event_json import games_by_key
 from qisai.web.events.model import Event, load_event
-from qisai.web.events.views import games_by_key
 
 __all__ = ["Due", "PGN", "rulings_due"]
 

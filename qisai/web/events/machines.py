@@ -6,12 +6,12 @@ start) registers an engine (``builtin``, a level found at start-up such as
 ``fairy-stockfish-level-3`` or a ``--engine`` of the server) under its own
 name: the event's settings keep ``engines[name] = {"engine", "opponent"}``
 (its name, version and level, for the page and the records).  When
-pairing makes the server games (:mod:`qisai.web.events.boards`), a board
+pairing makes the server games (:mod:`qisai.web.events.server_games`), a board
 between a person and an engine is a game against the engine exactly as a
 casual one: the hub's engine seat plays it from the bounded engine pool and
 the referee rules on it as on people's games (time, 棋例, an illegal move
 loses).  On a board between two engines the second engine plays through an
-engine account that :mod:`qisai.web.play.machine_seat` drives from the same
+engine account that :mod:`qisai.web.play.engine_driver` drives from the same
 pool.
 
 The event's arbiter pauses an engine game for a technical fault with the
@@ -34,6 +34,7 @@ from qisai.competition import CompetitionError, Player
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store import Database, repo
 from qisai.web.accounts.deps import UserDep
+from qisai.web.events.event_json import tournament_view
 from qisai.web.events.model import (
     LOCK,
     load_event,
@@ -44,11 +45,10 @@ from qisai.web.events.model import (
     own,
     save,
 )
-from qisai.web.events.views import tournament_view
 from qisai.web.play.deps import HubDep
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
-from qisai.web.play.machine_seat import driver_of
-from qisai.web.play.opponent_names import opponent_name
+from qisai.web.play.engine_driver import driver_of
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
+from qisai.web.seats.opponent_names import opponent_name
 from qisai.web.state import StateDep
 
 __all__ = ["api", "engine_account", "engine_events_running", "engine_of"]
@@ -62,7 +62,7 @@ ENGINE_SEAT = "engine:"
 def engine_account(s: Session, game_settings: dict[str, Any], side: str,
                    entrant: dict[str, Any]) -> int:
     """Make the account through which the second engine of a game between
-    two engines plays ``side`` (:mod:`qisai.web.play.machine_seat` drives
+    two engines plays ``side`` (:mod:`qisai.web.play.engine_driver` drives
     it), note it in ``game_settings`` (``driven``) and return its id."""
     name = opponent_name(str(entrant["engine"]), {"opponent": entrant.get("opponent")})
     account = repo.create_user(s, f"engine-{secrets.token_hex(6)}", password_hash=None,

@@ -20,7 +20,7 @@ whole page: every round, every line and the full crosstable.  Everything
 is read from the event's :class:`~qisai.web.events.snapshot.Snapshot`, so
 a page costs a digest of the stored event and the lines it shows.
 Individual events (round robin, Swiss, McMahon) only:
-:func:`~qisai.web.events.views.tournament_view` gives the other families'
+:func:`~qisai.web.events.event_json.tournament_view` gives the other families'
 events whole (and an individual event's as :func:`page_view`).
 """
 
@@ -156,7 +156,7 @@ def _crosstable_line(snap: Snapshot, number: int, rounds: list[int]) -> list[str
 def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: int | None = None,
               start: int = 0, at: int = 0, q: str = "") -> dict[str, Any]:
     """The event page's data of individual event ``row`` for ``viewer``:
-    the facts of :func:`~qisai.web.events.views.tournament_view` with
+    the facts of :func:`~qisai.web.events.event_json.tournament_view` with
     bounded parts.  ``round_no`` is the round shown (default the last the
     viewer may see), ``start`` its first board, ``at`` the first standings
     line, ``q`` a search.  A small event's page has every round, line and

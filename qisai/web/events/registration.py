@@ -38,9 +38,9 @@ from qisai.store.models import Role, User
 from qisai.store.models import Tournament as TournamentRow
 from qisai.web.accounts.deps import UserDep
 from qisai.web.bounds import too_often
+from qisai.web.events.event_json import tournament_view
 from qisai.web.events.listing import Listing, listing_of, registration_open
 from qisai.web.events.model import LOCK, load_event, load_row, log_entry, member_key, own, save
-from qisai.web.events.views import tournament_view
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["Registration", "api"]
@@ -268,7 +268,7 @@ def register_self(tournament_id: int, body: Registration, s: SessionDep, user: E
                   ) -> dict[str, Any]:
     """Register the caller in event ``tournament_id`` under its entry
     conditions (see the module); returns the event as
-    :func:`~.views.tournament_view` shows it to him, or, for a team that
+    :func:`~.event_json.tournament_view` shows it to him, or, for a team that
     names others, ``{"invitation": ...}`` (see :func:`answer`).  429 past
     20 registrations and answers a minute."""
     if user.role == Role.GUEST.value:

@@ -29,7 +29,7 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Pairing, Round, User
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.boards import mirror_result, open_boards, players_at
+from qisai.web.events.event_json import games_by_key
 from qisai.web.events.model import (
     LOCK,
     Act,
@@ -45,7 +45,7 @@ from qisai.web.events.model import (
     save,
     source_of,
 )
-from qisai.web.events.views import games_by_key
+from qisai.web.events.server_games import mirror_result, open_boards, players_at
 
 __all__ = ["Board", "Entered", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
            "board_staff", "enter_result", "record_game_result"]

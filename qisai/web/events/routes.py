@@ -16,7 +16,7 @@ Four families of events, by the row's ``format`` (:mod:`.model`):
 The event object is the truth about entries, pairings, results and
 standings; its JSON form is kept in the row's settings (``event``).  Every
 game to be played is mirrored as a :class:`~qisai.store.models.Pairing` row
-so that a server game can point at it (:mod:`.boards`).  Every result, an
+so that a server game can point at it (:mod:`.server_games`).  Every result, an
 arbiter's or a server game's, goes in by one path (:mod:`.results`).
 
 Roles: an organiser (site role) creates an event and is its organiser; the
@@ -63,8 +63,8 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
 from qisai.web.events import machines, registration
 from qisai.web.events import staff as staff_api
-from qisai.web.events.boards import open_boards, players_against, players_at, team_accounts
 from qisai.web.events.endings import Due, rulings_due
+from qisai.web.events.event_json import games_by_key, tournament_view
 from qisai.web.events.model import (
     GROUP,
     KNOCKOUT,
@@ -107,8 +107,8 @@ from qisai.web.events.schemas import (
     NewTournament,
     Withdrawal,
 )
-from qisai.web.events.views import games_by_key, tournament_view
-from qisai.web.play import rules as views
+from qisai.web.events.server_games import open_boards, players_against, players_at, team_accounts
+from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
 from qisai.web.state import AppState, SessionDep, StateDep
@@ -134,14 +134,14 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
     seed = secrets.randbelow(2**31)
     ev: Event
     try:
-        views.make_rules(body.kind, ruleset, settings)
+        referee_games.make_rules(body.kind, ruleset, settings)
         if body.times:
             if body.system not in KNOCKOUT:
                 raise CompetitionError("times: a time control per series game is for "
                                        "knock-out events")
             for game_kind, tc in body.times.items():
                 try:
-                    views.make_rules(body.kind, ruleset, {"time": tc})
+                    referee_games.make_rules(body.kind, ruleset, {"time": tc})
                 except RefereeError as exc:
                     raise CompetitionError(f"times.{game_kind}: {exc}") from None
             settings["times"] = dict(body.times)

@@ -41,7 +41,7 @@ from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, ViewerDep
-from qisai.web.events.boards import open_boards
+from qisai.web.events.event_json import tournament_view
 from qisai.web.events.model import (
     LOCK,
     Event,
@@ -51,9 +51,9 @@ from qisai.web.events.model import (
     paired_rounds,
     staff,
 )
-from qisai.web.events.views import tournament_view
+from qisai.web.events.server_games import open_boards
 from qisai.web.heavy import HeavyDep
-from qisai.web.play import rules as views
+from qisai.web.play import referee_games
 from qisai.web.state import AppState, SessionDep, StateDep
 
 __all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_ROUNDS", "event_file", "router"]
@@ -155,7 +155,7 @@ def _entries(s: Session, row: TournamentRow, ev: Event) -> None:
     if not ev.started:
         return
     if isinstance(ev, TeamEvent):
-        tt = ev._tt()
+        tt = ev.team_tournament()
         repo.add_entries(s, row.id, [(number, name, None, tt.team(tid).name)
                                      for (tid, name), number in ev.member_numbers().items()])
         return
@@ -211,7 +211,7 @@ def _import(st: AppState, user: User, body: dict[str, Any]) -> dict[str, Any]:
                                  f"{kind}")
     settings: dict[str, Any] = {"online": True, "publish": "auto"}
     try:
-        views.make_rules(kind, ruleset, settings)
+        referee_games.make_rules(kind, ruleset, settings)
     except (RefereeError, CompetitionError) as exc:
         raise HTTPException(422, f"import: rule profile {ruleset!r}: {exc}") from None
     settings.update(event=ev.to_dict(), users={}, desk={

@@ -5,7 +5,7 @@ lists the blindfold seats (``first``, ``second``).  A player sets it for his
 own seat (``POST /api/games/{id}/blindfold``); a simul sets it at the start
 for the boards whose entrant (or host) chose it.  Everyone sees which
 seats are blindfold (the state's ``blindfold``) and the record says so
-(:mod:`qisai.web.play.records`).
+(:mod:`qisai.web.play.downloads`).
 
 The blindfold player hears the opponent's move as the arbiter reads it
 (``GET /api/games/{id}/announce``: "第三台，炮二平五" / "board 3, C2.5" /
@@ -51,10 +51,7 @@ SEATS = ("first", "second")
 
 def board_number(live: LiveGame) -> int | None:
     """Return the exhibition board number of ``live`` (a simul's board), or None."""
-    simul = live.settings.get("simul") if isinstance(live.settings, dict) else None
-    if isinstance(simul, dict) and isinstance(simul.get("board"), int):
-        return int(simul["board"])
-    return None
+    return live.settings.simul_board()
 
 
 def announcement(live: LiveGame, lang: str, ply: int | None = None) -> dict[str, Any] | None:
@@ -202,11 +199,11 @@ async def set_blindfold(game_id: str, body: Blindfold, st: StateDep, hub: HubDep
         if live.game.is_over:
             raise HTTPException(409, "the game is over")
         seat = side.name.lower()
-        if live.rated and not body.on and seat in (live.settings.get("blindfold") or ()) \
+        if live.rated and not body.on and seat in live.settings.blindfold \
                 and live.game.phase.value != "waiting":
             raise HTTPException(409, "计等级分的盲棋对局开始后不能取消蒙目 / a rated blindfold "
                                      "game cannot take the blindfold off once it has started")
-        seats = [x for x in live.settings.get("blindfold", []) if x in SEATS and x != seat]
+        seats = [x for x in live.settings.blindfold if x != seat]
         if body.on:
             seats.append(seat)
         seats.sort()
@@ -218,6 +215,6 @@ async def set_blindfold(game_id: str, body: Blindfold, st: StateDep, hub: HubDep
                 s.commit()
 
         await run_in_threadpool(store)
-        live.settings = {**live.settings, "blindfold": seats}
+        live.settings = live.settings.with_stored(blindfold=seats)
     await hub.broadcast(live, [])
     return {"blindfold": seats}

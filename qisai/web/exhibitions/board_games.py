@@ -2,13 +2,13 @@
 
 A board's entrant is an account (``user:ID``), a consultation group
 (``group:N`` whose ``members`` are accounts: the game's side is the group's,
-made by :func:`~qisai.web.play.group_games.create_group_game`, and the
+made by :func:`~qisai.web.exhibitions.group_games.create_group_game`, and the
 members vote its moves as on any consultation board), or an engine
 (``engine:NAME``: the game's open seat is the hub's engine seat, played from
 the bounded engine pool as any game against an engine).  The host is an
 account or an engine; an engine host holds its seat through an *engine
 account* (a user row without password, named after the engine with its
-version and level) that :mod:`qisai.web.play.machine_seat` drives from the
+version and level) that :mod:`qisai.web.play.engine_driver` drives from the
 same pool, as the second engine of a 人机大战 board.  Either way the
 referee rules on the board as on people's (time, 棋例, an illegal move
 loses: 4.1.6; Go 12(1)).
@@ -24,11 +24,11 @@ from sqlalchemy.orm import Session
 
 from qisai.competition.simul import SimulBoard
 from qisai.store import repo
+from qisai.web.exhibitions.group_games import GroupSpec, create_group_game, member_ids
 from qisai.web.exhibitions.store import StoredSimul
-from qisai.web.play.group_games import GroupSpec, create_group_game, member_ids
 from qisai.web.play.hub import Hub
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
-from qisai.web.play.opponent_names import opponent_name
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
+from qisai.web.seats.opponent_names import opponent_name
 
 __all__ = ["ENGINE", "GROUP", "check_engine", "engine_host_account", "engine_label",
            "make_board_game"]

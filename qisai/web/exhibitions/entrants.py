@@ -9,7 +9,7 @@ first member), and every other member joins it himself with ``POST
 empty is withdrawn).  A group has 2..:data:`~qisai.competition.simul.MAX_GROUP`
 members at the start; an account plays one board only (its own or one
 group's).  At the start the board's game has the group as its side
-(:func:`~qisai.web.play.group_games.create_group_game`): the members vote
+(:func:`~qisai.web.exhibitions.group_games.create_group_game`): the members vote
 the move by majority as on any consultation board.
 
 **Engines (人机大战).**  ``POST /api/simuls/{id}/engines`` (the display's

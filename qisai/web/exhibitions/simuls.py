@@ -40,10 +40,10 @@ from qisai.web.exhibitions.board_games import (
     engine_label,
     make_board_game,
 )
-from qisai.web.play import rules as views
+from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
+from qisai.web.play.engine_driver import driver_of
 from qisai.web.play.hub import Hub
-from qisai.web.play.machine_seat import driver_of
 from qisai.web.state import AppState, StateDep
 
 __all__ = ["router", "view", "user_key", "start_games", "load_synced", "waiting_boards",
@@ -210,7 +210,7 @@ async def create(body: NewSimul, app: StateDep, hub: HubDep, user: UserDep) -> d
             raise HTTPException(422, "棋盘大小只用于围棋 / size is for Go only")
         games["size"] = body.size
     try:
-        views.new_referee_game(game, rules, games, None)
+        referee_games.new_referee_game(game, rules, games, None)
         settings = SimulSettings(game=game, rules=rules, host_colour=colour,
                                  handicap=body.handicap, max_boards=body.max_boards,
                                  rated=body.rated, host_blindfold=body.host_blindfold)

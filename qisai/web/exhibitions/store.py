@@ -24,7 +24,7 @@ from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import Game
 from qisai.store.models import Simul as SimulRow
 
-__all__ = ["SimulRow", "StoredSimul", "create", "load", "save", "list_simuls", "sync_results",
+__all__ = ["StoredSimul", "create", "load", "save", "list_simuls", "sync_results",
            "host_outcome", "engine_hosts_running"]
 
 

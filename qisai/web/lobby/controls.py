@@ -10,7 +10,7 @@ Go, on 9x9, 13x13 and 19x19: sudden death; Chinese byo-yomi as Go §3
 describes it ("全国比赛保留五分钟读秒，基层比赛亦可保留一分钟"); Japanese
 periods; Canadian periods.  The main times grow with the board.
 
-Every control is a game's stored settings (:func:`qisai.web.play.rules.
+Every control is a game's stored settings (:func:`qisai.web.play.referee_games.
 parse_time_control` reads them), so a pool's game is made exactly like a
 custom one, and its clock is the referee's.
 """
@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from qisai.web.play.families import FAMILIES, family_of_settings
+from qisai.referee.time_families import FAMILIES
+from qisai.web.play.referee_games import family_of_settings
 
 __all__ = ["CONTROLS", "QuickControl", "control"]
 

@@ -1,11 +1,11 @@
 """One page socket's feed of live boards: the games it watches, multiplexed.
 
-A :class:`LobbyFeed` follows up to :data:`~qisai.web.lobby.boards.MAX_BOARDS`
+A :class:`LobbyFeed` follows up to :data:`~qisai.web.lobby.live_boards.MAX_BOARDS`
 games through the hub's own subscriptions (the hub calls it after every
 stored change of a game, as it calls a game's sockets).  It does not pass
 the hub's updates on: it marks the game changed and, at most once every
 ``interval`` seconds, sends one ``boards`` message with the small view of
-every game changed since the last one (:func:`~.boards.board_view`).  So a
+every game changed since the last one (:func:`~.live_boards.board_view`).  So a
 page with twelve boards gets at most ``1 / interval`` messages a second
 (4 by default) however fast the games go, and a board that changed five
 times in that time is sent once, as it is now.
@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import select
 
 from qisai.store.models import Game, GameStatus
-from qisai.web.lobby.boards import MAX_BOARDS, board_view
+from qisai.web.lobby.live_boards import MAX_BOARDS, board_view
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.security import RateLimiter

@@ -7,7 +7,7 @@ leaderboard of one game and one family ranks the players by what their
 rated games of that game and family brought them: the start rating 1500
 plus the sum of those games' rating changes, with the number of games.
 A game's family is stored with it when it is made (``settings["family"]``,
-:mod:`qisai.web.play.families`); games made before that are in no board.
+:mod:`qisai.referee.time_families`); games made before that are in no board.
 
 Both are public and read-only; both are bounded (page size, page number,
 query length) and never list guests.

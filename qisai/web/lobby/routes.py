@@ -16,13 +16,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from starlette.requests import HTTPConnection
 
+from qisai.referee.time_families import FAMILIES
 from qisai.store.models import Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.lobby import players
 from qisai.web.lobby.controls import CONTROLS
 from qisai.web.lobby.pools import PoolError, Pools
 from qisai.web.lobby.service import Lobby
-from qisai.web.play.families import FAMILIES
 from qisai.web.state import SessionDep
 
 __all__ = ["LobbyDep", "lobby_of", "router"]

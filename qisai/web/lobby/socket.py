@@ -2,7 +2,7 @@
 
 One socket for a page, whatever the number of boards on it.  The page
 sends ``{"type": "watch", "games": ["id", ...]}`` (at most
-:data:`~qisai.web.lobby.boards.MAX_BOARDS` ids; a new ``watch`` replaces
+:data:`~qisai.web.lobby.live_boards.MAX_BOARDS` ids; a new ``watch`` replaces
 the set) and ``{"type": "ping"}``.  The server answers a ``watch`` with
 ``{"type": "watching", "games": [...], "refused": [{"id", "message"}]}``
 and then sends ``{"type": "boards", "boards": [...]}`` with the boards that

@@ -14,13 +14,13 @@ from qisai.store import repo
 from qisai.store.models import Role
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
+from qisai.web.events.event_json import tournament_view
 from qisai.web.events.model import family, load_row, staff_role
 from qisai.web.events.paged import light_row_or_404, page_view
 from qisai.web.events.papers import papers_of
 from qisai.web.events.staff import staff_view
-from qisai.web.events.views import tournament_view
 from qisai.web.pages.render import render
-from qisai.web.play import rules as views
+from qisai.web.play import referee_games
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["router"]
@@ -34,7 +34,7 @@ def list_page(request: Request, v: ViewerDep, s: SessionDep) -> HTMLResponse:
     items = [{"id": t.id, "name": t.name, "kind": t.kind, "system": t.format,
               "status": t.status} for t in repo.list_tournaments(s)]
     return render(request, v, "events/list.html", items=items,
-                  profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
+                  profiles={k: referee_games.profiles_for(k) for k in ("xiangqi", "go")},
                   organiser=v.user is not None and v.user.role_enum.allows(Role.ORGANISER))
 
 

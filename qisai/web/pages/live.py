@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from qisai.store.models import User
 from qisai.web.accounts.deps import ViewerDep
-from qisai.web.lobby.boards import select_boards
 from qisai.web.lobby.calendar import calendar
+from qisai.web.lobby.live_boards import select_boards
 from qisai.web.pages.render import render
 from qisai.web.state import SessionDep
 
@@ -24,7 +24,7 @@ router = APIRouter(include_in_schema=False)
 
 def home_blocks(s: Session, viewer: User | None) -> dict[str, Any]:
     """Return the home page's lobby context: ``live`` (the live boards,
-    :class:`~qisai.web.lobby.boards.Selection`) and ``cal`` (the events
+    :class:`~qisai.web.lobby.live_boards.Selection`) and ``cal`` (the events
     calendar for ``viewer``)."""
     return {"live": select_boards(s), "cal": calendar(s, viewer)}
 

@@ -13,13 +13,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from qisai.referee.rulesets import PRESETS
+from qisai.referee.time_families import FAMILIES
 from qisai.web.accounts.deps import ViewerDep
 from qisai.web.lobby import players
 from qisai.web.lobby.controls import CONTROLS
 from qisai.web.lobby.routes import MAX_PAGE
 from qisai.web.pages.i18n import TEXTS
 from qisai.web.pages.render import render, templates
-from qisai.web.play.families import FAMILIES
 from qisai.web.state import SessionDep
 
 __all__ = ["quick_controls", "router"]

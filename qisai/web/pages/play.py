@@ -16,12 +16,11 @@ from qisai.web.accounts.deps import ViewerDep
 from qisai.web.pages.i18n import TEXTS
 from qisai.web.pages.live import home_blocks
 from qisai.web.pages.render import embed_json, render
-from qisai.web.play import explain
-from qisai.web.play import rules as views
+from qisai.web.play import explain, referee_games
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
-from qisai.web.play.lineup import listing
 from qisai.web.play.live import game_summary
+from qisai.web.seats.lineup import listing
 from qisai.web.state import SessionDep
 
 __all__ = ["router"]
@@ -40,7 +39,7 @@ def home(request: Request, v: ViewerDep, s: SessionDep, hub: HubDep
     done = [game_summary(g) for g in repo.list_games(s, status=GameStatus.FINISHED, limit=20)]
     titles = {n: {"zh": p.title_zh, "en": p.title_en} for n, p in PRESETS.items()}
     return render(request, v, "home.html", waiting=waiting, active=active, done=done,
-                   profiles={k: views.profiles_for(k) for k in ("xiangqi", "go")},
+                   profiles={k: referee_games.profiles_for(k) for k in ("xiangqi", "go")},
                    titles=titles,
                    engines=listing(None, hub.engines, hub.levels),
                    **home_blocks(s, v.user))  # issue 22: live boards, events calendar

@@ -20,7 +20,7 @@ from qisai.web.accounts.deps import ViewerDep
 from qisai.web.bounds import DbId
 from qisai.web.pages.i18n import TEXTS, choose_language
 from qisai.web.pages.render import render
-from qisai.web.play.opponent_names import opponent_name
+from qisai.web.seats.opponent_names import opponent_name
 from qisai.web.state import SessionDep
 
 __all__ = ["Plot", "game_rows", "rating_plot", "router"]

@@ -2,7 +2,7 @@
 Xiangqi games, one zip archive of an SGF file per Go game.
 
 The records are those of ``GET /api/games/{id}/record`` (written by
-:mod:`qisai.web.play.records` from each game's stored event log), public as
+:mod:`qisai.web.play.downloads` from each game's stored event log), public as
 the games and profiles are.  A download is bounded: the player's newest
 ``limit`` games (at most :data:`MAX_GAMES`) that have begun, oldest first
 in the file; the PGN is streamed game by game, the zip is built in memory
@@ -30,7 +30,7 @@ from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus
 from qisai.web.bounds import DbId
 from qisai.web.play.deps import HubDep
-from qisai.web.play.records import export
+from qisai.web.play.downloads import export
 from qisai.web.play.storage import load_live
 from qisai.web.state import StateDep
 

@@ -2,8 +2,9 @@
 (what they are and how the log keeps them: :mod:`qisai.web.play.takeback`).
 
 The actions come on the game's socket and ``POST /api/games/{id}/actions``
-like the referee's (``{"type": "takeback_offer"}``, ``takeback_accept``,
-``takeback_decline``, ``rematch``), from a player of the game only; rated
+through :meth:`Hub.act` like the referee's (:func:`register` makes them the
+hub's): ``{"type": "takeback_offer"}``, ``takeback_accept``,
+``takeback_decline``, ``rematch``, from a player of the game only; rated
 and event games refuse them all (403, the reason in both languages).
 Against an engine a takeback is agreed at once and a rematch starts at once
 (as lichess's computer does); between two players the other one answers.
@@ -28,7 +29,7 @@ from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.quota import QuotaError
 from qisai.web.play.takeback import COMFORT_ACTIONS, casual_refusal, plies_to_take, state_of
 
-__all__ = ["act", "dispatch"]
+__all__ = ["act", "register"]
 
 _TEXTS: dict[str, tuple[str, str]] = {
     "takeback_offer": ("{side}请求悔棋", "{side} asks to take back"),
@@ -79,14 +80,10 @@ async def _write(hub: Hub, live: LiveGame, user: User, side: Side,
     live.event_count += len(rows)
 
 
-async def dispatch(hub: Hub, game_id: str, user: User, action: dict[str, Any]
-                   ) -> dict[str, Any]:
-    """Carry out any player's or arbiter's ``action``: the comfort actions
-    here, the referee's through :meth:`Hub.act`.  Returns the
-    acknowledgement; raises :class:`ActionError` for a refusal."""
-    if action.get("type") in COMFORT_ACTIONS:
-        return await act(hub, game_id, user, action)
-    return await hub.act(game_id, user, action)
+def register(hub: Hub) -> None:
+    """Make the comfort actions (takeback, rematch) actions of ``hub``
+    (:meth:`Hub.handle`): called once at the app's start."""
+    hub.handle(COMFORT_ACTIONS, act)
 
 
 async def act(hub: Hub, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
@@ -194,8 +191,7 @@ async def _apply_takeback(hub: Hub, live: LiveGame) -> None:
         # next use) rather than play on from the line taken back.
         hub.forget(live.id)
         raise
-    live.__dict__.pop("_notation", None)
-    live.__dict__.pop("_forbidden", None)
+    live.forget_views()
 
 
 async def _rematch(hub: Hub, live: LiveGame, user: User, side: Side
@@ -219,7 +215,7 @@ async def _rematch(hub: Hub, live: LiveGame, user: User, side: Side
         return ack, [_note(live, "rematch_offer", side, now)], None
     # Both want it (or the engine always does): colours swapped.
     first, second = live.second_user_id, live.first_user_id
-    settings = dict(live.settings)
+    settings = dict(live.settings.stored)
 
     def make() -> str:
         with hub.db.session() as s:

@@ -97,8 +97,7 @@ def blind_seat(live: Any, side: Any) -> bool:
     """Whether ``side`` of ``live`` plays blindfold (``settings["blindfold"]``):
     then nothing said to it tells where a piece stands beyond the announced
     moves (no squares named, no legal moves listed)."""
-    seats = live.settings.get("blindfold") or ()
-    return side is not None and side.name.lower() in seats
+    return side is not None and side.name.lower() in live.settings.blindfold
 
 
 def blind_position(state: dict[str, Any]) -> None:

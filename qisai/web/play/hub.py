@@ -16,7 +16,7 @@ without being applied twice (exactly once).
 
 Several processes may serve one database: appends are conditional on the
 events seen (:func:`qisai.store.repo.append_events`), a race's loser reloads
-and retries; :mod:`qisai.web.play.cluster` relays notices (issue 15)."""
+and retries; :mod:`qisai.web.cluster.cluster_hub` relays notices (issue 15)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -36,14 +36,12 @@ from qisai.engines.errors import EngineMoveError
 from qisai.engines.pool import EnginePool
 from qisai.referee.errors import EventError, GameOverError, NotYourTurnError, RefereeError
 from qisai.referee.events import Event, EventType, Notice
-from qisai.referee.rulesets import GoRules
 from qisai.referee.verdict import Outcome, Reason, Side
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
-from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
 from qisai.web.play.fanout import FanOut
-from qisai.web.play.lineup import Offered, make_seat
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
     PLAYER_ACTIONS,
@@ -51,7 +49,14 @@ from qisai.web.play.live import (
     LiveGame,
     Send,
 )
-from qisai.web.play.opponents import (
+from qisai.web.play.quota import Quota
+from qisai.web.play.referee_games import notice_data, same_move
+from qisai.web.play.resources import default_processes
+from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
+from qisai.web.play.threads import game_limiter
+from qisai.web.seats.draws import DEFAULT_MARGIN_CP, accepts_draw
+from qisai.web.seats.lineup import Offered, make_seat
+from qisai.web.seats.opponents import (
     BUILTIN,
     GoRequest,
     Seat,
@@ -61,15 +66,10 @@ from qisai.web.play.opponents import (
     fault_verdict,
     go_time_left,
 )
-from qisai.web.play.quota import Quota
-from qisai.web.play.resources import default_processes
-from qisai.web.play.rules import notice_data, same_move
-from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
-from qisai.web.play.threads import game_limiter
 from qisai.web.security import RateLimiter
 from qisai.web.state import spawn
 
-__all__ = ["ActionError", "BoardResult", "BoardStaff", "Hub", "LiveGame"]
+__all__ = ["ActionHandler", "BoardResult", "BoardStaff", "Hub"]
 
 log = logging.getLogger("qisai.web")
 
@@ -78,6 +78,11 @@ BoardResult = Callable[[Session, int, str], None]
 game's database session (in the same transaction), the pairing id and the
 PGN result.  The events domain provides it (the app wires it in), so that
 play never imports events."""
+
+ActionHandler = Callable[["Hub", str, User, dict[str, Any]], Awaitable[dict[str, Any]]]
+"""Carries out an action the referee does not know (takeback, a group's vote):
+returns the ack, raises :class:`ActionError`; registered at the app's start
+(:meth:`Hub.handle`), so that play imports none of those domains."""
 
 BoardStaff = Callable[[Session, int, User], "str | None"]
 """Whether a user may rule on (pause, foul, warn, adjudicate) the game of an
@@ -115,9 +120,9 @@ class Hub:
         self.engine_think = engine_think
         self.engines: dict[str, str] = dict(engines or {})
         """External engines by name: ``gtp:CMD`` (Go), ``[ucci:|uci:]CMD``
-        (Xiangqi); see :mod:`qisai.web.play.opponents`."""
+        (Xiangqi); see :mod:`qisai.web.seats.opponents`."""
         self.levels: dict[str, Offered] = {}
-        """Engines found at start-up, by level (:mod:`qisai.web.play.lineup`)."""
+        """Engines found at start-up, by level (:mod:`qisai.web.seats.lineup`)."""
         self.engine_timeout = engine_timeout
         """Seconds an engine may think in a game without clocks before it
         has failed (with clocks: until its flag falls)."""
@@ -133,13 +138,24 @@ class Hub:
         :data:`BoardResult`); ``None``: such results are not entered."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
         """An engine accepts a draw offer when its score for itself is at
-        most this (centipawns; see :mod:`qisai.web.play.draws`)."""
+        most this (centipawns; see :mod:`qisai.web.seats.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
         self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
         """The engine processes every engine seat leases from (qisai's own
         engines too: no engine searches in this process)."""
         self.quota = quota if quota is not None else Quota()
         """How many engine games and open seeks a player may have."""
+        self.handlers: dict[str, ActionHandler] = {}  # by action type: see handle
+
+    def handle(self, kinds: Iterable[str], handler: ActionHandler) -> None:
+        """Let ``handler`` carry out the actions of types ``kinds`` through
+        :meth:`act`.  Raises :class:`ValueError` for a type the referee or
+        another handler already takes (one handler per action type)."""
+        kinds = frozenset(kinds)
+        taken = kinds & (PLAYER_ACTIONS | ARBITER_ACTIONS | set(self.handlers))
+        if taken:
+            raise ValueError(f"action types already handled: {', '.join(sorted(taken))}")
+        self.handlers.update(dict.fromkeys(kinds, handler))
 
     # ------------------------------------------------------------- loading
     def _load_sync(self, game_id: str) -> LiveGame:
@@ -264,14 +280,17 @@ class Hub:
     # ------------------------------------------------------------ actions
     async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
         """Carry out ``action`` (``{"type": "move", "ply": 1, "move": "h2e2"}``
-        ...) for ``user`` in ``game_id``; returns the acknowledgement.
-
-        Raises :class:`ActionError` with a 4xx status for anything refused.
-        """
+        ...) for ``user`` in ``game_id``, the one way in for every action
+        (others' by :meth:`handle`); returns the acknowledgement.  Raises
+        :class:`ActionError` with a 4xx status for anything refused."""
         kind = action.get("type")
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            return await handler(self, game_id, user, action)
         if not isinstance(kind, str) or kind not in PLAYER_ACTIONS | ARBITER_ACTIONS:
+            known = PLAYER_ACTIONS | ARBITER_ACTIONS | set(self.handlers)
             raise ActionError(400, f"unknown action type {kind!r}; expected one of "
-                                   f"{', '.join(sorted(PLAYER_ACTIONS | ARBITER_ACTIONS))}")
+                                   f"{', '.join(sorted(known))}")
         if kind in ("move", "pass") and self.move_limiter.hit(f"u{user.id}") > 0:
             raise ActionError(429, "too many moves; slow down")
         live = await self.get(game_id)
@@ -439,8 +458,8 @@ class Hub:
                 return
             if live.status != GameStatus.ACTIVE.value:
                 return
-            if any(isinstance(g, dict) and (len(g.get("members", ())) < 2 or g.get("invited"))
-                   for g in (live.settings.get("groups") or {}).values()):
+            if any(len(g.get("members", ())) < 2 or g.get("invited")
+                   for g in live.settings.groups.values()):
                 return  # a consultation side plays once all invited answered, two in (会商)
             try:
                 notices, refusal = await self._apply(live, Event(EventType.START, self.now()),
@@ -557,16 +576,13 @@ class Hub:
             timeout = max(0.0, deadline - now) + self.ENGINE_GRACE
         else:
             timeout = max(self.engine_timeout, think * 3)
-        board: Any = getattr(game, "board")  # noqa: B009 - both games have one
-        if live.kind == "go":
-            rules = game.rules
-            assert isinstance(rules, GoRules)
-            try:
-                left = go_time_left(game, side, now)
-            except RefereeError:  # a clock read at an instant it has passed
-                left = None
-            return GoRequest(board.copy(), rules, side, think, timeout, left)
-        return XiangqiRequest(board.copy(), think, timeout)
+        if isinstance(game, XiangqiGame):
+            return XiangqiRequest(game.board.copy(), think, timeout)
+        try:
+            left = go_time_left(game, side, now)
+        except RefereeError:  # a clock read at an instant it has passed
+            left = None
+        return GoRequest(game.board.copy(), game.grules, side, think, timeout, left)
 
     async def _engine_step(self, live: LiveGame) -> bool:
         """Let the engine take one action; return whether it acted (or the
@@ -671,7 +687,7 @@ class Hub:
 
     async def _engine_failed(self, live: LiveGame, side: Side, exc: BaseException) -> None:
         """Rule the failure ``exc`` of the engine playing ``side``: the game
-        is lost for it (see :func:`~qisai.web.play.opponents.fault_verdict`),
+        is lost for it (see :func:`~qisai.web.seats.opponents.fault_verdict`),
         unless it has ended already (a flag fall while it was silent)."""
         log.warning("engine %s failed in game %s: %s: %s", live.engine, live.id,
                     type(exc).__name__, exc)

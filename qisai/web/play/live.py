@@ -8,19 +8,23 @@ the rules cores, results and clocks from the referee.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from qisai.referee.game import Game as RefereeGame
 from qisai.referee.verdict import GameKind, Side
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.web.bounds import short_detail
-from qisai.web.play import explain, rules, takeback
+from qisai.web.play import explain, referee_games, takeback
 from qisai.web.play.clauses import clause_links
-from qisai.web.play.opponent_names import engine_player
+from qisai.web.play.game_settings import GameSettings
+from qisai.web.play.referee_games import ServerGame
+from qisai.web.seats.opponent_names import engine_player
+from qisai.xiangqi.board import Board as XiangqiBoard
+from qisai.xiangqi.board import Move as XiangqiMove
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
-           "game_state", "game_summary"]
+           "game_state", "game_summary", "group_of", "member_side"]
 
 PLAYER_ACTIONS = frozenset({
     "move", "pass", "offer_draw", "accept_draw", "decline_draw", "resign", "claim", "flag",
@@ -32,6 +36,20 @@ ARBITER_ACTIONS = frozenset({"foul", "warning", "time_penalty", "adjudicate", "p
 
 Send = Callable[[str], Awaitable[None]]
 """Sends one text frame (JSON) to a socket."""
+
+@dataclass
+class Views:
+    """What the live game keeps of its views between updates: the notation
+    and the position after each Xiangqi move (grown move by move), Go's
+    forbidden points for one position.  A takeback starts them afresh
+    (:meth:`LiveGame.forget_views`)."""
+
+    board: XiangqiBoard | None = None
+    """The position after the last move noted."""
+    texts: list[str] = field(default_factory=list)
+    fens: list[str] = field(default_factory=list)
+    forbidden_key: tuple[int, int] | None = None
+    forbidden: dict[str, str] = field(default_factory=dict)
 
 
 class ActionError(Exception):
@@ -63,12 +81,12 @@ class LiveGame:
     id: str
     kind: str
     ruleset: str
-    settings: dict[str, Any]
+    settings: GameSettings
     status: str
     first_user_id: int | None
     second_user_id: int | None
     players: dict[int, dict[str, Any]]
-    game: RefereeGame
+    game: ServerGame
     event_count: int
     engine: str | None = None
     """The engine holding the open seat (``builtin``), if any."""
@@ -80,6 +98,11 @@ class LiveGame:
     """A rated game (no takeback or rematch; see :mod:`~qisai.web.play.takeback`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
+    views: Views = field(default_factory=Views, repr=False)
+
+    def forget_views(self) -> None:
+        """Drop the views kept for the line played (after a takeback)."""
+        self.views = Views()
 
     def side_of(self, user_id: int) -> Side | None:
         """Return the side ``user_id`` plays (the side to move if he holds
@@ -96,12 +119,10 @@ class LiveGame:
 
     def plays_in(self, user_id: int) -> bool:
         """Whether ``user_id`` plays in this game: holds a seat or is a
-        member of a group playing a side (会商, see :mod:`.consult`)."""
+        member of a group playing a side (会商, see :mod:`qisai.web.exhibitions.consult`)."""
         if user_id in (self.first_user_id, self.second_user_id):
             return True
-        groups = self.settings.get("groups") or {}
-        return any(isinstance(g, dict) and user_id in g.get("members", ())
-                   for g in groups.values())
+        return any(user_id in g.get("members", ()) for g in self.settings.groups.values())
 
     @property
     def engine_side(self) -> Side | None:
@@ -127,8 +148,8 @@ class LiveGame:
         state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         # exhibitions (issue 21): which seats play blindfold, and the simul
         # board this game is (everyone sees both)
-        state["blindfold"] = list(self.settings.get("blindfold") or [])
-        state["simul"] = self.settings.get("simul")
+        state["blindfold"] = list(self.settings.blindfold)
+        state["simul"] = None if self.settings.simul is None else dict(self.settings.simul)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}
@@ -154,87 +175,67 @@ class LiveGame:
         return actions
 
 
-_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
-"""The standard start position (the replay's first position)."""
-
 _SQUARE_NAMES = [f"{'abcdefghi'[sq % 9]}{sq // 9}" for sq in range(90)]
 """ICCS names of the 90 Xiangqi squares (``rank * 9 + file``)."""
 
 
-def _xiangqi_texts(live: LiveGame) -> list[str]:
-    """Chinese notation of every move, cached on the live game."""
-    from qisai.xiangqi import Board, Move
+def _xiangqi_views(live: LiveGame, game: XiangqiGame) -> Views:
+    """The Chinese notation of every move and the position after it, noted
+    on from the last move noted (afresh if the line is shorter: a reload)."""
     from qisai.xiangqi.notation import format as fmt
 
-    game = live.game
-    cache: dict[str, Any] = live.__dict__.setdefault("_notation", {})
-    texts: list[str] = cache.setdefault("texts", [])
-    board = cache.get("board")
-    if board is None or len(texts) > len(game.moves):
-        board = Board(getattr(game, "start_fen", None))
-        texts.clear()
-        cache["fens"] = []
-        cache["board"] = board
-    fens: list[str] = cache.setdefault("fens", [])
-    del fens[len(texts):]
-    for rec in game.moves[len(texts):]:
-        mv = Move.from_iccs(rec.move)
+    views = live.views
+    if views.board is None or len(views.texts) > len(game.moves):
+        views = live.views = Views(board=XiangqiBoard(game.start_fen))
+    board = views.board
+    assert board is not None
+    for rec in game.moves[len(views.texts):]:
+        mv = XiangqiMove.from_iccs(rec.move)
         try:
-            texts.append(fmt(board, mv, "chinese"))
+            views.texts.append(fmt(board, mv, "chinese"))
         except ValueError:  # pragma: no cover - the referee only records legal moves
-            texts.append(rec.move)
+            views.texts.append(rec.move)
         board.push_unchecked(mv)
-        fens.append(board.fen())
-    return texts
-
-
-def _xiangqi_fens(live: LiveGame) -> list[str]:
-    """The position after every move (for replay), cached with the notation."""
-    _xiangqi_texts(live)
-    fens: list[str] = live.__dict__["_notation"]["fens"]
-    return fens
+        views.fens.append(board.fen())
+    return views
 
 
 def _position(live: LiveGame) -> dict[str, Any]:
     game = live.game
-    board: Any = getattr(game, "board", None)
-    if live.kind == "xiangqi" and board is not None:
+    if isinstance(game, XiangqiGame):
+        board = game.board
         legal: dict[str, list[str]] = {}
         if not game.is_over:
             names = _SQUARE_NAMES
             for mv in board.legal_moves():
                 legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
         last = board.peek()
-        start = getattr(game, "start_fen", None) or _START_FEN
         return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
-                "last": None if last is None else last.iccs(), "start": start}
-    if live.kind == "go" and board is not None:
-        from qisai.go import coords
+                "last": None if last is None else last.iccs(), "start": game.start_fen}
+    from qisai.go import coords
 
-        size = board.size
-        grid = []  # top row first; points are (row, col) with row 0 at the bottom
-        for r in range(size - 1, -1, -1):
-            line = ""
-            for c in range(size):
-                colour = board.get((r, c))
-                line += "." if colour is None else ("b" if colour.name == "BLACK" else "w")
-            grid.append(line)
-        last = board.last_move()
-        last_name = None
-        if last is not None:
-            last_name = "pass" if last.is_pass else coords.gtp_name(last.point, size)
-        dead = getattr(game, "dead", None)
-        forbidden: dict[str, str] = {}
-        if not game.is_over and game.phase.value == "playing":
-            cache: dict[str, Any] = live.__dict__.setdefault("_forbidden", {})
-            key = (len(game.moves), board.zobrist)
-            if cache.get("key") != key:
-                cache["key"], cache["points"] = key, explain.go_forbidden(board)
-            forbidden = cache["points"]
-        return {"size": size, "grid": grid, "last": last_name,
-                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ())),
-                "forbidden": forbidden}
-    return {}
+    go_board = game.board
+    size = go_board.size
+    grid = []  # top row first; points are (row, col) with row 0 at the bottom
+    for r in range(size - 1, -1, -1):
+        line = ""
+        for c in range(size):
+            colour = go_board.get((r, c))
+            line += "." if colour is None else ("b" if colour.name == "BLACK" else "w")
+        grid.append(line)
+    go_last = go_board.last_move()
+    last_name = None
+    if go_last is not None:
+        last_name = "pass" if go_last.is_pass else coords.gtp_name(go_last.point, size)
+    forbidden: dict[str, str] = {}
+    if not game.is_over and game.phase.value == "playing":
+        key = (len(game.moves), go_board.zobrist)
+        if live.views.forbidden_key != key:
+            live.views.forbidden_key, live.views.forbidden = key, explain.go_forbidden(go_board)
+        forbidden = live.views.forbidden
+    return {"size": size, "grid": grid, "last": last_name,
+            "dead": sorted(coords.gtp_name(p, size) for p in game.dead),
+            "forbidden": forbidden}
 
 
 def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any]:
@@ -247,8 +248,8 @@ def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any
             "at": rec.at, "elapsed": round(rec.elapsed, 3), "clock": clock}
     if rec.void:
         data["void"] = True  # Go: a void move counted as a pass (the replay skips it)
-    if live.kind == "xiangqi":
-        fens = _xiangqi_fens(live)
+    if isinstance(live.game, XiangqiGame):
+        fens = _xiangqi_views(live, live.game).fens
         if i < len(fens):
             data["fen"] = fens[i]  # the position after the move, for replay
     return data
@@ -260,11 +261,12 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
     last move instead of the whole record (socket updates)."""
     game = live.game
     kind = GameKind.XIANGQI if live.kind == "xiangqi" else GameKind.GO
-    texts = _xiangqi_texts(live) if live.kind == "xiangqi" else None
+    texts = _xiangqi_views(live, game).texts if isinstance(game, XiangqiGame) else None
 
     def player(uid: int | None) -> dict[str, Any] | None:
         if uid is None:
-            return None if live.engine is None else engine_player(live.engine, live.settings)
+            return None if live.engine is None else engine_player(live.engine,
+                                                                  live.settings.stored)
         return live.players.get(uid, {"id": uid, "name": f"#{uid}"})
 
     clocks = None
@@ -285,7 +287,7 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
         "offer": None if game.pending_offer is None else game.pending_offer.name.lower(),
         "fouls": {s.name.lower(): game.fouls(s) for s in Side},
         "warnings": {s.name.lower(): game.warnings(s) for s in Side},
-        "result": rules.result_data(game),
+        "result": referee_games.result_data(game),
     }
     if with_moves:
         state["moves"] = [_move_data(live, i, texts) for i in range(n)]
@@ -308,3 +310,18 @@ def game_summary(g: Any) -> dict[str, Any]:
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }
+
+
+def group_of(live: LiveGame, side: Side) -> Mapping[str, Any] | None:
+    """Return the group setting of ``side`` of ``live``, or ``None``."""
+    return live.settings.group(side)
+
+
+def member_side(live: LiveGame, user_id: int) -> Side | None:
+    """Return the side of ``live`` whose group ``user_id`` is a member of,
+    or ``None``."""
+    for side in (Side.FIRST, Side.SECOND):
+        group = group_of(live, side)
+        if group is not None and user_id in group["members"]:
+            return side
+    return None

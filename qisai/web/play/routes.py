@@ -21,20 +21,19 @@ from pydantic import BaseModel, Field
 
 from qisai.referee.errors import RefereeError
 from qisai.referee.rulesets import PRESETS
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, NotFoundError, repo
 from qisai.store.models import GameStatus, Role
 from qisai.web.accounts.deps import UserDep, ViewerDep
 from qisai.web.accounts.routes import user_out
 from qisai.web.bounds import DbId
-from qisai.web.play import comfort, explain, records
-from qisai.web.play import rules as views
+from qisai.web.play import downloads, explain, referee_games
 from qisai.web.play.clauses import clause_links
-from qisai.web.play.consult import member_side
 from qisai.web.play.deps import HubDep, live_game
-from qisai.web.play.families import safe_family
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
-from qisai.web.play.live import ActionError, game_summary
+from qisai.web.play.live import ActionError, game_summary, member_side
 from qisai.web.play.quota import QuotaError
+from qisai.web.play.referee_games import safe_family
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["router"]
@@ -78,7 +77,7 @@ def engines(hub: HubDep, kind: Literal["xiangqi", "go"] | None = None) -> list[d
     it plays, its own name and version and its level
     (``{"name": "gnugo-level-5", "kinds": ["go"], "engine": "GNU Go 3.8",
     "level": {"zh": "等级 5", "en": "level 5"}}``; see
-    :func:`qisai.web.play.lineup.listing`); with ``kind``, only those that
+    :func:`qisai.web.seats.lineup.listing`); with ``kind``, only those that
     play it."""
     return listing(kind, hub.engines, hub.levels)
 
@@ -88,7 +87,7 @@ def rules(kind: Literal["xiangqi", "go"] = "xiangqi") -> dict[str, Any]:
     """Return the rule profiles of a game."""
     return {"kind": kind, "profiles": [
         {"name": n, "zh": PRESETS[n].title_zh, "en": PRESETS[n].title_en}
-        for n in views.profiles_for(kind)]}
+        for n in referee_games.profiles_for(kind)]}
 
 
 @router.post("/games", status_code=201, tags=["games"])
@@ -111,7 +110,7 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
     if body.fen is not None:
         settings["fen"] = body.fen
     try:
-        views.new_referee_game(body.kind, name, settings, None)
+        referee_games.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
     # Its time-control family, for the leaderboards (lobby/players.py).
@@ -218,7 +217,7 @@ async def act(game_id: str, action: dict[str, Any], hub: HubDep,
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
     exactly as on the socket.  Returns the acknowledgement."""
     try:
-        return await comfort.dispatch(hub, game_id, user, action)
+        return await hub.act(game_id, user, action)
     except ActionError as exc:
         # ``detail`` in English without ids or timestamps, and the reason in
         # both languages with its clause (``code``, ``zh``, ``en``, ``clause``).
@@ -234,15 +233,13 @@ async def why(game_id: str, hub: HubDep, move: str = Query(max_length=8)) -> dic
     live = await live_game(hub, game_id)
     async with live.lock:
         game = live.game
-        board: Any = getattr(game, "board", None)
         reason: dict[str, str] | None = None
-        if board is None:
-            reason = explain.text("not_started")
-        elif live.kind == "xiangqi":
-            reason = explain.xiangqi_why(board, move)
+        if isinstance(game, XiangqiGame):
+            reason = explain.xiangqi_why(game.board, move)
         else:
             from qisai.go import coords
 
+            board = game.board
             try:
                 point = coords.parse_gtp(move, board.size)
             except ValueError:
@@ -271,6 +268,6 @@ async def record(game_id: str, hub: HubDep) -> Response:
     """Download the game record: PGN for Xiangqi, SGF for Go."""
     live = await live_game(hub, game_id)
     async with live.lock:
-        text, media, ext = records.export(live)
+        text, media, ext = downloads.export(live)
     return Response(text, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="qisai-{game_id}.{ext}"'})

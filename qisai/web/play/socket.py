@@ -30,9 +30,7 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import next_message
-from qisai.web.play import comfort, explain
-from qisai.web.play.consult_routes import GROUP_MESSAGES
-from qisai.web.play.consult_routes import socket_action as group_action
+from qisai.web.play import explain
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.threads import lookup_limiter
@@ -135,11 +133,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                             "message": "spectators cannot act; log in or start a guest session"})
                 continue
             try:
-                # -- consultation boards (会商): votes and talk of a group side
-                if kind in GROUP_MESSAGES:
-                    ack = await group_action(hub, game_id, user, msg)
-                else:  # moves, offers, and casual comfort (takeback, rematch)
-                    ack = await comfort.dispatch(hub, game_id, user, msg)
+                # moves, offers, casual comfort (takeback, rematch), a
+                # consultation group's votes and talk (会商): all through the hub
+                ack = await hub.act(game_id, user, msg)
             except ActionError as exc:
                 body = exc.body()
                 await send({"type": "error", "status": exc.status, "message": body.pop("detail"),

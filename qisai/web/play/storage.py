@@ -16,12 +16,12 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from qisai.referee.events import Event
-from qisai.referee.game import Game as RefereeGame
 from qisai.store import Database, repo
 from qisai.store.models import Game as GameRow
 from qisai.store.models import GameStatus
+from qisai.web.play.game_settings import GameSettings
 from qisai.web.play.live import LiveGame
-from qisai.web.play.rules import new_referee_game, result_data
+from qisai.web.play.referee_games import ServerGame, new_referee_game, result_data
 from qisai.web.play.takeback import replay
 from qisai.web.play.threads import game_limiter
 from qisai.web.state import spawn
@@ -75,7 +75,8 @@ def _busy_is_write_busy() -> Iterator[None]:
         raise
 
 
-def build_game(row: GameRow, events: list[dict[str, Any]], now: Callable[[], float]) -> RefereeGame:
+def build_game(row: GameRow, events: list[dict[str, Any]], now: Callable[[], float]
+               ) -> ServerGame:
     """Return the referee game of ``row`` with its logged ``events`` replayed
     (with agreed takebacks; see :mod:`qisai.web.play.takeback`)."""
     return replay(lambda: new_referee_game(row.kind, row.ruleset, row.settings, now), events)
@@ -92,7 +93,8 @@ def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
                 players[u.id] = {"id": u.id, "name": u.username,  # unique; shown first
                                   "display_name": u.display_name, "rating": round(u.rating)}
         game = build_game(row, events, now)
-        return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset, settings=row.settings,
+        return LiveGame(id=row.id, kind=row.kind, ruleset=row.ruleset,
+                        settings=GameSettings.read(row.settings),
                         status=row.status, first_user_id=row.first_user_id,
                         second_user_id=row.second_user_id, players=players, game=game,
                         event_count=len(events), engine=row.engine,

@@ -38,7 +38,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from qisai.referee.events import Event
 from qisai.referee.game import Game as RefereeGame
@@ -68,6 +68,9 @@ class Comfort:
     rematch_by: Side | None = None
     rematch_game: str | None = None
 
+
+G = TypeVar("G", bound=RefereeGame)
+"""The kind of referee game a replay makes (Xiangqi's or Go's)."""
 
 _STATE: weakref.WeakKeyDictionary[RefereeGame, Comfort] = weakref.WeakKeyDictionary()
 """The comfort state of each referee game (kept beside it, so that it goes
@@ -104,8 +107,7 @@ def plies_to_take(game: RefereeGame, proposer: Side) -> int:
     return 0
 
 
-def _rebuild(make: Callable[[], RefereeGame], events: list[Event], keep_moves: int
-             ) -> RefereeGame:
+def _rebuild(make: Callable[[], G], events: list[Event], keep_moves: int) -> G:
     """Return a fresh game with ``events`` replayed up to (not including) the
     event that made move number ``keep_moves + 1``."""
     probe = make()
@@ -121,7 +123,7 @@ def _rebuild(make: Callable[[], RefereeGame], events: list[Event], keep_moves: i
     return game
 
 
-def replay(make: Callable[[], RefereeGame], log: Iterable[dict[str, Any]]) -> RefereeGame:
+def replay(make: Callable[[], G], log: Iterable[dict[str, Any]]) -> G:
     """Return the game ``make()`` builds with the stored ``log`` replayed:
     referee events are applied, the comfort records (:data:`RECORDS`) set
     its :func:`state_of` and an agreed takeback removes its plies.  Raises

@@ -25,7 +25,7 @@ from qisai.referee.verdict import Side
 from qisai.store.models import Game, GameStatus, Pairing, Round, Tournament, User
 from qisai.web.lobby.kept import Kept
 from qisai.web.play.live import LiveGame
-from qisai.web.play.rules import result_data
+from qisai.web.play.referee_games import result_data
 
 __all__ = ["MAX_BOARDS", "SELECTION_TTL", "Selection", "board_view", "select_boards"]
 

@@ -10,7 +10,7 @@ that side is to move, asks the engine (a seat leased from the same bounded
 engine pool as every engine game) and plays its answer through
 :meth:`Hub.act` as that account, so that the referee rules on it as on any
 move.  A failing engine loses by the arbiter's ruling that the hub makes
-for its own engine (:func:`~qisai.web.play.opponents.fault_verdict`: did
+for its own engine (:func:`~qisai.web.seats.opponents.fault_verdict`: did
 not come, illegal move, cannot move).
 """
 
@@ -26,10 +26,10 @@ from qisai.referee.verdict import Side
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play.hub import Hub
-from qisai.web.play.lineup import make_seat
 from qisai.web.play.live import ActionError, LiveGame
-from qisai.web.play.opponents import Seat, fault_verdict
 from qisai.web.play.ticker import Ticker
+from qisai.web.seats.lineup import make_seat
+from qisai.web.seats.opponents import Seat, fault_verdict
 from qisai.web.state import spawn
 
 __all__ = ["EngineDriver", "driver_of"]
@@ -50,11 +50,8 @@ class EngineDriver:
     @staticmethod
     def driven(live: LiveGame) -> tuple[Side, str, int] | None:
         """Return (side, engine, account) of the driven seat of ``live``, if any."""
-        d = live.settings.get("driven")
-        if not isinstance(d, dict):
-            return None
-        return (Side.FIRST if d.get("side") == "first" else Side.SECOND, str(d["engine"]),
-                int(d["account"]))
+        d = live.settings.driven
+        return None if d is None else (d.side, d.engine, d.account)
 
     async def tick(self) -> None:
         """Start a move of every driven engine that is to move."""

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from qisai.engines.discovery import Discovery, OptionValue, probe_gtp
 from qisai.engines.errors import EngineError
-from qisai.web.play.opponents import (
+from qisai.web.seats.opponents import (
     BUILTIN,
     BuiltinGoSeat,
     BuiltinXiangqiSeat,
@@ -132,7 +132,7 @@ def kinds_of(name: str, engines: Mapping[str, str], levels: Mapping[str, Offered
              ) -> tuple[str, ...]:
     """Return the games engine ``name`` plays (``()`` if the server does not
     offer it): ``builtin`` plays both."""
-    from qisai.web.play.opponents import engine_kinds
+    from qisai.web.seats.opponents import engine_kinds
 
     offered = levels.get(name)
     if offered is not None:

@@ -5,7 +5,7 @@ entrant (a simul's ``group:N`` entrant with ``user:ID`` members, see
 
 The side is held by a *group account* (a user row without password, named
 after the members) and the group's setting goes into the game's settings
-under ``groups`` (see :mod:`qisai.web.play.consult`).
+under ``groups`` (see :mod:`qisai.web.exhibitions.consult`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def create_group_game(s: Session, *, kind: str, ruleset: str, settings: dict[str
     played by ``group``; the other seat is ``other_user_id`` (``None``: open,
     or the engine's when ``engine`` is given).  Never rated.  Returns the
     game's id.  ``invited``: members of ``group`` asked to join who have
-    not accepted yet (:func:`qisai.web.play.consult.GroupBoards.answer`):
+    not accepted yet (:func:`qisai.web.exhibitions.consult.GroupBoards.answer`):
     they are kept apart (``invited``) and named nowhere until they accept;
     the game starts once all have answered and the side has two members.
 

@@ -38,7 +38,7 @@ async def accepts_draw(seat: Any, request: Any, side: Side, kind: str,
                        margin_cp: int = DEFAULT_MARGIN_CP) -> bool:
     """Return whether the engine in ``seat`` playing ``side`` accepts the
     opponent's draw offer in the position of ``request``."""
-    from qisai.web.play.opponents import UciXiangqiSeat
+    from qisai.web.seats.opponents import UciXiangqiSeat
 
     think = min(0.5, max(0.05, request.think / 2))
     if kind == "go":

@@ -41,7 +41,6 @@ from qisai.web.bounds import next_message
 from qisai.web.exhibitions import simuls, store
 from qisai.web.exhibitions.blindfold import typed_move
 from qisai.web.play import explain
-from qisai.web.play.consult_routes import GROUP_MESSAGES, socket_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
@@ -245,9 +244,7 @@ async def _act(hub: Hub, by_number: dict[int, str], user: User | None,
     game_id = by_number[number]
     action = {k: v for k, v in msg.items() if k != "board"}
     try:
-        if action.get("type") in GROUP_MESSAGES:  # a group entrant's vote or talk (会商)
-            ack = await socket_action(hub, game_id, user, action)
-        elif action.get("type") == "typed":
+        if action.get("type") == "typed":
             ack = await typed_move(hub, game_id, user, action.get("text"), action.get("ply"),
                                    action.get("id"))
         else:

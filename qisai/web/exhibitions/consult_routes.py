@@ -7,8 +7,10 @@ a member is enlisted only by his own acceptance); ``POST
 /api/games/{id}/group/votes`` votes (``confirm``: the captain's choice);
 ``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
 and write the group's talk.  The socket takes the same as ``group_vote``,
-``group_confirm`` and ``group_talk`` messages (see
-:func:`socket_action`).  Refusals carry ``zh``/``en`` reasons.
+``group_confirm`` and ``group_talk`` messages, and so does ``POST
+/api/games/{id}/actions``: :func:`register` makes them actions of the hub
+(:meth:`Hub.act`, see :func:`socket_action`).  Refusals carry ``zh``/``en``
+reasons.
 """
 
 from __future__ import annotations
@@ -24,23 +26,30 @@ from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
 from qisai.referee.errors import RefereeError
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
-from qisai.web.play import rules as views
-from qisai.web.play.consult import boards_of
+from qisai.web.exhibitions.consult import boards_of
+from qisai.web.exhibitions.group_games import GroupSpec, create_group_game
+from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
-from qisai.web.play.families import safe_family
-from qisai.web.play.group_games import GroupSpec, create_group_game
 from qisai.web.play.hub import Hub
-from qisai.web.play.lineup import kinds_of, listing, opponent_info
 from qisai.web.play.live import ActionError
 from qisai.web.play.quota import QuotaError
+from qisai.web.play.referee_games import safe_family
+from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import StateDep
 
-__all__ = ["router", "socket_action", "GROUP_MESSAGES"]
+__all__ = ["router", "register", "socket_action", "GROUP_MESSAGES"]
 
 router = APIRouter(prefix="/api", tags=["consultation"])
 
 GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk"})
 """The socket messages this module answers."""
+
+
+def register(hub: Hub) -> None:
+    """Make the group's messages actions of ``hub`` (:meth:`Hub.handle`):
+    called once at the app's start, so that play's socket and routes reach
+    them through :meth:`Hub.act` without importing consultation."""
+    hub.handle(GROUP_MESSAGES, socket_action)
 
 
 class NewConsultation(BaseModel):
@@ -84,7 +93,7 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     if "time" in body.model_fields_set:
         settings["time"] = body.time
     try:
-        views.new_referee_game(body.kind, name, settings, None)
+        referee_games.new_referee_game(body.kind, name, settings, None)
     except RefereeError as exc:
         raise HTTPException(422, f"game settings: {exc}") from None
     settings["family"] = safe_family(body.kind, name, settings)

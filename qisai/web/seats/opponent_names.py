@@ -1,6 +1,6 @@
 """How the engine seat of a game is named on its page and in its record,
 from what the game keeps of its engine (``settings["opponent"]``, written
-when the game was made; see :mod:`qisai.web.play.lineup`)."""
+when the game was made; see :mod:`qisai.web.seats.lineup`)."""
 
 from __future__ import annotations
 

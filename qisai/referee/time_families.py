@@ -7,17 +7,19 @@ A family is decided by the time one side may spend on the first 40 moves
 (the 2007 trial's 30 s a move) and the overtime (Go §3 读秒 reserve,
 Japanese periods, one Canadian period).  The rule book calls 6.3 and 6.4
 "适用于快棋赛" (for rapid events): both come out as ``rapid``.
+
+A family is a property of a time control alone, so it lives beside the
+clock in the referee (as lichess keeps its ``Speed`` beside the clock);
+the arena's leaderboards, lobby buttons and stored games read it from
+here, and the family of stored settings is
+:func:`qisai.web.play.referee_games.family_of_settings`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from qisai.referee.clock import ByoyomiKind, SideTimeControl, TimeControl
-from qisai.referee.errors import RefereeError
-from qisai.web.play import rules
 
-__all__ = ["FAMILIES", "family_of", "family_of_settings", "safe_family", "side_seconds"]
+__all__ = ["FAMILIES", "family_of", "side_seconds"]
 
 FAMILIES: dict[str, tuple[str, str]] = {
     "bullet": ("子弹棋（3分钟内）", "Bullet (under 3 min)"),
@@ -69,21 +71,3 @@ def family_of(control: TimeControl | None) -> str:
     if seconds < 1800:
         return "rapid"
     return "classical"
-
-
-def family_of_settings(kind: str, ruleset: str, settings: dict[str, Any]) -> str:
-    """Return the family of a game stored with ``kind``, rule profile
-    ``ruleset`` and ``settings`` (its own time, else the profile's).
-
-    Raises :class:`~qisai.referee.errors.RefereeError` for bad settings."""
-    profile = rules.make_rules(kind, ruleset, settings)
-    return family_of(profile.time_control)
-
-
-def safe_family(kind: str, ruleset: str, settings: dict[str, Any]) -> str | None:
-    """Return :func:`family_of_settings`, or ``None`` for settings no
-    profile accepts (never raises)."""
-    try:
-        return family_of_settings(kind, ruleset, settings)
-    except RefereeError:
-        return None

@@ -7,7 +7,7 @@ Nothing here decides anything: results and clocks come from the referee.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -22,19 +22,25 @@ from qisai.referee.clock import (
     scheme_6_3,
     scheme_6_4,
 )
-from qisai.referee.errors import RulesetError, TimeControlError
+from qisai.referee.errors import RefereeError, RulesetError, TimeControlError
 from qisai.referee.events import Notice
 from qisai.referee.game import Game as RefereeGame
+from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import PRESETS, GoRules, XiangqiRules, ruleset
+from qisai.referee.time_families import family_of
 from qisai.referee.verdict import Side
+from qisai.referee.xiangqi_game import XiangqiGame
 
 __all__ = [
+    "ServerGame",
+    "family_of_settings",
     "jsonable",
     "new_referee_game",
     "notice_data",
     "parse_time_control",
     "profiles_for",
     "result_data",
+    "safe_family",
     "same_move",
 ]
 
@@ -108,7 +114,7 @@ def parse_time_control(spec: dict[str, Any] | None) -> TimeControl | None:
                                             byoyomi=byoyomi))
 
 
-def make_rules(kind: str, name: str, settings: dict[str, Any]) -> XiangqiRules | GoRules:
+def make_rules(kind: str, name: str, settings: Mapping[str, Any]) -> XiangqiRules | GoRules:
     """Return the rule profile ``name`` with the game's overrides (time
     control, ``settings["rules"]`` fields).
 
@@ -128,8 +134,12 @@ def make_rules(kind: str, name: str, settings: dict[str, Any]) -> XiangqiRules |
     return ruleset(name, **overrides)
 
 
-def new_referee_game(kind: str, name: str, settings: dict[str, Any],
-                     now: Callable[[], float] | None) -> RefereeGame:
+ServerGame = XiangqiGame | GoGame
+"""The referee game a server game holds."""
+
+
+def new_referee_game(kind: str, name: str, settings: Mapping[str, Any],
+                     now: Callable[[], float] | None) -> ServerGame:
     """Return a new referee game of ``kind`` under profile ``name`` with the
     stored ``settings``.
 
@@ -137,15 +147,10 @@ def new_referee_game(kind: str, name: str, settings: dict[str, Any],
     """
     rules = make_rules(kind, name, settings)
     if kind == "xiangqi":
-        from qisai.referee.xiangqi_game import XiangqiGame
-
         assert isinstance(rules, XiangqiRules)
         return XiangqiGame(rules, fen=settings.get("fen"), now=now)
-    from qisai.referee.go_game import GoGame  # type: ignore[import-not-found,unused-ignore]
-
     assert isinstance(rules, GoRules)
-    game: RefereeGame = GoGame(rules, now=now)
-    return game
+    return GoGame(rules, now=now)
 
 
 def same_move(recorded: str, given: str, kind: str) -> bool:
@@ -179,3 +184,21 @@ def notice_data(n: Notice) -> dict[str, Any]:
     """Return a referee notice as JSON-ready data."""
     return {"type": n.type.value, "at": n.at, "side": None if n.side is None else n.side.name.lower(),
             "zh": n.text_zh, "en": n.text_en, "clause": n.clause, "data": jsonable(n.data)}
+
+
+def family_of_settings(kind: str, ruleset: str, settings: dict[str, Any]) -> str:
+    """Return the family of a game stored with ``kind``, rule profile
+    ``ruleset`` and ``settings`` (its own time, else the profile's).
+
+    Raises :class:`~qisai.referee.errors.RefereeError` for bad settings."""
+    profile = make_rules(kind, ruleset, settings)
+    return family_of(profile.time_control)
+
+
+def safe_family(kind: str, ruleset: str, settings: dict[str, Any]) -> str | None:
+    """Return :func:`family_of_settings`, or ``None`` for settings no
+    profile accepts (never raises)."""
+    try:
+        return family_of_settings(kind, ruleset, settings)
+    except RefereeError:
+        return None

@@ -2,10 +2,10 @@
 :class:`~qisai.web.play.hub.Hub`, with what a cluster adds around them.
 
 * metrics (moves stored, their latency, games and sockets) for ``/metrics``;
-* with a :class:`~qisai.web.play.relay.Relay` (``QISAI_REDIS_URL``): every
+* with a :class:`~qisai.web.cluster.relay.Relay` (``QISAI_REDIS_URL``): every
   stored change published for the other processes, which pass it to their
   own sockets; the clocks ticked under leases;
-* with :class:`~qisai.web.play.remote.RemoteEngines`: engine seats whose
+* with :class:`~qisai.web.cluster.remote_engines.RemoteEngines`: engine seats whose
   work runs on ``qisai worker`` machines.
 
 Without them it is the one-process hub as before (plus the metrics).
@@ -28,12 +28,12 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
-from qisai.web.play.opponents import BUILTIN, Seat
 from qisai.web.play.threads import game_limiter
+from qisai.web.seats.opponents import BUILTIN, Seat
 
 if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
-    from qisai.web.play.relay import Relay
-    from qisai.web.play.remote import RemoteEngines
+    from qisai.web.cluster.relay import Relay
+    from qisai.web.cluster.remote_engines import RemoteEngines
 
 __all__ = ["ClusterHub"]
 
@@ -156,7 +156,7 @@ class ClusterHub(Hub):
         name = live.engine or BUILTIN
         if name != BUILTIN and name not in self.engines:
             raise RuntimeError(f"engine {name!r} is not configured on this server (--engine)")
-        from qisai.web.play.remote import RemoteSeat
+        from qisai.web.cluster.remote_engines import RemoteSeat
 
         seat = RemoteSeat(self.remote, live.kind, name)
         self._seats[live.id] = seat

@@ -29,7 +29,7 @@ from arq.connections import ArqRedis, RedisSettings
 from qisai.engines.errors import EngineMoveError, EngineProtocolError, EngineStartError
 from qisai.engines.pool import EnginePool
 from qisai.go.coords import Point
-from qisai.web.play.opponents import (
+from qisai.web.seats.opponents import (
     BUILTIN,
     BuiltinGoSeat,
     BuiltinXiangqiSeat,

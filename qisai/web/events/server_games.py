@@ -19,9 +19,9 @@ from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Team
 from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.event_json import games_by_key
 from qisai.web.events.machines import ENGINE_SEAT, engine_account, engine_of
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
-from qisai.web.events.views import games_by_key
 
 __all__ = ["mirror_result", "open_boards", "players_against", "players_at", "server_game",
            "team_accounts"]

@@ -353,9 +353,11 @@ class PooledSeat(Seat):
     async def _setup(self, lease: PooledEngine, request: Any) -> None:
         """Prepare a process that served another game (or none) for this one."""
 
-    async def _leased(self, request: Any,
-                      work: Callable[[PooledEngine, float], Awaitable[T]]) -> T:
-        """Run ``work(lease, seconds left)`` on a leased process."""
+    async def leased(self, request: Any,
+                     work: Callable[[PooledEngine, float], Awaitable[T]]) -> T:
+        """Run ``work(lease, seconds left)`` on a process leased from the pool
+        for ``request`` (a move, or the analysis board's look at a position)
+        and return what it returns; raises what the pool or ``work`` raise."""
         deadline = time.monotonic() + request.timeout
         lease = await self.pool.acquire(self._key(request), lambda: self._start(request),
                                         owner=self.owner, timeout=request.timeout,
@@ -419,7 +421,7 @@ class UciXiangqiSeat(PooledSeat):
 
     async def move(self, request: XiangqiRequest) -> str:
         """Return the engine's best move (see :meth:`Seat.move`)."""
-        return await self._leased(request, lambda lease, left: self._best(lease, request, left))
+        return await self.leased(request, lambda lease, left: self._best(lease, request, left))
 
     async def evaluate(self, request: XiangqiRequest, seconds: float) -> tuple[int | None,
                                                                                 int | None]:
@@ -436,7 +438,7 @@ class UciXiangqiSeat(PooledSeat):
                 return None, None
             return info.score.cp, info.score.mate
 
-        return await self._leased(request, search)
+        return await self.leased(request, search)
 
     async def _best(self, lease: PooledEngine, request: XiangqiRequest, left: float) -> str:
         from qisai.engines.results import Limit
@@ -607,7 +609,9 @@ class GtpGoSeat(PooledSeat):
             await engine.play(m.color, m.point)
         lease.state["fed"].append(_history_key(m))
 
-    async def _sync(self, lease: PooledEngine, board: GoBoard) -> Any:
+    async def sync_board(self, lease: PooledEngine, board: GoBoard) -> Any:
+        """Bring the leased engine's board to ``board`` (the moves it lacks,
+        or a replay when its line differs) and return its GTP client."""
         history = board.history
         fed: list[tuple[Any, ...]] = lease.state.setdefault("fed", [])
         keys = [_history_key(m) for m in history]
@@ -626,12 +630,12 @@ class GtpGoSeat(PooledSeat):
     async def move(self, request: GoRequest) -> str:
         """Return the engine's ``genmove`` answer: a vertex, ``pass`` or
         ``resign`` (see :meth:`Seat.move`)."""
-        return await self._leased(request, lambda lease, left: self._genmove(lease, request,
+        return await self.leased(request, lambda lease, left: self._genmove(lease, request,
                                                                              left))
 
     async def _genmove(self, lease: PooledEngine, request: GoRequest, left: float) -> str:
         board = request.board
-        engine = await self._sync(lease, board)
+        engine = await self.sync_board(lease, board)
         color = board.to_move
         if self.builtin:
             await engine.command("qisai-seconds", f"{request.think:g}",
@@ -658,14 +662,14 @@ class GtpGoSeat(PooledSeat):
         key = (len(board.history), board.zobrist)
         if self._opinion is not None and self._opinion[0] == key:
             return self._opinion[1]
-        dead = await self._leased(request, lambda lease, left: self._dead(lease, board))
+        dead = await self.leased(request, lambda lease, left: self._dead(lease, board))
         self._opinion = (key, dead)
         return dead
 
     async def _dead(self, lease: PooledEngine, board: GoBoard) -> frozenset[Point]:
         from qisai.go.deadstones import estimate_dead
 
-        engine = await self._sync(lease, board)
+        engine = await self.sync_board(lease, board)
         if "final_status_list" in engine.commands:
             return frozenset(await engine.final_status_list("dead"))
         return await asyncio.to_thread(estimate_dead, board)

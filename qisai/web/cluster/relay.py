@@ -42,7 +42,7 @@ MAX_EVENTS = 64
 
 
 class RelayHost(Protocol):
-    """What the relay needs of its hub (:class:`~qisai.web.play.cluster.ClusterHub`)."""
+    """What the relay needs of its hub (:class:`~qisai.web.cluster.cluster_hub.ClusterHub`)."""
 
     games: dict[str, LiveGame]
 

@@ -15,7 +15,7 @@ The manual's sources are in ``docs/manual/`` of the source tree: ``zh/``
    once per language into ``SITE/zh``, ``SITE/zh-Hant`` and ``SITE/en``, and
    writes ``SITE/index.html`` to choose a language.
 
-Build it with ``python -m qisai.web.manual build [--out DIR]`` (or
+Build it with ``python -m qisai.web.user_manual build [--out DIR]`` (or
 ``scripts/build-manual``).  ``qisai serve`` serves the built folder at
 ``/manual``: ``$QISAI_MANUAL_DIR`` if set, else ``manual`` in the data folder;
 when nothing is built there, ``/manual`` says how to build it.
@@ -434,7 +434,7 @@ _NOT_BUILT = """<!doctype html>
 <p>在 qisai 源代码目录中运行下面的命令构建手册，然后刷新本页（无需重启服务器）：</p>
 <p>Build it from a qisai source checkout, then reload this page (no restart needed):</p>
 <pre>pip install -e ".[docs]"
-python -m qisai.web.manual build --out {folder}</pre>
+python -m qisai.web.user_manual build --out {folder}</pre>
 <p>或 / or: <code>scripts/build-manual</code>（写入 <code>$QISAI_MANUAL_DIR</code>，
 否则数据目录下的 <code>manual</code> / into <code>$QISAI_MANUAL_DIR</code>, else
 <code>manual</code> in the data folder).</p>
@@ -489,7 +489,7 @@ def _missing(base: Path) -> Response:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qisai.web.manual",
+    parser = argparse.ArgumentParser(prog="python -m qisai.web.user_manual",
                                      description="Build the qisai manual (MkDocs, offline).")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build the manual (zh, zh-Hant, en) with mkdocs --strict")

@@ -27,6 +27,7 @@ import json
 import logging
 import weakref
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,10 +37,10 @@ from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play import explain
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.play.live import ActionError, LiveGame, group_of, member_side
 from qisai.web.play.ticker import Ticker
 
-__all__ = ["GroupBoards", "boards_of", "group_of", "member_side", "MAX_TALK", "TALK_KEPT"]
+__all__ = ["GroupBoards", "boards_of", "MAX_TALK", "TALK_KEPT"]
 
 log = logging.getLogger("qisai.web")
 
@@ -55,24 +56,7 @@ def _refused(status: int, zh: str, en: str, clause: str = "") -> ActionError:
     return ActionError(status, en, {"code": "group", "zh": zh, "en": en, "clause": clause})
 
 
-def group_of(live: LiveGame, side: Side) -> dict[str, Any] | None:
-    """Return the stored group setting of ``side`` of ``live``, or ``None``."""
-    groups = live.settings.get("groups") or {}
-    g = groups.get("first" if side is Side.FIRST else "second")
-    return g if isinstance(g, dict) else None
-
-
-def member_side(live: LiveGame, user_id: int) -> Side | None:
-    """Return the side of ``live`` whose group ``user_id`` is a member of,
-    or ``None``."""
-    for side in (Side.FIRST, Side.SECOND):
-        group = group_of(live, side)
-        if group is not None and user_id in group["members"]:
-            return side
-    return None
-
-
-def _setting(group: dict[str, Any]) -> Consultation:
+def _setting(group: Mapping[str, Any]) -> Consultation:
     return Consultation(tuple(str(m) for m in group["members"]),
                         None if group.get("captain") is None else str(group["captain"]),
                         str(group.get("mode", "majority")), float(group.get("reserve", 60)))
@@ -184,9 +168,8 @@ class GroupBoards:
                     return names
             names = await asyncio.to_thread(store)
             new["names"] = names
-            live.settings = {**live.settings, "groups": {
-                **(live.settings.get("groups") or {}),
-                "first" if side is Side.FIRST else "second": new}}
+            live.settings = live.settings.with_stored(groups={
+                **live.settings.groups, "first" if side is Side.FIRST else "second": new})
             account = live.players.get(int(group["account"]))
             if account is not None:
                 account["display_name"] = "、".join(names)[:80]
