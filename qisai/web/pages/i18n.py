@@ -269,6 +269,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "start_position": ("开局局面", "Start position"),
     "not_now": ("现在不可", "Not now"),
     "offer_with_move": ("走这步棋后提和", "Offer a draw with this move"),
+    "offer_next_move": ("和棋提议将随你的下一步棋提出", "Your draw offer goes with your next move"),
     # casual comfort (issue 17 item 3)
     "takeback": ("悔棋", "Takeback"),
     "takeback_accept": ("同意悔棋", "Accept the takeback"),

@@ -132,8 +132,8 @@ class Hub:
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
-        """An engine accepts a draw offer when its score for itself is at
-        most this (centipawns; see :mod:`qisai.web.play.draws`)."""
+        """An engine accepts a draw offer in an ending when its score is
+        within this of level (centipawns; see :mod:`qisai.web.play.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
         self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
         """The engine processes every engine seat leases from (qisai's own

@@ -299,10 +299,22 @@
     // control is disabled and says why (tooltip and visible text).
     const why = playing ? ((state.allowed || {})[state.you] || {}) : {};
     const lines = [];
+    // Against an engine, which answers within a second, "after one's own
+    // move" (23.1) leaves no time to click: on one's move the button offers
+    // the draw with the next move instead (issue 32.7).
+    const vsEngine = playing && Object.values(state.players || {}).some(p => p && p.engine);
+    const withMove = vsEngine && myTurn() && viewPly === null && why.offer_draw
+      && why.offer_draw.code === "offer_after_own_move" && !!$("offer-with-move");
     for (const [act, id] of [["offer_draw", "offer-draw"], ["claim", "claim"]]) {
       const b = $(id);
       if (!b) continue;
       const r = why[act];
+      if (act === "offer_draw" && withMove && !b.hidden) {
+        b.dataset.withMove = "1"; b.title = T.offer_next_move; delete b.dataset.why;
+        b.setAttribute("aria-pressed", $("offer-with-move").checked ? "true" : "false");
+        continue;
+      }
+      if (b.dataset.withMove) { delete b.dataset.withMove; b.removeAttribute("aria-pressed"); }
       if (r && !b.hidden) {
         b.disabled = true; b.title = reasonText(r); b.dataset.why = r.code;
         lines.push(`${b.textContent}${lang === "zh" ? "：" : ": "}${reasonText(r)}`);
@@ -460,6 +472,14 @@
 
   document.querySelectorAll("#actions [data-act]").forEach(b => b.addEventListener("click", () => {
     const act = b.dataset.act;
+    if (act === "offer_draw" && b.dataset.withMove) {
+      // The offer rides on the player's next move (23.1), which the engine answers first.
+      const box = $("offer-with-move");
+      box.checked = !box.checked;
+      b.setAttribute("aria-pressed", box.checked ? "true" : "false");
+      say(box.checked ? {code: "offer_next_move", zh: T.offer_next_move, en: T.offer_next_move, clause: "23.1"} : null);
+      return;
+    }
     if (act === "resign" && !window.confirm(T.resign_confirm)) return;
     if (act === "pass") { sendMove("pass"); return; }
     const msg = {type: act};
