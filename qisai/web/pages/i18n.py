@@ -269,6 +269,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "start_position": ("开局局面", "Start position"),
     "not_now": ("现在不可", "Not now"),
     "offer_with_move": ("走这步棋后提和", "Offer a draw with this move"),
+    "score_lead": ("目差（轮走方领先）", "score lead (side to move)"),
+    "best_line": ("最佳变化", "best line"),
+    "analysis_board": ("分析棋盘", "Analysis board"),
+    "play_computer": ("与电脑下棋", "Play with the computer"),
     "offer_next_move": ("和棋提议将随你的下一步棋提出", "Your draw offer goes with your next move"),
     # casual comfort (issue 17 item 3)
     "takeback": ("悔棋", "Takeback"),

@@ -17,7 +17,7 @@ from qisai.referee.verdict import GameKind, Side
 from qisai.web.bounds import short_detail
 from qisai.web.play import explain, rules, takeback
 from qisai.web.play.clauses import clause_links
-from qisai.web.play.opponent_names import engine_player
+from qisai.web.play.opponent_names import engine_player, opponent_name
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary"]
@@ -296,15 +296,20 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
 
 def game_summary(g: Any) -> dict[str, Any]:
     """Return a stored game (a :class:`~qisai.store.models.Game` row) as the
-    lists of games show it."""
+    lists of games show it: each side ``{"id", "name", "display_name"}``, an
+    engine's seat ``{"id": None, "name": its own name and level, "engine":
+    True}`` (issue 32.6: never "?"), ``None`` for a seat nobody holds yet."""
+    def side(user: Any) -> dict[str, Any] | None:
+        if user is not None:
+            return {"id": user.id, "name": user.username, "display_name": user.display_name}
+        if g.engine is None:
+            return None
+        name = opponent_name(g.engine, g.settings or {})
+        return {"id": None, "name": name, "display_name": name, "engine": True}
+
     return {
         "id": g.id, "kind": g.kind, "ruleset": g.ruleset, "status": g.status, "rated": g.rated,
-        "first": None if g.first_user is None else {"id": g.first_user.id,
-                                                     "name": g.first_user.username,
-                                                     "display_name": g.first_user.display_name},
-        "second": None if g.second_user is None else {"id": g.second_user.id,
-                                                       "name": g.second_user.username,
-                                                       "display_name": g.second_user.display_name},
+        "first": side(g.first_user), "second": side(g.second_user),
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }

@@ -32,7 +32,10 @@ def _names(live: LiveGame) -> tuple[str, str]:
         driven = live.settings.get("driven")  # an engine playing through its account
         if isinstance(driven, dict) and driven.get("account") == uid and driven.get("name"):
             return str(driven["name"])  # its name, version and level (simul engine host)
-        return str(live.players.get(uid, {}).get("name", f"#{uid}"))
+        # the name people see (issue 32.8): an engine entrant's or a group's
+        # account has its display name, never its internal user name
+        known = live.players.get(uid, {})
+        return str(known.get("display_name") or known.get("name") or f"#{uid}")
     first, second = name(live.first_user_id), name(live.second_user_id)
     # A side played by a group (会商) is named by all its members.
     groups = live.settings.get("groups") or {}

@@ -12,7 +12,9 @@
   const lang = qisai.lang();
   let state = JSON.parse($("game-data").textContent);
   let moves = state.moves || [];
-  let selected = null, pending = null, flipped = state.you === "second", ws = null;
+  // Xiangqi: Black's player sees his side at the bottom; a Go board is never
+  // turned for White (issue 32.3), though the flip button turns either.
+  let selected = null, pending = null, flipped = state.you === "second" && state.kind === "xiangqi", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
   let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
   // blindfold (issue 21): a blindfold seat's own view draws no pieces; blindfold.js announces and reads typed moves
@@ -23,27 +25,8 @@
   // ------------------------------------------------------------- Xiangqi
   const XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi";
-  function xqXY(sq) {
-    const f = FILES.indexOf(sq[0]), r = Number(sq.slice(1));
-    return flipped ? [50 + (8 - f) * 100, 50 + r * 100] : [50 + f * 100, 50 + (9 - r) * 100];
-  }
   function drawXiangqi(svg) {
-    svg.setAttribute("viewBox", "0 0 900 1000");
-    const g = el("g", {stroke: "#5a3b1a", "stroke-width": 3, fill: "none"});
-    for (let r = 0; r < 10; r++) g.appendChild(el("line", {x1: 50, y1: 50 + r * 100, x2: 850, y2: 50 + r * 100}));
-    for (let f = 0; f < 9; f++) {
-      const x = 50 + f * 100;
-      if (f === 0 || f === 8) g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 950}));
-      else { g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 450}));
-             g.appendChild(el("line", {x1: x, y1: 550, x2: x, y2: 950})); }
-    }
-    for (const y of [50, 750]) {
-      g.appendChild(el("line", {x1: 350, y1: y, x2: 550, y2: y + 200}));
-      g.appendChild(el("line", {x1: 550, y1: y, x2: 350, y2: y + 200}));
-    }
-    svg.appendChild(g);
-    svg.appendChild(el("text", {x: 450, y: 515, "text-anchor": "middle", "font-size": 44, fill: "#5a3b1a"},
-                       flipped ? "汉 界　　　楚 河" : "楚 河　　　汉 界"));
+    const xqXY = qisai.xiangqiBoard(svg, flipped);  // lines, river, file numbers
     let pos = state.position || {};
     if (viewPly !== null) {
       const mv = moves[viewPly - 1];
@@ -167,23 +150,15 @@
   }
   function drawGo(svg) {
     let pos = state.position || {};
-    const n = pos.size || 19, s = 100, m = 60;
+    const n = pos.size || 19, s = 100;
     if (viewPly !== null) { const v = goGrid(n, viewPly); pos = {size: n, grid: v.grid, last: v.last, dead: []}; }
     const forbidden = pos.forbidden || {};
-    const w = m * 2 + s * (n - 1);
-    svg.setAttribute("viewBox", `0 0 ${w} ${w}`);
-    const g = el("g", {stroke: "#333", "stroke-width": 3});
-    for (let i = 0; i < n; i++) {
-      g.appendChild(el("line", {x1: m, y1: m + i * s, x2: m + (n - 1) * s, y2: m + i * s}));
-      g.appendChild(el("line", {x1: m + i * s, y1: m, x2: m + i * s, y2: m + (n - 1) * s}));
-    }
-    svg.appendChild(g);
+    const goXY = qisai.goBoard(svg, n, flipped);  // lines, star points, coordinates
     const dead = new Set(pos.dead || []);
     const scoring = state.phase === "scoring";
     for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) {
       const name = GTP[col] + (n - row);
-      const vr = flipped ? n - 1 - row : row, vc = flipped ? n - 1 - col : col;
-      const x = m + vc * s, y = m + vr * s;
+      const [x, y] = goXY(row, col);
       const stone = !blindSeat() && (pos.grid || [])[row] ? pos.grid[row][col] : ".";
       const cell = el("g", {"data-point": name, class: "pt"});
       cell.appendChild(el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, fill: "transparent"}));
@@ -227,13 +202,14 @@
       const p = state.players[side];
       // The name links to the player's profile (an engine has none); an engine
       // at a level: its own name and version, the level in the page's language.
-      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : p.name;
+      // Every name shown is a display name (issue 32.8): a group's members, an engine account's engine.
+      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : (p.display_name || p.name);
       const nameBox = $("name-" + slot), key = `${side}:${p && p.id ? p.id : ""}:${lang}:${who}`;
       if (nameBox.dataset.shown !== key) {
         nameBox.dataset.shown = key;
         if (p && p.id) {
           const a = document.createElement("a");
-          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.name;
+          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.display_name || p.name;
           nameBox.replaceChildren(`${sideName(side)} · `, a);
         } else nameBox.textContent = `${sideName(side)} · ${who}`;
       }
