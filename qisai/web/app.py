@@ -92,6 +92,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
               engine_pool=engine_pool(settings), quota=quota(settings),
               board_staff=board_staff)
     hub.draw_margin_cp = settings.engine_draw_cp
+    hub.count_limit = settings.count_limit
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),

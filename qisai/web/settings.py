@@ -128,6 +128,11 @@ class Settings:
     score is within this many centipawns of level (``QISAI_ENGINE_DRAW_CP``;
     23.1, :mod:`qisai.web.play.draws`)."""
 
+    count_limit: float = 600.0
+    """Seconds a Go count (the dead-stone phase, 4(4)) waits for the
+    players' confirmations before the server counts the board as marked
+    (``QISAI_COUNT_LIMIT``; :mod:`qisai.web.play.count_limit`)."""
+
     discover_engines: bool = False
     """Look for the strong engines installed here at start-up and offer them
     at their levels (:mod:`qisai.engines.discovery`); ``qisai serve`` turns
@@ -195,6 +200,7 @@ class Settings:
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
             engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 30),
+            count_limit=_float_env("QISAI_COUNT_LIMIT", 600.0),
             engine_processes=_int_env("QISAI_ENGINE_PROCESSES", 0),
             discover_engines=os.environ.get("QISAI_DISCOVER_ENGINES", "").lower()
             in ("1", "true", "yes"),

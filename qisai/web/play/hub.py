@@ -41,6 +41,8 @@ from qisai.referee.verdict import Outcome, Reason, Side
 from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
+from qisai.web.play.count_limit import DEFAULT_LIMIT as COUNT_LIMIT
+from qisai.web.play.count_limit import end_abandoned_counts
 from qisai.web.play.draws import DEFAULT_MARGIN_CP, accepts_draw
 from qisai.web.play.fanout import FanOut
 from qisai.web.play.lineup import Offered, make_seat
@@ -131,6 +133,9 @@ class Hub:
         ``None``: the site's arbiters, as for casual games."""
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
+        self.count_limit = COUNT_LIMIT
+        """Seconds a Go count waits for a confirmation before the server
+        counts it (:mod:`qisai.web.play.count_limit`)."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
         """An engine accepts a draw offer in an ending when its score is
         within this of level (centipawns; see :mod:`qisai.web.play.draws`)."""
@@ -751,6 +756,7 @@ class Hub:
             if notices:
                 await self.broadcast(live, notices)
                 self.engine_turn(live)
+        await end_abandoned_counts(self)  # counts left unconfirmed (issue 32.4)
 
     def tick_candidates(self) -> list[LiveGame]:
         """The loaded games this process ticks (all: it is alone)."""

@@ -231,10 +231,48 @@ def _position(live: LiveGame) -> dict[str, Any]:
             if cache.get("key") != key:
                 cache["key"], cache["points"] = key, explain.go_forbidden(board)
             forbidden = cache["points"]
-        return {"size": size, "grid": grid, "last": last_name,
-                "dead": sorted(coords.gtp_name(p, size) for p in (dead or ())),
-                "forbidden": forbidden}
+        out = {"size": size, "grid": grid, "last": last_name,
+               "dead": sorted(coords.gtp_name(p, size) for p in (dead or ())),
+               "forbidden": forbidden}
+        out.update(_go_count(live))
+        return out
     return {}
+
+
+def _go_count(live: LiveGame) -> dict[str, Any]:
+    """The count on the board (issue 32.4): while the dead stones are
+    agreed, the count with the stones marked so far, and who confirms next
+    (4(4): the side to move first); after a game ended by the count, the
+    final one.  Each point's owner and the arithmetic (qisai.go.count_text);
+    computed once per position and marking."""
+    from qisai.go.count_text import arithmetic, owners
+    from qisai.go.errors import GoError
+    from qisai.go.scoring import score
+
+    game: Any = live.game
+    final = getattr(game, "final_score", None)
+    scoring = game.phase.value == "scoring"
+    if not scoring and final is None:
+        return {}
+    cache: dict[str, Any] = live.__dict__.setdefault("_count", {})
+    key = (len(game.moves), scoring, tuple(sorted(game.dead)), final is not None)
+    if cache.get("key") != key:
+        count = final
+        if scoring:
+            try:
+                count = score(game.board, game.dead, game.grules.core, komi=game.grules.komi)
+            except GoError:  # a marking the count cannot take: no count shown
+                count = None
+        cache["key"] = key
+        cache["data"] = None if count is None else {
+            **owners(count), "lines": arithmetic(count), "scoring": count.scoring.value,
+            "final": not scoring}
+    out: dict[str, Any] = {"count": cache["data"]}
+    if scoring:
+        following = game.confirms_next
+        out["confirm"] = {"done": [side.name.lower() for side in game.confirmed],
+                          "next": None if following is None else following.name.lower()}
+    return out
 
 
 def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any]:

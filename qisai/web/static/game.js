@@ -156,6 +156,8 @@
     const goXY = qisai.goBoard(svg, n, flipped);  // lines, star points, coordinates
     const dead = new Set(pos.dead || []);
     const scoring = state.phase === "scoring";
+    const count = pos.count || null, countOwner = new Map();
+    if (count) for (const key of ["dame", "seki", "black", "white"]) for (const p of count[key] || []) countOwner.set(p, key);
     for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) {
       const name = GTP[col] + (n - row);
       const [x, y] = goXY(row, col);
@@ -167,6 +169,18 @@
           + (dead.has(name) ? " dead" : "")}));
         if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
         if (pos.last === name && !blindSeat()) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
+      }
+      // The count (issue 32.4): each point's owner, dame and seki.
+      const owner = count && viewPly === null ? countOwner.get(name) : null;
+      if (owner === "black" || owner === "white") {
+        cell.setAttribute("data-owner", owner);
+        cell.appendChild(el("rect", {x: x - 18, y: y - 18, width: 36, height: 36, class: "own " + owner}));
+      } else if (owner === "dame") {
+        cell.setAttribute("data-owner", "dame");
+        cell.appendChild(el("circle", {cx: x, cy: y, r: 10, class: "dame"}));
+      } else if (owner === "seki") {
+        cell.setAttribute("data-owner", "seki");
+        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.3, class: "seki"}));
       }
       if (state.you && !state.result && state.status === "active") {
         cell.addEventListener("click", () => {
@@ -244,6 +258,7 @@
     else if (!state.result) status.textContent = myTurn() ? T.your_turn : T.their_turn;
     else status.textContent = "";
     if (viewPly === null && state.position && state.position.check && !state.result) status.textContent += " " + T.check;
+    renderCount(status);
     $("status").classList.toggle("viewing", viewPly !== null);
     $("back-live").hidden = viewPly === null;
     $("invite").hidden = state.status !== "waiting";
@@ -309,6 +324,11 @@
     if ($("confirm-dead")) {
       const sc = state.phase === "scoring";
       $("confirm-dead").hidden = !sc; $("dispute-dead").hidden = !sc;
+      // 4(4): only the side whose turn it is to confirm may; the other sees why.
+      const confirm = (state.position || {}).confirm;
+      if (sc && confirm && playing && confirm.next !== state.you) {
+        $("confirm-dead").disabled = true; $("confirm-dead").title = $("confirm-who").textContent;
+      } else $("confirm-dead").title = "";
       if ($("pass")) $("pass").hidden = sc;
     }
     renderRulings();
@@ -317,6 +337,28 @@
       $("arbiter").querySelectorAll("button").forEach(b => { b.disabled = !open; });
     }
     renderMoves();
+  }
+  // The count beside the board (issue 32.4): who confirms next (4(4): the
+  // side to move first, then the other) and the arithmetic as the rules
+  // write it (黑方 184 子 … 贴 3¾ 子 …).
+  function renderCount(status) {
+    const box = $("count-box");
+    if (!box) return;
+    const pos = state.position || {}, count = viewPly === null ? pos.count : null;
+    box.hidden = !count;
+    if (!count) return;
+    $("count-lines").replaceChildren(...(count.lines || []).map(l => {
+      const li = document.createElement("li"); li.textContent = l[lang] || l.en; return li;
+    }));
+    const who = $("confirm-who"), confirm = pos.confirm;
+    who.hidden = !confirm || !!state.result;
+    if (confirm && !state.result) {
+      const next = confirm.next;
+      const text = next === state.you ? T.confirm_you
+        : (state.you ? T.confirm_wait : T.confirm_next).replace("{side}", sideName(next));
+      who.textContent = text; who.dataset.next = next || "";
+      status.textContent = text;
+    }
   }
   // The move list in pairs (1. 炮二平五 马8进7), each move a button to view it.
   function renderMoves() {
