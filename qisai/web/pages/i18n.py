@@ -282,6 +282,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "confirm_wait": ("等待{side}确认终局（4(4)：先由轮走方确认，后是对方）",
                      "Waiting for {side} to confirm the end (4(4): the side to move first, then the other)"),
     "confirm_next": ("{side}确认终局（4(4)）", "{side} to confirm the end (4(4))"),
+    "event_status_registration": ("报名中", "registration"),
+    "event_status_running": ("进行中", "in progress"),
+    "event_status_finished": ("已结束", "finished"),
+    "draw_result": ("和", "½-½"),
     "play_computer": ("与电脑下棋", "Play with the computer"),
     "offer_next_move": ("和棋提议将随你的下一步棋提出", "Your draw offer goes with your next move"),
     # casual comfort (issue 17 item 3)
