@@ -44,7 +44,7 @@ def person(browser: Any, base: str, name: str, width: int = 1280, lang: str = "z
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400
-            and not r.url.endswith("/group") else None)
+            and "/group" not in r.url else None)
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(f"{base}/login")
     page.fill("#username", name)
