@@ -150,7 +150,7 @@ def test_go_board_has_coordinates_and_is_not_turned_for_white(live_server: tuple
             break
         me.wait_for_timeout(250)
     live = f'[data-live-board="{gid}"] .lb-position'
-    me.wait_for_selector(f"{live} svg line")
+    me.wait_for_selector(f"{live} svg line", state="attached")
     assert me.locator(f"{live} svg line").count() == 18
     assert me.locator(f"{live} .coord.letter").count() == 18  # A-J without I, top and bottom
     assert not me.errors, me.errors  # type: ignore[attr-defined]
