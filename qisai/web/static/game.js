@@ -164,13 +164,8 @@
       const stone = !blindSeat() && (pos.grid || [])[row] ? pos.grid[row][col] : ".";
       const cell = el("g", {"data-point": name, class: "pt"});
       cell.appendChild(el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, fill: "transparent"}));
-      if (stone !== ".") {
-        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.47, class: stone === "b" ? "black" : "white"
-          + (dead.has(name) ? " dead" : "")}));
-        if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
-        if (pos.last === name && !blindSeat()) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
-      }
-      // The count (issue 32.4): each point's owner, dame and seki.
+      // The count (issue 32.4): each point's owner, dame and seki (under a
+      // dead stone, which stays faded with its ×).
       const owner = count && viewPly === null ? countOwner.get(name) : null;
       if (owner === "black" || owner === "white") {
         cell.setAttribute("data-owner", owner);
@@ -179,8 +174,14 @@
         cell.setAttribute("data-owner", "dame");
         cell.appendChild(el("circle", {cx: x, cy: y, r: 10, class: "dame"}));
       } else if (owner === "seki") {
-        cell.setAttribute("data-owner", "seki");
-        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.3, class: "seki"}));
+        cell.setAttribute("data-owner", "seki");  // its ring goes over the stone (below)
+      }
+      if (stone !== ".") {
+        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.47, class: (stone === "b" ? "black" : "white")
+          + (dead.has(name) ? " dead" : "")}));
+        if (owner === "seki") cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.3, class: "seki"}));
+        if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
+        if (pos.last === name && !blindSeat()) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
       }
       if (state.you && !state.result && state.status === "active") {
         cell.addEventListener("click", () => {
