@@ -78,7 +78,21 @@ def test_a_count_left_unconfirmed_ends_by_the_time_limit(register: Any, client: 
     time.sleep(0.3)  # several ticks (0.05 s): under the limit nothing happens
     st = client.get(f"/api/games/{gid}").json()
     assert st["phase"] == "scoring" and st["result"] is None and st["status"] == "active"
-    clock.advance(2)
+    # as after a restart: the game is stored, not loaded; it is looked at all the same
+    hub.forget(gid)
+    assert gid not in hub.games
+    clock.advance(61)  # past the limit, and past the next look at the stored games (60 s)
+    # (the stored row is watched, not the API, which would load the game itself)
+    from qisai.store import repo
+
+    db = client.app.state.qisai.db  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 20
+    while True:
+        with db.session() as s:
+            if repo.get_game(s, gid).status != "active":
+                break
+        assert time.monotonic() < deadline, "the count was not ruled by the time limit"
+        time.sleep(0.05)
     st = wait_for(client, gid, lambda s: s["result"] is not None, "the count by the time limit")
     res = st["result"]
     assert res["winner"] == "first" and res["reason"] == "score"

@@ -56,11 +56,44 @@ def _ruling(game: Any, at: float, limit: float) -> Event:
                       f"confirmed within {minutes} min: counted with the dead stones as marked")
 
 
+SCAN_SECONDS = 60.0
+"""How often the stored Go games in play that this process has not loaded
+(after a restart nobody has opened them) are loaded to be looked at."""
+
+
+def _stored_go_games(db: Any) -> list[str]:
+    from qisai.store import repo
+    from qisai.store.models import GameStatus
+
+    with db.session() as s:
+        return [g.id for g in repo.list_games(s, status=GameStatus.ACTIVE, kind="go", limit=200)]
+
+
+async def _load_stored(hub: Any) -> None:
+    """Load, once a :data:`SCAN_SECONDS`, the Go games in play that are
+    stored but not loaded, so that a count abandoned before a restart ends
+    too."""
+    import asyncio
+
+    now = hub.now()
+    if now - hub.__dict__.get("_count_scan_at", float("-inf")) < SCAN_SECONDS:
+        return
+    hub.__dict__["_count_scan_at"] = now
+    for game_id in await asyncio.to_thread(_stored_go_games, hub.db):
+        if game_id not in hub.games:
+            try:
+                await hub.get(game_id)
+            except Exception:  # a game that will not load is not this tick's business
+                continue
+
+
 async def end_abandoned_counts(hub: Any) -> None:
-    """Count every loaded game :func:`abandoned` for ``hub.count_limit``
-    seconds, store and announce the result.  Never raises for one game
-    (a write another process made first wins)."""
+    """Count every game :func:`abandoned` for ``hub.count_limit`` seconds
+    (the loaded ones; the stored ones in play are loaded now and then),
+    store and announce the result.  Never raises for one game (a write
+    another process made first wins)."""
     limit = float(hub.count_limit)
+    await _load_stored(hub)
     for live in abandoned(hub.tick_candidates(), hub.now(), limit):
         notices: list[Any] = []
         async with live.lock:
