@@ -323,8 +323,13 @@ def pair(event: Path = typer.Argument(..., help="event file"),
     _save(t, event)
     typer.echo(output.pairings_text(t, rec.number), nl=False)
     if explain:
-        for line in rec.explanation:
-            typer.echo(f"  · {line}")
+        from qisai.cli.explain_text import bilingual
+
+        for line in rec.explanation:  # Chinese and English (issue 32.8)
+            zh_en = bilingual(line)
+            typer.echo(f"  · {zh_en[0]}")
+            for more in zh_en[1:]:
+                typer.echo(f"    {more}")
 
 
 @app.command()

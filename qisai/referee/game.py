@@ -157,6 +157,12 @@ class Game(ABC):
         return frozenset(self._presence.absent)
 
     @property
+    def last_event_at(self) -> float | None:
+        """Return the time of the last event applied (``None`` before any):
+        how long a game has been left alone (the Go count's time limit)."""
+        return None if self._last_at == float("-inf") else self._last_at
+
+    @property
     def is_over(self) -> bool:
         """Return whether the game has ended."""
         return self.phase is Phase.OVER

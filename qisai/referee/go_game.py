@@ -328,6 +328,35 @@ class GoGame(Game):
         self._finish(Result.win(self.kind, winner, Reason.SCORE, self.CLAUSES["score"], detail_zh,
                                 detail_en, margin=value, unit="子" if area else "目"), at)
 
+    @property
+    def confirmed(self) -> tuple[Side, ...]:
+        """Return the sides that have confirmed the dead stones so far, in
+        order (4(4): the side to move first, then the other)."""
+        return tuple(self._confirmed)
+
+    @property
+    def confirms_next(self) -> Side | None:
+        """Return the side whose confirmation the count waits for (4(4):
+        the side to move first, then the other), ``None`` outside the
+        dead-stone phase."""
+        if self.phase is not Phase.SCORING:
+            return None
+        if not self._confirmed:
+            return self.to_move
+        return self._confirmed[0].other
+
+    def _on_adjudicate(self, event: Event) -> None:
+        # An arbiter's ruling "by the count" in the dead-stone phase (the
+        # players left the count unconfirmed: issue 32.4) counts the board
+        # with the dead stones as marked (4(4), 4(5)); any other ruling is
+        # the general one.
+        if event.reason is Reason.SCORE and self.phase is Phase.SCORING:
+            if not event.clause:
+                raise EventError(f"adjudicate at {event.at} s: a clause is required")
+            self._count(event.at)
+            return
+        super()._on_adjudicate(event)
+
     def _on_dispute_dead(self, event: Event) -> None:
         self._require_scoring(event)
         side = self._require_side(event)

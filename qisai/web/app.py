@@ -96,6 +96,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     # (play) and a consultation group's votes and talk (exhibitions).
     comfort.register(hub)
     consult_routes.register(hub)
+    hub.count_limit = settings.count_limit
     st = AppState(settings=settings, db=db, hub=hub,
                   login_limiter=RateLimiter(settings.login_per_minute, 60.0),
                   signup_limiter=RateLimiter(settings.signups_per_hour, 3600.0),

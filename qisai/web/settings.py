@@ -123,9 +123,15 @@ class Settings:
     engine_think: float = 1.0
     """Seconds an engine opponent thinks a move when its clock allows
     (``QISAI_ENGINE_THINK``, ``--engine-think``)."""
-    engine_draw_cp: int = 50
-    """An engine opponent accepts a draw offer when its own score is at
-    most this many centipawns (``QISAI_ENGINE_DRAW_CP``; 23.1)."""
+    engine_draw_cp: int = 30
+    """An engine opponent accepts a draw offer in an ending when its own
+    score is within this many centipawns of level (``QISAI_ENGINE_DRAW_CP``;
+    23.1, :mod:`qisai.web.seats.draws`)."""
+
+    count_limit: float = 600.0
+    """Seconds a Go count (the dead-stone phase, 4(4)) waits for the
+    players' confirmations before the server counts the board as marked
+    (``QISAI_COUNT_LIMIT``; :mod:`qisai.web.play.count_limit`)."""
 
     discover_engines: bool = False
     """Look for the strong engines installed here at start-up and offer them
@@ -193,7 +199,8 @@ class Settings:
             moves_per_second=_int_env("QISAI_RATE_MOVES", 10),
             signups_per_hour=_int_env("QISAI_RATE_SIGNUP", 30),
             engine_think=_float_env("QISAI_ENGINE_THINK", 1.0),
-            engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 50),
+            engine_draw_cp=_int_env("QISAI_ENGINE_DRAW_CP", 30),
+            count_limit=_float_env("QISAI_COUNT_LIMIT", 600.0),
             engine_processes=_int_env("QISAI_ENGINE_PROCESSES", 0),
             discover_engines=os.environ.get("QISAI_DISCOVER_ENGINES", "").lower()
             in ("1", "true", "yes"),

@@ -176,23 +176,68 @@ def test_fairy_stockfish_finds_the_mate_in_a_pooled_process(register: Any, fairy
     assert any(b"fairy-stockfish" in cmd for cmd in commands)
 
 
-def test_gnu_go_suggests_a_legal_move(register: Any, gnugo: str,
-                                      engine_client: TestClient) -> None:
+def test_gnu_go_gives_a_legal_line_and_its_score_lead(register: Any, gnugo: str,
+                                                      engine_client: TestClient) -> None:
     c = engine_client
     me = register(c, "me")
-    moves = ["E5", "D5", "E4"]
-    r = c.post("/api/analysis/engine", json={"kind": "go", "size": 9, "moves": moves,
-                                             "engine": "gnugo", "seconds": 1},
-               headers=me["headers"])
-    assert r.status_code == 200, r.text
-    line = r.json()
-    assert line["source"] == "reg_genmove" and line["best"]
-    b = GoBoard(9)
-    for m in moves:
-        b.play(parse_gtp(m, 9))
-    point = parse_gtp(line["best"], 9)
-    assert point is None or b.legal_reason(point) is None
-    assert line["estimate"] and line["estimate"][0] in "BW"
+    for moves in (["E5", "D5", "E4"], ["E5", "D5"]):  # the same pooled process twice
+        r = c.post("/api/analysis/engine", json={"kind": "go", "size": 9, "moves": moves,
+                                                 "engine": "gnugo", "seconds": 1},
+                   headers=me["headers"])
+        assert r.status_code == 200, r.text
+        line = r.json()
+        assert line["source"] == "genmove" and line["best"] == line["pv"][0]
+        # the line is legal move by move from the position (the rules core replays
+        # it), so GNU Go's board was the position and was taken back after
+        b = GoBoard(9)
+        for m in moves + line["pv"]:
+            point = parse_gtp(m, 9)
+            if point is None:
+                b.pass_move()
+                continue
+            assert b.legal_reason(point) is None, (moves, line["pv"])
+            b.play(point)
+        # estimate_score ("W+24.5 (...)") is Black's or White's lead: the score
+        # lead is the side to move's
+        estimate = line["estimate"]
+        lead = float(estimate[2:]) * (1 if estimate[0] == "B" else -1)
+        to_move_black = len(moves) % 2 == 0
+        assert line["score_lead"] == (lead if to_move_black else -lead)
+
+
+def test_the_strongest_level_of_each_found_engine_analyses(settings: Settings,
+                                                            clock: Any) -> None:
+    """Issue 32.5: the engines found installed (hub.levels, as discovery
+    offers them, weakest first) analyse at their strongest level; an
+    Elo-limited or weaker level is not offered for analysis (404)."""
+    from qisai.web.analysis.engine import analyst, engine_labels, engines_for
+    from qisai.web.seats.lineup import Offered
+    from qisai.web.seats.opponents import EngineSpec
+
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    hub = app.state.qisai.hub
+    fsf = EngineSpec("uci", ("/usr/games/fairy-stockfish",))
+    for key, options in (("skill-0", (("Skill Level", 0),)), ("skill-20", (("Skill Level", 20),)),
+                         ("elo-2850", (("UCI_LimitStrength", True), ("UCI_Elo", 2850)))):
+        hub.levels[f"fairy-stockfish-{key}"] = Offered(
+            f"fairy-stockfish-{key}", "xiangqi", fsf, options, "Fairy-Stockfish 14", key, key)
+    for n in (1, 10):
+        spec = EngineSpec("gtp", ("/usr/games/gnugo", "--mode", "gtp", "--level", str(n)))
+        hub.levels[f"gnugo-level-{n}"] = Offered(f"gnugo-level-{n}", "go", spec, (),
+                                                 "GNU Go 3.8", f"等级 {n}", f"level {n}")
+    assert engines_for(hub, "xiangqi") == ["fairy-stockfish-skill-20", "builtin"]
+    assert engines_for(hub, "go") == ["gnugo-level-10", "builtin"]
+    assert engine_labels(hub, "go")[0] == {"name": "gnugo-level-10", "zh": "GNU Go 3.8 · 等级 10",
+                                           "en": "GNU Go 3.8 · level 10"}
+    import asyncio
+
+    from qisai.web.analysis.engine import AnalysisError
+    from qisai.xiangqi import Board as XBoard
+
+    for weaker in ("fairy-stockfish-skill-0", "fairy-stockfish-elo-2850"):
+        with pytest.raises(AnalysisError) as err:
+            asyncio.run(analyst(hub).run("u1", "xiangqi", weaker, XBoard(), None, 0.1))
+        assert err.value.status == 404
 
 
 def test_analyze_lines_of_katago_and_leela_zero() -> None:

@@ -196,6 +196,9 @@ def test_record_names_all_members_and_joining_against_own_group_is_refused(
     assert client.post(f"/api/games/{gid}/join", headers=opp["headers"]).status_code == 200
     pgn = client.get(f"/api/games/{gid}/record").text
     assert '[Black "jia、yi、bing"]' in pgn and '[Red "ding"]' in pgn
+    # issue 32.8: the page names the group's side by its members, never "group-…"
+    second = client.get(f"/api/games/{gid}").json()["players"]["second"]
+    assert second["display_name"] == "jia、yi、bing" and "group-" not in second["display_name"]
 
 
 def test_bad_groups_are_refused(client: TestClient, trio: Any, register: Any) -> None:

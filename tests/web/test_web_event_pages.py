@@ -352,3 +352,25 @@ def test_heavy_work_draws_in_another_process_and_survives_its_death() -> None:
         heavy.close()
     inline = HeavyWork(1, processes=False)
     assert inline.in_process(os.getpid) == os.getpid()
+
+
+def test_event_page_speaks_the_pages_language(client: TestClient, org: dict[str, Any]) -> None:
+    """Issue 32.8: the status, the crosstable's head and the draws in the
+    page's language: 进行中 / in progress, 名称 积分 / Name Points, a draw 和
+    / ½-½ and ½ in the crosstable, never the record's "=-=" or the codes."""
+    tid = imported(client, org, 6, 2)
+    zh = client.get(f"/tournaments/{tid}", headers={"Accept-Language": "zh-CN"}).text
+    en = client.get(f"/tournaments/{tid}", headers={"Accept-Language": "en-US"}).text
+    assert 'data-status="running">进行中<' in zh and 'data-status="running">in progress<' in en
+    assert "<th>名称</th>" in zh and "<th>积分</th>" in zh
+    assert "<th>Name</th>" in en and "<th>Points</th>" in en
+    assert "<th>name</th>" not in zh + en and "<th>points</th>" not in zh + en
+    t = stored(client, tid)
+    draws = sum(1 for g in t.games() if g.result.value == "=-=")
+    assert draws  # the seeded results have draws
+    for page in (zh, en):
+        assert "=-=" not in page
+        cross = re.search(r'<table id="crosstable">(.*?)</table>', page, re.S)
+        assert cross is not None and "½" in cross.group(1) and "=" not in cross.group(1)
+    assert re.search(r">\s*和\s*<", zh)  # a draw of the round shown
+    assert "½-½" in en

@@ -84,6 +84,10 @@ def test_round_robin_of_people_and_engines_runs_to_standings(
                 assert {m["side"] for m in st["moves"]} == {"first", "second"}
                 pgn = c.get(f"/api/games/{b['game']}/record").text
                 assert '[RedType "program"]' in pgn and '[BlackType "program"]' in pgn
+                # issue 32.8: the second engine by its name, never its account's
+                assert "engine-" not in pgn
+                shown = [p.get("display_name") or p["name"] for p in st["players"].values()]
+                assert not [n for n in shown if n.startswith("engine-")], shown
                 engine_engine += 1
                 r = c.put(f"{base}/rounds/{rnd}/boards/{b['board']}", json={"result": "1/2-1/2"},
                           headers=org["headers"])

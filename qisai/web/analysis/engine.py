@@ -24,21 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from qisai.web.play.hub import Hub
+from qisai.web.seats.lineup import make_seat
 from qisai.web.seats.opponents import (
     BUILTIN,
-    BuiltinGoSeat,
-    BuiltinXiangqiSeat,
     GoRequest,
     GtpGoSeat,
     UciXiangqiSeat,
     XiangqiRequest,
     engine_kinds,
-    parse_spec,
 )
 from qisai.web.security import RateLimiter
 
-__all__ = ["MAX_SECONDS", "AnalysisError", "Analyst", "analyst", "engines_for",
-           "parse_analyze_line"]
+__all__ = ["MAX_SECONDS", "AnalysisError", "Analyst", "analyst", "engine_labels", "engines_for",
+           "parse_analyze_line", "parse_estimate"]
 
 MAX_SECONDS = 5.0
 """The longest search one request may ask for."""
@@ -60,11 +58,62 @@ class AnalysisError(Exception):
         return {"detail": self.en, "code": self.code, "zh": self.zh, "en": self.en, "clause": ""}
 
 
+def _strongest_found(hub: Hub, kind: str) -> list[str]:
+    """The strongest level of each engine found installed (issue 32.5):
+    Fairy-Stockfish at its highest ``Skill Level`` (no Elo limit), GNU Go at
+    its highest ``--level``, Pachi and KataGo at the most playouts/visits
+    (:mod:`qisai.engines.discovery` lists each program's levels weakest
+    first).  ``--engine`` ones are left out (they are listed by name)."""
+    best: dict[tuple[str, ...], str] = {}
+    for name, offered in hub.levels.items():
+        if offered.kind != kind or name in hub.engines or name == BUILTIN:
+            continue
+        if any(key == "UCI_LimitStrength" for key, _ in offered.options):
+            continue  # an Elo-limited level is never the strongest
+        program = (offered.spec.protocol, offered.engine)
+        best[program] = name  # the later level of a program is the stronger
+    return list(best.values())
+
+
+def parse_estimate(text: str) -> float | None:
+    """Return Black's lead in points from GNU Go's ``estimate_score``
+    answer (``B+3.5 (upper bound: ...)``, ``W+24.5 ...``, ``0``), or
+    ``None`` when it is not one; never raises."""
+    word = text.split()[0] if text.split() else ""
+    if word in ("0", "Draw", "0.0"):
+        return 0.0
+    if len(word) < 3 or word[0] not in "BW" or word[1] != "+":
+        return None
+    try:
+        lead = float(word[2:])
+    except ValueError:
+        return None
+    return lead if word[0] == "B" else -lead
+
+
 def engines_for(hub: Hub, kind: str) -> list[str]:
     """Return the engines that can analyse ``kind``: the server's configured
-    ones first (the strong ones), then qisai's own."""
+    ones first, then the strongest level of each engine found installed
+    (Fairy-Stockfish, GNU Go, KataGo, Pikafish...), then qisai's own."""
     named = [n for n in hub.engines if kind in engine_kinds(n, hub.engines)]
-    return [*named, BUILTIN]
+    return [*named, *_strongest_found(hub, kind), BUILTIN]
+
+
+def engine_labels(hub: Hub, kind: str) -> list[dict[str, str]]:
+    """Return :func:`engines_for` with the names people see: an engine's
+    own name and version and its level, qisai's own as such; each
+    ``{"name", "zh", "en"}``."""
+    out = []
+    for name in engines_for(hub, kind):
+        offered = hub.levels.get(name)
+        if name == BUILTIN:
+            zh, en = "qisai 内置引擎", "qisai built-in engine"
+        elif offered is not None:
+            zh, en = f"{offered.engine} · {offered.level_zh}", f"{offered.engine} · {offered.level_en}"
+        else:
+            zh = en = name
+        out.append({"name": name, "zh": zh, "en": en})
+    return out
 
 
 def parse_analyze_line(text: str, leela: bool = False) -> list[dict[str, Any]]:
@@ -153,16 +202,13 @@ class Analyst:
         self.running.add(who)
         owner = f"analysis-{who}"
         try:
+            # the same seats as the engine opponents: a pooled process at its level
+            seat: Any = make_seat(engine, kind, self.hub.engines, self.hub.levels,
+                                  self.hub.pool, owner)
             if kind == "xiangqi":
-                seat: Any = (BuiltinXiangqiSeat(self.hub.pool, owner) if engine == BUILTIN
-                             else UciXiangqiSeat(parse_spec(self.hub.engines[engine]), engine,
-                                                 self.hub.pool, owner))
                 request: Any = XiangqiRequest(board, seconds, seconds + 30)
                 out = await _xiangqi(seat, request, seconds)
             else:
-                seat = (BuiltinGoSeat(self.hub.pool, owner) if engine == BUILTIN
-                        else GtpGoSeat(parse_spec(self.hub.engines[engine]), engine,
-                                       self.hub.pool, owner))
                 side = _go_side(board)
                 request = GoRequest(board, rules, side, seconds, seconds + 30)
                 out = await _go(seat, request, seconds)
@@ -260,21 +306,37 @@ async def _go(seat: GtpGoSeat, request: GoRequest, seconds: float) -> dict[str, 
             if command in engine.commands:
                 return await _stream(engine, command, color.letter, seconds)
         out: dict[str, Any] = {"kind": "go", "winrate": None, "score_lead": None, "pv": []}
-        if "reg_genmove" in engine.commands:
-            # GNU Go: its move for the side to move, not played.
-            reply = await engine.command("reg_genmove", color.letter, timeout=left)
-            out.update(source="reg_genmove", best=reply.strip().upper() or None)
-        else:
-            if seat.builtin and "qisai-seconds" in engine.commands:
-                await engine.command("qisai-seconds", f"{seconds:g}", timeout=10)
-            move = await engine.genmove(color, timeout=left)
-            await engine.undo()  # its board is the position again (the pool reuses it)
-            out.update(source="genmove", best="resign" if move.resign else move.text.upper())
-        if out["best"]:
-            out["pv"] = [out["best"]]
+        if seat.builtin and "qisai-seconds" in engine.commands:
+            await engine.command("qisai-seconds", f"{seconds:g}", timeout=10)
+        # The best line: the engine's moves for both sides in turn, within
+        # the time asked (its first move at least, at most six), then taken
+        # back so its board is the position again (the pool reuses it).
+        start = time.monotonic()
+        played, turn = 0, color
+        try:
+            while played < 6:
+                move = await engine.genmove(turn, timeout=left)
+                if move.resign:
+                    out["resigns"] = True  # it sees the side to move lost
+                    break
+                played += 1
+                out["pv"].append("pass" if move.is_pass else move.text.upper())
+                if move.is_pass or time.monotonic() - start > seconds:
+                    break
+                turn = turn.opponent
+        finally:
+            for _ in range(played):
+                await engine.undo()
+        out.update(source="genmove", best=out["pv"][0] if out["pv"]
+                   else "RESIGN" if out.get("resigns") else None)
         if "estimate_score" in engine.commands:
+            # GNU Go's estimate ("W+24.5 (upper bound: ...)"): the lead of
+            # the side to move, as KataGo's scoreLead is.
             text = await engine.command("estimate_score", timeout=left)
             out["estimate"] = text.split()[0] if text else None
+            black = parse_estimate(text)
+            if black is not None:
+                out["score_lead"] = black if color.letter == "B" else -black
         return out
 
     return await seat.leased(request, work)

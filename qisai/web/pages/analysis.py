@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from qisai.web.accounts.deps import ViewerDep
-from qisai.web.analysis.engine import engines_for
+from qisai.web.analysis.engine import engine_labels
 from qisai.web.analysis.routes import finished_game_line
 from qisai.web.pages.render import embed_json, render
 from qisai.web.play.deps import HubDep
@@ -41,4 +41,5 @@ async def page(request: Request, v: ViewerDep, hub: HubDep, game: str | None = N
         if data is not None:
             start = {**start, **data}
     return render(request, v, "analysis/board.html", start_json=embed_json(start),
-                  start=start, error=error, engines=engines_for(hub, start["kind"]))
+                  start=start, error=error,
+                  engines=engine_labels(hub, start["kind"]))

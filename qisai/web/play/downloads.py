@@ -40,7 +40,10 @@ def _names(live: LiveGame) -> tuple[str, str]:
             return opponent_name(live.engine, settings.stored)
         if driven is not None and driven.account == uid and driven.name:
             return driven.name  # its name, version and level (simul engine host)
-        return str(live.players.get(uid, {}).get("name", f"#{uid}"))
+        # the name people see (issue 32.8): an engine entrant's or a group's
+        # account has its display name, never its internal user name
+        known = live.players.get(uid, {})
+        return str(known.get("display_name") or known.get("name") or f"#{uid}")
     return name(Side.FIRST, live.first_user_id), name(Side.SECOND, live.second_user_id)
 
 

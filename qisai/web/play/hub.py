@@ -41,6 +41,8 @@ from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, Database, NotFoundError
 from qisai.store.models import GameStatus, Role, User
 from qisai.web.play import explain
+from qisai.web.play.count_limit import DEFAULT_LIMIT as COUNT_LIMIT
+from qisai.web.play.count_limit import end_abandoned_counts
 from qisai.web.play.fanout import FanOut
 from qisai.web.play.live import (
     ARBITER_ACTIONS,
@@ -136,9 +138,12 @@ class Hub:
         ``None``: the site's arbiters, as for casual games."""
         """Enters the result of a game played for an event (see
         :data:`BoardResult`); ``None``: such results are not entered."""
+        self.count_limit = COUNT_LIMIT
+        """Seconds a Go count waits for a confirmation before the server
+        counts it (:mod:`qisai.web.play.count_limit`)."""
         self.draw_margin_cp = DEFAULT_MARGIN_CP
-        """An engine accepts a draw offer when its score for itself is at
-        most this (centipawns; see :mod:`qisai.web.seats.draws`)."""
+        """An engine accepts a draw offer in an ending when its score is
+        within this of level (centipawns; see :mod:`qisai.web.seats.draws`)."""
         self.move_limiter = RateLimiter(moves_per_second, 1.0, burst=2 * moves_per_second)
         self.pool = engine_pool if engine_pool is not None else EnginePool(default_processes())
         """The engine processes every engine seat leases from (qisai's own
@@ -767,6 +772,7 @@ class Hub:
             if notices:
                 await self.broadcast(live, notices)
                 self.engine_turn(live)
+        await end_abandoned_counts(self)  # counts left unconfirmed (issue 32.4)
 
     def tick_candidates(self) -> list[LiveGame]:
         """The loaded games this process ticks (all: it is alone)."""

@@ -19,7 +19,7 @@ from qisai.web.play import explain, referee_games, takeback
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.game_settings import GameSettings
 from qisai.web.play.referee_games import ServerGame
-from qisai.web.seats.opponent_names import engine_player
+from qisai.web.seats.opponent_names import engine_player, opponent_name
 from qisai.xiangqi.board import Board as XiangqiBoard
 from qisai.xiangqi.board import Move as XiangqiMove
 
@@ -50,6 +50,9 @@ class Views:
     fens: list[str] = field(default_factory=list)
     forbidden_key: tuple[int, int] | None = None
     forbidden: dict[str, str] = field(default_factory=dict)
+    count_key: tuple[Any, ...] | None = None
+    """The position and marking :attr:`count` was made for (Go's count)."""
+    count: dict[str, Any] | None = None
 
 
 class ActionError(Exception):
@@ -233,9 +236,47 @@ def _position(live: LiveGame) -> dict[str, Any]:
         if live.views.forbidden_key != key:
             live.views.forbidden_key, live.views.forbidden = key, explain.go_forbidden(go_board)
         forbidden = live.views.forbidden
-    return {"size": size, "grid": grid, "last": last_name,
-            "dead": sorted(coords.gtp_name(p, size) for p in game.dead),
-            "forbidden": forbidden}
+    out: dict[str, Any] = {"size": size, "grid": grid, "last": last_name,
+                           "dead": sorted(coords.gtp_name(p, size) for p in game.dead),
+                           "forbidden": forbidden}
+    out.update(_go_count(live))
+    return out
+
+
+def _go_count(live: LiveGame) -> dict[str, Any]:
+    """The count on the board (issue 32.4): while the dead stones are
+    agreed, the count with the stones marked so far, and who confirms next
+    (4(4): the side to move first); after a game ended by the count, the
+    final one.  Each point's owner and the arithmetic (qisai.go.count_text);
+    computed once per position and marking."""
+    from qisai.go.count_text import arithmetic, owners
+    from qisai.go.errors import GoError
+    from qisai.go.scoring import score
+
+    game: Any = live.game
+    final = getattr(game, "final_score", None)
+    scoring = game.phase.value == "scoring"
+    if not scoring and final is None:
+        return {}
+    views = live.views
+    key = (len(game.moves), scoring, tuple(sorted(game.dead)), final is not None)
+    if views.count_key != key:
+        count = final
+        if scoring:
+            try:
+                count = score(game.board, game.dead, game.grules.core, komi=game.grules.komi)
+            except GoError:  # a marking the count cannot take: no count shown
+                count = None
+        views.count_key = key
+        views.count = None if count is None else {
+            **owners(count), "lines": arithmetic(count), "scoring": count.scoring.value,
+            "final": not scoring}
+    out: dict[str, Any] = {"count": views.count}
+    if scoring:
+        following = game.confirms_next
+        out["confirm"] = {"done": [side.name.lower() for side in game.confirmed],
+                          "next": None if following is None else following.name.lower()}
+    return out
 
 
 def _move_data(live: LiveGame, i: int, texts: list[str] | None) -> dict[str, Any]:
@@ -298,15 +339,20 @@ def game_state(live: LiveGame, you: Side | None, *, with_moves: bool = True) -> 
 
 def game_summary(g: Any) -> dict[str, Any]:
     """Return a stored game (a :class:`~qisai.store.models.Game` row) as the
-    lists of games show it."""
+    lists of games show it: each side ``{"id", "name", "display_name"}``, an
+    engine's seat ``{"id": None, "name": its own name and level, "engine":
+    True}`` (issue 32.6: never "?"), ``None`` for a seat nobody holds yet."""
+    def side(user: Any) -> dict[str, Any] | None:
+        if user is not None:
+            return {"id": user.id, "name": user.username, "display_name": user.display_name}
+        if g.engine is None:
+            return None
+        name = opponent_name(g.engine, g.settings or {})
+        return {"id": None, "name": name, "display_name": name, "engine": True}
+
     return {
         "id": g.id, "kind": g.kind, "ruleset": g.ruleset, "status": g.status, "rated": g.rated,
-        "first": None if g.first_user is None else {"id": g.first_user.id,
-                                                     "name": g.first_user.username,
-                                                     "display_name": g.first_user.display_name},
-        "second": None if g.second_user is None else {"id": g.second_user.id,
-                                                       "name": g.second_user.username,
-                                                       "display_name": g.second_user.display_name},
+        "first": side(g.first_user), "second": side(g.second_user),
         "moves": g.move_count, "result": g.result_code,
         "reason": (g.result or {}).get("reason"), "created_at": g.created_at.isoformat(),
     }

@@ -79,21 +79,7 @@
   const el = qisai.svgEl, XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi";
   function drawXiangqi(svg, pos) {
-    const xy = (sq) => { const f = FILES.indexOf(sq[0]), r = Number(sq.slice(1));
-      return flipped ? [50 + (8 - f) * 100, 50 + r * 100] : [50 + f * 100, 50 + (9 - r) * 100]; };
-    svg.setAttribute("viewBox", "0 0 900 1000");
-    const g = el("g", {stroke: "#5a3b1a", "stroke-width": 3, fill: "none"});
-    for (let r = 0; r < 10; r++) g.appendChild(el("line", {x1: 50, y1: 50 + r * 100, x2: 850, y2: 50 + r * 100}));
-    for (let f = 0; f < 9; f++) {
-      const x = 50 + f * 100;
-      if (f === 0 || f === 8) g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 950}));
-      else { g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 450})); g.appendChild(el("line", {x1: x, y1: 550, x2: x, y2: 950})); }
-    }
-    for (const y of [50, 750]) {
-      g.appendChild(el("line", {x1: 350, y1: y, x2: 550, y2: y + 200}));
-      g.appendChild(el("line", {x1: 550, y1: y, x2: 350, y2: y + 200}));
-    }
-    svg.appendChild(g);
+    const xy = qisai.xiangqiBoard(svg, flipped);  // lines, river text, file numbers
     const pieces = parseFen(pos.fen), legal = pos.legal || {};
     const red = pos.to_move === "first";
     if (pos.last) for (const sq of [pos.last.slice(0, 2), pos.last.slice(2)]) {
@@ -122,19 +108,11 @@
     }
   }
   function drawGo(svg, pos) {
-    const n = pos.size, s = 100, m = 60, w = m * 2 + s * (n - 1);
-    const GTP = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    svg.setAttribute("viewBox", `0 0 ${w} ${w}`);
-    const g = el("g", {stroke: "#333", "stroke-width": 3});
-    for (let i = 0; i < n; i++) {
-      g.appendChild(el("line", {x1: m, y1: m + i * s, x2: m + (n - 1) * s, y2: m + i * s}));
-      g.appendChild(el("line", {x1: m + i * s, y1: m, x2: m + i * s, y2: m + (n - 1) * s}));
-    }
-    svg.appendChild(g);
+    const n = pos.size, s = 100, GTP = qisai.GTP;
+    const xy = qisai.goBoard(svg, n, flipped);  // lines, star points, coordinates
     for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) {
       const name = GTP[col] + (n - row);
-      const vr = flipped ? n - 1 - row : row, vc = flipped ? n - 1 - col : col;
-      const x = m + vc * s, y = m + vr * s, stone = pos.grid[row][col];
+      const [x, y] = xy(row, col), stone = pos.grid[row][col];
       const cell = el("g", {"data-point": name, class: "pt"});
       cell.appendChild(el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, fill: "transparent"}));
       if (stone !== ".") {
@@ -198,12 +176,17 @@
         text += ` (${T.red_view})` + (r.depth ? ` · depth ${r.depth}` : "");
         pv.textContent = (r.pv_text || []).join(" ");
       } else {
-        text = r.winrate !== null && r.winrate !== undefined ? `${T.winrate} ${(r.winrate * 100).toFixed(1)}%`
-          : `${T.best}: ${r.best || "?"}` + (r.estimate ? ` · ${r.estimate}` : "");
-        if (r.score_lead !== null && r.score_lead !== undefined) text += ` · ${r.score_lead.toFixed(1)}`;
+        // Win rate and score lead where the engine gives them (KataGo; GNU
+        // Go's estimate_score gives the lead), always the best move.
+        text = `${T.best}: ${r.best || "?"}`;
+        if (r.winrate !== null && r.winrate !== undefined) text += ` · ${T.winrate} ${(r.winrate * 100).toFixed(1)}%`;
+        if (r.score_lead !== null && r.score_lead !== undefined)
+          text += ` · ${T.score_lead} ${r.score_lead > 0 ? "+" : ""}${r.score_lead.toFixed(1)}`;
         pv.textContent = (r.pv || []).join(" ");
       }
-      out.textContent = `${r.engine}: ${text}`;
+      const opt = $("engine").selectedOptions[0];
+      out.textContent = `${opt ? opt.textContent : r.engine}: ${text}`;
+      out.dataset.engine = r.engine;
       out.dataset.state = "done";
       lastLine = {from: cur, moves: r.pv || []};
       $("pv-add").hidden = !lastLine.moves.length;

@@ -12,7 +12,9 @@
   const lang = qisai.lang();
   let state = JSON.parse($("game-data").textContent);
   let moves = state.moves || [];
-  let selected = null, pending = null, flipped = state.you === "second", ws = null;
+  // Xiangqi: Black's player sees his side at the bottom; a Go board is never
+  // turned for White (issue 32.3), though the flip button turns either.
+  let selected = null, pending = null, flipped = state.you === "second" && state.kind === "xiangqi", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
   let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
   // blindfold (issue 21): a blindfold seat's own view draws no pieces; blindfold.js announces and reads typed moves
@@ -23,27 +25,8 @@
   // ------------------------------------------------------------- Xiangqi
   const XQ = qisai.XQ, parseFen = qisai.parseFen;
   const FILES = "abcdefghi";
-  function xqXY(sq) {
-    const f = FILES.indexOf(sq[0]), r = Number(sq.slice(1));
-    return flipped ? [50 + (8 - f) * 100, 50 + r * 100] : [50 + f * 100, 50 + (9 - r) * 100];
-  }
   function drawXiangqi(svg) {
-    svg.setAttribute("viewBox", "0 0 900 1000");
-    const g = el("g", {stroke: "#5a3b1a", "stroke-width": 3, fill: "none"});
-    for (let r = 0; r < 10; r++) g.appendChild(el("line", {x1: 50, y1: 50 + r * 100, x2: 850, y2: 50 + r * 100}));
-    for (let f = 0; f < 9; f++) {
-      const x = 50 + f * 100;
-      if (f === 0 || f === 8) g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 950}));
-      else { g.appendChild(el("line", {x1: x, y1: 50, x2: x, y2: 450}));
-             g.appendChild(el("line", {x1: x, y1: 550, x2: x, y2: 950})); }
-    }
-    for (const y of [50, 750]) {
-      g.appendChild(el("line", {x1: 350, y1: y, x2: 550, y2: y + 200}));
-      g.appendChild(el("line", {x1: 550, y1: y, x2: 350, y2: y + 200}));
-    }
-    svg.appendChild(g);
-    svg.appendChild(el("text", {x: 450, y: 515, "text-anchor": "middle", "font-size": 44, fill: "#5a3b1a"},
-                       flipped ? "汉 界　　　楚 河" : "楚 河　　　汉 界"));
+    const xqXY = qisai.xiangqiBoard(svg, flipped);  // lines, river, file numbers
     let pos = state.position || {};
     if (viewPly !== null) {
       const mv = moves[viewPly - 1];
@@ -167,29 +150,36 @@
   }
   function drawGo(svg) {
     let pos = state.position || {};
-    const n = pos.size || 19, s = 100, m = 60;
+    const n = pos.size || 19, s = 100;
     if (viewPly !== null) { const v = goGrid(n, viewPly); pos = {size: n, grid: v.grid, last: v.last, dead: []}; }
     const forbidden = pos.forbidden || {};
-    const w = m * 2 + s * (n - 1);
-    svg.setAttribute("viewBox", `0 0 ${w} ${w}`);
-    const g = el("g", {stroke: "#333", "stroke-width": 3});
-    for (let i = 0; i < n; i++) {
-      g.appendChild(el("line", {x1: m, y1: m + i * s, x2: m + (n - 1) * s, y2: m + i * s}));
-      g.appendChild(el("line", {x1: m + i * s, y1: m, x2: m + i * s, y2: m + (n - 1) * s}));
-    }
-    svg.appendChild(g);
+    const goXY = qisai.goBoard(svg, n, flipped);  // lines, star points, coordinates
     const dead = new Set(pos.dead || []);
     const scoring = state.phase === "scoring";
+    const count = pos.count || null, countOwner = new Map();
+    if (count) for (const key of ["dame", "seki", "black", "white"]) for (const p of count[key] || []) countOwner.set(p, key);
     for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) {
       const name = GTP[col] + (n - row);
-      const vr = flipped ? n - 1 - row : row, vc = flipped ? n - 1 - col : col;
-      const x = m + vc * s, y = m + vr * s;
+      const [x, y] = goXY(row, col);
       const stone = !blindSeat() && (pos.grid || [])[row] ? pos.grid[row][col] : ".";
       const cell = el("g", {"data-point": name, class: "pt"});
       cell.appendChild(el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, fill: "transparent"}));
+      // The count (issue 32.4): each point's owner, dame and seki (under a
+      // dead stone, which stays faded with its ×).
+      const owner = count && viewPly === null ? countOwner.get(name) : null;
+      if (owner === "black" || owner === "white") {
+        cell.setAttribute("data-owner", owner);
+        cell.appendChild(el("rect", {x: x - 18, y: y - 18, width: 36, height: 36, class: "own " + owner}));
+      } else if (owner === "dame") {
+        cell.setAttribute("data-owner", "dame");
+        cell.appendChild(el("circle", {cx: x, cy: y, r: 10, class: "dame"}));
+      } else if (owner === "seki") {
+        cell.setAttribute("data-owner", "seki");  // its ring goes over the stone (below)
+      }
       if (stone !== ".") {
-        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.47, class: stone === "b" ? "black" : "white"
+        cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.47, class: (stone === "b" ? "black" : "white")
           + (dead.has(name) ? " dead" : "")}));
+        if (owner === "seki") cell.appendChild(el("circle", {cx: x, cy: y, r: s * 0.3, class: "seki"}));
         if (dead.has(name)) cell.appendChild(el("text", {x, y: y + 14, "text-anchor": "middle", "font-size": 40, fill: "red"}, "×"));
         if (pos.last === name && !blindSeat()) cell.appendChild(el("circle", {cx: x, cy: y, r: 14, class: "lastdot"}));
       }
@@ -227,13 +217,14 @@
       const p = state.players[side];
       // The name links to the player's profile (an engine has none); an engine
       // at a level: its own name and version, the level in the page's language.
-      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : p.name;
+      // Every name shown is a display name (issue 32.8): a group's members, an engine account's engine.
+      const who = !p ? "?" : p.level ? `${p.title} (${p.level[lang] || p.level.en})` : (p.display_name || p.name);
       const nameBox = $("name-" + slot), key = `${side}:${p && p.id ? p.id : ""}:${lang}:${who}`;
       if (nameBox.dataset.shown !== key) {
         nameBox.dataset.shown = key;
         if (p && p.id) {
           const a = document.createElement("a");
-          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.name;
+          a.href = `/users/${encodeURIComponent(p.id)}`; a.className = "player-link"; a.textContent = p.display_name || p.name;
           nameBox.replaceChildren(`${sideName(side)} · `, a);
         } else nameBox.textContent = `${sideName(side)} · ${who}`;
       }
@@ -268,6 +259,7 @@
     else if (!state.result) status.textContent = myTurn() ? T.your_turn : T.their_turn;
     else status.textContent = "";
     if (viewPly === null && state.position && state.position.check && !state.result) status.textContent += " " + T.check;
+    renderCount(status);
     $("status").classList.toggle("viewing", viewPly !== null);
     $("back-live").hidden = viewPly === null;
     $("invite").hidden = state.status !== "waiting";
@@ -299,10 +291,22 @@
     // control is disabled and says why (tooltip and visible text).
     const why = playing ? ((state.allowed || {})[state.you] || {}) : {};
     const lines = [];
+    // Against an engine, which answers within a second, "after one's own
+    // move" (23.1) leaves no time to click: on one's move the button offers
+    // the draw with the next move instead (issue 32.7).
+    const vsEngine = playing && Object.values(state.players || {}).some(p => p && p.engine);
+    const withMove = vsEngine && myTurn() && viewPly === null && why.offer_draw
+      && why.offer_draw.code === "offer_after_own_move" && !!$("offer-with-move");
     for (const [act, id] of [["offer_draw", "offer-draw"], ["claim", "claim"]]) {
       const b = $(id);
       if (!b) continue;
       const r = why[act];
+      if (act === "offer_draw" && withMove && !b.hidden) {
+        b.dataset.withMove = "1"; b.title = T.offer_next_move; delete b.dataset.why;
+        b.setAttribute("aria-pressed", $("offer-with-move").checked ? "true" : "false");
+        continue;
+      }
+      if (b.dataset.withMove) { delete b.dataset.withMove; b.removeAttribute("aria-pressed"); }
       if (r && !b.hidden) {
         b.disabled = true; b.title = reasonText(r); b.dataset.why = r.code;
         lines.push(`${b.textContent}${lang === "zh" ? "：" : ": "}${reasonText(r)}`);
@@ -321,6 +325,11 @@
     if ($("confirm-dead")) {
       const sc = state.phase === "scoring";
       $("confirm-dead").hidden = !sc; $("dispute-dead").hidden = !sc;
+      // 4(4): only the side whose turn it is to confirm may; the other sees why.
+      const confirm = (state.position || {}).confirm;
+      if (sc && confirm && playing && confirm.next !== state.you) {
+        $("confirm-dead").disabled = true; $("confirm-dead").title = $("confirm-who").textContent;
+      } else $("confirm-dead").title = "";
       if ($("pass")) $("pass").hidden = sc;
     }
     renderRulings();
@@ -329,6 +338,28 @@
       $("arbiter").querySelectorAll("button").forEach(b => { b.disabled = !open; });
     }
     renderMoves();
+  }
+  // The count beside the board (issue 32.4): who confirms next (4(4): the
+  // side to move first, then the other) and the arithmetic as the rules
+  // write it (黑方 184 子 … 贴 3¾ 子 …).
+  function renderCount(status) {
+    const box = $("count-box");
+    if (!box) return;
+    const pos = state.position || {}, count = viewPly === null ? pos.count : null;
+    box.hidden = !count;
+    if (!count) return;
+    $("count-lines").replaceChildren(...(count.lines || []).map(l => {
+      const li = document.createElement("li"); li.textContent = l[lang] || l.en; return li;
+    }));
+    const who = $("confirm-who"), confirm = pos.confirm;
+    who.hidden = !confirm || !!state.result;
+    if (confirm && !state.result) {
+      const next = confirm.next;
+      const text = next === state.you ? T.confirm_you
+        : (state.you ? T.confirm_wait : T.confirm_next).replace("{side}", sideName(next));
+      who.textContent = text; who.dataset.next = next || "";
+      status.textContent = text;
+    }
   }
   // The move list in pairs (1. 炮二平五 马8进7), each move a button to view it.
   function renderMoves() {
@@ -460,6 +491,14 @@
 
   document.querySelectorAll("#actions [data-act]").forEach(b => b.addEventListener("click", () => {
     const act = b.dataset.act;
+    if (act === "offer_draw" && b.dataset.withMove) {
+      // The offer rides on the player's next move (23.1), which the engine answers first.
+      const box = $("offer-with-move");
+      box.checked = !box.checked;
+      b.setAttribute("aria-pressed", box.checked ? "true" : "false");
+      say(box.checked ? {code: "offer_next_move", zh: T.offer_next_move, en: T.offer_next_move, clause: "23.1"} : null);
+      return;
+    }
     if (act === "resign" && !window.confirm(T.resign_confirm)) return;
     if (act === "pass") { sendMove("pass"); return; }
     const msg = {type: act};

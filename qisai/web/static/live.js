@@ -12,48 +12,42 @@
   });
   const PIECES = {K: "帅", A: "仕", B: "相", N: "傌", R: "俥", C: "炮", P: "兵",
                   k: "将", a: "士", b: "象", n: "马", r: "车", c: "砲", p: "卒"};
-  const FILES = "abcdefghi";
   const clocks = new Map();  // game id -> {first, second, running, at}
   let nextShow = null;  // TV: the timer that opens the next featured game
 
+  // Both boards are drawn as on the game page (issue 32.3): lines, river,
+  // file numbers; Go lines, star points and coordinates.
+  const el = qisai.svgEl;
   function xiangqi(box, view) {
-    // FEN rows run from Black's back rank (rank 9) down to Red's (rank 0).
-    const rows = view.fen.split(" ")[0].split("/");
-    const last = view.last ? [view.last.slice(0, 2), view.last.slice(2, 4)] : [];
-    const cells = [];
-    rows.forEach((row, r) => {
-      let file = 0;
-      for (const ch of row) {
-        if (/\d/.test(ch)) {
-          for (let i = 0; i < Number(ch); i++) cells.push(cell(null, file++, 9 - r));
-        } else cells.push(cell(ch, file++, 9 - r));
-      }
-    });
-    function cell(p, file, rank) {
-      const s = document.createElement("span");
-      const name = FILES[file] + rank;
-      s.className = "sq" + (last.includes(name) ? " last" : "");
-      if (p) {
-        const piece = document.createElement("i");
-        piece.className = p === p.toUpperCase() ? "red" : "black";
-        piece.textContent = PIECES[p] || "?";
-        s.append(piece);
-      }
-      return s;
+    const svg = el("svg", {class: "xiangqi"});
+    const xy = qisai.xiangqiBoard(svg, false);
+    const pieces = qisai.parseFen(view.fen);
+    if (view.last) for (const sq of [view.last.slice(0, 2), view.last.slice(2, 4)]) {
+      const [x, y] = xy(sq);
+      svg.appendChild(el("rect", {x: x - 48, y: y - 48, width: 96, height: 96, class: "last", "data-last": sq}));
+    }
+    for (const [sq, p] of Object.entries(pieces)) {
+      const [x, y] = xy(sq), red = p === p.toUpperCase();
+      const g = el("g", {"data-square": sq, "data-piece": p});
+      g.appendChild(el("circle", {cx: x, cy: y, r: 43, class: "piece", stroke: red ? "#b00" : "#222"}));
+      g.appendChild(el("text", {x, y: y + 15, "text-anchor": "middle", "font-size": 46,
+                                fill: red ? "#b00" : "#222", class: "glyph"}, PIECES[p] || "?"));
+      svg.appendChild(g);
     }
     box.className = "lb-position xq";
-    box.replaceChildren(...cells);
+    box.replaceChildren(svg);
   }
   function go(box, view) {
+    const n = view.size, svg = el("svg", {class: "go"});
+    const xy = qisai.goBoard(svg, n, false);
+    view.grid.forEach((line, row) => [...line].forEach((ch, col) => {
+      if (ch !== "b" && ch !== "w") return;
+      const [x, y] = xy(row, col);
+      svg.appendChild(el("circle", {cx: x, cy: y, r: 47, class: ch === "b" ? "black" : "white",
+                                    "data-point": qisai.GTP[col] + (n - row)}));
+    }));
     box.className = "lb-position go";
-    box.style.setProperty("--n", view.size);
-    const cells = [];
-    for (const line of view.grid) for (const ch of line) {
-      const s = document.createElement("span");
-      s.className = ch === "b" ? "st b" : ch === "w" ? "st w" : "st";
-      cells.push(s);
-    }
-    box.replaceChildren(...cells);
+    box.replaceChildren(svg);
   }
   const fmt = (secs) => {
     if (secs === null || secs === undefined) return "";
