@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from qisai.xiangqi import Board, Move
-from qisai.xiangqi.qili import judge
+from qisai.xiangqi.qili.cycle import judge
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "xiangqi" / "qili_cases.json"
 

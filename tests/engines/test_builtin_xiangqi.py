@@ -16,8 +16,8 @@ from qisai.engines.builtin.xiangqi_eval import TABLE, evaluate_red
 from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher, legal_ints
 from qisai.engines.builtin.xiangqi_server import XiangqiServer, budget
 from qisai.engines.uci import Limit, Protocol, UciEngine
-from qisai.xiangqi import qili
 from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.qili.cycle import forbidden_moves
 
 PERPETUAL = "4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1"
 PERPETUAL_MOVES = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split()
@@ -90,7 +90,7 @@ def test_never_plays_a_forbidden_perpetual_check() -> None:
     for m in PERPETUAL_MOVES:
         board.push(Move.from_iccs(m))
     # Without the rule the search would happily repeat the check...
-    assert qili.forbidden_moves(board, "cxa") == [Move.from_iccs("a8a9")]
+    assert forbidden_moves(board, "cxa") == [Move.from_iccs("a8a9")]
     out = io.StringIO()
     server = XiangqiServer(io.StringIO(), out)
     server.handle("position fen " + PERPETUAL + " moves " + " ".join(PERPETUAL_MOVES))

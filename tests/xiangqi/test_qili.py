@@ -16,25 +16,14 @@ from typing import Any
 import pytest
 
 from qisai.xiangqi.board import Board, Color, Move
-from qisai.xiangqi.qili import (
-    AXF,
-    CXA,
-    CycleKind,
-    Label,
-    Nuance,
-    QiliProfile,
-    Verdict,
-    classify_move,
-    decide,
-    first_ruling,
-    forbidden_moves,
-    get_profile,
-    judge,
-    repetition_window,
-    side_status,
-)
-from qisai.xiangqi.qili_limits import audit_limit_claim, natural_limit_reached
-from qisai.xiangqi.qili_search import mate_by_checks, scan_threats
+from qisai.xiangqi.qili.classify import classify_move
+from qisai.xiangqi.qili.cycle import first_ruling, forbidden_moves, judge, repetition_window
+from qisai.xiangqi.qili.limits import audit_limit_claim, natural_limit_reached
+from qisai.xiangqi.qili.mates import mate_by_checks
+from qisai.xiangqi.qili.profiles import AXF, CXA, QiliProfile, get_profile
+from qisai.xiangqi.qili.rulings import CycleKind, Label, Nuance, Verdict
+from qisai.xiangqi.qili.threats import Exclusion, scan_threats
+from qisai.xiangqi.qili.verdict import decide, side_status
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "xiangqi"
 
@@ -379,7 +368,7 @@ def test_29_4_rule_7_capture_into_mate_is_no_chase() -> None:
     scan = scan_threats(b, plies=2, check_chains=False, exchanges=False,
                         hidden_roots=False, square_only=True)
     cap = [t for t in scan.threats if t.first_move == Move.from_iccs("d8d2")]
-    assert len(cap) == 1 and cap[0].excluded == "mated"
+    assert len(cap) == 1 and cap[0].excluded is Exclusion.MATED
     assert cap[0].false_root  # the general cannot take back beside the rook (28.16)
 
 
@@ -588,7 +577,7 @@ def test_axf_rook_pinned_by_a_horse() -> None:
     # protected by the horse on e6, yet under AXF (diagrams 39-41) an
     # attack on it is a chase; under CXA (no such clause) 车九进一 only
     # keeps an eye on a protected rook (跟, 28.8).
-    from qisai.xiangqi.qili_pins import rook_pinned_by_horse
+    from qisai.xiangqi.qili.pins import rook_pinned_by_horse
 
     fen = "4k4/5rN2/R8/4n4/9/9/9/9/9/3K5 w - - 0 1"
     b = Board(fen)

@@ -15,7 +15,7 @@ import pytest
 
 from qisai.xiangqi.board import Board, Color, Move
 from qisai.xiangqi.errors import XiangqiError
-from qisai.xiangqi.qili_limits import (
+from qisai.xiangqi.qili.limits import (
     DEFAULT_LIMIT_MOVES,
     MAX_COUNTED_CHECKS,
     audit_limit_claim,

@@ -14,13 +14,9 @@ from __future__ import annotations
 import pytest
 
 from qisai.xiangqi.board import Board, Move
-from qisai.xiangqi.qili import (
-    Label,
-    Nuance,
-    classify_move,
-    forbidden_moves,
-    repetition_window,
-)
+from qisai.xiangqi.qili.classify import classify_move
+from qisai.xiangqi.qili.cycle import forbidden_moves, repetition_window
+from qisai.xiangqi.qili.rulings import Label, Nuance
 
 
 def _play(fen: str, moves: str) -> Board:
@@ -199,7 +195,7 @@ def test_threat_scan_counting_leaves_out_a_soldiers_own_attack() -> None:
     # The rook on a0 attacks the loose cannon on a7 (a chase, 28.3); the
     # soldier on d5 attacks the loose horse on d6, its own attack, which
     # counts only in mutual perpetual attack (27.2, 细则11).
-    from qisai.xiangqi.qili_search import scan_threats
+    from qisai.xiangqi.qili.threats import scan_threats
 
     scan = scan_threats(Board("4k4/9/c8/3n5/3P5/9/9/9/9/R2K5 w - - 0 1"))
     a7, d6 = Move.from_iccs("a7d6").from_square, Move.from_iccs("a7d6").to_square

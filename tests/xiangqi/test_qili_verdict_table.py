@@ -23,9 +23,9 @@ import pytest
 
 from qisai.xiangqi.board import Board, Color, Move, square
 from qisai.xiangqi.errors import XiangqiError
-from qisai.xiangqi.qili_pins import pinned_rook_victims, rook_pinned_by_horse
-from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
-from qisai.xiangqi.qili_types import (
+from qisai.xiangqi.qili.pins import pinned_rook_victims, rook_pinned_by_horse
+from qisai.xiangqi.qili.profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
+from qisai.xiangqi.qili.rulings import (
     CycleKind,
     Label,
     MoveRuling,
@@ -34,7 +34,7 @@ from qisai.xiangqi.qili_types import (
     SideStatus,
     Verdict,
 )
-from qisai.xiangqi.qili_verdict import decide, side_status
+from qisai.xiangqi.qili.verdict import decide, side_status
 
 C, M, Z, ID = Label.CHECK, Label.MATE_THREAT, Label.CHASE, Label.IDLE
 ROOK = frozenset({7})  # one chased piece, the same on every move

@@ -14,7 +14,7 @@ moves it considers legal are exactly ``Board.legal_moves()``.
 
 Every loss of the game (mate and stalemate, 4.1.1/4.1.3) scores as a loss;
 a repeated position scores as a draw inside the search, and at the root the
-moves the 棋例 forbid (:func:`qisai.xiangqi.qili.forbidden_moves`) and any
+moves the 棋例 forbid (:func:`qisai.xiangqi.qili.cycle.forbidden_moves`) and any
 moves banned by the GUI are never played.
 """
 

@@ -1,5 +1,5 @@
 """Values of the repetition code 棋例: move labels, cycle kinds, verdicts and
-the ruling with its explanation.  See :mod:`qisai.xiangqi.qili`.
+the ruling with its explanation.  See :mod:`qisai.xiangqi.qili.cycle`.
 """
 
 from __future__ import annotations
