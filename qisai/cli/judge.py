@@ -36,8 +36,8 @@ def _first_ruling_from(board: Board, iccs: list[str], profile: str,
                        occurrences: int | None) -> Ruling | None:
     """:func:`qisai.xiangqi.qili.cycle.first_ruling` from a board (which may be a
     set-up position): the ruling at the first position where one applies."""
-    from qisai.xiangqi.board import Move
     from qisai.xiangqi.qili.cycle import judge as qili_judge
+    from qisai.xiangqi.squares import Move
 
     b = board.copy()
     for text in iccs:

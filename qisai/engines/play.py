@@ -67,8 +67,9 @@ from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.referee.xiangqi_game import XiangqiGame
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 __all__ = ["Adjudication", "Fault", "GameReport", "play_go", "play_xiangqi"]
 

@@ -13,8 +13,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import Color, Move
 from qisai.xiangqi.errors import InvalidMoveError
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
 __all__ = ["Coordinates", "Info", "Limit", "PlayResult", "Score", "loose_name"]
 

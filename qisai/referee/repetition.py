@@ -26,9 +26,11 @@ from dataclasses import dataclass
 
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import Side
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.cycle import judge
 from qisai.xiangqi.qili.rulings import CycleKind
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "RepetitionJudge",

@@ -30,9 +30,11 @@ from qisai.referee.repetition import (
 )
 from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
-from qisai.xiangqi.board import Board, Color, Move, square_file, square_rank
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move, square_file, square_rank
 
 __all__ = ["ChangeOrder", "IllegalMoveEventError", "XiangqiGame"]
 

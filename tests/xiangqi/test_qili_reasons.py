@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.qili.classify import classify_move
 from qisai.xiangqi.qili.cycle import forbidden_moves, repetition_window
 from qisai.xiangqi.qili.rulings import Label, Nuance
+from qisai.xiangqi.squares import Move
 
 
 def _play(fen: str, moves: str) -> Board:

@@ -21,8 +21,9 @@ from typing import Any
 
 import pytest
 
-from qisai.xiangqi.board import Board, Color, Move, square
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.pins import pinned_rook_victims, rook_pinned_by_horse
 from qisai.xiangqi.qili.profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
 from qisai.xiangqi.qili.rulings import (
@@ -35,6 +36,7 @@ from qisai.xiangqi.qili.rulings import (
     Verdict,
 )
 from qisai.xiangqi.qili.verdict import decide, side_status
+from qisai.xiangqi.squares import Move, square
 
 C, M, Z, ID = Label.CHECK, Label.MATE_THREAT, Label.CHASE, Label.IDLE
 ROOK = frozenset({7})  # one chased piece, the same on every move

@@ -34,9 +34,12 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from qisai.engines.builtin.xiangqi_search import MATE, SearchInfo, SearchLimits, XiangqiSearcher
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 __all__ = ["NAME", "XiangqiServer", "main"]
 

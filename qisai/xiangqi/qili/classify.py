@@ -9,7 +9,8 @@ finer kind of idle move (28.5-28.9).  The label depends only on the
 position before and after the move (spec 2); :mod:`qisai.xiangqi.qili.cycle`
 weighs the labels of a whole cycle.
 
->>> from qisai.xiangqi.board import Board, Move
+>>> from qisai.xiangqi.board import Board
+>>> from qisai.xiangqi.squares import Move
 >>> b = Board("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")
 >>> classify_move(b, Move.from_iccs("a0a9")).label
 <Label.CHECK: '将'>
@@ -21,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from qisai.xiangqi import notation
-from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType, square_name
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 from qisai.xiangqi.qili.material import piece_value, vec_ge
 from qisai.xiangqi.qili.mates import mate_by_checks
 from qisai.xiangqi.qili.profiles import QiliProfile, get_profile
@@ -35,6 +37,7 @@ from qisai.xiangqi.qili.threats import (
     null_move,
     scan_threats,
 )
+from qisai.xiangqi.squares import Move, square_name
 
 __all__ = [
     "Classification",

@@ -14,7 +14,8 @@ Entry points:
 * :func:`repetition_window` - where the repetition starts and how often the
   position occurred.
 
->>> from qisai.xiangqi.board import Board, Move
+>>> from qisai.xiangqi.board import Board
+>>> from qisai.xiangqi.squares import Move
 >>> b = Board("4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1")
 >>> for m in "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9".split():
 ...     b.push(Move.from_iccs(m))
@@ -27,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.classify import (
     Classification,
     classify,
@@ -40,6 +42,7 @@ from qisai.xiangqi.qili.pins import pinned_rook_victims
 from qisai.xiangqi.qili.profiles import QiliProfile, get_profile
 from qisai.xiangqi.qili.rulings import Label, MoveRuling, Ruling
 from qisai.xiangqi.qili.verdict import decide, side_status
+from qisai.xiangqi.squares import Move
 
 __all__ = ["first_ruling", "forbidden_moves", "judge", "repetition_window"]
 

@@ -8,7 +8,7 @@ whatever the advisor/elephant and the crossed pawn are worth.
 
 from __future__ import annotations
 
-from qisai.xiangqi.board import Color, Piece, PieceType
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 
 __all__ = [
     "EPS",

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.squares import Move
 
 __all__ = ["NodeBudget", "checking_moves", "mate_by_checks"]
 

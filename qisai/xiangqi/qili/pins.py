@@ -22,7 +22,8 @@ The CXA text has no such clause (spec §8.2); the profile field
 
 from __future__ import annotations
 
-from qisai.xiangqi.board import Board, PieceType
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import PieceType
 
 __all__ = ["pinned_rook_victims", "rook_pinned_by_horse"]
 

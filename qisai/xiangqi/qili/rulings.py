@@ -8,7 +8,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from qisai.xiangqi.board import Color, Move, square_name
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move, square_name
 
 __all__ = ["CycleKind", "Label", "MoveRuling", "Nuance", "Ruling", "SideStatus", "Verdict"]
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 from qisai.xiangqi.qili.material import (
     MATED,
     ZERO,
@@ -32,6 +33,7 @@ from qisai.xiangqi.qili.material import (
 )
 from qisai.xiangqi.qili.mates import NodeBudget, checking_moves, mate_by_checks
 from qisai.xiangqi.qili.pins import rook_pinned_by_horse
+from qisai.xiangqi.squares import Move
 
 __all__ = ["Exclusion", "Threat", "ThreatKind", "ThreatScan", "null_move", "scan_threats"]
 

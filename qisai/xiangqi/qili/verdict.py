@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qisai.xiangqi.board import Color
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.qili.profiles import QiliProfile, get_profile
 from qisai.xiangqi.qili.rulings import CycleKind, Label, SideStatus, Verdict
 
