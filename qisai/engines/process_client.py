@@ -47,7 +47,8 @@ class ProcessClient:
                       ) -> C:
         """Start the program, wrap it with ``make`` and run ``handshake``.
 
-        Returns the client.  Raises :class:`EngineStartError` if the program
+        Returns the client, named ``name`` when one is given (whatever the
+        engine calls itself).  Raises :class:`EngineStartError` if the program
         cannot run, or when the handshake raises one of ``failures`` (the
         silent or dead engine of a failed start); whatever else the
         handshake raises goes through.  The process is closed on every
@@ -66,6 +67,8 @@ class ProcessClient:
         except BaseException:
             await process.close(grace=0.2)
             raise
+        if name:
+            client.name = name
         return client
 
     async def quit(self) -> None:

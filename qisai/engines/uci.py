@@ -45,7 +45,15 @@ from qisai.engines.errors import (
 )
 from qisai.engines.process import EngineProcess
 from qisai.engines.process_client import BlockingClient, ProcessClient
-from qisai.engines.results import Coordinates, Info, Limit, PlayResult, Score
+from qisai.engines.results import (
+    Coordinates,
+    Info,
+    Limit,
+    PlayResult,
+    Score,
+    combo_value,
+    spin_value,
+)
 from qisai.engines.results import loose_name as _loose
 from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
@@ -101,20 +109,9 @@ class Option:
                 return low
             return "true" if value else "false"
         if self.type == "spin":
-            try:
-                number = int(value)
-            except ValueError:
-                raise EngineProtocolError(f"option {self.name}: {value!r} is not a number") from None
-            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
-                raise EngineProtocolError(
-                    f"option {self.name}: {number} is outside {self.min}..{self.max}")
-            return str(number)
+            return spin_value(self.name, value, self.min, self.max)
         if self.type == "combo" and self.choices:
-            text = str(value)
-            for choice in self.choices:
-                if choice.lower() == text.lower():
-                    return choice
-            raise EngineProtocolError(f"option {self.name}: {text!r} is not one of {self.choices}")
+            return combo_value(self.name, value, self.choices)
         return str(value)
 
 
@@ -399,11 +396,8 @@ class UciEngine(ProcessClient):
                 await engine.configure(options)
             await engine.ping(timeout)
 
-        engine = await cls._launch(command, lambda p: cls(p, proto), handshake,
-                                   name=name, cwd=cwd)
-        if name:
-            engine.name = name
-        return engine
+        return await cls._launch(command, lambda p: cls(p, proto), handshake,
+                                 name=name, cwd=cwd)
 
     async def _handshake(self, timeout: float) -> None:
         word = self.protocol.value

@@ -60,7 +60,16 @@ from qisai.engines.errors import (
 )
 from qisai.engines.process import EngineProcess
 from qisai.engines.process_client import BlockingClient, ProcessClient
-from qisai.engines.results import Coordinates, Info, Limit, PlayResult, Score, loose_name
+from qisai.engines.results import (
+    Coordinates,
+    Info,
+    Limit,
+    PlayResult,
+    Score,
+    combo_value,
+    loose_name,
+    spin_value,
+)
 from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
 from qisai.xiangqi.fen import STARTING_FEN
@@ -122,20 +131,9 @@ class XboardOption:
                 return "1" if value is True or text in ("true", "1") else "0"
             raise EngineProtocolError(f"option {self.name}: {value!r} is not 0/1")
         if self.type in ("spin", "slider"):
-            try:
-                number = int(value)
-            except ValueError:
-                raise EngineProtocolError(f"option {self.name}: {value!r} is not a number") from None
-            if (self.min is not None and number < self.min) or \
-                    (self.max is not None and number > self.max):
-                raise EngineProtocolError(
-                    f"option {self.name}: {number} is outside {self.min}..{self.max}")
-            return str(number)
+            return spin_value(self.name, value, self.min, self.max)
         if self.type == "combo" and self.choices:
-            for choice in self.choices:
-                if choice.lower() == str(value).lower():
-                    return choice
-            raise EngineProtocolError(f"option {self.name}: {value!r} is not one of {self.choices}")
+            return combo_value(self.name, value, self.choices)
         return str(value)
 
 
@@ -287,11 +285,8 @@ class XboardEngine(ProcessClient):
                 await engine.configure(options)
             await engine.sync(timeout)
 
-        engine = await cls._launch(command, lambda p: cls(p, name or p.name), handshake,
-                                   name=name, cwd=cwd)
-        if name:
-            engine.name = name
-        return engine
+        return await cls._launch(command, lambda p: cls(p, name or p.name), handshake,
+                                 name=name, cwd=cwd)
 
     async def _handshake(self, timeout: float, feature_wait: float) -> None:
         process = self._process
