@@ -180,15 +180,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     mutmut forks each mutant's test run from a process that has already run
     the tests on the unmutated code: the repetition code's shared memo
-    (``qili._shared``: scans and classifications by position) would hand the
+    (``qisai.xiangqi.qili.classify``'s: scans and classifications by position) would hand the
     mutant the unmutated answers."""
     if not MUTATION_RUN:
         return
     import sys
 
-    qili = sys.modules.get("qisai.xiangqi.qili")
-    if qili is not None:
-        qili._shared.clear()
+    classify = sys.modules.get("qisai.xiangqi.qili.classify")
+    if classify is not None:
+        classify.clear_shared_memo()
 
 
 def _known_durations() -> dict[str, float]:

@@ -9,7 +9,7 @@ import typer
 
 if TYPE_CHECKING:
     from qisai.xiangqi import Board
-    from qisai.xiangqi.qili import Ruling
+    from qisai.xiangqi.qili.rulings import Ruling
 
 
 def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
@@ -34,10 +34,10 @@ def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
 
 def _first_ruling_from(board: Board, iccs: list[str], profile: str,
                        occurrences: int | None) -> Ruling | None:
-    """:func:`qisai.xiangqi.qili.first_ruling` from a board (which may be a
+    """:func:`qisai.xiangqi.qili.cycle.first_ruling` from a board (which may be a
     set-up position): the ruling at the first position where one applies."""
-    from qisai.xiangqi.board import Move
-    from qisai.xiangqi.qili import judge as qili_judge
+    from qisai.xiangqi.qili.cycle import judge as qili_judge
+    from qisai.xiangqi.squares import Move
 
     b = board.copy()
     for text in iccs:
@@ -72,7 +72,7 @@ def judge(
     """
     from qisai.xiangqi import STARTING_FEN, XiangqiError
     from qisai.xiangqi.notation import parse_line
-    from qisai.xiangqi.qili import first_ruling
+    from qisai.xiangqi.qili.cycle import first_ruling
 
     start = STARTING_FEN if fen == "startpos" else fen
     try:

@@ -1,4 +1,6 @@
-"""Elo ratings (等级分): expected score and updates after rated games.
+"""Elo ratings (等级分): expected score and updates after rated games, and
+the Elo difference a match's score shows (with its 95 % interval and the
+likelihood of superiority, as engine matches report them).
 
 The update is the classical one, R' = R + K (S - E), with
 E = 1 / (1 + 10 ** ((R_opp - R) / 400)); ``K`` is a parameter of the rating
@@ -61,3 +63,36 @@ def rate_games(ratings: Mapping[int, float], games: Iterable[Game],
         kk = k(pid) if callable(k) else k
         out[pid] = update(ratings[pid], res, kk) if res else float(ratings[pid])
     return out
+
+
+def elo_difference(score: float) -> float:
+    """Return the Elo difference that expects ``score`` (0..1, clamped
+    inside), the inverse of :func:`expected`."""
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
+    """Return (Elo difference, lower, upper) with a 95% confidence interval.
+
+    The score's standard error comes from the trinomial per-game variance;
+    the bounds are the Elo of score ± 1.96 standard errors.  With no games
+    returns (0, -inf, inf); a perfect or zero score gives an infinite bound.
+    """
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    s = (wins + draws / 2) / n
+    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+    se = math.sqrt(var / n)
+    lo, hi = s - 1.96 * se, s + 1.96 * se
+    elo = elo_difference(s) if 0 < s < 1 else (math.inf if s == 1 else -math.inf)
+    return (elo, elo_difference(lo) if lo > 0 else -math.inf,
+            elo_difference(hi) if hi < 1 else math.inf)
+
+
+def los(wins: int, losses: int) -> float:
+    """Return the likelihood of superiority (0..1) from wins and losses."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))

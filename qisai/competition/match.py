@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qisai.competition.elo import elo_interval, expected, los
 from qisai.engines.builtin import builtin_command
 from qisai.engines.clients import XiangqiClient, protocol_name, start_xiangqi_engine
 from qisai.engines.errors import EngineError
@@ -45,8 +46,10 @@ from qisai.referee.rulesets import GoRules, XiangqiRules, ruleset
 from qisai.referee.verdict import Outcome, Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.xiangqi import pgn
-from qisai.xiangqi.board import STARTING_FEN, Board, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "ENGINE_SPEC_KEYS",
@@ -59,8 +62,6 @@ __all__ = [
     "Opening",
     "PairStats",
     "Sprt",
-    "elo_interval",
-    "los",
     "load_openings",
     "parse_time_control",
     "game_record",
@@ -328,7 +329,7 @@ class Sprt:
         total = w + d + lo
         s = (w + d / 2) / total
         var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + lo * s ** 2) / total
-        s0, s1 = _expected(self.elo0), _expected(self.elo1)
+        s0, s1 = expected(self.elo0, 0.0), expected(self.elo1, 0.0)
         return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
 
     def state(self, wins: int, draws: int, losses: int) -> str:
@@ -340,40 +341,6 @@ class Sprt:
         if llr <= lower:
             return "H0 accepted"
         return "continue"
-
-
-def _expected(elo: float) -> float:
-    return 1 / (1 + 10 ** (-elo / 400))
-
-
-def _elo(score: float) -> float:
-    score = min(max(score, 1e-9), 1 - 1e-9)
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
-    """Return (Elo difference, lower, upper) with a 95% confidence interval.
-
-    The score's standard error comes from the trinomial per-game variance;
-    the bounds are the Elo of score ± 1.96 standard errors.  With no games
-    returns (0, -inf, inf); a perfect or zero score gives an infinite bound.
-    """
-    n = wins + draws + losses
-    if n == 0:
-        return 0.0, -math.inf, math.inf
-    s = (wins + draws / 2) / n
-    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
-    se = math.sqrt(var / n)
-    lo, hi = s - 1.96 * se, s + 1.96 * se
-    elo = _elo(s) if 0 < s < 1 else (math.inf if s == 1 else -math.inf)
-    return (elo, _elo(lo) if lo > 0 else -math.inf, _elo(hi) if hi < 1 else math.inf)
-
-
-def los(wins: int, losses: int) -> float:
-    """Return the likelihood of superiority (0..1) from wins and losses."""
-    if wins + losses == 0:
-        return 0.5
-    return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
 
 
 # ----------------------------------------------------------------- config

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol as TypingProtocol
 
 from qisai.engines.results import Info, Limit, PlayResult
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "PROTOCOL_ALIASES",

@@ -32,7 +32,8 @@ from qisai.engines.errors import (
     EngineTimeoutError,
     GtpCommandError,
 )
-from qisai.engines.process import EngineProcess, LoopThread, split_command
+from qisai.engines.process import EngineProcess, split_command
+from qisai.engines.process_client import BlockingClient, ProcessClient
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.errors import CoordinateError
 from qisai.go.rules import Color, KoRule, Rules, Scoring
@@ -124,7 +125,7 @@ def parse_vertex(text: str, size: int) -> Point | None:
                               text) from None
 
 
-class GtpEngine:
+class GtpEngine(ProcessClient):
     """A Go engine over GTP.  Create with :meth:`start`.
 
     ``name`` and ``version`` come from the engine; ``commands`` is the set of
@@ -132,12 +133,10 @@ class GtpEngine:
     """
 
     def __init__(self, process: EngineProcess) -> None:
-        self._process = process
-        self.name = process.name
+        super().__init__(process, process.name)
         self.version = ""
         self.commands: set[str] = set()
         self.size = 19
-        self._dead = False
         self.rules_told: list[str] = []
         """How the engine was told the rules: GNU Go options given at start
         and/or a ``kgs-rules`` command; empty if it has no way to be told."""
@@ -162,36 +161,24 @@ class GtpEngine:
             args = with_rule_flags(command, rules)
             flags = args[len(split_command(command)):]
             command = args
-        process = await EngineProcess.start(command, name=name, cwd=cwd)
-        engine = cls(process)
-        try:
+
+        async def handshake(engine: GtpEngine) -> None:
+            program = engine.name
             version = await engine.command("protocol_version", timeout=timeout)
             if version.strip() != "2":
-                raise EngineStartError(f"engine {process.name} speaks GTP version {version!r}, not 2")
-            engine.name = name or (await engine.command("name", timeout=timeout)).strip() or process.name
+                raise EngineStartError(f"engine {program} speaks GTP version {version!r}, not 2")
+            engine.name = name or (await engine.command("name", timeout=timeout)).strip() or program
             engine.version = (await engine.command("version", timeout=timeout)).strip()
             listed = await engine.command("list_commands", timeout=timeout)
             engine.commands = {c.strip() for c in listed.splitlines() if c.strip()}
             if rules is not None:
                 engine.rules_told = flags
                 await engine.set_rules(rules)
-        except EngineStartError:
-            await process.close(grace=0.2)
-            raise
-        except EngineError as exc:
-            await process.close(grace=0.2)
-            raise EngineStartError(f"engine {process.name} failed to start: {exc}") from exc
-        return engine
 
-    @property
-    def alive(self) -> bool:
-        """Whether the engine process is still running."""
-        return not self._dead and self._process.returncode is None
-
-    @property
-    def pid(self) -> int:
-        """The engine's process id."""
-        return self._process.pid
+        # Any failure of a GTP engine at start (a garbled or refused answer
+        # too) is a failed start.
+        return await cls._launch(command, cls, handshake, name=name, cwd=cwd,
+                                 failures=(EngineError,))
 
     async def command(self, *words: str | int | float, timeout: float | None = 30.0) -> str:
         """Send one command and return the text of its success answer.
@@ -410,12 +397,8 @@ class GtpEngine:
         return await self.command("showboard")
 
 
-class SimpleGtpEngine:
+class SimpleGtpEngine(BlockingClient[GtpEngine]):
     """A blocking wrapper around :class:`GtpEngine` (one loop thread each)."""
-
-    def __init__(self, loop: LoopThread, engine: GtpEngine) -> None:
-        self._loop = loop
-        self.engine = engine
 
     @classmethod
     def start(cls, command: str | Sequence[str], **kwargs: object) -> SimpleGtpEngine:
@@ -423,18 +406,7 @@ class SimpleGtpEngine:
 
         Raises what :meth:`GtpEngine.start` raises.
         """
-        loop = LoopThread()
-        try:
-            engine = loop.run(GtpEngine.start(command, **kwargs))  # type: ignore[arg-type]
-        except BaseException:
-            loop.stop()
-            raise
-        return cls(loop, engine)
-
-    @property
-    def name(self) -> str:
-        """The engine's name."""
-        return self.engine.name
+        return cls._launch(lambda: GtpEngine.start(command, **kwargs))  # type: ignore[arg-type]
 
     def command(self, *words: str | int | float, timeout: float | None = 30.0) -> str:
         """Send a raw command; see :meth:`GtpEngine.command`."""
@@ -471,19 +443,4 @@ class SimpleGtpEngine:
     def final_status_list(self, status: str = "dead") -> list[Point]:
         """See :meth:`GtpEngine.final_status_list`."""
         return self._loop.run(self.engine.final_status_list(status))
-
-    def quit(self) -> None:
-        """Stop the engine and the loop thread.  Never raises."""
-        try:
-            self._loop.run(self.engine.quit(), timeout=10.0)
-        except EngineError:
-            pass
-        finally:
-            self._loop.stop()
-
-    def __enter__(self) -> SimpleGtpEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.quit()
 

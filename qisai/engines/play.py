@@ -67,8 +67,9 @@ from qisai.referee.go_game import GoGame
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
 from qisai.referee.xiangqi_game import XiangqiGame
-from qisai.xiangqi import qili
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 __all__ = ["Adjudication", "Fault", "GameReport", "play_go", "play_xiangqi"]
 
@@ -255,7 +256,7 @@ def _forbidden(game: XiangqiGame) -> list[Move]:
     if len(window) < 2 * need or max(Counter(window).values()) < need - 1:
         return []
     profile = "axf" if game.xrules.repetition_code is RepetitionCode.AXF else "cxa"
-    return qili.forbidden_moves(board, profile, occurrences=need)
+    return forbidden_moves(board, profile, occurrences=need)
 
 
 def _offer_or_accept(report: GameReport, side: Side, result: PlayResult,

@@ -1,6 +1,8 @@
 """What every Xiangqi engine client shares: how squares are written
-(:class:`Coordinates`), what to search for (:class:`Limit`), and what a
-search answers (:class:`Score`, :class:`Info`, :class:`PlayResult`).
+(:class:`Coordinates`), what to search for (:class:`Limit`), what a
+search answers (:class:`Score`, :class:`Info`, :class:`PlayResult`), and
+how a value is checked against an option the engine declares
+(:func:`spin_value`, :func:`combo_value`).
 
 The UCI/UCCI client (:mod:`qisai.engines.uci`) and the xboard/CECP client
 (:mod:`qisai.engines.xboard`) both speak in these types, so the match
@@ -13,10 +15,13 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import Color, Move
+from qisai.engines.errors import EngineProtocolError
 from qisai.xiangqi.errors import InvalidMoveError
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
-__all__ = ["Coordinates", "Info", "Limit", "PlayResult", "Score", "loose_name"]
+__all__ = ["Coordinates", "Info", "Limit", "PlayResult", "Score", "combo_value", "loose_name",
+           "spin_value"]
 
 class Coordinates(enum.Enum):
     """How squares are written in moves."""
@@ -142,6 +147,31 @@ def loose_name(name: str) -> str:
     """Return an option name for a loose comparison: lower case, ``_`` as a
     space (UCCI engines and command lines write ``Skill_Level``)."""
     return name.lower().replace("_", " ")
+
+
+def spin_value(option: str, value: object, low: int | None, high: int | None) -> str:
+    """Return ``value`` as the number a spin option ``option`` takes.
+
+    Raises :class:`EngineProtocolError` if it is not a whole number or lies
+    outside ``low..high`` (a bound of ``None`` is no bound).
+    """
+    try:
+        number = int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise EngineProtocolError(f"option {option}: {value!r} is not a number") from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise EngineProtocolError(f"option {option}: {number} is outside {low}..{high}")
+    return str(number)
+
+
+def combo_value(option: str, value: object, choices: Sequence[str]) -> str:
+    """Return the choice of combo option ``option`` that ``value`` names
+    (any case).  Raises :class:`EngineProtocolError` if it names none."""
+    text = str(value)
+    for choice in choices:
+        if choice.lower() == text.lower():
+            return choice
+    raise EngineProtocolError(f"option {option}: {text!r} is not one of {tuple(choices)}")
 
 
 def _ms(seconds: float) -> int:

@@ -40,15 +40,26 @@ from qisai.engines.errors import (
     EngineError,
     EngineMoveError,
     EngineProtocolError,
-    EngineStartError,
     EngineTerminatedError,
     EngineTimeoutError,
 )
-from qisai.engines.process import EngineProcess, LoopThread
-from qisai.engines.results import Coordinates, Info, Limit, PlayResult, Score
+from qisai.engines.process import EngineProcess
+from qisai.engines.process_client import BlockingClient, ProcessClient
+from qisai.engines.results import (
+    Coordinates,
+    Info,
+    Limit,
+    PlayResult,
+    Score,
+    combo_value,
+    spin_value,
+)
 from qisai.engines.results import loose_name as _loose
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "Coordinates",
@@ -98,20 +109,9 @@ class Option:
                 return low
             return "true" if value else "false"
         if self.type == "spin":
-            try:
-                number = int(value)
-            except ValueError:
-                raise EngineProtocolError(f"option {self.name}: {value!r} is not a number") from None
-            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
-                raise EngineProtocolError(
-                    f"option {self.name}: {number} is outside {self.min}..{self.max}")
-            return str(number)
+            return spin_value(self.name, value, self.min, self.max)
         if self.type == "combo" and self.choices:
-            text = str(value)
-            for choice in self.choices:
-                if choice.lower() == text.lower():
-                    return choice
-            raise EngineProtocolError(f"option {self.name}: {text!r} is not one of {self.choices}")
+            return combo_value(self.name, value, self.choices)
         return str(value)
 
 
@@ -330,7 +330,7 @@ class Search:
             f"engine {self._engine.name} gave no move within {timeout:.3g} s")
 
 
-class UciEngine:
+class UciEngine(ProcessClient):
     """A Xiangqi engine over UCI or UCCI.  Create with :meth:`start`.
 
     Attributes: ``name`` (from ``id name``), ``author``, ``options`` (what
@@ -341,9 +341,8 @@ class UciEngine:
     """Seconds an engine may take to answer ``stop`` before it is killed."""
 
     def __init__(self, process: EngineProcess, protocol: Protocol) -> None:
-        self._process = process
+        super().__init__(process, process.name)
         self.protocol = protocol
-        self.name = process.name
         self.id_name = ""
         """The name the engine gives itself (``id name``), kept when ``name``
         is overridden."""
@@ -352,7 +351,6 @@ class UciEngine:
         self.coordinates = Coordinates.ICCS
         self._millis = True
         self._option_prefix = True
-        self._dead = False
         self._busy = False
         self._position_cache: tuple[Board, str, list[Move], list[str], Coordinates] | None = None
         self._go_cache: tuple[tuple[Limit, Color, bool], str] | None = None
@@ -382,9 +380,8 @@ class UciEngine:
         :class:`EngineProtocolError` for an option it does not accept.
         """
         proto = Protocol(protocol)
-        process = await EngineProcess.start(command, name=name, cwd=cwd)
-        engine = cls(process, proto)
-        try:
+
+        async def handshake(engine: UciEngine) -> None:
             await engine._handshake(timeout)
             variant = engine.options.get("UCI_Variant")
             if proto is Protocol.UCI and variant is not None:
@@ -398,15 +395,9 @@ class UciEngine:
             if options:
                 await engine.configure(options)
             await engine.ping(timeout)
-        except (EngineTimeoutError, EngineTerminatedError) as exc:
-            await process.close(grace=0.2)
-            raise EngineStartError(f"engine {process.name} failed to start: {exc}") from exc
-        except BaseException:
-            await process.close(grace=0.2)
-            raise
-        if name:
-            engine.name = name
-        return engine
+
+        return await cls._launch(command, lambda p: cls(p, proto), handshake,
+                                 name=name, cwd=cwd)
 
     async def _handshake(self, timeout: float) -> None:
         word = self.protocol.value
@@ -430,21 +421,6 @@ class UciEngine:
                 if option is not None:
                     self.options[option.name] = option
                     self._option_prefix = tokens[1] == "name"
-
-    async def quit(self) -> None:
-        """Send ``quit`` and wait for the engine to exit (kill it if it does
-        not within a second).  Never raises."""
-        await self._process.close(grace=1.0, quit_line="quit")
-
-    @property
-    def alive(self) -> bool:
-        """Whether the engine process is still running."""
-        return not self._dead and self._process.returncode is None
-
-    @property
-    def pid(self) -> int:
-        """The engine's process id."""
-        return self._process.pid
 
     # ------------------------------------------------------------ commands
     async def configure(self, options: Mapping[str, OptionValue]) -> None:
@@ -633,16 +609,12 @@ class UciEngine:
         return await search.wait(timeout)
 
 
-class SimpleUciEngine:
+class SimpleUciEngine(BlockingClient[UciEngine]):
     """A blocking wrapper around :class:`UciEngine` (one loop thread each).
 
     >>> engine = SimpleUciEngine.start("/usr/games/fairy-stockfish")  # doctest: +SKIP
     >>> engine.play(Board(), Limit(depth=3)).move  # doctest: +SKIP
     """
-
-    def __init__(self, loop: LoopThread, engine: UciEngine) -> None:
-        self._loop = loop
-        self.engine = engine
 
     @classmethod
     def start(cls, command: str | Sequence[str], **kwargs: object) -> SimpleUciEngine:
@@ -650,18 +622,7 @@ class SimpleUciEngine:
 
         Returns the wrapper.  Raises what :meth:`UciEngine.start` raises.
         """
-        loop = LoopThread()
-        try:
-            engine = loop.run(UciEngine.start(command, **kwargs))  # type: ignore[arg-type]
-        except BaseException:
-            loop.stop()
-            raise
-        return cls(loop, engine)
-
-    @property
-    def name(self) -> str:
-        """The engine's name."""
-        return self.engine.name
+        return cls._launch(lambda: UciEngine.start(command, **kwargs))  # type: ignore[arg-type]
 
     def configure(self, options: Mapping[str, OptionValue]) -> None:
         """Set options; see :meth:`UciEngine.configure`."""
@@ -679,18 +640,3 @@ class SimpleUciEngine:
         """
         return self._loop.run(self.engine.play(board.copy(), limit, banmoves=banmoves,
                                                timeout=timeout))
-
-    def quit(self) -> None:
-        """Stop the engine and the loop thread.  Never raises."""
-        try:
-            self._loop.run(self.engine.quit(), timeout=10.0)
-        except EngineError:
-            pass
-        finally:
-            self._loop.stop()
-
-    def __enter__(self) -> SimpleUciEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.quit()

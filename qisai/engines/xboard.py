@@ -58,10 +58,23 @@ from qisai.engines.errors import (
     EngineTerminatedError,
     EngineTimeoutError,
 )
-from qisai.engines.process import EngineProcess, LoopThread
-from qisai.engines.results import Coordinates, Info, Limit, PlayResult, Score, loose_name
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.engines.process import EngineProcess
+from qisai.engines.process_client import BlockingClient, ProcessClient
+from qisai.engines.results import (
+    Coordinates,
+    Info,
+    Limit,
+    PlayResult,
+    Score,
+    combo_value,
+    loose_name,
+    spin_value,
+)
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "RESULTS",
@@ -118,20 +131,9 @@ class XboardOption:
                 return "1" if value is True or text in ("true", "1") else "0"
             raise EngineProtocolError(f"option {self.name}: {value!r} is not 0/1")
         if self.type in ("spin", "slider"):
-            try:
-                number = int(value)
-            except ValueError:
-                raise EngineProtocolError(f"option {self.name}: {value!r} is not a number") from None
-            if (self.min is not None and number < self.min) or \
-                    (self.max is not None and number > self.max):
-                raise EngineProtocolError(
-                    f"option {self.name}: {number} is outside {self.min}..{self.max}")
-            return str(number)
+            return spin_value(self.name, value, self.min, self.max)
         if self.type == "combo" and self.choices:
-            for choice in self.choices:
-                if choice.lower() == str(value).lower():
-                    return choice
-            raise EngineProtocolError(f"option {self.name}: {value!r} is not one of {self.choices}")
+            return combo_value(self.name, value, self.choices)
         return str(value)
 
 
@@ -208,7 +210,7 @@ def _he_letters(fen: str) -> str:
 _FEN_STYLES: tuple[Callable[[str], str], ...] = (lambda fen: fen, _he_letters)
 
 
-class XboardEngine:
+class XboardEngine(ProcessClient):
     """A Xiangqi engine over xboard/CECP.  Create with :meth:`start`.
 
     Attributes: ``name`` (the ``myname`` feature unless a name was given),
@@ -227,15 +229,13 @@ class XboardEngine:
     """Seconds an engine may take to answer ``ping`` between moves."""
 
     def __init__(self, process: EngineProcess, name: str) -> None:
-        self._process = process
-        self.name = name
+        super().__init__(process, name)
         self.id_name = ""
         self.features: dict[str, str] = {}
         self.options: dict[str, XboardOption] = {}
         self.protocol_version = 1
         self.coordinates = Coordinates.ICCS
         self._ping = 0
-        self._dead = False
         self._known: tuple[str, list[Move]] | None = None
         """(root FEN, moves) of the engine's board while in force mode; None: unknown."""
         self._settings: tuple[object, ...] | None = None
@@ -266,10 +266,9 @@ class XboardEngine:
         (a ``variants`` list without ``xiangqi``), and
         :class:`EngineProtocolError` for an option it does not offer.
         """
-        process = await EngineProcess.start(command, name=name, cwd=cwd)
-        engine = cls(process, name or process.name)
         wait = cls.feature_timeout if feature_timeout is None else feature_timeout
-        try:
+
+        async def handshake(engine: XboardEngine) -> None:
             await engine._handshake(timeout, wait)
             variants = engine.features.get("variants")
             if variants is not None and "xiangqi" not in [v.strip() for v in variants.split(",")]:
@@ -277,6 +276,7 @@ class XboardEngine:
                                        f"(variants: {variants[:200]})")
             if coordinates is not None:
                 engine.coordinates = Coordinates(coordinates)
+            process = engine._process
             if process.returncode is not None:
                 raise EngineTerminatedError(f"engine {engine.name} exited (status "
                                             f"{process.returncode})", process.returncode)
@@ -284,15 +284,9 @@ class XboardEngine:
             if options:
                 await engine.configure(options)
             await engine.sync(timeout)
-        except (EngineTimeoutError, EngineTerminatedError) as exc:
-            await process.close(grace=0.2)
-            raise EngineStartError(f"engine {process.name} failed to start: {exc}") from exc
-        except BaseException:
-            await process.close(grace=0.2)
-            raise
-        if name:
-            engine.name = name
-        return engine
+
+        return await cls._launch(command, lambda p: cls(p, name or p.name), handshake,
+                                 name=name, cwd=cwd)
 
     async def _handshake(self, timeout: float, feature_wait: float) -> None:
         process = self._process
@@ -337,21 +331,6 @@ class XboardEngine:
         if replies:
             self._process.send(*replies)
         return done
-
-    async def quit(self) -> None:
-        """Send ``quit`` and wait for the engine to exit (kill it if it does
-        not within a second).  Never raises."""
-        await self._process.close(grace=1.0, quit_line="quit")
-
-    @property
-    def alive(self) -> bool:
-        """Whether the engine process is still running."""
-        return not self._dead and self._process.returncode is None
-
-    @property
-    def pid(self) -> int:
-        """The engine's process id."""
-        return self._process.pid
 
     def _feature(self, key: str, default: str = "0") -> bool:
         return self.features.get(key, default) == "1"
@@ -669,16 +648,12 @@ def _position_error(answers: list[str]) -> bool:
     return False
 
 
-class SimpleXboardEngine:
+class SimpleXboardEngine(BlockingClient[XboardEngine]):
     """A blocking wrapper around :class:`XboardEngine` (one loop thread each).
 
     >>> engine = SimpleXboardEngine.start("/usr/games/maxqi")  # doctest: +SKIP
     >>> engine.play(Board(), Limit(movetime=1)).move  # doctest: +SKIP
     """
-
-    def __init__(self, loop: LoopThread, engine: XboardEngine) -> None:
-        self._loop = loop
-        self.engine = engine
 
     @classmethod
     def start(cls, command: str | Sequence[str], **kwargs: object) -> SimpleXboardEngine:
@@ -686,18 +661,7 @@ class SimpleXboardEngine:
 
         Returns the wrapper.  Raises what :meth:`XboardEngine.start` raises.
         """
-        loop = LoopThread()
-        try:
-            engine = loop.run(XboardEngine.start(command, **kwargs))  # type: ignore[arg-type]
-        except BaseException:
-            loop.stop()
-            raise
-        return cls(loop, engine)
-
-    @property
-    def name(self) -> str:
-        """The engine's name."""
-        return self.engine.name
+        return cls._launch(lambda: XboardEngine.start(command, **kwargs))  # type: ignore[arg-type]
 
     def new_game(self) -> None:
         """Start a new game; see :meth:`XboardEngine.new_game`."""
@@ -709,18 +673,3 @@ class SimpleXboardEngine:
         The board is copied, so the caller may go on using it.
         """
         return self._loop.run(self.engine.play(board.copy(), limit, timeout=timeout))
-
-    def quit(self) -> None:
-        """Stop the engine and the loop thread.  Never raises."""
-        try:
-            self._loop.run(self.engine.quit(), timeout=10.0)
-        except EngineError:
-            pass
-        finally:
-            self._loop.stop()
-
-    def __enter__(self) -> SimpleXboardEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.quit()

@@ -21,7 +21,7 @@ Modules: :mod:`~qisai.go.board` (play, captures, ko/superko, undo, set-up),
 
 from __future__ import annotations
 
-from qisai.go.board import Board, Move
+from qisai.go.board import Board
 from qisai.go.coords import (
     Point,
     gtp_name,
@@ -43,6 +43,7 @@ from qisai.go.errors import (
     SgfError,
     UndoError,
 )
+from qisai.go.move import Move
 from qisai.go.rules import (
     AGA,
     CHINESE,

@@ -32,8 +32,7 @@ from qisai.go.errors import (
     SetupError,
     UndoError,
 )
-from qisai.go.move import Move as Move  # re-exported: qisai.go.board.Move
-from qisai.go.move import as_move
+from qisai.go.move import Move, as_move
 from qisai.go.rules import CHINESE, Color, KoRule, Rules
 
 EMPTY = 0

@@ -1,7 +1,8 @@
 """One entry of a Go game record (:class:`Move`): a move, a pass or a set-up.
 
-Kept apart from :mod:`qisai.go.board` (which re-exports it) so that module
-stays small.
+The board (:mod:`qisai.go.board`) writes these into its history as it
+plays; what reads a history (the engines' servers, the arena's opponents)
+needs the entry, not the board.
 """
 
 from __future__ import annotations

@@ -37,8 +37,10 @@ from qisai.referee.rulesets import GoRules, XiangqiRules, ruleset
 from qisai.referee.verdict import Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.xiangqi import pgn
-from qisai.xiangqi.board import STARTING_FEN, Board, Color
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
 
 __all__ = [
     "decode_event",

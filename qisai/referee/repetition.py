@@ -26,8 +26,11 @@ from dataclasses import dataclass
 
 from qisai.referee.rulesets import RepetitionCode
 from qisai.referee.verdict import Side
-from qisai.xiangqi import qili
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.cycle import judge
+from qisai.xiangqi.qili.rulings import CycleKind
+from qisai.xiangqi.squares import Move
 
 __all__ = [
     "RepetitionJudge",
@@ -127,7 +130,7 @@ def checks_only_judge(query: RepetitionQuery) -> RepetitionRuling:
 
 
 def qili_judge(query: RepetitionQuery) -> RepetitionRuling:
-    """Rule on ``query`` with the repetition code :func:`qisai.xiangqi.qili.judge`.
+    """Rule on ``query`` with the repetition code :func:`qisai.xiangqi.qili.cycle.judge`.
 
     The window is replayed from ``start_fen``; the 棋例 module classifies
     every move and applies 26.1-26.4 and 24.1-24.3 under the CXA or AXF
@@ -137,14 +140,14 @@ def qili_judge(query: RepetitionQuery) -> RepetitionRuling:
     board = Board(query.start_fen)
     for move in query.moves:
         board.push(move)
-    ruling = qili.judge(board, query.code.value, occurrences=query.required)
+    ruling = judge(board, query.code.value, occurrences=query.required)
     if ruling is None:
         raise ValueError(f"no repetition after {len(query.moves)} moves from {query.start_fen}")
     verdict_zh = ruling.explanation_zh.splitlines()[-1]
     verdict_en = ruling.explanation_en.splitlines()[-1]
     loser, changer = ruling.verdict.loser, ruling.verdict.must_change
     if loser is not None:
-        perpetual = ruling.status(loser).kind is qili.CycleKind.PERPETUAL_CHECK
+        perpetual = ruling.status(loser).kind is CycleKind.PERPETUAL_CHECK
         return RepetitionRuling(RulingKind.LOSES, _side(loser), perpetual, ruling.clause,
                                 verdict_zh, verdict_en, ruling.explanation_zh, ruling.explanation_en)
     if changer is not None:

@@ -30,9 +30,11 @@ from qisai.referee.repetition import (
 )
 from qisai.referee.rulesets import Penalty, XiangqiRules, ruleset
 from qisai.referee.verdict import GameKind, Outcome, Reason, Result, Side
-from qisai.xiangqi import qili
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 __all__ = ["ChangeOrder", "IllegalMoveEventError", "XiangqiGame"]
 
@@ -218,7 +220,7 @@ class XiangqiGame(Game):
         """Return the ICCS moves the side to move may not play because they
         would complete a repetition ruled against it (26.1-26.4; UCCI
         ``banmoves``), under this profile's code and count."""
-        moves = qili.forbidden_moves(self.board, self.xrules.repetition_code.value,
+        moves = forbidden_moves(self.board, self.xrules.repetition_code.value,
                                      self.xrules.repetition_count)
         return sorted(m.iccs() for m in moves)
 

@@ -9,18 +9,7 @@
 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1'
 """
 
-from qisai.xiangqi.board import (
-    STARTING_FEN,
-    Board,
-    Color,
-    Move,
-    Piece,
-    PieceType,
-    square,
-    square_file,
-    square_name,
-    square_rank,
-)
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import (
     AmbiguousMoveError,
     FenError,
@@ -29,6 +18,9 @@ from qisai.xiangqi.errors import (
     RecordError,
     XiangqiError,
 )
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color, Piece, PieceType
+from qisai.xiangqi.squares import Move, square, square_file, square_name, square_rank
 
 __all__ = [
     "STARTING_FEN",

@@ -10,11 +10,12 @@ Pieces are stored as small signed ints: the absolute value is a
 :class:`PieceType`, the sign the :class:`Color` (Red ``+1``, Black ``-1``), so
 ``piece * color > 0`` means "belongs to ``color``".
 
-The subjects around the board live in modules of their own, all re-exported
-here: :mod:`qisai.xiangqi.pieces` (colours, piece types and codes),
-:mod:`qisai.xiangqi.squares` (squares, :class:`Move`),
-:mod:`qisai.xiangqi.tables` (precomputed geometry, Zobrist keys) and
-:mod:`qisai.xiangqi.fen` (FEN parsing, validation and writing).
+The subjects around the board live in modules of their own, imported from
+there (this module re-exports none of them): :mod:`qisai.xiangqi.pieces`
+(colours, piece types and codes), :mod:`qisai.xiangqi.squares` (squares,
+:class:`~qisai.xiangqi.squares.Move`), :mod:`qisai.xiangqi.tables`
+(precomputed geometry, Zobrist keys) and :mod:`qisai.xiangqi.fen` (FEN
+parsing, validation and writing).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from qisai.xiangqi.errors import FenError, IllegalMoveError
-from qisai.xiangqi.fen import _CELL, STARTING_FEN, _compress, parse_fen, placement_fen
+from qisai.xiangqi.fen import _CELL, STARTING_FEN, _compress, parse_fen
 from qisai.xiangqi.pieces import (
     _FEN_LETTER,
     ADVISOR,
@@ -36,7 +37,7 @@ from qisai.xiangqi.pieces import (
     Piece,
     PieceType,
 )
-from qisai.xiangqi.squares import FILES, Move, square, square_file, square_name, square_rank
+from qisai.xiangqi.squares import FILES, Move, square_name
 from qisai.xiangqi.tables import (
     _DANGER_FROM,
     _LINE,
@@ -45,7 +46,6 @@ from qisai.xiangqi.tables import (
     HORSE_ATTACKERS,
     HORSE_STEPS,
     KING_STEPS,
-    MAX_PIECES,
     PAWN_ATTACKERS,
     PAWN_STEPS,
     RAYS,
@@ -53,39 +53,7 @@ from qisai.xiangqi.tables import (
     ZOBRIST_BLACK,
 )
 
-__all__ = [
-    "STARTING_FEN",
-    "Board",
-    "Color",
-    "Move",
-    "Piece",
-    "PieceType",
-    "square",
-    "square_file",
-    "square_name",
-    "square_rank",
-    "placement_fen",
-    # Defined in the modules split off board.py, re-exported for old imports.
-    "ADVISOR",
-    "ADVISOR_STEPS",
-    "CANNON",
-    "ELEPHANT",
-    "ELEPHANT_STEPS",
-    "FILES",
-    "HORSE",
-    "HORSE_ATTACKERS",
-    "HORSE_STEPS",
-    "KING",
-    "KING_STEPS",
-    "MAX_PIECES",
-    "PAWN",
-    "PAWN_ATTACKERS",
-    "PAWN_STEPS",
-    "RAYS",
-    "ROOK",
-    "ZOBRIST",
-    "ZOBRIST_BLACK",
-]
+__all__ = ["Board"]
 
 
 class Board:

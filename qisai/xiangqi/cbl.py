@@ -29,19 +29,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from qisai.xiangqi.board import (
-    STARTING_FEN,
-    Board,
-    Color,
-    Move,
-    Piece,
-    PieceType,
-    placement_fen,
-    square,
-)
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import RecordError, XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN, placement_fen
 from qisai.xiangqi.pgn import Game, GameNode
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
+from qisai.xiangqi.squares import Move, square
 
 __all__ = ["CblError", "iter_cbl", "read_cbf", "read_cbl", "read_cbr"]
 

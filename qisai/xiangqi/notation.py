@@ -79,14 +79,16 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final
 
-from qisai.xiangqi.board import Board, Color, Move, square_name
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveError,
     XiangqiError,
 )
-from qisai.xiangqi.misfit import CN_FORMS, WXF_FORMS, misfit
+from qisai.xiangqi.notation_forms import CN_FORMS, WXF_FORMS, misfit
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move, square_name
 
 __all__ = [
     "NOTATIONS",

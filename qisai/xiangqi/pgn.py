@@ -31,9 +31,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, NamedTuple, cast
 
 from qisai.xiangqi import notation as _notation
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.encoding import detect_encoding
 from qisai.xiangqi.errors import RecordError, XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import RecordError
 from qisai.xiangqi.pgn import Game, GameNode
+from qisai.xiangqi.squares import Move
 
 
 class PreorderMove(NamedTuple):

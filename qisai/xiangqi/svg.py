@@ -21,8 +21,10 @@ from collections.abc import Iterable
 from html import escape
 from typing import NamedTuple
 
-from qisai.xiangqi.board import FILES, Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import FILES, Move
 
 __all__ = ["Arrow", "SvgError", "board_svg"]
 

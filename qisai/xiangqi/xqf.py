@@ -24,10 +24,13 @@ from __future__ import annotations
 import codecs
 from typing import NamedTuple
 
-from qisai.xiangqi.board import Board, Color, Piece, PieceType, placement_fen, square
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import RecordError, XiangqiError
+from qisai.xiangqi.fen import placement_fen
 from qisai.xiangqi.pgn import Game
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
+from qisai.xiangqi.squares import square
 
 __all__ = ["XqfError", "read_xqf"]
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import math
+import resource
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from qisai.competition.elo import elo_interval, los
 from qisai.competition.match import (
     EngineSpec,
     MatchConfig,
     MatchError,
     MatchReport,
     Sprt,
-    elo_interval,
     load_openings,
-    los,
     parse_time_control,
     play_match,
     run_match,
@@ -181,6 +181,7 @@ def test_illegal_move_under_local_rules_is_a_foul_and_fouls_lose() -> None:
     config = MatchConfig("xiangqi", [fake_spec("illegal"), fake_spec("good")], rules="cxa-local",
                          time=parse_time_control("movetime=0.05"), games=2)
     report = asyncio.run(run_match(config))
+    assert len(report.games) == 2
     _reimports(report)
     for record in report.games:
         result = record.report.result
@@ -249,13 +250,18 @@ def test_play_match_counts_the_cpu_of_runner_and_engines(fairy: str) -> None:
         "xiangqi", [EngineSpec.parse(f"name=a cmd={fairy}"), EngineSpec.parse(f"name=b cmd={fairy}")],
         time=parse_time_control("movetime=0.01"), games=2, concurrency=2,
         adjudication=Adjudication(max_plies=40))
+    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     report = play_match(config)
+    kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert len(report.games) == 2 and not report.faults
     _reimports(report)
-    # The engines are reaped before the figures are read, so their CPU is
-    # there (40 searches of 10 ms each at least); the runner's is its own.
-    assert report.engines_cpu > 0.2
-    assert 0 < report.runner_cpu < report.engines_cpu
+    # The engines are waited for before the figures are read: the CPU of
+    # children counts only once they are reaped, so theirs is in the report,
+    # all of it (nothing of theirs is reaped after the match returns).
+    ours = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
+    assert report.engines_cpu > 0
+    assert report.engines_cpu == pytest.approx(ours, abs=0.01)
+    assert report.runner_cpu > 0
 
 
 def test_go_opening_is_played_in_the_refereed_game(tmp_path: Path) -> None:

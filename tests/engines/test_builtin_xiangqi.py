@@ -16,8 +16,9 @@ from qisai.engines.builtin.xiangqi_eval import TABLE, evaluate_red
 from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher, legal_ints
 from qisai.engines.builtin.xiangqi_server import XiangqiServer, budget
 from qisai.engines.uci import Limit, Protocol, UciEngine
-from qisai.xiangqi import qili
-from qisai.xiangqi.board import Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 PERPETUAL = "4k4/9/4b4/9/9/9/9/9/9/R2K5 w - - 0 1"
 PERPETUAL_MOVES = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split()
@@ -32,12 +33,14 @@ def run(coro):  # type: ignore[no-untyped-def]
 def test_searcher_legality_matches_the_board(seed: int) -> None:
     rng = random.Random(seed)
     board = Board()
-    for _ in range(rng.randrange(0, 60)):
+    # Every position on the way is compared, the start (so at least one)
+    # and a last one without moves included.
+    for _ in range(1 + rng.randrange(0, 60)):
         moves = board.legal_moves()
-        if not moves:
-            break
         ints = legal_ints(board)
         assert sorted(ints) == sorted(m.from_square << 7 | m.to_square for m in moves)
+        if not moves:
+            break
         board.push(rng.choice(moves))
 
 
@@ -90,7 +93,7 @@ def test_never_plays_a_forbidden_perpetual_check() -> None:
     for m in PERPETUAL_MOVES:
         board.push(Move.from_iccs(m))
     # Without the rule the search would happily repeat the check...
-    assert qili.forbidden_moves(board, "cxa") == [Move.from_iccs("a8a9")]
+    assert forbidden_moves(board, "cxa") == [Move.from_iccs("a8a9")]
     out = io.StringIO()
     server = XiangqiServer(io.StringIO(), out)
     server.handle("position fen " + PERPETUAL + " moves " + " ".join(PERPETUAL_MOVES))

@@ -28,8 +28,10 @@ from qisai.engines.uci import (
     parse_info,
     parse_option,
 )
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move
 
 Fake = Callable[..., list[str]]
 

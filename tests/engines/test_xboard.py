@@ -35,8 +35,10 @@ from qisai.engines.xboard import (
 from qisai.referee.records import xiangqi_from_pgn
 from qisai.referee.rulesets import XiangqiRules
 from qisai.referee.verdict import Outcome, Reason, Side
-from qisai.xiangqi.board import STARTING_FEN, Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.fen import STARTING_FEN
 from qisai.xiangqi.pgn import parse_pgn
+from qisai.xiangqi.squares import Move
 
 from .conftest import FAKES
 
@@ -219,6 +221,7 @@ def test_protocol_1_engine_plays_to_the_referees_verdict() -> None:
     config = MatchConfig("xiangqi", [fake_spec("v1"), fake_spec("resign")],
                          time=parse_time_control("movetime=0.05"), games=2)
     report = play(config)
+    assert len(report.games) == 2
     reimports(report)
     for record in report.games:
         result = record.report.result
@@ -230,6 +233,7 @@ def test_draw_offer_accepted_by_an_xboard_opponent() -> None:
     config = MatchConfig("xiangqi", [fake_spec("offer"), fake_spec("good")],
                          time=parse_time_control("movetime=0.05"), games=2)
     report = play(config)
+    assert len(report.games) == 2
     reimports(report)
     for record in report.games:
         result = record.report.result
@@ -245,6 +249,7 @@ def test_draw_offers_a_uci_opponent_ignores_are_ruled_by_the_referee() -> None:
     config = MatchConfig("xiangqi", [fake_spec("offer"), EngineSpec.parse("name=q cmd=builtin")],
                          time=parse_time_control("movetime=0.05"), games=2)
     report = play(config)
+    assert len(report.games) == 2
     reimports(report)
     for record in report.games:
         game = record.report.game

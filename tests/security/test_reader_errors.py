@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from qisai.xiangqi.board import STARTING_FEN, Board, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.cbl import CblError, read_cbf
 from qisai.xiangqi.errors import FenError, InvalidMoveError, XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.squares import Move
 
 START_PLACEMENT = STARTING_FEN.split()[0]
 

@@ -239,6 +239,8 @@ def test_a_paused_game_of_two_engines_stands_still_until_resumed(
         register: Any, found_client: TestClient) -> None:
     import time
 
+    from qisai.web.play.machine_seat import driver_of
+
     c = found_client
     org = register(c, "org")
     base = event(c, org)
@@ -254,9 +256,20 @@ def test_a_paused_game_of_two_engines_stands_still_until_resumed(
     r = c.post(f"/api/games/{gid}/actions", json={"type": "pause", "note": "power cut"},
                headers=org["headers"])
     assert r.status_code == 200, r.text
-    time.sleep(0.3)  # let a move thought before the pause arrive (and be dropped)
+    # A move thought before the pause comes back and is dropped: wait until
+    # the driver holds no move of this game (it marks a game busy while an
+    # engine thinks for it).
+    driver = driver_of(c.app.state.qisai.hub)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while gid in driver._busy:
+        assert time.monotonic() < deadline, "the engine's move in flight never came back"
+        time.sleep(0.01)
     ply = c.get(f"/api/games/{gid}").json()["ply"]
-    time.sleep(1.0)
+    # The driver's tick is what starts an engine's move: ticked while the
+    # game is paused, it starts none, and no move is played.
+    for _ in range(3):
+        c.portal.call(driver.tick)  # type: ignore[union-attr]
+        assert gid not in driver._busy
     st = c.get(f"/api/games/{gid}").json()
     assert st["ply"] == ply and st["phase"] == "paused" and st["result"] is None
     c.post(f"/api/games/{gid}/actions", json={"type": "resume"}, headers=org["headers"])

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from qisai.xiangqi import pgn
-from qisai.xiangqi.board import STARTING_FEN, Board
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import FenError
-from qisai.xiangqi.fen import parse_fen
+from qisai.xiangqi.fen import STARTING_FEN, parse_fen
 
 PLACEMENT = STARTING_FEN.split()[0]
 START = Board().fen()

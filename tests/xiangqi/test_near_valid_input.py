@@ -13,13 +13,14 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qisai.xiangqi.board import STARTING_FEN, Board
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import (
     AmbiguousMoveError,
     FenError,
     IllegalMoveError,
     InvalidMoveError,
 )
+from qisai.xiangqi.fen import STARTING_FEN
 from qisai.xiangqi.notation import format, parse
 
 # Characters close to what a FEN holds, plus a few that only look like it.

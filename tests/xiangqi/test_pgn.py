@@ -190,9 +190,9 @@ def test_round_trip_131_real_games_in_chinese() -> None:
 
 @pytest.mark.parametrize("notation", ["wxf", "iccs", "chinese"])
 def test_round_trip_every_tenth_game_each_notation(notation: str) -> None:
-    for entry in TRUTH[::10]:
-        if not entry["moves_iccs"]:
-            continue
+    entries = [e for e in TRUTH[::10] if e["moves_iccs"]]
+    assert len(entries) >= 10  # 131 games, every tenth: a real sample
+    for entry in entries:
         game = truth_game(entry)
         back = parse_pgn(dumps(game, notation))[0]
         assert iccs(back) == entry["moves_iccs"]
@@ -200,6 +200,7 @@ def test_round_trip_every_tenth_game_each_notation(notation: str) -> None:
 
 @pytest.mark.parametrize("notation", ["chinese", "wxf", "iccs"])
 def test_round_trip_the_pgn_files(notation: str) -> None:
+    assert len(PGN_FILES) == 4  # the PGN files of records/ (see its README)
     for path in PGN_FILES:
         (game,) = read_games(path)
         back = parse_pgn(dumps(game, notation))[0]

@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from qisai.xiangqi.board import Board, Move
-from qisai.xiangqi.qili import Label, judge
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.qili.cycle import judge
+from qisai.xiangqi.qili.rulings import Label
+from qisai.xiangqi.squares import Move
 
 CASES = json.loads((Path(__file__).resolve().parents[1] / "data" / "xiangqi"
                     / "axf_escape_chase_cases.json").read_text(encoding="utf-8"))

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import pytest
 
-from qisai.xiangqi.board import Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
-from qisai.xiangqi.qili_limits import (
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.limits import (
     DEFAULT_LIMIT_MOVES,
     MAX_COUNTED_CHECKS,
     audit_limit_claim,
     natural_limit_reached,
     plies_without_capture,
 )
+from qisai.xiangqi.squares import Move
 
 # Red rook and black general shuttle; nothing can be captured.
 QUIET = "4k4/9/9/9/9/9/9/9/9/R2K5"

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from qisai.xiangqi.board import Board, Move
-from qisai.xiangqi.qili import (
-    Label,
-    Nuance,
-    classify_move,
-    forbidden_moves,
-    repetition_window,
-)
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.qili.classify import classify_move
+from qisai.xiangqi.qili.cycle import forbidden_moves, repetition_window
+from qisai.xiangqi.qili.mates import mate_by_checks
+from qisai.xiangqi.qili.rulings import Label, Nuance
+from qisai.xiangqi.squares import Move, square
 
 
 def _play(fen: str, moves: str) -> Board:
@@ -99,6 +97,58 @@ def test_27_3_key_point_must_be_on_the_movers_own_side() -> None:
                           Move.from_iccs("f7e5"), "cxa")
     assert black.label is Label.IDLE and black.nuance is Nuance.KEY_POINT
     assert black.clauses == ("27.3", "细则13")
+    # The reason names the incidental chase and the clause, in both languages.
+    assert black.reason_zh.endswith("占据防守要点，立即构成简明和棋，附带产生的捉相按闲（27.3、细则13）")
+    assert black.reason_en.endswith(
+        "takes a defensive key point that at once leaves the opponent nothing to win; "
+        "the incidental attack on the elephant is idle (27.3, rule 13)")
+
+
+# OX-006 after 兵四平五 卒6平5 兵五平四: 卒5平6 uncovers the black rook on g0,
+# which then mates by checks; the same move leaves the red horse on g3
+# unprotected before the rook (and winnable by a check).
+MATE_AND_CHASE = "5c3/8R/4k2P1/3P5/5P3/6P2/4p1N2/5A3/4CK3/6rn1 b - - 3 2"
+
+
+def test_28_2_27_4_a_mate_threat_that_also_chases_is_a_mate_threat() -> None:
+    board = Board(MATE_AND_CHASE)
+    after = _play(MATE_AND_CHASE, "e3f3")
+    assert mate_by_checks(after.passed(), 4) is not None  # 28.2: mate by checks follows
+    r = classify_move(board, Move.from_iccs("e3f3"), "cxa")
+    assert r.label is Label.MATE_THREAT and r.counts_as is Label.MATE_THREAT
+    assert r.clauses == ("28.2", "27.4")
+    assert square(6, 3) in r.targets  # g3  # the chase is kept beside the heavier label
+    # 27.4 "杀兼捉，按杀": the mate threat first, then each chase, then the rule.
+    assert r.reason_zh == ("卒5平6 杀：下一着起可连续照将将死对方（28.2），兼捉车攻击无根马"
+                           "（28.3、28.16）、车照将后可得马（连续照将得子，29.1），从重按杀（27.4）")
+    assert r.reason_en == (
+        "P5.6 mate threat: threatens mate by consecutive checks (28.2); also chases: the "
+        "chariot attacks the unprotected horse (28.3, 28.16); the chariot checks and then "
+        "wins the horse (29.1); the heavier label counts (27.4)")
+    # AXF: a mate threat is no attack, but the chase it hides still counts.
+    axf = classify_move(board, Move.from_iccs("e3f3"), "axf")
+    assert axf.label is Label.MATE_THREAT and axf.counts_as is Label.CHASE
+    assert axf.reason_en.endswith("; under these rules a mate threat is not forbidden")
+
+
+def test_28_2_a_plain_mate_threat_cites_28_2_alone() -> None:
+    # OX-034: 炮7平3 threatens 炮3进5 mate and chases nothing.
+    r = classify_move(Board("2bak4/4a4/4b4/9/6c2/6R2/4c4/4C4/4N4/3AKA3 b - - 0 1"),
+                      Move.from_iccs("g5c5"), "cxa")
+    assert r.label is Label.MATE_THREAT and r.clauses == ("28.2",) and r.targets == ()
+    assert r.reason_zh.endswith("杀：下一着起可连续照将将死对方（28.2）")
+    assert r.reason_en.endswith("mate threat: threatens mate by consecutive checks (28.2)")
+
+
+def test_28_16_25_2_a_joint_chase_says_it_does_not_forbid() -> None:
+    # 炮九进四 adds the cannon to the rook against the horse the advisor
+    # protects once (少根子, 28.16): a chase that does not forbid (25.2).
+    r = classify_move(Board("4ka3/4a4/1P1nb4/9/9/9/C8/3R5/9/4K4 w - - 0 1"),
+                      Move.from_iccs("a3a7"), "cxa")
+    assert r.nuance is Nuance.JOINT_CHASE and r.clauses == ("28.16", "25.2")
+    assert r.reason_zh == "炮九进四 捉：联合攻击少根马（28.16），联合捉少根子，不构成禁止（25.2）"
+    assert r.reason_en == ("C9+4 chase: two pieces attack the under-protected horse (28.16); "
+                           "a joint chase does not make the cycle forbidden (25.2)")
 
 
 def test_repetition_window_counts_from_the_first_occurrence() -> None:
@@ -199,7 +249,7 @@ def test_threat_scan_counting_leaves_out_a_soldiers_own_attack() -> None:
     # The rook on a0 attacks the loose cannon on a7 (a chase, 28.3); the
     # soldier on d5 attacks the loose horse on d6, its own attack, which
     # counts only in mutual perpetual attack (27.2, 细则11).
-    from qisai.xiangqi.qili_search import scan_threats
+    from qisai.xiangqi.qili.threats import scan_threats
 
     scan = scan_threats(Board("4k4/9/c8/3n5/3P5/9/9/9/9/R2K5 w - - 0 1"))
     a7, d6 = Move.from_iccs("a7d6").from_square, Move.from_iccs("a7d6").to_square

@@ -1,7 +1,7 @@
 """The repetition code's verdict table, read clause by clause (issue 24.6).
 
-Mutation testing of qisai/xiangqi/qili_verdict.py, qili_profiles.py,
-qili_types.py and qili_pins.py: the cycle status of one side from the labels
+Mutation testing of qisai/xiangqi/qili/verdict.py, profiles.py,
+rulings.py and pins.py: the cycle status of one side from the labels
 its moves count as (25.2, 28.10-28.12) and the verdict on two statuses
 (24.1-24.3, 26.1-26.4), with the AXF rule on a rook pinned by a horse.  Each
 expectation is the rule text's:
@@ -21,11 +21,12 @@ from typing import Any
 
 import pytest
 
-from qisai.xiangqi.board import Board, Color, Move, square
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
-from qisai.xiangqi.qili_pins import pinned_rook_victims, rook_pinned_by_horse
-from qisai.xiangqi.qili_profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
-from qisai.xiangqi.qili_types import (
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.pins import pinned_rook_victims, rook_pinned_by_horse
+from qisai.xiangqi.qili.profiles import AXF, CXA, PROFILES, QiliProfile, get_profile
+from qisai.xiangqi.qili.rulings import (
     CycleKind,
     Label,
     MoveRuling,
@@ -34,7 +35,8 @@ from qisai.xiangqi.qili_types import (
     SideStatus,
     Verdict,
 )
-from qisai.xiangqi.qili_verdict import decide, side_status
+from qisai.xiangqi.qili.verdict import decide, side_status
+from qisai.xiangqi.squares import Move, square
 
 C, M, Z, ID = Label.CHECK, Label.MATE_THREAT, Label.CHASE, Label.IDLE
 ROOK = frozenset({7})  # one chased piece, the same on every move

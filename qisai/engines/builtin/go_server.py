@@ -42,10 +42,11 @@ from fractions import Fraction
 from typing import TextIO
 
 from qisai.engines.builtin.go_search import PASS, MctsSearcher, Playout, SearchOutcome
-from qisai.go.board import Board, Move
+from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead
 from qisai.go.errors import GoError
+from qisai.go.move import Move
 from qisai.go.rules import AGA, CHINESE, JAPANESE, TROMP_TAYLOR, Color, Rules
 from qisai.go.scoring import score
 

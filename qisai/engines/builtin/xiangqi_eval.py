@@ -10,7 +10,7 @@ with the signed piece of :mod:`qisai.xiangqi.board`).
 
 from __future__ import annotations
 
-from qisai.xiangqi.board import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from qisai.xiangqi.pieces import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 
 __all__ = ["MATERIAL", "TABLE", "evaluate_red"]
 

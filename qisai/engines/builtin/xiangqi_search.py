@@ -9,12 +9,12 @@ Moves are generated pseudo-legally and tested for legality only when they
 are searched (most are cut off first): for that the searcher drives the
 board's public integer fast path (``pseudo_codes``/``push_code``/``pop_code``,
 moves as ``from << 7 | to``), which is several times quicker than building
-:class:`~qisai.xiangqi.board.Move` values.  ``tests/engines`` checks that the
+:class:`~qisai.xiangqi.squares.Move` values.  ``tests/engines`` checks that the
 moves it considers legal are exactly ``Board.legal_moves()``.
 
 Every loss of the game (mate and stalemate, 4.1.1/4.1.3) scores as a loss;
 a repeated position scores as a draw inside the search, and at the root the
-moves the 棋例 forbid (:func:`qisai.xiangqi.qili.forbidden_moves`) and any
+moves the 棋例 forbid (:func:`qisai.xiangqi.qili.cycle.forbidden_moves`) and any
 moves banned by the GUI are never played.
 """
 
@@ -26,7 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from qisai.engines.builtin.xiangqi_eval import MATERIAL, TABLE
-from qisai.xiangqi.board import KING, Board, Move
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import KING
+from qisai.xiangqi.squares import Move
 
 __all__ = ["MATE", "SearchInfo", "SearchLimits", "SearchResult", "XiangqiSearcher", "legal_ints"]
 

@@ -34,9 +34,12 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from qisai.engines.builtin.xiangqi_search import MATE, SearchInfo, SearchLimits, XiangqiSearcher
-from qisai.xiangqi import qili
-from qisai.xiangqi.board import STARTING_FEN, Board, Color, Move
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.fen import STARTING_FEN
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.cycle import forbidden_moves
+from qisai.xiangqi.squares import Move
 
 __all__ = ["NAME", "XiangqiServer", "main"]
 
@@ -303,7 +306,7 @@ class XiangqiServer:
             allowed = {m for m in (self._parse(t) for t in go.searchmoves) if m is not None}
             banned += [m for m in board.legal_moves() if m not in allowed]
         try:
-            banned += qili.forbidden_moves(board, self.rules)
+            banned += forbidden_moves(board, self.rules)
         except ValueError as exc:
             self.send(f"info string cannot apply the repetition rules: {exc}")
         times = None if go.infinite else budget(go.mine, go.inc, go.moves_to_go, go.movetime)

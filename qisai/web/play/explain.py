@@ -136,7 +136,7 @@ def xiangqi_why(board: Any, iccs: str) -> dict[str, str] | None:
     """Return why the ICCS move ``iccs`` is illegal on ``board`` (for the
     side to move), or ``None`` if it is legal."""
     from qisai.xiangqi import Move
-    from qisai.xiangqi.board import Color, PieceType
+    from qisai.xiangqi.pieces import Color, PieceType
 
     try:
         mv = Move.from_iccs(iccs)
@@ -178,7 +178,7 @@ def xiangqi_why(board: Any, iccs: str) -> dict[str, str] | None:
 
 
 def _facing_after(board: Any, mv: Any) -> bool:
-    from qisai.xiangqi.board import Color
+    from qisai.xiangqi.pieces import Color
 
     board.push_unchecked(mv)
     try:

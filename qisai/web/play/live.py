@@ -21,7 +21,7 @@ from qisai.web.play.game_settings import GameSettings
 from qisai.web.play.referee_games import ServerGame
 from qisai.web.seats.opponent_names import engine_player, opponent_name
 from qisai.xiangqi.board import Board as XiangqiBoard
-from qisai.xiangqi.board import Move as XiangqiMove
+from qisai.xiangqi.squares import Move as XiangqiMove
 
 __all__ = ["ARBITER_ACTIONS", "PLAYER_ACTIONS", "ActionError", "LiveGame", "Send",
            "game_state", "game_summary", "group_of", "member_side"]

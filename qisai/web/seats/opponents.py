@@ -43,8 +43,8 @@ from qisai.engines.errors import (
     GtpCommandError,
 )
 from qisai.go.board import Board as GoBoard
-from qisai.go.board import Move as GoMove
 from qisai.go.coords import Point, gtp_name
+from qisai.go.move import Move as GoMove
 from qisai.go.rules import Color
 from qisai.referee.clock import ByoyomiKind
 from qisai.referee.events import Event, EventType
@@ -442,7 +442,7 @@ class UciXiangqiSeat(PooledSeat):
 
     async def _best(self, lease: PooledEngine, request: XiangqiRequest, left: float) -> str:
         from qisai.engines.results import Limit
-        from qisai.xiangqi.board import Color as XiangqiColor
+        from qisai.xiangqi.pieces import Color as XiangqiColor
 
         engine = lease.client
         deadline = time.monotonic() + left

@@ -35,7 +35,8 @@ import time
 if __name__ == "__main__" and sys.argv[1:2] == ["exit"]:
     sys.exit(3)  # before the imports: it dies at once
 
-from qisai.xiangqi.board import Board, Move  # noqa: E402
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.squares import Move
 
 FEATURES = 'feature ping=1 setboard=1 usermove=1 myname="Fake CECP {mode}" variants="xiangqi"'
 

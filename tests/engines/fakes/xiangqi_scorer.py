@@ -12,7 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # this checkout's qisai
 
-from qisai.xiangqi.board import Board, Move  # noqa: E402
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.squares import Move
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """Values of the repetition code 棋例: move labels, cycle kinds, verdicts and
-the ruling with its explanation.  See :mod:`qisai.xiangqi.qili`.
+the ruling with its explanation.  See :mod:`qisai.xiangqi.qili.cycle`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from qisai.xiangqi.board import Color, Move, square_name
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.squares import Move, square_name
 
 __all__ = ["CycleKind", "Label", "MoveRuling", "Nuance", "Ruling", "SideStatus", "Verdict"]
 

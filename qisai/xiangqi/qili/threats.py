@@ -1,110 +1,75 @@
-"""Searches behind the repetition code 棋例: material, forcing gains, mates.
+"""What a side can win at once in the repetition code 棋例: the content of a
+chase (捉, 28.3, 29.1).
 
-Pure helpers on top of :class:`~qisai.xiangqi.board.Board`'s public API:
-
-* piece values as vectors over the admissible values of the floating pieces
-  (25.3: "一车相当于双马、双炮或一马一炮；马炮相等；士相（象）相等；过河兵（卒）
-  价值浮动"), so that a gain is *definite* only if it is a gain whatever the
-  advisor/elephant and the crossed pawn are worth;
-* :func:`scan_threats`: what the side to move can win at once - by a capture
-  (29.1 "能够直接吃子"), by a complete exchange ("通过完整的交换过程得子") or by
-  consecutive checks ("通过连续照将吃子") - with the exclusions of 27.1, 27.2,
-  25.3, 28.5 and 29.4;
-* :func:`mate_by_checks`: a forced mate in which every move is a check (28.2).
+:func:`scan_threats` lists what the side to move can win at once - by a
+capture (29.1 "能够直接吃子"), by a complete exchange ("通过完整的交换过程得子")
+or by consecutive checks ("通过连续照将吃子") - each a :class:`Threat` with its
+:class:`ThreatKind`, and keeps the threats that by 27.1, 27.2, 28.5 and 29.4
+are no chase with their :class:`Exclusion`, so that the classifier can say
+why.  Material is weighed by :mod:`qisai.xiangqi.qili.material` (25.3).
 
 Every search counts nodes against a budget and, when the budget runs out,
-answers "no gain" / "no mate": the conservative answer, which can only make
-a move idle, never forbidden.
+answers "no gain": the conservative answer, which can only make a move
+idle, never forbidden.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import enum
 from dataclasses import dataclass, field
 
-from qisai.xiangqi.board import Board, Color, Move, Piece, PieceType
-from qisai.xiangqi.qili_pins import rook_pinned_by_horse
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import Color, Piece, PieceType
+from qisai.xiangqi.qili.material import (
+    MATED,
+    ZERO,
+    Vec,
+    definite,
+    piece_value,
+    vec_add,
+    vec_max,
+    vec_min,
+    vec_sub,
+)
+from qisai.xiangqi.qili.mates import NodeBudget, checking_moves, mate_by_checks
+from qisai.xiangqi.qili.pins import rook_pinned_by_horse
+from qisai.xiangqi.squares import Move
 
-__all__ = [
-    "EPS",
-    "Threat",
-    "ThreatScan",
-    "Vec",
-    "ZERO",
-    "checking_moves",
-    "definite",
-    "mate_by_checks",
-    "null_move",
-    "piece_value",
-    "scan_threats",
-    "vec_ge",
-]
-
-Vec = tuple[float, float, float, float]
-"""A material balance at the four corners of the admissible (w, p) box."""
-
-EPS = 1e-3
-# Corners (w, p): w = advisor/elephant value in (0, 1) against a horse = 1,
-# p = crossed-pawn value in (0, 1] (25.3: "过河兵（卒）价值浮动").
-_W: Vec = (EPS, EPS, 1 - EPS, 1 - EPS)
-_P: Vec = (EPS, 1.0, EPS, 1.0)
-ZERO: Vec = (0.0, 0.0, 0.0, 0.0)
-_ONE: Vec = (1.0, 1.0, 1.0, 1.0)
-_TWO: Vec = (2.0, 2.0, 2.0, 2.0)
-_MATED: Vec = (-100.0, -100.0, -100.0, -100.0)
+__all__ = ["Exclusion", "Threat", "ThreatKind", "ThreatScan", "null_move", "scan_threats"]
 
 
-def _add(a: Vec, b: Vec) -> Vec:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+class ThreatKind(enum.Enum):
+    """How a threat wins its target (29.1)."""
+
+    DIRECT = "direct"
+    """A capture of a piece without a real root (28.3, 28.16 无根子)."""
+    EXCHANGE = "exchange"
+    """A capture that wins even after the recaptures: a rook taken by a
+    horse, or a complete exchange (25.3, 29.1 "通过完整的交换过程得子")."""
+    CHECK = "check"
+    """Consecutive checks, then a capture (29.1 "通过连续照将吃子")."""
+    JOINT = "joint"
+    """The gain needs two pieces capturing on the target's square (联合捉,
+    捉少根子, 28.16)."""
+    PINNED = "pinned"
+    """A rook pinned by a horse, unprotected by the AXF rule (diagrams 39-41;
+    :mod:`qisai.xiangqi.qili.pins`)."""
 
 
-def _sub(a: Vec, b: Vec) -> Vec:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+class Exclusion(enum.Enum):
+    """Why a threat is no chase although it wins material."""
 
-
-def _max(a: Vec, b: Vec) -> Vec:
-    return (max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-
-
-def _min(a: Vec, b: Vec) -> Vec:
-    return (min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
-
-
-def definite(v: Vec) -> bool:
-    """Return whether ``v`` is a gain at every corner (a definite gain, 得子)."""
-    return all(x > 1e-9 for x in v)
-
-
-def vec_ge(a: Vec, b: Vec) -> bool:
-    """Return whether ``a`` is at least ``b`` at every corner."""
-    return all(x >= y - 1e-9 for x, y in zip(a, b, strict=True))
-
-
-def _crossed(color: Color, sq: int) -> bool:
-    # 25.3: a pawn counts as material only once it has crossed the river.
-    rank = sq // 9
-    return rank >= 5 if color is Color.RED else rank <= 4
-
-
-def piece_value(piece: Piece | None, sq: int) -> Vec:
-    """Return the material value (25.3) of ``piece`` standing on ``sq``.
-
-    Rook 2, horse and cannon 1, advisor and elephant ``w`` (0 < w < 1), a
-    crossed pawn ``p`` (0 < p <= 1), an uncrossed pawn and the general 0.
-    Returns :data:`ZERO` for ``None``.
-    """
-    if piece is None:
-        return ZERO
-    t = piece.type
-    if t is PieceType.ROOK:
-        return _TWO
-    if t is PieceType.HORSE or t is PieceType.CANNON:
-        return _ONE
-    if t is PieceType.ADVISOR or t is PieceType.ELEPHANT:
-        return _W
-    if t is PieceType.PAWN:
-        return _P if _crossed(piece.color, sq) else ZERO
-    return ZERO
+    NONE = ""
+    """It counts: a chase."""
+    KING = "king"
+    """27.1: the general's own capture (帅（将）本身叫吃，按闲)."""
+    PAWN = "pawn"
+    """27.2: a soldier's own capture (兵（卒）本身捉吃，按闲), a chase only in a
+    mutual perpetual attack (细则 11)."""
+    OFFER = "offer"
+    """28.5: equal for equal, the target can take the attacker back (兑)."""
+    MATED = "mated"
+    """29.4, 细则 7: capturing allows an immediate mate."""
 
 
 def null_move(board: Board) -> Board:
@@ -112,98 +77,6 @@ def null_move(board: Board) -> Board:
     asked with the opponent passing.  :func:`scan_threats` never counts a
     capture of the general that such a position may allow."""
     return board.passed()
-
-
-def _near(a: int, b: int) -> bool:
-    return abs(a % 9 - b % 9) <= 1 and abs(a // 9 - b // 9) <= 1
-
-
-def _horse_distance(a: int, b: int) -> bool:
-    df, dr = abs(a % 9 - b % 9), abs(a // 9 - b // 9)
-    return (df, dr) in ((1, 2), (2, 1))
-
-
-def _may_check(f: int, t: int, k: int) -> bool:
-    """Cheap geometric filter: can moving a piece from ``f`` to ``t`` check
-    the general on ``k`` (directly, by discovery, as a cannon screen, by
-    unblocking a horse leg or by opening the generals' file)?"""
-    kf, kr = k % 9, k // 9
-    return (f % 9 == kf or f // 9 == kr or t % 9 == kf or t // 9 == kr
-            or _near(f, k) or _near(t, k) or _horse_distance(t, k))
-
-
-def checking_moves(board: Board, moves: Iterable[Move] | None = None) -> list[Move]:
-    """Return the legal moves of the side to move that give check (将, 28.1).
-
-    ``moves`` restricts the candidates (default: all legal moves).
-    """
-    k = board.king_square(board.turn.other)
-    out: list[Move] = []
-    for m in board.legal_moves() if moves is None else moves:
-        if not _may_check(m.from_square, m.to_square, k):
-            continue
-        board.push_unchecked(m)
-        if board.is_check():
-            out.append(m)
-        board.pop()
-    return out
-
-
-@dataclass
-class _Budget:
-    left: int
-
-    def take(self) -> bool:
-        self.left -= 1
-        return self.left >= 0
-
-
-def _mate(board: Board, checks: int, budget: _Budget) -> list[Move] | None:
-    for x in checking_moves(board):
-        if not budget.take():
-            return None
-        board.push_unchecked(x)
-        replies = board.legal_moves()
-        if not replies:
-            board.pop()
-            return [x]
-        if checks > 1:
-            line: list[Move] | None = None
-            for y in replies:
-                board.push_unchecked(y)
-                sub = _mate(board, checks - 1, budget)
-                board.pop()
-                if sub is None:
-                    line = None
-                    break
-                if line is None:
-                    line = [y, *sub]
-            if line is not None:
-                board.pop()
-                return [x, *line]
-        board.pop()
-    return None
-
-
-def mate_by_checks(board: Board, max_checks: int, budget: int = 600) -> list[Move] | None:
-    """Return a forced mate of the side to move in which every one of its
-    moves is a check (28.2 "下一着照将或连续照将，将死对方"), or ``None``.
-
-    Tries 1, 2, ... ``max_checks`` checks and returns the first line found
-    (attacker's and defender's moves alternating).  Returns ``None`` when
-    the side to move is itself in check, or when ``budget`` nodes run out.
-    """
-    if board.is_check():
-        return None
-    b = board.copy(stack=False)
-    spent = _Budget(budget)
-    for depth in range(1, max_checks + 1):
-        line = _mate(b, depth, spent)
-        if line is not None:
-            return line
-        if spent.left <= 0:
-            return None
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,20 +88,15 @@ class Threat:
         target_piece: that piece.
         first_move: the first move of the winning line.
         attacker: the piece making the first move.
-        gain: the material won, per corner (see :func:`definite`).
-        how: ``"direct"`` (capture, the target has no real root),
-            ``"exchange"`` (capture wins even after recaptures: a rook taken
-            by a horse, or a complete exchange), ``"check"`` (consecutive
-            checks then a capture), ``"joint"`` (the gain needs two pieces
-            capturing on the target's square: 联合捉/捉少根子), ``"pinned"``
-            (a rook pinned by a horse, unprotected by the AXF rule).
+        gain: the material won, per corner
+            (:func:`qisai.xiangqi.qili.material.definite`).
+        how: how it wins the target (:class:`ThreatKind`).
         root: whether the target had a legal recapture (有根, 28.16);
             ``false_root``: a protector that attacks the square but cannot
             legally recapture (假根).
         line: the principal line of the gain.
-        excluded: why the threat does not count as a chase, or ``""``:
-            ``"king"`` (27.1), ``"pawn"`` (27.2), ``"offer"`` (28.5),
-            ``"mated"`` (29.4, 细则 7).
+        excluded: why the threat is no chase (:class:`Exclusion`;
+            :attr:`Exclusion.NONE` when it is one).
         offer_mated: the target could take the attacker back, equal for
             equal, but would be mated at once: no offer (28.5 with 细则 7).
     """
@@ -238,11 +106,11 @@ class Threat:
     first_move: Move
     attacker: Piece
     gain: Vec
-    how: str
+    how: ThreatKind
     root: bool
     false_root: bool
     line: tuple[Move, ...]
-    excluded: str = ""
+    excluded: Exclusion = Exclusion.NONE
     offer_mated: bool = False
     unable_roots: frozenset[int] = frozenset()
     """Squares of the opponent's pieces that attack the target's square but
@@ -264,7 +132,7 @@ class ThreatScan:
 
     def counting(self, *, pawn: bool = False) -> list[Threat]:
         """Return the threats that count as chases (pawn threats if ``pawn``)."""
-        ok = ("", "pawn") if pawn else ("",)
+        ok = (Exclusion.NONE, Exclusion.PAWN) if pawn else (Exclusion.NONE,)
         return [t for t in self.threats if t.excluded in ok]
 
 
@@ -345,7 +213,7 @@ class _Search:
         self.hidden_roots = hidden_roots
         self.s = board.turn
         self.plies = plies
-        self.budget = _Budget(budget)
+        self.budget = NodeBudget(budget)
         self.check_chains = check_chains
         self.mate_plies = mate_plies
         self._mate_cache: dict[int, bool] = {} if mate_cache is None else mate_cache
@@ -376,7 +244,7 @@ class _Search:
                                   first_reply=took)
         b.pop()
         self.checkers = saved
-        return _add(val, child), [m, *line]
+        return vec_add(val, child), [m, *line]
 
     def s_node(self, ply: int, chain: bool, captured: bool, s_moved: frozenset[int],
                o_moved: frozenset[int], forbid: int) -> tuple[Vec, list[Move]]:
@@ -394,7 +262,7 @@ class _Search:
         if in_check:
             moves = b.legal_moves()
             if not moves:
-                return _MATED, []
+                return MATED, []
             best, pv = None, []
         elif captured:
             # After the first capture only the exchange goes on: recaptures
@@ -425,11 +293,11 @@ class _Search:
                                       (s_moved - {m.from_square}) | {t}, o_moved - {t},
                                       forbid, first_reply=took and not captured)
             b.pop()
-            total = _add(val, child)
+            total = vec_add(val, child)
             if best is None or total[0] > best[0] or (total[0] == best[0] and not pv):
                 pv = [m, *line]
-            best = total if best is None else _max(best, total)
-        return (best if best is not None else _MATED), pv
+            best = total if best is None else vec_max(best, total)
+        return (best if best is not None else MATED), pv
 
     def _idle_capture(self, m: Move) -> bool:
         """Whether S's first capture ``m`` on a check line wins nothing
@@ -487,10 +355,10 @@ class _Search:
             if self.budget.left < 0:
                 break
             explored += 1
-            total = _sub(child, val)
+            total = vec_sub(child, val)
             if worst is None or total[0] < worst[0]:
                 pv = [m, *line]
-            worst = total if worst is None else _min(worst, total)
+            worst = total if worst is None else vec_min(worst, total)
         if explored < len(moves):
             # Budget gone with replies unexplored: claim no gain (conservative).
             return ZERO, []
@@ -530,7 +398,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
     can explain them.  ``budget`` bounds the nodes of each search.
     ``pinned_rooks_unprotected`` (AXF, diagrams 39-41): a rook pinned by a
     horse counts as unprotected, its capture a gain of the whole rook
-    (``how="pinned"``; :mod:`qisai.xiangqi.qili_pins`).
+    (:attr:`ThreatKind.PINNED`; :mod:`qisai.xiangqi.qili.pins`).
     """
     b = board.copy(stack=False)
     s = b.turn
@@ -566,12 +434,12 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
         value = piece_value(victim, t)
         if not definite(value):
             continue  # 25.3: the general and uncrossed pawns are not material
-        excluded = ""
+        excluded = Exclusion.NONE
         offer_mated = False
         if attacker.type is PieceType.KING:
-            excluded = "king"  # 27.1: 帅(将)本身叫吃, 按闲
+            excluded = Exclusion.KING  # 27.1: 帅(将)本身叫吃, 按闲
         elif attacker.type is PieceType.PAWN:
-            excluded = "pawn"  # 27.2: 兵(卒)本身捉吃, 按闲 (unless 互打)
+            excluded = Exclusion.PAWN  # 27.2: 兵(卒)本身捉吃, 按闲 (unless 互打)
         elif (piece_value(attacker, m.from_square) == value
               and t in _takers(b, o, m.from_square, checkers)):
             if _counter_capture_mated(b, t, m.from_square, mate_plies, mates):
@@ -579,7 +447,7 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                 offer_mated = True
             else:
                 # 28.5 兑: the target can take the attacker back, equal for equal.
-                excluded = "offer"
+                excluded = Exclusion.OFFER
                 offers.add((m.from_square, t))
         moved_checkers = (checkers - {m.from_square}) | {t} \
             if m.from_square in checkers else checkers
@@ -600,24 +468,24 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                 mates[b.key] = hit
             mated = hit
         b.pop()
-        if mated:
-            excluded = excluded or "mated"  # 29.4, 细则 7
+        if mated and excluded is Exclusion.NONE:
+            excluded = Exclusion.MATED  # 29.4, 细则 7
         # First the capture weighed against recaptures on the square only.
         single = _Search(b, plies=plies, budget=budget, check_chains=False,
                          mate_plies=mate_plies, recaptures=exchanges,
                          hidden_roots=hidden_roots, square_only=square_only,
                          mate_cache=mates, checkers=checkers)
         gain, line = single.s_root(m, forbid=t)
-        how = "exchange" if root else "direct"
+        how = ThreatKind.EXCHANGE if root else ThreatKind.DIRECT
         if not definite(gain) and exchanges:
             full = _Search(b, plies=plies, budget=budget, check_chains=False,
                            mate_plies=mate_plies, hidden_roots=hidden_roots,
                            mate_cache=mates, checkers=checkers)
             gain, line = full.s_root(m, forbid=-1)
-            how = "joint"
+            how = ThreatKind.JOINT
         if (pinned_rooks_unprotected and not definite(gain)
                 and rook_pinned_by_horse(b, t) is not None):
-            gain, line, how = value, [m], "pinned"
+            gain, line, how = value, [m], ThreatKind.PINNED
         if definite(gain):
             scan.threats.append(Threat(t, victim, m, attacker, gain, how, root, false_root,
                                        tuple(line), excluded, offer_mated, unable))
@@ -637,6 +505,6 @@ def scan_threats(board: Board, *, plies: int = 8, budget: int = 600,
                 continue
             attacker = b.piece_at(m.from_square)
             assert attacker is not None
-            scan.threats.append(Threat(first[0], first[1], m, attacker, gain, "check",
+            scan.threats.append(Threat(first[0], first[1], m, attacker, gain, ThreatKind.CHECK,
                                        False, False, tuple(line)))
     return scan

@@ -1,19 +1,18 @@
 """The verdict of the repetition code 棋例: each side's cycle status (25.2,
 28.10-28.12) and the verdict table (24.1-24.3, 26.1-26.4), with the AXF
-ordering for a rook pinned by a horse (:mod:`qisai.xiangqi.qili_pins`).
+ordering for a rook pinned by a horse (:mod:`qisai.xiangqi.qili.pins`).
 
-Used by :mod:`qisai.xiangqi.qili`, which re-exports :func:`side_status` and
-:func:`decide`.
+Used by :mod:`qisai.xiangqi.qili.cycle`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qisai.xiangqi.board import Color
 from qisai.xiangqi.errors import XiangqiError
-from qisai.xiangqi.qili_profiles import QiliProfile, get_profile
-from qisai.xiangqi.qili_types import CycleKind, Label, SideStatus, Verdict
+from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.qili.profiles import QiliProfile, get_profile
+from qisai.xiangqi.qili.rulings import CycleKind, Label, SideStatus, Verdict
 
 __all__ = ["decide", "side_status"]
 

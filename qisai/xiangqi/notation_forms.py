@@ -1,4 +1,6 @@
-"""Where a move text stops fitting the notation's forms, for error messages.
+"""The forms of a move text in Chinese and WXF notation (7.5), and where a
+text stops fitting them, for error messages (:mod:`qisai.xiangqi.notation`
+reads the moves; this module only says what is wrong with one that fails).
 
 Each form of a notation is a sequence of token classes ``(name, characters,
 optional)``; :func:`misfit` walks the text through every form at once and

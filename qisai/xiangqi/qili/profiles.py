@@ -67,14 +67,14 @@ class QiliProfile:
         pawn_chase_in_mutual_attack: a pawn's own attacks count as chases when
             both sides attack perpetually (27.2, 细则 11).  AXF: never.
         pinned_rook_chase_first: AXF's rule on a rook pinned by a horse
-            (diagrams 39-41, 105; :mod:`qisai.xiangqi.qili_pins`): such a
+            (diagrams 39-41, 105; :mod:`qisai.xiangqi.qili.pins`): such a
             rook counts as unprotected, and when both sides chase
             perpetually, the side chasing it must change.  CXA: no such
             clause.
         defensive_key_point_idle: 27.3 / 细则13: a move that takes a
             defensive key point and at once leaves the opponent nothing to
             win, whose only new chases are of advisors or elephants, is idle
-            (see ``qili._defensive_key_point`` for the reading).  AXF: no
+            (see ``qisai.xiangqi.qili.classify._defensive_key_point`` for the reading).  AXF: no
             such clause.
         king_evasion_is_idle: a king move answering check is idle whatever it
             threatens (spec 6, CXA examples 13 and 17).

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qisai.xiangqi.board import Board, Color
+from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import XiangqiError
+from qisai.xiangqi.pieces import Color
 
 __all__ = [
     "DEFAULT_LIMIT_MOVES",

@@ -14,7 +14,7 @@ rook may not leave its square except by taking that horse.  The AXF rule book
 * when both sides chase perpetually, chasing a rook pinned by a horse
   weighs more than any other chase: that side must change and the other
   goes free ("长将 > 长捉被马牵制的车 > 长捉其他子") - :func:`pinned_rook_victims`
-  and the verdict table in :func:`qisai.xiangqi.qili.decide`.
+  and the verdict table in :func:`qisai.xiangqi.qili.verdict.decide`.
 
 The CXA text has no such clause (spec §8.2); the profile field
 ``pinned_rook_chase_first`` turns both on (AXF) or off (CXA).
@@ -22,7 +22,8 @@ The CXA text has no such clause (spec §8.2); the profile field
 
 from __future__ import annotations
 
-from qisai.xiangqi.board import Board, PieceType
+from qisai.xiangqi.board import Board
+from qisai.xiangqi.pieces import PieceType
 
 __all__ = ["pinned_rook_victims", "rook_pinned_by_horse"]
 
