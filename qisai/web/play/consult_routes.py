@@ -8,7 +8,11 @@ a member is enlisted only by his own acceptance); ``POST
 ``GET /api/games/{id}/group`` and ``POST /api/games/{id}/group/talk`` read
 and write the group's talk.  The socket takes the same as ``group_vote``,
 ``group_confirm`` and ``group_talk`` messages (see
-:func:`socket_action`).  Refusals carry ``zh``/``en`` reasons.
+:func:`socket_action`).  ``POST /api/games/{id}/group/motions`` (and the
+socket's ``group_motion``) is a member's support for resigning, offering,
+accepting or declining a draw for his group; a member's ``resign`` and
+draw actions on ``/api/games/{id}/actions`` or the socket go the same way
+(:func:`member_motion`).  Refusals carry ``zh``/``en`` reasons.
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
+from qisai.referee.consultation import MAX_MEMBERS, MOTIONS, ConsultationError
 from qisai.referee.errors import RefereeError
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
 from qisai.web.play import rules as views
-from qisai.web.play.consult import boards_of
+from qisai.web.play.consult import boards_of, member_side
 from qisai.web.play.deps import HubDep
 from qisai.web.play.families import safe_family
 from qisai.web.play.group_games import GroupSpec, create_group_game
@@ -35,11 +39,11 @@ from qisai.web.play.live import ActionError
 from qisai.web.play.quota import QuotaError
 from qisai.web.state import StateDep
 
-__all__ = ["router", "socket_action", "GROUP_MESSAGES"]
+__all__ = ["router", "socket_action", "member_motion", "GROUP_MESSAGES"]
 
 router = APIRouter(prefix="/api", tags=["consultation"])
 
-GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk"})
+GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk", "group_motion"})
 """The socket messages this module answers."""
 
 
@@ -174,6 +178,44 @@ async def vote(game_id: str, body: Vote, hub: HubDep, user: UserDep
         return _error(exc)
 
 
+class Motion(BaseModel):
+    """A member's support for resigning or a draw action for his group."""
+
+    type: Literal["resign", "offer_draw", "accept_draw", "decline_draw"]
+
+
+@router.post("/games/{game_id}/group/motions", response_model=None)
+async def motion(game_id: str, body: Motion, hub: HubDep, user: UserDep
+                 ) -> dict[str, Any] | JSONResponse:
+    """Support resigning, offering, accepting or declining a draw for your
+    group: taken at once for the captain in captain mode, else once more
+    than half of the members present support it.  403 for a non-member
+    (a spectator, the opponent) or a member other than the captain in
+    captain mode; 409 when the game is not in play or you already support
+    it."""
+    try:
+        return await boards_of(hub).motion(game_id, user, body.type)
+    except ActionError as exc:
+        return _error(exc)
+
+
+async def member_motion(hub: Hub, game_id: str, user: User, action: dict[str, Any]
+                        ) -> dict[str, Any] | None:
+    """Take a group member's ``resign`` or draw action (sent as a player's,
+    on ``/actions`` or the socket) as his support for the group's motion;
+    return the acknowledgement, or ``None`` if ``user`` plays no group side
+    of the game or the action is no motion (the hub answers it then).
+    Raises :class:`ActionError` as :meth:`GroupBoards.motion`."""
+    kind = action.get("type")
+    if kind not in MOTIONS:
+        return None
+    live = await hub.get(game_id)
+    if member_side(live, user.id) is None:
+        return None
+    ack = await boards_of(hub).motion(game_id, user, kind)
+    return {**ack, "id": action.get("id")}
+
+
 class Talk(BaseModel):
     """A message to the group."""
 
@@ -208,6 +250,9 @@ async def socket_action(hub: Hub, game_id: str, user: User, msg: dict[str, Any]
     ``move``) or ``group_talk`` (``text``); returns the acknowledgement.
     Raises :class:`ActionError` as the routes refuse."""
     boards = boards_of(hub)
+    if msg.get("type") == "group_motion":
+        ack = await boards.motion(game_id, user, msg.get("motion"))
+        return {**ack, "id": msg.get("id")}
     if msg.get("type") == "group_talk":
         said = await boards.talk(game_id, user, msg.get("text"))
         return {"type": "ack", "id": msg.get("id"), "message": said}

@@ -30,6 +30,7 @@ from qisai.web.play import comfort, explain, records
 from qisai.web.play import rules as views
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.consult import member_side
+from qisai.web.play.consult_routes import member_motion
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.families import safe_family
 from qisai.web.play.lineup import kinds_of, listing, opponent_info
@@ -216,8 +217,13 @@ async def join_game(game_id: str, st: StateDep, hub: HubDep,
 async def act(game_id: str, action: dict[str, Any], hub: HubDep,
               user: UserDep) -> Any:
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
-    exactly as on the socket.  Returns the acknowledgement."""
+    exactly as on the socket.  A consultation group's member resigns or
+    answers draws as his support for the group's decision
+    (``POST /api/games/{id}/group/motions``).  Returns the acknowledgement."""
     try:
+        motioned = await member_motion(hub, game_id, user, action)  # 会商: the group decides
+        if motioned is not None:
+            return motioned
         return await comfort.dispatch(hub, game_id, user, action)
     except ActionError as exc:
         # ``detail`` in English without ids or timestamps, and the reason in

@@ -31,7 +31,7 @@ from qisai.store.models import User
 from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import next_message
 from qisai.web.play import comfort, explain
-from qisai.web.play.consult_routes import GROUP_MESSAGES
+from qisai.web.play.consult_routes import GROUP_MESSAGES, member_motion
 from qisai.web.play.consult_routes import socket_action as group_action
 from qisai.web.play.deps import hub_of
 from qisai.web.play.live import ActionError, LiveGame
@@ -138,6 +138,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                 # -- consultation boards (会商): votes and talk of a group side
                 if kind in GROUP_MESSAGES:
                     ack = await group_action(hub, game_id, user, msg)
+                # a member's resign or draw action: support for his group's motion
+                elif (motioned := await member_motion(hub, game_id, user, msg)) is not None:
+                    ack = motioned
                 else:  # moves, offers, and casual comfort (takeback, rematch)
                     ack = await comfort.dispatch(hub, game_id, user, msg)
             except ActionError as exc:
