@@ -127,6 +127,11 @@ class LiveGame:
         state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         # exhibitions (issue 21): which seats play blindfold, and the simul
         # board this game is (everyone sees both)
+        # 会商: the side whose group the viewer is a member of (his page says
+        # he plays, not that he watches; issue 33 item 7)
+        groups = self.settings.get("groups") or {}
+        state["group"] = next((name for name, g in groups.items() if viewer is not None
+                               and isinstance(g, dict) and viewer in g.get("members", ())), None)
         state["blindfold"] = list(self.settings.get("blindfold") or [])
         state["simul"] = self.settings.get("simul")
         state["rulings"] = [
