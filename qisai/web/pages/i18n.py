@@ -88,6 +88,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "spectator": ("观战中", "Watching"),
     "your_turn": ("轮到你走", "Your move"),
     "their_turn": ("等待对方走棋", "Opponent to move"),
+    "byoyomi_cn": ("读秒（分钟+保留分钟）", "Chinese byo-yomi (minutes + reserve)"),
     "group_turn": ("轮到本组走棋（会商）", "Your group's move (consultation)"),
     "rating": ("等级分", "Rating"),
     "rating_history": ("等级分变化", "Rating history"),
