@@ -289,6 +289,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "variations": ("变化", "Variations"),
     "delete_variation": ("删除此变化", "Delete this variation"),
     "engine": ("引擎", "Engine"),
+    "engine_entrant": ("电脑（引擎）", "engine"),
     "seconds": ("思考时间", "Thinking time"),
     "analyse": ("引擎分析", "Analyse"),
     "pv_add": ("把引擎的变化加入棋谱", "Add the engine's line"),

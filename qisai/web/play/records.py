@@ -58,6 +58,33 @@ def _exhibition_tags(live: LiveGame, colours: tuple[str, str]) -> dict[str, str]
     return tags
 
 
+def _event_tags(live: LiveGame) -> dict[str, str]:
+    """PGN tags of an event's game (issue 33 item 10): the event's name as
+    Event, its Round and Board (and Section, RedTeam, BlackTeam where the
+    event has them), as :func:`qisai.web.events.boards.place_tags` kept them."""
+    place = live.settings.get("in_event")
+    if not isinstance(place, dict) or not place.get("name"):
+        return {}
+    tags = {"Event": str(place["name"])}
+    for tag in ("Round", "Board", "Section", "RedTeam", "BlackTeam"):
+        if place.get(tag):
+            tags[tag] = str(place[tag])
+    return tags
+
+
+def _event_sgf(live: LiveGame) -> dict[str, str]:
+    """SGF properties of an event's game: EV (the event's name) and RO
+    (``round`` or ``round.sub``; the board in a comment-free ``RO`` as
+    ``round (board b)``, SGF having no board property)."""
+    tags = _event_tags(live)
+    if not tags:
+        return {}
+    props = {"EV": tags["Event"]}
+    if "Round" in tags:
+        props["RO"] = tags["Round"] + (f" (board {tags['Board']})" if "Board" in tags else "")
+    return props
+
+
 def _exhibition_sgf(live: LiveGame) -> dict[str, str]:
     """SGF properties of an exhibition game: EV (the simul), RO (the board),
     and a GC comment naming the blindfold seats."""
@@ -102,6 +129,7 @@ def export(live: LiveGame) -> tuple[str, str, str]:
             headers["FEN"] = start
         if result is not None:
             headers["Termination"] = f"{result.reason.value} ({result.clause})"
+        headers.update(_event_tags(live))
         headers.update(_exhibition_tags(live, ("Red", "Black")))
         record = PgnGame(headers)
         node: GameNode = record
@@ -118,5 +146,5 @@ def export(live: LiveGame) -> tuple[str, str, str]:
     sgf = game_from_board(board, komi=getattr(rules, "komi", None),
                           result=result.sgf_result if result else None, rules_name=rules.name,
                           extra={"PB": first, "PW": second, "DT": date.replace(".", "-"),
-                                 **_exhibition_sgf(live)})
+                                 **_event_sgf(live), **_exhibition_sgf(live)})
     return sgf.to_sgf(), "application/x-go-sgf; charset=utf-8", "sgf"
