@@ -331,7 +331,7 @@ class GroupBoards:
             ply = len(live.game.moves)
             if state.motion_ply != ply:  # support counts for one position only
                 state.motions, state.motion_ply = {}, ply
-            supporters = state.motions.setdefault(kind, set())
+            supporters = state.motions.get(kind, set())
             if str(user.id) in supporters:
                 raise _refused(409, "你已经支持过这个提议", "you already support this motion")
             try:
@@ -340,7 +340,7 @@ class GroupBoards:
             except ConsultationError as exc:
                 zh, _, en = str(exc).partition(" / ")
                 raise _refused(403, zh, en) from None
-            supporters.add(str(user.id))
+            supporters = state.motions[kind] = supporters | {str(user.id)}
             support, present = len(supporters), state.setting.present(state.absent)
             if carried:
                 state.motions.pop(kind, None)
