@@ -15,6 +15,20 @@ setting:
   the captain's vote when the captain voted for one of the tied moves, else
   to the tied move proposed first.
 
+The reserve is capped at the side's time left (less :data:`SAFETY_SECONDS`
+for the server to play the move), so a group with a move proposed never
+loses on time waiting for the others: the votes cast decide first.
+
+Absent members (issue 33 item 7): a member who had not voted when a ballot
+ran to its reserve is counted *absent* from then on, until he votes again.
+A ballot waits only for the members present, so an absent member costs the
+reserve once, not on every split vote.
+
+Resigning and draws (:meth:`Consultation.carries`): in ``captain`` mode the
+captain's word is the group's; in ``majority`` mode a motion (resign, offer
+or accept or decline a draw) carries once more than half of the members
+present support it.
+
 The clock runs for the side as one (the referee's clock knows nothing of
 the group).  A :class:`Ballot` is one decision; open a new one for each of
 the side's turns.  Pure: the caller gives the time and checks legality.
@@ -22,11 +36,19 @@ the side's turns.  Pure: the caller gives the time and checks legality.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
-__all__ = ["ConsultationError", "Consultation", "Ballot"]
+__all__ = ["ConsultationError", "Consultation", "Ballot", "MOTIONS", "SAFETY_SECONDS"]
 
 MAX_MEMBERS = 50
+
+SAFETY_SECONDS = 2.0
+"""Seconds of the side's clock left unused when the reserve is capped: the
+server decides ballots on a half-second tick and then plays the move."""
+
+MOTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
+"""What a group decides besides its move (the referee's action names)."""
 
 
 class ConsultationError(ValueError):
@@ -69,9 +91,45 @@ class Consultation:
             raise _refuse("保留时间须在 1 到 3600 秒之间",
                           "the reserved time must be 1 to 3600 seconds")
 
-    def ballot(self, opened_at: float) -> Ballot:
-        """Return a new :class:`Ballot` for a turn that began at ``opened_at``."""
-        return Ballot(self, opened_at)
+    def ballot(self, opened_at: float, time_left: float | None = None,
+               absent: Collection[str] = ()) -> Ballot:
+        """Return a new :class:`Ballot` for a turn that began at ``opened_at``
+        with ``time_left`` seconds on the side's clock then (``None``: no
+        clock) and the members in ``absent`` not waited for.
+
+        Its deadline is the reserve, capped at ``time_left`` less
+        :data:`SAFETY_SECONDS` (never before ``opened_at``)."""
+        wait = self.reserve_seconds
+        if time_left is not None:
+            wait = max(0.0, min(wait, time_left - SAFETY_SECONDS))
+        return Ballot(self, opened_at, opened_at + wait,
+                      frozenset(a for a in absent if a in self.members))
+
+    def present(self, absent: Collection[str]) -> int:
+        """Return how many members are present (not in ``absent``), at least 1."""
+        return max(1, sum(1 for m in self.members if m not in absent))
+
+    def carries(self, motion: str, who: str, supporters: Collection[str],
+                absent: Collection[str] = ()) -> bool:
+        """Return whether ``motion`` (one of :data:`MOTIONS`), just supported
+        by ``who`` and so far by ``supporters`` (``who`` among them), is the
+        group's decision: the captain's word in ``captain`` mode; more than
+        half of the members present in ``majority`` mode.
+
+        Raises :class:`ConsultationError` for a non-member, an unknown motion,
+        or a member other than the captain in ``captain`` mode."""
+        if who not in self.members:
+            raise _refuse("你不是这一方的会商成员", "you are not a member of this side's group")
+        if motion not in MOTIONS:
+            raise _refuse(f"未知的提议 {motion!r}", f"unknown motion {motion!r}")
+        if self.mode == "captain":
+            if who != self.captain:
+                raise _refuse("队长决定方式：只有队长可以代表小组认输或提和、应和",
+                              "captain mode: only the captain resigns or offers or "
+                              "answers a draw for the group")
+            return True
+        support = sum(1 for m in set(supporters) if m in self.members)
+        return support * 2 > self.present(absent)
 
 
 @dataclass(slots=True)
@@ -81,8 +139,16 @@ class Ballot:
 
     setting: Consultation
     opened_at: float
+    deadline: float = float("inf")
+    """When the votes cast decide (see :meth:`Consultation.ballot`)."""
+    absent: frozenset[str] = frozenset()
+    """Members not waited for (they missed an earlier ballot's reserve)."""
     votes: dict[str, str] = field(default_factory=dict)  # member -> move, in voting order
     confirmed: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.deadline == float("inf"):
+            self.deadline = self.opened_at + self.setting.reserve_seconds
 
     def _member(self, who: str) -> None:
         if who not in self.setting.members:
@@ -130,7 +196,8 @@ class Ballot:
         """Return the group's move if it is decided at time ``now``, else None.
 
         Captain mode: the captain's confirmation.  Majority mode: as the
-        module docstring says.  No vote at all when the reserve runs out
+        module docstring says (the members present have all voted, or the
+        deadline has come).  No vote at all when the reserve runs out
         gives None: the side's clock keeps running.
         """
         if self.confirmed is not None:
@@ -143,7 +210,9 @@ class Ballot:
         n = len(self.setting.members)
         if table[0][1] * 2 > n:
             return table[0][0]
-        if len(self.votes) < n and now < self.opened_at + self.setting.reserve_seconds:
+        waiting = [m for m in self.setting.members
+                   if m not in self.votes and m not in self.absent]
+        if waiting and now < self.deadline:
             return None
         best = table[0][1]
         tied = [m for m, c in table if c == best]
@@ -151,3 +220,12 @@ class Ballot:
         if captain_vote in tied:
             return captain_vote
         return tied[0]
+
+    def absent_after(self, now: float) -> frozenset[str]:
+        """Return the members to count absent on the next ballot, this one
+        decided at ``now``: those absent before or, if it ran to its
+        deadline, not voting in it; a member who voted is present again."""
+        missed = set(self.absent)
+        if self.confirmed is None and now >= self.deadline:
+            missed |= {m for m in self.setting.members if m not in self.votes}
+        return frozenset(m for m in missed if m not in self.votes)

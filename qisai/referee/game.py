@@ -420,8 +420,8 @@ class Game(ABC):
         clock = self.clock
         if clock is not None and clock.running is not None and until > self._calls_since:
             for call in clock.calls(self._calls_since, until):
-                if call.kind == "flag":
-                    continue  # the flag itself is ruled by _advance
+                # The flag's own call ("10，超时判负", Go §3 读秒: 最后的报法)
+                # is sent too, just before _advance rules the loss on time.
                 self._emit(NoticeType.CLOCK_CALL, call.at, call.side, call.text_zh, call.text_en,
                            kind=call.kind, value=call.value)
         self._calls_since = max(self._calls_since, until)

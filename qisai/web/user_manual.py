@@ -63,8 +63,8 @@ lunr's own ``zh`` needs a Node.js jieba that a browser does not have."""
 SEARCH_SEPARATOR = r"[\s\u200b\u3000\-、。，．？！；：（）()“”「」《》]+"
 """Where the search index splits words (Material's Chinese default, and brackets)."""
 
-PAGES = ["index.md", "players.md", "notation.md", "arbiters.md", "organisers.md",
-         "engines.md", "operators.md"]
+PAGES = ["index.md", "players.md", "notation.md", "exhibitions.md", "arbiters.md",
+         "organisers.md", "engines.md", "operators.md"]
 """The written pages, in reading order (each language has every one)."""
 
 RULE_PAGES = {

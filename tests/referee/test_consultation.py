@@ -66,3 +66,57 @@ def test_refusals() -> None:
                 dict(members=ABC, mode="captain"), dict(members=ABC, reserve_seconds=0)]:
         with pytest.raises(ConsultationError):
             Consultation(**bad)  # type: ignore[arg-type]
+
+
+def test_reserve_is_capped_at_the_time_left() -> None:
+    """Issue 33 item 7: 30 s on the clock and a 60 s reserve: the votes cast
+    decide 2 s (SAFETY_SECONDS) before the flag, not after it."""
+    from qisai.referee.consultation import SAFETY_SECONDS
+
+    ballot = Consultation(ABC, reserve_seconds=60).ballot(0.0, time_left=30.0)
+    assert ballot.deadline == 30.0 - SAFETY_SECONDS
+    ballot.vote("a", "b2e2")
+    assert ballot.decision(27.9) is None
+    assert ballot.decision(28.0) == "b2e2"
+    assert Consultation(ABC).ballot(0.0, time_left=1.0).deadline == 0.0  # never before opening
+    assert Consultation(ABC, reserve_seconds=20).ballot(5.0, time_left=600).deadline == 25.0
+
+
+def test_absent_member_is_not_waited_for_after_missing_a_ballot() -> None:
+    setting = Consultation(ABC, reserve_seconds=30)
+    first = setting.ballot(0.0)
+    first.vote("a", "h2e2")
+    first.vote("b", "b2e2")
+    assert first.decision(29.0) is None  # c is waited for, once
+    assert first.decision(30.0) == "h2e2"
+    absent = first.absent_after(30.0)
+    assert absent == {"c"}
+    second = setting.ballot(40.0, absent=absent)
+    second.vote("a", "b0c2")
+    second.vote("b", "h0g2")
+    assert second.decision(41.0) == "b0c2"  # all present voted: no reserve spent
+    assert second.absent_after(41.0) == {"c"}
+    third = setting.ballot(50.0, absent=absent)
+    third.vote("c", "i0i1")  # c is back
+    assert third.absent_after(51.0) == frozenset()
+    # A ballot decided early marks nobody absent.
+    early = setting.ballot(0.0)
+    early.vote("a", "h2e2")
+    early.vote("b", "h2e2")
+    assert early.decision(1.0) == "h2e2" and early.absent_after(1.0) == frozenset()
+
+
+def test_motions_carry_by_the_groups_rule() -> None:
+    majority = Consultation(("a", "b", "c", "d"), captain="a")
+    assert not majority.carries("resign", "a", {"a"})  # the captain's vote is one vote
+    assert not majority.carries("resign", "b", {"a", "b"})  # 2 of 4 is not more than half
+    assert majority.carries("resign", "c", {"a", "b", "c"})
+    assert majority.carries("accept_draw", "b", {"a", "b"}, absent={"d"})  # 2 of 3 present
+    captain = Consultation(ABC, captain="b", mode="captain")
+    assert captain.carries("offer_draw", "b", {"b"})
+    with pytest.raises(ConsultationError, match="only the captain"):
+        captain.carries("resign", "a", {"a"})
+    with pytest.raises(ConsultationError, match="not a member"):
+        majority.carries("resign", "z", {"z"})
+    with pytest.raises(ConsultationError, match="unknown motion"):
+        majority.carries("abort", "a", {"a"})

@@ -196,6 +196,22 @@ def test_3_chinese_byoyomi_calls_and_time_forfeit() -> None:
     assert game.result.sgf_result == "W+T" and game.result.clause.startswith("竞赛规定 3")
 
 
+def test_3_the_last_call_10_lost_on_time_is_sent_before_the_result() -> None:
+    """Go §3 读秒 (seed 003): "最后的报法是'10，超时判负'" (issue 33 item 8):
+    the call goes out at the flag, before the loss on time."""
+    tc = TimeControl.both(SideTimeControl((Stage(None, 60),), byoyomi=chinese_byoyomi(1)))
+    game, t = new(time_control=tc)
+    t.advance(119)
+    game.tick()
+    t.advance(1)
+    notices = game.tick()
+    calls = [n for n in notices if n.type is NoticeType.CLOCK_CALL]
+    assert [(n.text_zh, n.data["kind"], n.at) for n in calls] == [("10，超时判负", "flag", 120.0)]
+    assert notices.index(calls[0]) < next(i for i, n in enumerate(notices)
+                                          if n.type is NoticeType.GAME_OVER)
+    assert game.result is not None and game.result.reason is Reason.TIME_FORFEIT
+
+
 def test_3_byoyomi_59_seconds_free_61_costs_a_minute_in_game() -> None:
     tc = TimeControl.both(SideTimeControl((Stage(None, 0),), byoyomi=chinese_byoyomi(5)))
     game, t = new(time_control=tc)

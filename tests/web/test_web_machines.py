@@ -239,7 +239,7 @@ def test_a_paused_game_of_two_engines_stands_still_until_resumed(
         register: Any, found_client: TestClient) -> None:
     import time
 
-    from qisai.web.play.machine_seat import driver_of
+    from qisai.web.play.engine_driver import driver_of
 
     c = found_client
     org = register(c, "org")

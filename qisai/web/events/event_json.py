@@ -29,7 +29,7 @@ from qisai.web.events.model import (
     round_has_results,
     staff_role,
 )
-from qisai.web.events.paged import LOG_LINES, page_view
+from qisai.web.events.paged import LOG_LINES, engine_marks, page_view
 from qisai.web.events.staff import staff_view
 
 __all__ = ["games_by_key", "tournament_view"]
@@ -69,6 +69,13 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
     else:
         assert isinstance(ev, TeamEvent)  # individual events are page_view's
         base.update(_team_view(ev, users, games))
+    # engine entrants are marked as engines in the entry lists (issue 33 item 10)
+    machines = engine_marks(row.settings)
+    for p in base.get("players", []):
+        p["engine"] = machines.get(p["name"])
+    for team in base.get("teams", []):
+        for m in team["roster"]:
+            m["engine"] = machines.get(member_key(team["name"], m["name"]))
     in_play = {k[0] for k in games}
     for r in base["rounds"]:
         r["published"] = r["number"] not in hidden

@@ -42,6 +42,7 @@ from qisai.web.events.listing import listing_of
 from qisai.web.events.model import family, need, round_has_results, staff_role
 from qisai.web.events.snapshot import Snapshot, light_row, snapshot
 from qisai.web.events.staff import staff_view
+from qisai.web.play.opponent_names import opponent_name
 from qisai.web.state import StateDep
 
 __all__ = ["LOG_LINES", "PAGE_BOARDS", "PAGE_STANDINGS", "SEARCH_HITS", "SMALL_BOARDS",
@@ -201,8 +202,10 @@ def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: 
     # is the list of entries; after it, a big event's entries are searched
     players = t.players if n <= SMALL_ENTRIES or not t.started else []
     users = snap.users
+    machines = engine_marks(snap.settings)
     view["players"] = [{"number": p.id, "name": p.name, "rating": p.rating,
-                        "user": users.get(p.name), "withdrawn_after": p.withdrawn_after}
+                        "user": users.get(p.name), "withdrawn_after": p.withdrawn_after,
+                        "engine": machines.get(p.name)}
                        for p in players]
     view["crosstable"] = crosstable_grid(t) if t.started and n <= SMALL_CROSSTABLE else []
     view["own"] = [_entry_line(snap, e, shown)
@@ -217,6 +220,18 @@ def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: 
             p["rank"] = t.rank_for(by_name[p["name"]])
             p["start"] = t.start_scores.get(p["name"]) if t.started else None
     return view
+
+
+def engine_marks(settings: dict[str, Any]) -> dict[str, str]:
+    """Return the engine entrants of an event's ``settings`` (entry name, or
+    a team seat's member key) with the engine's own name and level, for the
+    entry lists to mark them as engines (issue 33 item 10)."""
+    out: dict[str, str] = {}
+    for name, entrant in (settings.get("engines") or {}).items():
+        if isinstance(entrant, dict):
+            out[str(name)] = opponent_name(str(entrant.get("engine")),
+                                           {"opponent": entrant.get("opponent")})
+    return out
 
 
 def light_row_or_404(s: Session, tournament_id: int) -> TournamentRow:

@@ -23,19 +23,23 @@ from qisai.web.events.event_json import games_by_key
 from qisai.web.events.machines import ENGINE_SEAT, engine_account, engine_of
 from qisai.web.events.model import Event, family, hidden_rounds, member_key
 
-__all__ = ["mirror_result", "open_boards", "players_against", "players_at", "server_game",
-           "team_accounts"]
+__all__ = ["mirror_result", "open_boards", "place_tags", "players_against", "players_at",
+           "server_game", "team_accounts"]
 
 
 def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | str | None,
-                black_uid: int | str | None, by: int | None, game_kind: str | None = None
-                 ) -> str | None:
+                black_uid: int | str | None, by: int | None, game_kind: str | None = None,
+                place: dict[str, str] | None = None) -> str | None:
     """Create the server game of a board when both players have accounts and
     the event plays online (with the time control of its kind of series
-    game, if the event sets one); return its id."""
+    game, if the event sets one); return its id.  ``place``: the board's
+    record tags in the event (``Round``, ``Board`` ...; :func:`place_tags`),
+    kept with the event's name in ``settings["in_event"]`` for the record."""
     if not row.settings.get("online", True) or red_uid is None or black_uid is None:
         return None
     game_settings: dict[str, Any] = {k: v for k, v in row.settings.items() if k == "time"}
+    # issue 33 item 10: the record names the event, its round and board
+    game_settings["in_event"] = {"name": row.name, **(place or {})}
     per_kind = row.settings.get("times", {})
     if game_kind in per_kind:
         game_settings["time"] = per_kind[game_kind]
@@ -61,6 +65,28 @@ def server_game(s: Session, row: TournamentRow, pairing_id: int, red_uid: int | 
                          first_user_id=seats[0], second_user_id=seats[1], created_by_id=by,
                          rated=engine is None, pairing_id=pairing_id, engine=engine)
     return g.id
+
+
+def place_tags(kind: str, key: tuple[int, ...] | list[int],
+               teams: tuple[str, str] | None = None) -> dict[str, str]:
+    """Return the PGN tags of a board's place in its event: ``individual``
+    ``(round, board)``: Round and Board; ``knockout`` ``(round, match,
+    game)``: Round ``round.game`` (PGN's sub-round for a match's games) and
+    Board (the match's number, from 1); ``group`` ``(round, group, board)``:
+    Round, Board and Section (the group, or the final); ``team`` ``(round, match, board)``: Round
+    ``round.match``, Board and the teams (RedTeam, BlackTeam)."""
+    k = [int(x) for x in key]
+    if kind == "knockout":  # the match index counts from 0
+        return {"Round": f"{k[0]}.{k[2]}", "Board": str(k[1] + 1)}
+    if kind == "group":  # group 0 is the final
+        section = f"第{k[1]}组 / group {k[1]}" if k[1] else "决赛 / final"
+        return {"Round": str(k[0]), "Board": str(k[2]), "Section": section}
+    if kind == "team":
+        tags = {"Round": f"{k[0]}.{k[1]}", "Board": str(k[2])}
+        if teams is not None:
+            tags["RedTeam"], tags["BlackTeam"] = teams
+        return tags
+    return {"Round": str(k[0]), "Board": str(k[1])}
 
 
 def _seats(row: TournamentRow) -> dict[str, int | str]:
@@ -89,7 +115,8 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
             if p.black is None or p.board in rec.results or (round_no, p.board) in have:
                 continue
             gid = server_game(s, row, mirror[p.board].id, users.get(ev.player(p.red).name),
-                               users.get(ev.player(p.black).name), by)
+                               users.get(ev.player(p.black).name), by,
+                               place=place_tags("individual", (round_no, p.board)))
             if gid:
                 created.append(gid)
         return created
@@ -105,7 +132,8 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
             known.add(slot.key)
             pairing = repo.find_pairing(s, row.id, number, 1)
             gid = server_game(s, row, pairing.id, users.get(ev.player(slot.red).name),
-                               users.get(ev.player(slot.black).name), by, slot.kind)
+                               users.get(ev.player(slot.black).name), by, slot.kind,
+                               place=place_tags("knockout", slot.key))
             if gid:
                 created.append(gid)
     elif isinstance(ev, GroupEvent):
@@ -121,7 +149,8 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
                 continue
             pairing = repo.find_pairing(s, row.id, round_no, k)
             gid = server_game(s, row, pairing.id, users.get(names[slot.red]),
-                               users.get(names[slot.black]), by)
+                               users.get(names[slot.black]), by,
+                               place=place_tags("group", slot.key))
             if gid:
                 created.append(gid)
     else:
@@ -133,6 +162,7 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
         keys: list[list[int]] = []
         boards: list[tuple[int, int | None]] = []
         owners: list[tuple[str, str]] = []
+        sides: list[tuple[str, str]] = []  # the Red and Black boards' teams
         for m in tt.rounds[round_no - 1]:
             if m.black_team is None:
                 continue
@@ -143,14 +173,16 @@ def open_boards(s: Session, row: TournamentRow, ev: Event, round_no: int,
                 boards.append((numbers[(rt.id, red)], numbers[(bt.id, black)]))
                 keys.append([round_no, m.board, b])
                 owners.append((member_key(rt.name, red), member_key(bt.name, black)))
+                sides.append((rt.name, bt.name))
         repo.create_round(s, row.id, round_no, boards)
         mirror_map[str(round_no)] = keys
-        for k, (key, (red_key, black_key)) in enumerate(zip(keys, owners, strict=True),
-                                                        start=1):
+        for k, (key, (red_key, black_key), teams) in enumerate(
+                zip(keys, owners, sides, strict=True), start=1):
             if ev.matches[f"{key[0]}:{key[1]}"]["results"].get(str(key[2])):
                 continue
             pairing = repo.find_pairing(s, row.id, round_no, k)
-            gid = server_game(s, row, pairing.id, users.get(red_key), users.get(black_key), by)
+            gid = server_game(s, row, pairing.id, users.get(red_key), users.get(black_key), by,
+                              place=place_tags("team", key, teams))
             if gid:
                 created.append(gid)
     settings = dict(row.settings)

@@ -27,22 +27,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from qisai.referee import announce
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
+from qisai.web.exhibitions import clips
 from qisai.web.play import explain
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.state import StateDep
 
-__all__ = ["router", "typed_move", "announcement", "board_number", "SEATS"]
+__all__ = ["router", "typed_move", "announcement", "board_number", "SEATS", "call_clip"]
 
 router = APIRouter(prefix="/api")
 
@@ -177,6 +178,25 @@ async def get_announcement(game_id: str, hub: HubDep,
         except announce.AnnounceError as exc:
             raise HTTPException(400, str(exc)) from None
     return said or {"ply": 0, "side": None, "text": "", "move": ""}
+
+
+@router.get("/calls/clip", tags=["games"], response_class=FileResponse)
+async def call_clip(st: StateDep, text: str = Query(min_length=1, max_length=40),
+                    lang: Literal["zh", "en"] = "zh") -> FileResponse:
+    """A WAV clip of the clock call ``text`` (读秒: "30秒", "1" ... "9",
+    "10，超时判负"), for a page whose browser has no voice (made on first
+    use with espeak-ng and kept: :mod:`qisai.web.exhibitions.clips`).
+    Anyone may ask (the calls are public); 404 for a text that is no clock
+    call, or when this server has no speech synthesiser."""
+    try:
+        path = await clips.make_clip(st.settings.data_dir, lang, text)
+    except clips.ClipError as exc:
+        raise HTTPException(404, str(exc)) from None
+    if path is None:
+        raise HTTPException(404, "no speech synthesiser (espeak-ng) on this server: "
+                                 "the call is shown as text only")
+    return FileResponse(path, media_type="audio/wav",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 class Blindfold(BaseModel):

@@ -12,6 +12,15 @@ on this module's tick) the move is played for the group account through
 :meth:`Hub.act`, exactly as a player's move.  Nobody else can move for the
 group: no one holds the group account's session.
 
+The group also resigns, offers a draw and answers one (:meth:`GroupBoards.motion`,
+issue 33 item 7) by its rule (:meth:`Consultation.carries`): the captain's
+word, or more than half of the members present; a motion's support counts
+for the position it was made in (a move clears it).  Votes may be written
+in Chinese notation (炮二平五) as well as ICCS; the tally is kept in ICCS
+and sent with each move's Chinese text.  The reserve is capped at the side's
+time left and members who missed a ballot are not waited for (see
+:mod:`qisai.referee.consultation`).
+
 The ballots and the group's talk live in memory (a restart opens a new
 ballot for the turn; the talk is not part of the record).  The talk is sent
 only to the group's members and to those who may rule on the game (the
@@ -31,7 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from qisai.referee.consultation import Ballot, Consultation, ConsultationError
+from qisai.referee.consultation import MOTIONS, Ballot, Consultation, ConsultationError
 from qisai.referee.verdict import Side
 from qisai.store import repo
 from qisai.store.models import User
@@ -70,6 +79,11 @@ class _Side:
     ballot: Ballot | None = None
     ply: int = 0
     talk: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TALK_KEPT))
+    absent: frozenset[str] = frozenset()
+    """Members who missed a ballot's reserve and have not voted since."""
+    motions: dict[str, set[str]] = field(default_factory=dict)
+    """Motion (resign, offer_draw ...) -> its supporters, for :attr:`motion_ply`."""
+    motion_ply: int = -1
 
 
 class GroupBoards:
@@ -111,9 +125,53 @@ class GroupBoards:
         ply = len(live.game.moves) + 1
         if state.ballot is None or state.ply != ply:
             moves = live.game.moves
-            opened = moves[-1].at if moves else (live.game.start_time or self.hub.now())
-            state.ballot, state.ply = state.setting.ballot(opened), ply
+            now = self.hub.now()
+            opened = moves[-1].at if moves else (live.game.start_time or now)
+            clock = getattr(live.game, "clock", None)
+            side = live.game.to_move
+            # The side's time left when the turn began: the reserve never
+            # outlasts the clock (a proposed move is played before the flag).
+            left = None if clock is None else clock.remaining(side, now) + max(0.0, now - opened)
+            state.ballot = state.setting.ballot(opened, left, state.absent)
+            state.ply = ply
         return state.ballot
+
+    @staticmethod
+    def _texts(live: LiveGame, moves: list[str]) -> dict[str, str]:
+        """Chinese notation of the ICCS ``moves`` in the current position."""
+        board: Any = getattr(live.game, "board", None)
+        if live.kind != "xiangqi" or board is None:
+            return {}
+        from qisai.xiangqi import Move
+        from qisai.xiangqi.notation import format as fmt
+
+        out = {}
+        for mv in moves:
+            with contextlib.suppress(ValueError):
+                out[mv] = fmt(board, Move.from_iccs(mv), "chinese")
+        return out
+
+    @staticmethod
+    def _canonical(live: LiveGame, move: str) -> str:
+        """Return ``move`` as the game's canonical text: a Xiangqi move in
+        Chinese (炮二平五, 马8进7) or WXF notation becomes ICCS.
+
+        Raises :class:`ActionError` 400 with the reason if it cannot be read."""
+        board: Any = getattr(live.game, "board", None)
+        if live.kind != "xiangqi" or board is None:
+            return move
+        from qisai.xiangqi import Move
+        from qisai.xiangqi.notation import parse
+
+        with contextlib.suppress(ValueError):
+            Move.from_iccs(move)
+            return move.lower()  # ICCS: its legality is checked as before
+        try:
+            return str(parse(board, move).iccs())
+        except ValueError as exc:
+            raise ActionError(400, f"move {move!r}: {exc}", {
+                "code": "notation", "zh": f"无法读作本局面的着法：{move}（{exc}）",
+                "en": f"cannot read {move!r} as a move here: {exc}", "clause": "7.5"}) from None
 
     # -------------------------------------------------------- invitations
     async def answer(self, game_id: str, user: User, accept: bool) -> dict[str, Any]:
@@ -206,6 +264,7 @@ class GroupBoards:
             if game.to_move is not side or ply != len(game.moves) + 1:
                 raise _refused(409, "还没轮到你方走棋", "it is not your side's turn to move",
                                "")
+            move = self._canonical(live, move)
             reason = self._illegal(live, move)
             if reason is not None:
                 raise ActionError(400, f"move {move}: {reason['en']}", reason)
@@ -219,11 +278,62 @@ class GroupBoards:
                 zh, _, en = str(exc).partition(" / ")
                 raise _refused(409, zh, en) from None
             tally = ballot.tally()
+            texts = self._texts(live, [m for m, _ in tally])
         self.start()  # the reserve may run out: the tick decides then
         played = await self._decide(live, side)
-        await self._send_group(live, side, {"type": "group_vote", "ply": ply,
-                                            "tally": tally, "played": played})
-        return {"type": "ack", "ply": ply, "tally": tally, "played": played}
+        await self._send_group(live, side, {"type": "group_vote", "ply": ply, "tally": tally,
+                                            "texts": texts, "played": played})
+        return {"type": "ack", "ply": ply, "move": move, "tally": tally, "texts": texts,
+                "played": played}
+
+    async def motion(self, game_id: str, user: User, kind: Any) -> dict[str, Any]:
+        """``user`` supports the motion ``kind`` (``resign``, ``offer_draw``,
+        ``accept_draw``, ``decline_draw``) for his group; once it carries by
+        the group's rule it is taken for the group account through
+        :meth:`Hub.act` (the referee rules on it as on a player's).
+        Returns ``{"type": "ack", "motion", "support", "present", "carried"}``.
+
+        Raises :class:`ActionError`: 400 for an unknown motion, 403 for a
+        non-member (a spectator, the opponent) or, in captain mode, a member
+        other than the captain, 409 if the game is not in play or he already
+        supports it; the referee's refusal if it carried but may not be
+        taken (no draw offered to accept)."""
+        if kind not in MOTIONS:
+            raise _refused(400, "未知的提议", f"type: one of {', '.join(MOTIONS)}")
+        live = await self.hub.get(game_id)
+        async with live.lock:
+            side = self.member_side(live, user.id)
+            if side is None:
+                raise _refused(403, "你不是这一方的会商成员",
+                               "you are not a member of a group playing this game")
+            state = self._side(live, side)
+            group = group_of(live, side)
+            assert state is not None and group is not None
+            if live.status != "active" or live.game.is_over:
+                raise _refused(409, "对局未在进行", "the game is not in play")
+            ply = len(live.game.moves)
+            if state.motion_ply != ply:  # support counts for one position only
+                state.motions, state.motion_ply = {}, ply
+            supporters = state.motions.get(kind, set())
+            if str(user.id) in supporters:
+                raise _refused(409, "你已经支持过这个提议", "you already support this motion")
+            try:
+                carried = state.setting.carries(kind, str(user.id), supporters | {str(user.id)},
+                                                state.absent)
+            except ConsultationError as exc:
+                zh, _, en = str(exc).partition(" / ")
+                raise _refused(403, zh, en) from None
+            supporters = state.motions[kind] = supporters | {str(user.id)}
+            support, present = len(supporters), state.setting.present(state.absent)
+            if carried:
+                state.motions.pop(kind, None)
+        if carried:
+            account = await self._account(int(group["account"]))
+            await self.hub.act(live.id, account, {"type": kind})
+        note = {"type": "group_motion", "motion": kind, "support": support,
+                "present": present, "carried": carried}
+        await self._send_group(live, side, note)
+        return {**note, "type": "ack"}
 
     def _illegal(self, live: LiveGame, move: str) -> dict[str, str] | None:
         board: Any = getattr(live.game, "board", None)
@@ -252,8 +362,11 @@ class GroupBoards:
             if live.game.is_over or live.game.to_move is not side \
                     or state.ply != len(live.game.moves) + 1:
                 return None
-            move = state.ballot.decision(self.hub.now())
+            now = self.hub.now()
+            move = state.ballot.decision(now)
             ply = state.ply
+            if move is not None:
+                state.absent = state.ballot.absent_after(now)
         if move is None:
             return None
         account = await self._account(int(group["account"]))
@@ -315,15 +428,26 @@ class GroupBoards:
                            "only the group's members and the arbiters see the group's talk")
         state = self._side(live, side)
         assert state is not None
-        ballot = state.ballot if state.ply == len(live.game.moves) + 1 else None
+        game = live.game
+        if (live.status == "active" and not game.is_over and game.to_move is side
+                and game.phase.value == "playing"):
+            ballot: Ballot | None = self._ballot(live, state)  # its deadline: the countdown
+        else:
+            ballot = state.ballot if state.ply == len(game.moves) + 1 else None
+        tally = ballot.tally() if ballot else []
+        motions = ({k: len(v) for k, v in state.motions.items()}
+                   if state.motion_ply == len(live.game.moves) else {})
         return {"side": "first" if side is Side.FIRST else "second",
                 "mode": group.get("mode"), "captain": group.get("captain"),
                 "reserve": group.get("reserve"), "members": group["members"],
                 "names": group.get("names", []), "ply": len(live.game.moves) + 1,
                 "member": user.id in group["members"],
                 "is_captain": user.id == group.get("captain"),
-                "tally": ballot.tally() if ballot else [],
+                "tally": tally, "texts": self._texts(live, [m for m, _ in tally]),
                 "voted": sorted(ballot.votes) if ballot else [],
+                "deadline": ballot.deadline if ballot else None, "now": self.hub.now(),
+                "absent": sorted(state.absent), "motions": motions,
+                "present": state.setting.present(state.absent),
                 "talk": list(state.talk)}
 
     async def _send_group(self, live: LiveGame, side: Side, msg: dict[str, Any]) -> None:

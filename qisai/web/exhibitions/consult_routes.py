@@ -9,8 +9,13 @@ a member is enlisted only by his own acceptance); ``POST
 and write the group's talk.  The socket takes the same as ``group_vote``,
 ``group_confirm`` and ``group_talk`` messages, and so does ``POST
 /api/games/{id}/actions``: :func:`register` makes them actions of the hub
-(:meth:`Hub.act`, see :func:`socket_action`).  Refusals carry ``zh``/``en``
-reasons.
+(:meth:`Hub.act`, see :func:`socket_action`).  ``POST
+/api/games/{id}/group/motions`` (and the socket's ``group_motion``) is a
+member's support for resigning, offering, accepting or declining a draw
+for his group; a member's ``resign`` and draw actions on
+``/api/games/{id}/actions`` or the socket go the same way
+(:func:`member_motion`, which :func:`register` puts before the referee's
+handling of those actions).  Refusals carry ``zh``/``en`` reasons.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from qisai.referee.consultation import MAX_MEMBERS, ConsultationError
+from qisai.referee.consultation import MAX_MEMBERS, MOTIONS, ConsultationError
 from qisai.referee.errors import RefereeError
 from qisai.store.models import Role, User
 from qisai.web.accounts.deps import UserDep
@@ -31,25 +36,28 @@ from qisai.web.exhibitions.group_games import GroupSpec, create_group_game
 from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import ActionError
+from qisai.web.play.live import ActionError, member_side
 from qisai.web.play.quota import QuotaError
 from qisai.web.play.referee_games import safe_family
 from qisai.web.seats.lineup import kinds_of, listing, opponent_info
 from qisai.web.state import StateDep
 
-__all__ = ["router", "register", "socket_action", "GROUP_MESSAGES"]
+__all__ = ["router", "register", "socket_action", "member_motion", "GROUP_MESSAGES"]
 
 router = APIRouter(prefix="/api", tags=["consultation"])
 
-GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk"})
+GROUP_MESSAGES = frozenset({"group_vote", "group_confirm", "group_talk", "group_motion"})
 """The socket messages this module answers."""
 
 
 def register(hub: Hub) -> None:
-    """Make the group's messages actions of ``hub`` (:meth:`Hub.handle`):
-    called once at the app's start, so that play's socket and routes reach
-    them through :meth:`Hub.act` without importing consultation."""
+    """Make the group's messages actions of ``hub`` (:meth:`Hub.handle`),
+    and a member's resign and draw actions his support for the group's
+    motion (:meth:`Hub.intercept`): called once at the app's start, so that
+    play's socket and routes reach them through :meth:`Hub.act` without
+    importing consultation."""
     hub.handle(GROUP_MESSAGES, socket_action)
+    hub.intercept(MOTIONS, member_motion)
 
 
 class NewConsultation(BaseModel):
@@ -183,6 +191,44 @@ async def vote(game_id: str, body: Vote, hub: HubDep, user: UserDep
         return _error(exc)
 
 
+class Motion(BaseModel):
+    """A member's support for resigning or a draw action for his group."""
+
+    type: Literal["resign", "offer_draw", "accept_draw", "decline_draw"]
+
+
+@router.post("/games/{game_id}/group/motions", response_model=None)
+async def motion(game_id: str, body: Motion, hub: HubDep, user: UserDep
+                 ) -> dict[str, Any] | JSONResponse:
+    """Support resigning, offering, accepting or declining a draw for your
+    group: taken at once for the captain in captain mode, else once more
+    than half of the members present support it.  403 for a non-member
+    (a spectator, the opponent) or a member other than the captain in
+    captain mode; 409 when the game is not in play or you already support
+    it."""
+    try:
+        return await boards_of(hub).motion(game_id, user, body.type)
+    except ActionError as exc:
+        return _error(exc)
+
+
+async def member_motion(hub: Hub, game_id: str, user: User, action: dict[str, Any]
+                        ) -> dict[str, Any] | None:
+    """Take a group member's ``resign`` or draw action (sent as a player's,
+    on ``/actions`` or the socket) as his support for the group's motion;
+    return the acknowledgement, or ``None`` if ``user`` plays no group side
+    of the game or the action is no motion (the hub answers it then).
+    Raises :class:`ActionError` as :meth:`GroupBoards.motion`."""
+    kind = action.get("type")
+    if kind not in MOTIONS:
+        return None
+    live = await hub.get(game_id)
+    if member_side(live, user.id) is None:
+        return None
+    ack = await boards_of(hub).motion(game_id, user, kind)
+    return {**ack, "id": action.get("id")}
+
+
 class Talk(BaseModel):
     """A message to the group."""
 
@@ -217,6 +263,9 @@ async def socket_action(hub: Hub, game_id: str, user: User, msg: dict[str, Any]
     ``move``) or ``group_talk`` (``text``); returns the acknowledgement.
     Raises :class:`ActionError` as the routes refuse."""
     boards = boards_of(hub)
+    if msg.get("type") == "group_motion":
+        ack = await boards.motion(game_id, user, msg.get("motion"))
+        return {**ack, "id": msg.get("id")}
     if msg.get("type") == "group_talk":
         said = await boards.talk(game_id, user, msg.get("text"))
         return {"type": "ack", "id": msg.get("id"), "message": said}

@@ -73,6 +73,12 @@ class NewSimul(BaseModel):
     host: str | None = Field(default=None, max_length=40)
     """Another account as host (its user name); default the organiser."""
     host_blindfold: bool = False
+    host_extra_minutes: float = Field(default=0, ge=0, le=180)
+    """Minutes added to the host's clock on every board."""
+    host_extra_per_board: float = Field(default=0, ge=0, le=600)
+    """Seconds added to the host's clock on every board for each board of
+    the display (as lichess: the host has the entrants' clock plus extra
+    time per board, as he plays all of them at once)."""
     host_engine: str | None = Field(default=None, min_length=1, max_length=64)
     """An engine the arena offers as the host (人机大战): it plays every
     board from the engine pool; the organiser starts the display."""
@@ -131,11 +137,15 @@ def view(st: store.StoredSimul, viewer: User | None, waiting: list[int] | None =
         return {"engine": {"id": found["engine"], "name": engine_label(found),
                            "info": found.get("opponent")}}
     score = simul.score()
+    # Everyone (spectators too) sees who hosts: the engine's label, else the account's name.
+    host_name = (who(simul.host).get("engine") or {}).get("name") or st.host_name
     out: dict[str, Any] = {
         "id": st.id, "name": st.name, "host_id": st.host_id, "status": simul.status.value,
         "host_invited": st.host_invited is not None,
         "organiser_id": st.organiser, "host": {"key": simul.host, **who(simul.host)},
         "settings": data["settings"], "games": st.games,
+        "host_extra": st.games.get("host_extra"),
+        "host_name": host_name,
         "entrants": [{"key": e.key, "name": e.name, "blindfold": e.blindfold,
                       "handicap": e.handicap, "members": list(e.members), **who(e.key)}
                      for e in simul.entrants],
@@ -205,12 +215,19 @@ async def create(body: NewSimul, app: StateDep, hub: HubDep, user: UserDep) -> d
     if body.handicap and body.host_colour is None:
         colour = "white"
     games: dict[str, Any] = {"time": body.time}
+    if body.host_extra_minutes or body.host_extra_per_board:
+        if body.time is None:
+            raise HTTPException(422, "主将加时需要计时 / the host's extra time needs a clock "
+                                     "(time)")
+        games["host_extra"] = {"minutes": body.host_extra_minutes,
+                               "per_board": body.host_extra_per_board}
     if body.size is not None:
         if game != "go":
             raise HTTPException(422, "棋盘大小只用于围棋 / size is for Go only")
         games["size"] = body.size
     try:
-        referee_games.new_referee_game(game, rules, games, None)
+        referee_games.new_referee_game(game, rules, {k: v for k, v in games.items()
+                                                     if k != "host_extra"}, None)
         settings = SimulSettings(game=game, rules=rules, host_colour=colour,
                                  handicap=body.handicap, max_boards=body.max_boards,
                                  rated=body.rated, host_blindfold=body.host_blindfold)
@@ -360,7 +377,7 @@ async def accept_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str,
             raise HTTPException(409, "你已报名为对手，请先退出 / you joined as an entrant; "
                                      "leave first")
         st.simul.host = user_key(user.id)
-        st.host_id, st.host_invited = user.id, None
+        st.host_id, st.host_invited, st.host_name = user.id, None, user.display_name
     return await change(app, simul_id, user, act)
 
 
@@ -389,6 +406,14 @@ async def decline_host(simul_id: DbId, app: StateDep, user: UserDep) -> dict[str
 async def leave(simul_id: DbId, app: StateDep, user: EntrantDep) -> dict[str, Any]:
     """Withdraw before the start.  409 once started or if you never joined."""
     return await change(app, simul_id, user, lambda st: st.simul.leave(user_key(user.id)))
+
+
+def host_extra_seconds(extra: Any, boards: int) -> float:
+    """Return the seconds added to the host's clock on each of ``boards``
+    boards for the stored ``extra`` (``{"minutes", "per_board"}``; ``None``: 0)."""
+    if not isinstance(extra, dict):
+        return 0.0
+    return float(extra.get("minutes", 0)) * 60 + float(extra.get("per_board", 0)) * boards
 
 
 async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dict[str, Any]:
@@ -420,16 +445,23 @@ async def start_games(app: AppState, hub: Hub, simul_id: int, user: User) -> dic
     def make_games() -> None:
         simul = st.simul
         first_colour = "red" if simul.settings.game == "xiangqi" else "black"
+        games = {k: v for k, v in st.games.items() if k != "host_extra"}
+        extra = host_extra_seconds(st.games.get("host_extra"), len(simul.boards))
         with app.db.session() as s:
             for b in simul.boards:
                 host_first = b.host_colour == first_colour
+                time_control = games.get("time")
+                if extra and isinstance(time_control, dict):
+                    time_control = {**time_control,
+                                    "extra": {"first" if host_first else "second": extra}}
                 blind = []
                 if simul.settings.host_blindfold:
                     blind.append("first" if host_first else "second")
                 if b.entrant.blindfold:
                     blind.append("second" if host_first else "first")
                 settings: dict[str, Any] = {
-                    **st.games, "simul": {"id": st.id, "name": st.name, "board": b.number},
+                    **games, "time": time_control,
+                    "simul": {"id": st.id, "name": st.name, "board": b.number},
                     "blindfold": sorted(blind)}
                 if b.handicap:
                     settings["rules"] = {"handicap": b.handicap}

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from qisai.competition.model import Outcome
 from qisai.competition.simul import Simul
 from qisai.store import ConflictError, Database, NotFoundError
-from qisai.store.models import Game
+from qisai.store.models import Game, User
 from qisai.store.models import Simul as SimulRow
 
 __all__ = ["StoredSimul", "create", "load", "save", "list_simuls", "sync_results",
@@ -49,6 +49,8 @@ class StoredSimul:
     """The account the organiser asked to host, until he accepts (then he
     is :attr:`host_id`) or declines; meanwhile the organiser hosts and the
     invited account is named nowhere public."""
+    host_name: str = ""
+    """The host account's display name, read with the row (not stored)."""
 
     def data(self) -> dict[str, Any]:
         """The row's JSON: the display's state and the games' settings."""
@@ -67,7 +69,9 @@ def create(s: Session, name: str, host_id: int, simul: Simul, games: dict[str, A
            ) -> StoredSimul:
     """Store a new display whose games take the settings ``games`` and
     commit; returns it."""
-    st = StoredSimul(0, name, host_id, 1, simul, dict(games), organiser_id, dict(engines or {}))
+    host = s.get(User, host_id)
+    st = StoredSimul(0, name, host_id, 1, simul, dict(games), organiser_id, dict(engines or {}),
+                     host_name=host.display_name if host is not None else "")
     row = SimulRow(name=name, kind=simul.settings.game, host_id=host_id,
                    status=simul.status.value, data=st.data(), version=1)
     s.add(row)
@@ -86,11 +90,13 @@ def load(s: Session, simul_id: int) -> StoredSimul:
     organiser = row.data.get("organiser_id")
     engines = row.data.get("engines")
     invited = row.data.get("host_invited")
+    host = s.get(User, row.host_id)
     return StoredSimul(row.id, row.name, row.host_id, row.version, Simul.from_dict(row.data),
                        dict(games) if isinstance(games, dict) else {},
                        organiser if isinstance(organiser, int) else None,
                        dict(engines) if isinstance(engines, dict) else {},
-                       invited if isinstance(invited, int) else None)
+                       invited if isinstance(invited, int) else None,
+                       host.display_name if host is not None else "")
 
 
 def save(s: Session, st: StoredSimul) -> None:

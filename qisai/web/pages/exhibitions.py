@@ -1,5 +1,6 @@
 """The exhibition pages: the list of simultaneous displays (with the
-organiser's form) and a display's page, which is the host's ring of small
+organiser's form), the form to make a consultation game (会商, issue 33
+item 7: it posts to ``/api/consultations``) and a display's page, which is the host's ring of small
 boards, an entrant's own board with the host's progress, or a spectator's
 view of every board.  Their texts are kept here, apart from the shared
 page texts, in Chinese and English."""
@@ -65,6 +66,40 @@ TEXTS: dict[str, tuple[str, str]] = {
     "leave_group": ("退出小组", "Leave the group"),
     "vote_here": ("在对局页投票、讨论", "vote and talk on the game's page"),
     "go": ("围棋", "Go"),
+    "host_win": ("主将胜", "host won"),
+    "host_draw": ("和", "draw"),
+    "host_loss": ("主将负", "host lost"),
+    "no_result": ("无结果", "no result"),
+    "open_game": ("看棋", "watch"),
+    "clock_minutes": ("每方用时（分钟，0 为不计时）", "Minutes each (0: no clock)"),
+    "increment": ("每步加秒", "Seconds added a move"),
+    "host_extra_minutes": ("主将加时（分钟）", "Host's extra minutes"),
+    "host_extra_per_board": ("主将每台加时（秒）", "Host's extra seconds per board"),
+    "host_extra_note": ("主将的用时为对手的用时，加上加时和每台加时乘以台数。",
+                        "The host's clock: the entrants' clock, plus the extra minutes, plus "
+                        "the extra seconds per board times the number of boards."),
+    "host_extra": ("主将加时", "Host's extra time"),
+    "new_consultation": ("会商对局", "Consultation game"),
+    "consult_intro": ("本方由一组棋手会商走棋：成员投票决定着法，或由队长决定；认输、提和也按小组的规则。",
+                      "Your side is played by a group: the members vote on each move, or the "
+                      "captain decides; resigning and draws go by the group's rule too."),
+    "member_names": ("小组成员（用户名，以逗号分隔，含你自己）",
+                     "Members (user names, comma-separated, yourself included)"),
+    "captain": ("队长（用户名，可不填）", "Captain (user name, optional)"),
+    "mode": ("决定方式", "Decided by"),
+    "majority": ("多数表决", "majority vote"),
+    "captain_mode": ("队长决定", "the captain"),
+    "reserve": ("每步保留时间（秒）", "Reserve per move (seconds)"),
+    "minutes": ("每方用时（分钟，0 为不计时）", "Minutes each (0: no clock)"),
+    "group_plays": ("小组执", "The group plays"),
+    "red": ("红方", "Red"),
+    "black": ("黑方", "Black"),
+    "white": ("白方", "White"),
+    "opponent": ("对手", "Opponent"),
+    "opponent_human": ("等人加入", "a player who joins"),
+    "opponent_engine": ("电脑", "the engine"),
+    "no_such_player": ("找不到棋手", "no such player"),
+    "login_first": ("请先登录", "log in first"),
 }
 
 
@@ -88,6 +123,15 @@ def simuls_page(request: Request, v: ViewerDep, app: StateDep) -> HTMLResponse:
     may = v.user is not None and v.user.role_enum.allows(Role.ORGANISER)
     return render(request, v, "exhibitions/simuls.html", rows=rows, may_create=may,
                   tx=_tx(_lang(request)))
+
+
+@router.get("/consultations/new", response_class=HTMLResponse)
+def consultation_form(request: Request, v: ViewerDep) -> HTMLResponse:
+    """The form to make a consultation game (the API checks everything)."""
+    lang = _lang(request)
+    tx = _tx(lang)
+    return render(request, v, "exhibitions/consultation.html", tx=tx,
+                  texts_json=embed_json({k: tx(k) for k in TEXTS}))
 
 
 @router.get("/simuls/{simul_id}", response_class=HTMLResponse)

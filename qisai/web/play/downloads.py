@@ -86,6 +86,32 @@ def _exhibition_sgf(live: LiveGame) -> dict[str, str]:
     return props
 
 
+def _event_tags(live: LiveGame) -> dict[str, str]:
+    """PGN tags of an event's game (issue 33 item 10): the event's name as
+    Event, its Round and Board (and Section, RedTeam, BlackTeam where the
+    event has them), as the event kept them when it made the game."""
+    place = live.settings.in_event
+    if place is None or not place.get("name"):
+        return {}
+    tags = {"Event": str(place["name"])}
+    for tag in ("Round", "Board", "Section", "RedTeam", "BlackTeam"):
+        if place.get(tag):
+            tags[tag] = str(place[tag])
+    return tags
+
+
+def _event_sgf(live: LiveGame) -> dict[str, str]:
+    """SGF properties of an event's game: EV (the event's name) and RO
+    (the round, with the board: SGF has no board property)."""
+    tags = _event_tags(live)
+    if not tags:
+        return {}
+    props = {"EV": tags["Event"]}
+    if "Round" in tags:
+        props["RO"] = tags["Round"] + (f" (board {tags['Board']})" if "Board" in tags else "")
+    return props
+
+
 def export(live: LiveGame) -> tuple[str, str, str]:
     """Return ``(text, media type, file extension)`` of the game's record.
 
@@ -102,8 +128,9 @@ def export(live: LiveGame) -> tuple[str, str, str]:
                    "RedType": "program" if _is_program(live, live.first_user_id) else "human",
                    "BlackType": "program" if _is_program(live, live.second_user_id) else "human",
                    **_exhibition_tags(live)}
+        headers.update(_event_tags(live))
         return (xiangqi_to_pgn(game, headers), "application/x-chess-pgn; charset=utf-8", "pgn")
     sgf = go_to_sgf(game, {"PB": first, "PW": second, "DT": date.replace(".", "-"),
-                           **_exhibition_sgf(live)})
+                           **_event_sgf(live), **_exhibition_sgf(live)})
     return sgf, "application/x-go-sgf; charset=utf-8", "sgf"
 

@@ -75,6 +75,10 @@ class GameSettings:
     blindfold: tuple[str, ...] = ()
     simul: Mapping[str, Any] | None = None
     """The simul board (``id``, ``name``, ``board``), if the game is one."""
+    in_event: Mapping[str, Any] | None = None
+    """The event board the game is played for, as its record names it
+    (``name``, ``Round``, ``Board``, ``Section``, ``RedTeam``,
+    ``BlackTeam``; see :func:`qisai.web.events.server_games.place_tags`)."""
 
     @classmethod
     def read(cls, stored: Mapping[str, Any] | None) -> GameSettings:
@@ -82,6 +86,7 @@ class GameSettings:
         data = dict(stored or {})
         groups = data.get("groups")
         simul = data.get("simul")
+        in_event = data.get("in_event")
         blind = data.get("blindfold")
         return cls(
             stored=data,
@@ -91,6 +96,7 @@ class GameSettings:
             blindfold=tuple(s for s in (blind if isinstance(blind, list | tuple) else ())
                             if s in SEATS),
             simul=simul if isinstance(simul, dict) else None,
+            in_event=in_event if isinstance(in_event, dict) else None,
         )
 
     def with_stored(self, **changes: Any) -> GameSettings:

@@ -86,6 +86,10 @@ ActionHandler = Callable[["Hub", str, User, dict[str, Any]], Awaitable[dict[str,
 returns the ack, raises :class:`ActionError`; registered at the app's start
 (:meth:`Hub.handle`), so that play imports none of those domains."""
 
+FirstLook = Callable[["Hub", str, User, dict[str, Any]], Awaitable["dict[str, Any] | None"]]
+"""Looks first at a referee action (:meth:`Hub.intercept`): the ack if it
+takes the action, ``None`` to leave it to the referee."""
+
 BoardStaff = Callable[[Session, int, User], "str | None"]
 """Whether a user may rule on (pause, foul, warn, adjudicate) the game of an
 event board: called with a database session, the pairing id and the user;
@@ -151,6 +155,7 @@ class Hub:
         self.quota = quota if quota is not None else Quota()
         """How many engine games and open seeks a player may have."""
         self.handlers: dict[str, ActionHandler] = {}  # by action type: see handle
+        self.first_looks: list[tuple[frozenset[str], FirstLook]] = []  # see intercept
 
     def handle(self, kinds: Iterable[str], handler: ActionHandler) -> None:
         """Let ``handler`` carry out the actions of types ``kinds`` through
@@ -161,6 +166,13 @@ class Hub:
         if taken:
             raise ValueError(f"action types already handled: {', '.join(sorted(taken))}")
         self.handlers.update(dict.fromkeys(kinds, handler))
+
+    def intercept(self, kinds: Iterable[str], handler: FirstLook) -> None:
+        """Let ``handler`` look first at the referee's actions of types
+        ``kinds``: it returns the acknowledgement when it takes the action
+        (a consultation member's resignation is his support for his group's
+        motion), ``None`` to leave it to the referee."""
+        self.first_looks.append((frozenset(kinds), handler))
 
     # ------------------------------------------------------------- loading
     def _load_sync(self, game_id: str) -> LiveGame:
@@ -296,6 +308,9 @@ class Hub:
             known = PLAYER_ACTIONS | ARBITER_ACTIONS | set(self.handlers)
             raise ActionError(400, f"unknown action type {kind!r}; expected one of "
                                    f"{', '.join(sorted(known))}")
+        for kinds, first in self.first_looks:
+            if kind in kinds and (taken := await first(self, game_id, user, action)) is not None:
+                return taken
         if kind in ("move", "pass") and self.move_limiter.hit(f"u{user.id}") > 0:
             raise ActionError(429, "too many moves; slow down")
         live = await self.get(game_id)

@@ -151,6 +151,10 @@ class LiveGame:
         state["comfort"] = takeback.view(self.game, self.rated, self.pairing_id)
         # exhibitions (issue 21): which seats play blindfold, and the simul
         # board this game is (everyone sees both)
+        # 会商: the side whose group the viewer is a member of (his page says
+        # he plays, not that he watches; issue 33 item 7)
+        state["group"] = next((seat for seat, g in self.settings.groups.items()
+                               if viewer is not None and viewer in g.get("members", ())), None)
         state["blindfold"] = list(self.settings.blindfold)
         state["simul"] = None if self.settings.simul is None else dict(self.settings.simul)
         state["rulings"] = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -76,13 +77,17 @@ def parse_time_control(spec: dict[str, Any] | None) -> TimeControl | None:
     Forms: ``None`` (no clock); ``{"scheme": "6.1"}`` (6.1-6.4);
     ``{"minutes": 10, "increment": 5}`` (sudden death 6.5, Fischer);
     with ``"byoyomi": {"kind": "chinese"|"japanese"|"canadian", "periods": 5,
-    "seconds": 60, "moves": 1}``.  Raises :class:`TimeControlError` naming
-    the bad field.
+    "seconds": 60, "moves": 1}``; any of them with ``"extra": {"first": 600}``
+    (seconds added to one side's first stage: a simul host's extra time).
+    Raises :class:`TimeControlError` naming the bad field.
     """
     if spec is None:
         return None
     if not isinstance(spec, dict):
         raise TimeControlError(f"time: expected an object, not {spec!r}")
+    if "extra" in spec:
+        return _with_extra(parse_time_control({k: v for k, v in spec.items() if k != "extra"}),
+                           spec["extra"])
     if "scheme" in spec:
         maker = _SCHEMES.get(str(spec["scheme"]))
         if maker is None:
@@ -112,6 +117,29 @@ def parse_time_control(spec: dict[str, Any] | None) -> TimeControl | None:
         raise TimeControlError("time.minutes: must be positive without byo-yomi")
     return TimeControl.both(SideTimeControl((Stage(None, minutes * 60),), increment=increment,
                                             byoyomi=byoyomi))
+
+
+MAX_EXTRA = 24 * 3600
+"""The most extra seconds one side may be given."""
+
+
+def _with_extra(tc: TimeControl | None, extra: Any) -> TimeControl:
+    """Return ``tc`` with ``extra`` (``{"first": s, "second": s}``) seconds
+    added to each named side's first stage.  Raises :class:`TimeControlError`."""
+    if tc is None:
+        raise TimeControlError("time.extra: needs a clock to add time to")
+    if not isinstance(extra, dict) or not set(extra) <= {"first", "second"}:
+        raise TimeControlError(f"time.extra: expected {{'first': s, 'second': s}}, not {extra!r}")
+    sides = {"first": tc.first, "second": tc.second}
+    for side, add in extra.items():
+        if isinstance(add, bool) or not isinstance(add, int | float) \
+                or not 0 <= add <= MAX_EXTRA:
+            raise TimeControlError(f"time.extra.{side}: {add!r} is not 0..{MAX_EXTRA} seconds")
+        control = sides[side]
+        head = control.stages[0]
+        sides[side] = replace(control, stages=(Stage(head.moves, head.seconds + float(add)),
+                                               *control.stages[1:]))
+    return TimeControl(sides["first"], sides["second"])
 
 
 def make_rules(kind: str, name: str, settings: Mapping[str, Any]) -> XiangqiRules | GoRules:

@@ -215,7 +215,9 @@ async def join_game(game_id: str, st: StateDep, hub: HubDep,
 async def act(game_id: str, action: dict[str, Any], hub: HubDep,
               user: UserDep) -> Any:
     """Take an action (``move`` with ``ply``, ``resign``, ``offer_draw`` ...),
-    exactly as on the socket.  Returns the acknowledgement."""
+    exactly as on the socket.  A consultation group's member resigns or
+    answers draws as his support for the group's decision
+    (``POST /api/games/{id}/group/motions``).  Returns the acknowledgement."""
     try:
         return await hub.act(game_id, user, action)
     except ActionError as exc:

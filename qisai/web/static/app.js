@@ -191,7 +191,12 @@ document.addEventListener("DOMContentLoaded", () => {
       if (form.opponent.value.startsWith("engine:")) {
         body.opponent = "engine"; body.engine = form.opponent.value.slice(7); body.rated = false;
       }
-      if (form.time.value) {
+      if (form.time.value.startsWith("cn:")) {
+        // Chinese byo-yomi (Go §3 读秒): main minutes, then a reserve of
+        // whole minutes with the arbiter's calls.
+        const [m, r] = form.time.value.slice(3).split("+").map(Number);
+        body.time = {minutes: m, byoyomi: {kind: "chinese", periods: r, seconds: 60}};
+      } else if (form.time.value) {
         const [m, i] = form.time.value.split("+").map(Number);
         body.time = {minutes: m, increment: i};
       } else body.time = null;  // "No clock": no clock, whatever the profile's default

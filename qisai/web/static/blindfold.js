@@ -20,11 +20,21 @@
     voice = speechSynthesis.getVoices().find(v => v.lang.replace("_", "-").startsWith(want)) || null;
   }
   if ("speechSynthesis" in window) { pickVoice(); speechSynthesis.onvoiceschanged = pickVoice; }
-  function speak(text) {  // text is always shown; speech only where there is a voice
-    if (!voice || !text) return;
-    const u = new SpeechSynthesisUtterance(text); u.voice = voice; u.lang = voice.lang;
-    speechSynthesis.speak(u);
+  function speak(text, call) {  // text is always shown; speech where there is a voice
+    if (!text) return;
+    if (voice) {
+      const u = new SpeechSynthesisUtterance(text); u.voice = voice; u.lang = voice.lang;
+      speechSynthesis.speak(u);
+    } else if (call) {
+      // No voice (Debian's chromium has none): the server's recorded clip of
+      // the clock call (espeak-ng, qisai/web/exhibitions/clips.py); none: text only.
+      const clip = new Audio(`/api/calls/clip?lang=${lang}&text=${encodeURIComponent(text)}`);
+      clip.dataset.call = text;
+      document.dispatchEvent(new CustomEvent("qisai:clip", {detail: {text}}));
+      clip.play().catch(() => {});
+    }
   }
+  let spokenPly = null;  // the announcement last spoken: never twice on load
   const mine = () => !!you && (state.blindfold || []).includes(you);
 
   function build() {
@@ -78,6 +88,10 @@
       const a = await qisai.api("GET", `/api/games/${state.id}/announce?lang=${lang}`);
       if (a.side === you) return;  // only the opponent's move is announced
       $("bf-announce").textContent = a.text; $("bf-announce").dataset.ply = a.ply;
+      // The page's first load and the socket's first state both ask: speak once.
+      if (spokenPly === a.ply) return;
+      spokenPly = a.ply;
+      $("bf-announce").dataset.spoken = String(Number($("bf-announce").dataset.spoken || 0) + 1);
       speak(a.text);
     } catch (e) { $("bf-error").textContent = e.message; }
   }
@@ -89,7 +103,8 @@
     if (msg.type === "state" || msg.state.ply !== before) announce();
     for (const n of msg.notices || []) {
       if (n.type === "clock_call" && $("speak-calls") && $("speak-calls").checked) {
-        $("bf-announce").textContent = n[lang]; speak(n[lang]);
+        $("bf-announce").textContent = n[lang]; $("bf-announce").dataset.call = n.data ? n.data.kind : "";
+        speak(n[lang], true);
       }
     }
   });

@@ -14,9 +14,16 @@
     talk: ["组内讨论", "Group talk"], say: ["发送", "Send"],
     votes: ["票", "votes"], played: ["本方走了", "the group played"],
     majority: ["多数决定", "majority"], captain: ["队长决定", "captain decides"],
+    reserve: ["本步保留时间", "Reserve for this move"], seconds: ["秒", "s"],
+    absent: ["缺席", "absent"], support: ["支持", "support"],
+    resign: ["认输", "resign"], offer_draw: ["提和", "offer a draw"],
+    accept_draw: ["同意和棋", "accept the draw"], decline_draw: ["拒绝和棋", "decline the draw"],
   };
   const t = (k) => T[k][zh() ? 0 : 1];
-  let view = null;
+  let view = null, deadlineAt = null;
+  // The tally in the page's notation (中文 or ICCS: the game page's select).
+  const notation = () => { const n = document.getElementById("notation"); return n ? n.value : "text"; };
+  const moveText = (mv) => (notation() === "text" && view.texts && view.texts[mv]) || mv;
 
   async function call(method, path, body) {
     const headers = {"Accept": "application/json"};
@@ -46,15 +53,37 @@
     if (!tally) return;  // the panel is built after the first load
     tally.replaceChildren(...view.tally.map(([mv, n]) => {
       const li = document.createElement("li");
-      li.textContent = `${mv}: ${n} ${t("votes")}`; li.dataset.move = mv;
+      li.textContent = `${moveText(mv)}: ${n} ${t("votes")}`; li.dataset.move = mv;
       return li;
     }));
+    const motions = document.getElementById("group-motions");
+    motions.replaceChildren(...Object.entries(view.motions || {}).map(([k, n]) => {
+      const li = document.createElement("li");
+      li.dataset.motion = k;
+      li.textContent = `${T[k] ? t(k) : k}: ${t("support")} ${n}/${view.present}`;
+      return li;
+    }));
+    // The reserve counts down from the server's deadline (capped at the clock).
+    deadlineAt = view.deadline === null || view.deadline === undefined ? null
+      : performance.now() + (view.deadline - view.now) * 1000;
+    tick();
     const talk = document.getElementById("group-talk");
     talk.replaceChildren(...view.talk.map((m) => {
       const li = document.createElement("li");
       li.textContent = `${m.name}: ${m.text}`;
       return li;
     }));
+  }
+
+  function tick() {
+    const box = document.getElementById("group-reserve");
+    if (!box) return;
+    box.hidden = deadlineAt === null;
+    if (deadlineAt === null) return;
+    const left = Math.max(0, Math.ceil((deadlineAt - performance.now()) / 1000));
+    box.dataset.left = String(left);
+    box.textContent = `${t("reserve")}: ${left} ${t("seconds")}`
+      + (view.absent && view.absent.length ? ` · ${t("absent")} ${view.absent.length}` : "");
   }
 
   async function load(sideName) {
@@ -72,13 +101,14 @@
       <button type="submit" id="group-vote"></button>
       <button type="button" id="group-confirm" class="secondary" hidden></button></form>
       <p id="group-notice" class="notice" aria-live="polite"></p>
-      <ol id="group-tally"></ol><h4></h4><ul id="group-talk"></ul>
+      <p id="group-reserve" class="small" hidden></p>
+      <ol id="group-tally"></ol><ul id="group-motions" class="small"></ul><h4></h4><ul id="group-talk"></ul>
       <form id="group-say-form" class="row"><input id="group-text" maxlength="500" autocomplete="off">
       <button type="submit" id="group-say"></button></form>`;
     box.querySelector("h3").textContent = `${t("title")} · ${t(view.mode)}`;
     box.querySelector("h4").textContent = t("talk");
     box.querySelector("#group-members").textContent = view.names.join("、");
-    box.querySelector("#group-move").placeholder = "h2e2";
+    box.querySelector("#group-move").placeholder = zh() ? "炮二平五 / h2e2" : "h2e2 / 炮二平五";
     box.querySelector("#group-vote").textContent = t("vote");
     box.querySelector("#group-confirm").textContent = t("confirm");
     box.querySelector("#group-say").textContent = t("say");
@@ -91,7 +121,9 @@
     await load();
     const r = await call("POST", `/api/games/${gid}/group/votes`, {ply: view.ply, move, confirm});
     if (!r.ok) { say(refusal(r), (r.data && r.data.code) || "refused"); return; }
-    say(r.data.played ? `${t("played")} ${r.data.played}` : "", r.data.played ? "played" : "voted");
+    const shown = r.data.played ? ((r.data.texts || {})[r.data.played] && notation() === "text"
+      ? r.data.texts[r.data.played] : r.data.played) : "";
+    say(r.data.played ? `${t("played")} ${shown}` : "", r.data.played ? "played" : "voted");
     document.getElementById("group-move").value = "";
     await load();
   }
@@ -101,7 +133,7 @@
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${gid}`);
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "group_vote" || msg.type === "group_talk" || msg.type === "update") {
+      if (["group_vote", "group_talk", "group_motion", "update", "state"].includes(msg.type)) {
         load(view && view.side);
       }
     };
@@ -128,5 +160,8 @@
     });
     render();
     listen();
+    setInterval(tick, 250);
+    const sel = document.getElementById("notation");
+    if (sel) sel.addEventListener("change", render);
   });
 })();

@@ -14,7 +14,7 @@
   let moves = state.moves || [];
   // Xiangqi: Black's player sees his side at the bottom; a Go board is never
   // turned for White (issue 32.3), though the flip button turns either.
-  let selected = null, pending = null, flipped = state.you === "second" && state.kind === "xiangqi", ws = null;
+  let selected = null, pending = null, flipped = (state.you || state.group) === "second" && state.kind === "xiangqi", ws = null;
   let receivedAt = performance.now(), retry = 500, msgId = 0;
   let viewPly = null;  // replay: the ply shown (0: the start), or null for the live position
   // blindfold (issue 21): a blindfold seat's own view draws no pieces; blindfold.js announces and reads typed moves
@@ -255,7 +255,10 @@
     const status = $("status");
     if (viewPly !== null) status.textContent = T.viewing.replace("{n}", viewPly);
     else if (state.status === "waiting") status.textContent = T.waiting;
-    else if (!state.you) status.textContent = T.spectator;
+    else if (!state.you && state.group && !state.result)  // 会商: a member plays
+      status.textContent = state.to_move === state.group ? T.group_turn : T.their_turn;
+    else if (!state.you && !state.group) status.textContent = T.spectator;
+    else if (!state.you) status.textContent = "";
     else if (!state.result) status.textContent = myTurn() ? T.your_turn : T.their_turn;
     else status.textContent = "";
     if (viewPly === null && state.position && state.position.check && !state.result) status.textContent += " " + T.check;
@@ -277,11 +280,14 @@
       const names = R._reason_names || {};
       $("result-reason").textContent = names[r.reason] ? names[r.reason][lang === "zh" ? 0 : 1] : "";
     }
-    const playing = !!state.you && !r && state.status === "active";
-    const offerFromThem = state.offer && state.offer !== state.you;
+    // A group's member resigns and answers draws for his group (his vote
+    // for it: the server counts the group's rule, issue 33 item 7).
+    const me = state.you || state.group;
+    const playing = !!me && !r && state.status === "active";
+    const offerFromThem = state.offer && state.offer !== me;
     document.querySelectorAll("#actions [data-act]").forEach(b => { b.disabled = !playing; });
     // A spectator has no actions: hide the players' buttons rather than grey them.
-    $("actions").hidden = !state.you;
+    $("actions").hidden = !me;
     // The page has only the buttons of the rule profile (state.actions).
     if ($("offer-draw")) {
       $("accept-draw").hidden = !offerFromThem; $("decline-draw").hidden = !offerFromThem;
@@ -289,7 +295,7 @@
     }
     // Actions the rule profile forbids at this moment are not offered: the
     // control is disabled and says why (tooltip and visible text).
-    const why = playing ? ((state.allowed || {})[state.you] || {}) : {};
+    const why = playing ? ((state.allowed || {})[me] || {}) : {};
     const lines = [];
     // Against an engine, which answers within a second, "after one's own
     // move" (23.1) leaves no time to click: on one's move the button offers
@@ -427,6 +433,7 @@
     if (s.ply < moves.length) moves = moves.slice(0, s.ply);
     if (viewPly !== null && viewPly >= moves.length) viewPly = null;
     if (!("you" in s)) s.you = state.you;  // updates leave out the socket's own side
+    if (!full) s.group = state.group;  // and the viewer's group (会商)
     state = s; receivedAt = performance.now();
     if (pending && state.ply >= pending.ply) pending = null;
     if (selected && !(state.position.legal || {})[selected]) selected = null;

@@ -17,9 +17,30 @@
                     max_boards: Number($("s-max").value), rated: $("s-rated").checked,
                     host_blindfold: $("s-blind").checked};
       if ($("s-colour").value) body.host_colour = $("s-colour").value;
+      const minutes = Number($("s-minutes").value || 0);
+      if (minutes > 0) {
+        body.time = {minutes, increment: Number($("s-increment").value || 0)};
+        // lichess's host extra time: the entrants' clock plus extra time per board
+        body.host_extra_minutes = Number($("s-extra").value || 0);
+        body.host_extra_per_board = Number($("s-extra-board").value || 0);
+      }
       try { const s = await qisai.api("POST", "/api/simuls", body); location.href = `/simuls/${s.id}`; }
       catch (e) { $("s-error").textContent = e.message; }
     });
+  }
+  if ($("s-game")) {
+    // The host's colours of the game, in the page's language: Xiangqi 红方/黑方
+    // (never "white"), Go 黑方/白方.
+    const colour = $("s-colour");
+    const fill = () => {
+      const go = $("s-game").value === "go";
+      const [a, b] = go ? ["black", "white"] : ["red", "black"];
+      const opts = colour.options;  // —, first colour, second colour, alternate
+      opts[1].value = a; opts[1].textContent = colour.dataset[a];
+      opts[2].value = b; opts[2].textContent = colour.dataset[b];
+    };
+    $("s-game").addEventListener("change", fill);
+    fill();
   }
   if (!$("simul")) return;
 
@@ -57,6 +78,39 @@
     const p = st.players && st.players[st.to_move];
     return !st.result && st.status === "active" && p && p.id === simulData.host_id;
   }
+  // The board's result as the host's 胜/和/负 (the display's score is the host's).
+  function hostResult(st) {
+    const r = st.result;
+    const host = Object.keys(st.players || {}).find(s => (st.players[s] || {}).id === simulData.host_id);
+    if (!r.winner) return r.outcome === "draw" ? T.host_draw : T.no_result;
+    return r.winner === host ? T.host_win : T.host_loss;
+  }
+  // The lines of a Xiangqi board over the mini grid: files, ranks, the
+  // river (楚河 汉界) between ranks 4 and 5, and the two palaces' diagonals.
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function xiangqiLines() {
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", "lines"); svg.setAttribute("viewBox", "0 0 9 10");
+    svg.setAttribute("preserveAspectRatio", "none"); svg.setAttribute("aria-hidden", "true");
+    const line = (x1, y1, x2, y2, cls) => {
+      const l = document.createElementNS(SVGNS, "line");
+      Object.entries({x1, y1, x2, y2}).forEach(([k, v]) => l.setAttribute(k, v));
+      if (cls) l.setAttribute("class", cls);
+      svg.appendChild(l);
+    };
+    const river = document.createElementNS(SVGNS, "rect");
+    Object.entries({x: 0.5, y: 4.5, width: 8, height: 1, class: "river"}).forEach(([k, v]) => river.setAttribute(k, v));
+    svg.appendChild(river);
+    for (let r = 0; r < 10; r++) line(0.5, r + 0.5, 8.5, r + 0.5);
+    for (let f = 0; f < 9; f++) {
+      if (f === 0 || f === 8) line(f + 0.5, 0.5, f + 0.5, 9.5);
+      else { line(f + 0.5, 0.5, f + 0.5, 4.5); line(f + 0.5, 5.5, f + 0.5, 9.5); }
+    }
+    for (const top of [0.5, 7.5]) {  // the palaces (九宫)
+      line(3.5, top, 5.5, top + 2, "palace"); line(5.5, top, 3.5, top + 2, "palace");
+    }
+    return svg;
+  }
   function draw(n) {
     const b = boards.get(n), st = b.state, pos = st.position || {};
     const grid = b.el.querySelector(".grid");
@@ -66,6 +120,7 @@
     const flip = st.you === "second";
     if (st.kind === "xiangqi") {
       grid.style.gridTemplateColumns = "repeat(9, 1fr)";
+      grid.appendChild(xiangqiLines());
       const pieces = hidden ? {} : parseFen(pos.fen || "");
       for (let i = 0; i < 10; i++) for (let j = 0; j < 9; j++) {
         const r = flip ? i : 9 - i, f = flip ? 8 - j : j, sq = FILES[f] + r;
@@ -104,8 +159,10 @@
     const seats = (st.blindfold || []).map(s => `${st.names[s][lang]} ${T.blind_seat}`).join(" · ");
     const engine = who.engine ? ` (${who.engine.name})` : "";
     head.textContent = `${label(n)} · ${who.name || ""}${engine}${seats ? " · " + seats : ""}`;
-    const tag = st.result ? `${st.result.pgn}` : hostToMove(st) ? T.waiting_host : T.waiting_entrant;
+    const tag = st.result ? hostResult(st) : hostToMove(st) ? T.waiting_host : T.waiting_entrant;
     b.el.querySelector(".tag").textContent = tag;
+    const open = b.el.querySelector(".open-game");  // anyone may open the board's game
+    if (open && st.id) open.href = `/games/${st.id}`;
     b.el.dataset.ply = st.ply;
     b.el.dataset.waiting = hostToMove(st) ? "host" : st.result ? "over" : "entrant";
     b.el.classList.toggle("current", n === current);
@@ -150,7 +207,11 @@
     if (!boards.has(n)) {
       const el = document.createElement("div");
       el.className = "mini"; el.dataset.board = n;
-      el.innerHTML = '<div class="head"></div><div class="grid"></div><div class="tag small"></div>';
+      el.innerHTML = '<div class="head"></div><div class="grid"></div>'
+        + '<div class="foot small"><span class="tag"></span> <a class="open-game"></a></div>';
+      el.querySelector(".open-game").textContent = T.open_game;
+      const game = (info.get(n) || {}).game_id;
+      if (game) el.querySelector(".open-game").href = `/games/${game}`;
       el.querySelector(".head").addEventListener("click", () => setCurrent(n));
       boards.set(n, {state: null, el});
       $("boards").appendChild(el);
