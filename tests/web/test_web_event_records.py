@@ -94,7 +94,7 @@ def test_team_match_boards_name_the_teams(register: Any, client: TestClient) -> 
 
 
 def test_group_boards_name_their_group() -> None:
-    from qisai.web.events.boards import place_tags
+    from qisai.web.events.server_games import place_tags
 
     assert place_tags("group", (2, 3, 1)) == {"Round": "2", "Board": "1",
                                               "Section": "第3组 / group 3"}

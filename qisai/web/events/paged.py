@@ -42,7 +42,7 @@ from qisai.web.events.listing import listing_of
 from qisai.web.events.model import family, need, round_has_results, staff_role
 from qisai.web.events.snapshot import Snapshot, light_row, snapshot
 from qisai.web.events.staff import staff_view
-from qisai.web.play.opponent_names import opponent_name
+from qisai.web.seats.opponent_names import opponent_name
 from qisai.web.state import StateDep
 
 __all__ = ["LOG_LINES", "PAGE_BOARDS", "PAGE_STANDINGS", "SEARCH_HITS", "SMALL_BOARDS",
