@@ -129,6 +129,13 @@ class LiveGame:
         # board this game is (everyone sees both)
         state["blindfold"] = list(self.settings.get("blindfold") or [])
         state["simul"] = self.settings.get("simul")
+        # the sides a consultation group plays (会商): the page asks for its
+        # group panel only then (issue 32 item 9: no 404 on every game page)
+        groups = self.settings.get("groups") or {}
+        state["group_sides"] = sorted(groups)
+        state["my_group"] = next((k for k, g in sorted(groups.items()) if viewer is not None
+                                  and isinstance(g, dict) and viewer in g.get("members", ())),
+                                 None)
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}
