@@ -204,6 +204,39 @@ def _shown_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+def _read_password(source: Path) -> str:
+    """The first line of ``source`` (``-``: standard input), without its
+    line end.  Raises the exit of :func:`_fail` when it cannot be read."""
+    import sys
+
+    try:
+        text = sys.stdin.readline() if str(source) == "-" else \
+            source.expanduser().read_text(encoding="utf-8").partition("\n")[0]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"--password-file {source}: {exc}") from None
+    return text.rstrip("\r\n")
+
+
+def _new_account(s: Any, username: str, password: str) -> Any:
+    """Create the account ``username`` with ``password`` under the rules of
+    the arena's sign-up (name, look-alike names, password strength; role
+    player); return it.  Raises the exit of :func:`_fail` when refused."""
+    from qisai.store import ConflictError, repo
+    from qisai.web.accounts.policy import normalise_username, password_problem, username_problem
+    from qisai.web.security import new_hasher
+
+    name = normalise_username(username)
+    problem = username_problem(name) or password_problem(password, name)
+    if problem is None and repo.find_lookalike(s, name) is not None:
+        problem = f"username: {name!r} looks like another user's name"
+    if problem is not None:
+        raise _fail(problem)
+    try:
+        return repo.create_user(s, name, password_hash=new_hasher().hash(password))
+    except ConflictError as exc:
+        raise _fail(str(exc)) from None
+
+
 def grant_role(
     username: str = typer.Argument(..., help="An account registered on the arena."),
     role: str = typer.Argument(..., help="guest, player, arbiter, organiser or admin."),
@@ -215,6 +248,10 @@ def grant_role(
     create: bool = typer.Option(
         False, "--create", help="Create the database (the SQLite file, or qisai's tables in an "
                                 "empty database) if it does not exist yet."),
+    password_file: Path | None = typer.Option(
+        None, "--password-file", help="Create the account if it does not exist, with the "
+                                      "password on this file's first line ('-': standard "
+                                      "input), checked as the arena's sign-up checks it."),
 ) -> None:
     """Give an arena account a role (how the first administrator is made).
 
@@ -226,8 +263,12 @@ def grant_role(
 
     Prints the database it uses (on standard error), then ACCOUNT: ROLE.
     The database must exist (made by `qisai serve`, or by --create here);
-    a missing one is not created by accident.  Exit 2 for an unknown role or
-    account or a missing database, 1 if the database cannot be reached.
+    a missing one is not created by accident.  The account must exist
+    (registered on the arena), or be made here with --password-file: on a
+    fresh set-up, `qisai role alice admin --create --password-file FILE`
+    makes the database and the first administrator.  Exit 2 for an unknown
+    role or account, a missing database, or a name or password the sign-up
+    refuses; 1 if the database cannot be reached.
     """
     _err = _stderr()
     from sqlalchemy import inspect
@@ -268,9 +309,15 @@ def grant_role(
         db.upgrade()
         with db.session() as s:
             user = repo.find_user(s, username)
-            if user is None:
+            if user is None and password_file is not None:
+                user = _new_account(s, username, _read_password(password_file))
+                _err.print(f"account {user.username} created", markup=False)
+            elif user is None:
                 raise _fail(f"no account named {username!r} in {where} (register it on the "
-                            "arena first)")
+                            "arena first, or give --password-file to create it here)")
+            elif password_file is not None:
+                _err.print(f"account {user.username} exists: its password is left as it is",
+                           markup=False)
             try:
                 repo.set_role(s, user.id, wanted)
             except ConflictError as exc:

@@ -292,7 +292,7 @@ def pair(event: Path = typer.Argument(..., help="event file"),
     """Pair the next round and print it; --manual or --fix for pairings by
     hand, checked against the rules (a rematch is refused unless forced,
     colour limits and score groups are warned about, each with its clause)."""
-    from qisai.competition import manual as hand
+    from qisai.competition import hand_pairings as hand
     from qisai.competition import output
 
     t, ef = _split(event)
@@ -341,7 +341,7 @@ def swap(event: Path = typer.Argument(..., help="event file"),
          force: bool = typer.Option(False, help="accept a rematch")) -> None:
     """Swap two entries in a round (each takes the other's board and
     colour); the result is checked against the rules as for --manual."""
-    from qisai.competition import manual as hand
+    from qisai.competition import hand_pairings as hand
     from qisai.competition import output
 
     t = _load(event)

@@ -346,7 +346,7 @@ class Tournament:
 
     def pair_around(self, fixed: Sequence[Pairing]) -> RoundRecord:
         """Pair the next round around ``fixed``, Swiss boards set by the
-        arbiter (see :mod:`qisai.competition.manual`, which checks them);
+        arbiter (see :mod:`qisai.competition.hand_pairings`, which checks them);
         the pairer pairs the other entries.  Returns and raises as
         :meth:`pair_next_round`; :class:`EventStateError` for fixed boards
         in a round robin."""
@@ -379,7 +379,7 @@ class Tournament:
     def install_round(self, number: int, pairings: Sequence[Pairing],
                       explanation: Sequence[str] = ()) -> RoundRecord:
         """Append round ``number`` with ``pairings`` as given (the pairer's,
-        or the arbiter's once :mod:`qisai.competition.manual` has checked
+        or the arbiter's once :mod:`qisai.competition.hand_pairings` has checked
         them): a Swiss bye is scored at once, games against withdrawn
         entries become forfeits (20.3, 20.4).  Returns the round.
 

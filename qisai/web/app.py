@@ -31,7 +31,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from qisai.store import Database
-from qisai.web import ops, user_manual
+from qisai.web import manual, ops
 from qisai.web.accounts import routes as accounts_api
 from qisai.web.analysis import routes as analysis
 from qisai.web.apidocs import add_api_docs
@@ -188,7 +188,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(event_pages.router)
     app.include_router(lobby_pages.router)
     app.include_router(live_pages.router)  # /tv: the featured game
-    app.include_router(user_manual.router_for(settings))  # /manual: the built user manual
+    app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

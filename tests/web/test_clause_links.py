@@ -13,11 +13,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from qisai.web import user_manual
+from qisai.web.manual import builder
 from qisai.web.play.clauses import clause_links
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "repetition_basic.json"
-RULE_BOOK = user_manual.RULES / "001_c8d56d3bd7b1d386.txt"
+RULE_BOOK = builder.RULES / "001_c8d56d3bd7b1d386.txt"
 
 
 def perpetual_check_game(client: TestClient, register: Any) -> tuple[str, dict[str, Any]]:
@@ -58,7 +58,7 @@ def test_a_perpetual_check_verdict_links_to_its_clauses(client: TestClient,
     assert result["reason"] == "perpetual_check" and "24.1" in result["clause"]
     links = result["links"]
     assert [link["clause"] for link in links] == [c.strip() for c in result["clause"].split(",")]
-    page = user_manual.rules_markdown(RULE_BOOK.read_text(encoding="utf-8"), "t", "i")
+    page = builder.rules_markdown(RULE_BOOK.read_text(encoding="utf-8"), "t", "i")
     for link in links:
         zh, anchor = link["zh"].split("#")
         assert zh == "/manual/zh/rules/xiangqi.html"

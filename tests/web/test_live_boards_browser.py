@@ -2,7 +2,7 @@
 chromium against ``qisai serve``): the home page's live board moves after a
 move is played in its game (one page socket for the page); a player
 registers for an event from the calendar and is listed in it; a 棋例
-verdict's clause link opens that clause in the user_manual.  Screenshots of the
+verdict's clause link opens that clause in the manual.  Screenshots of the
 home page at desktop width and at 390 px go to ``$QISAI_TEST_ARTIFACTS``
 (else the test's temporary folder).
 
@@ -85,20 +85,15 @@ def test_the_home_pages_live_board_moves_with_its_game(live_server: tuple[str, P
     viewer.on("websocket", lambda ws: sockets.append(ws.url))
     board = f'[data-live-board="{gid}"]'
     home_with(viewer, base, board)
-    viewer.wait_for_selector(f'{board}[data-ply="0"] .lb-position [data-piece]')
+    viewer.wait_for_selector(f'{board}[data-ply="0"] .lb-position .sq i')
     assert "hongqi" in viewer.inner_text(board) and "(1500)" in viewer.inner_text(board)
-    # Red's cannon stands on h2 (the start position), nothing on e2.
-    def piece(sq: str) -> str | None:
-        found = viewer.locator(f'{board} .lb-position [data-square="{sq}"]')
-        return found.get_attribute("data-piece") if found.count() else None
-    assert piece("h2") == "C" and piece("e2") is None
-    # Chinese notation's file numbers (issue 32.3): Red's 二 under file h, Black's 8 above it.
-    assert viewer.locator(f'{board} .coord.red-file[data-file="h"]').text_content() == "二"
-    assert viewer.locator(f'{board} .coord.black-file[data-file="h"]').text_content() == "8"
+    # Red's cannon stands on h2 (the start position): file h of rank 2, from the top row 7.
+    cells = viewer.locator(f"{board} .lb-position .sq")
+    assert cells.nth(7 * 9 + 7).inner_text() == "炮" and cells.nth(7 * 9 + 4).inner_text() == ""
     api(red, "POST", f"/api/games/{gid}/actions", {"type": "move", "ply": 1, "move": "h2e2"})
     viewer.wait_for_selector(f'{board}[data-ply="1"]')
-    assert piece("e2") == "C" and piece("h2") is None
-    assert viewer.locator(f'{board} .lb-position [data-last="e2"]').count() == 1
+    assert cells.nth(7 * 9 + 4).inner_text() == "炮" and cells.nth(7 * 9 + 7).inner_text() == ""
+    assert "last" in (cells.nth(7 * 9 + 4).get_attribute("class") or "")
     assert [u for u in sockets if u.endswith("/ws/lobby")] == sockets and len(sockets) == 1
     viewer.screenshot(path=str(shots / "home-live-board-desktop.png"), full_page=True)
     assert viewer.evaluate("window.__csp") == []
@@ -154,11 +149,11 @@ def test_a_qili_verdicts_clause_link_opens_the_clause(live_server: tuple[str, Pa
     pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e "
                                            "'.[docs]')")
     pytest.importorskip("opencc", reason="opencc is not installed (pip install -e '.[docs]')")
-    from qisai.web import user_manual
+    from qisai.web.manual import builder, manual_dir
 
     base, data = live_server
-    if not (data / "manual" / "index.html").is_file():
-        user_manual.build(data / "manual")  # /manual looks for it on each request
+    if not (manual_dir(data) / "index.html").is_file():  # the package's copy, else build one
+        builder.build(data / "manual")  # /manual looks for it on each request
     case = json.loads(CASES.read_text(encoding="utf-8"))[0]  # perpetual check by Red
     red, black = signed_up(browser, base, "changjiang", "zh-CN"), signed_up(browser, base, "duishou")
     gid = api(red, "POST", "/api/games", {"kind": "xiangqi", "ruleset": "cxa",

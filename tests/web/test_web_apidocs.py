@@ -61,6 +61,8 @@ def test_docs_pages_load_only_local_files(client: TestClient, page: str,
         if name.endswith(".js"):
             assert "javascript" in got.headers["content-type"], url
             assert len(got.content) > 100_000 and scripts[name] in got.text, url
+            # No address of another host for the page to fetch (ReDoc's logo, issue 32.9).
+            assert "cdn.redoc.ly" not in got.text, url
         elif name.endswith(".css"):
             assert got.headers["content-type"].startswith("text/css")
             assert ".swagger-ui" in got.text
@@ -127,6 +129,8 @@ def test_redoc_lists_every_operation_offline(live_server: tuple[str, Path],
     errors: list[str] = []
     page = offline_page(browser, outside)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # The console too: a blocked logo was "Refused to load the image" (issue 32.9).
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{base}/redoc")
     selector = "li[data-item-id*='operation/']"  # one side-menu entry per operation
     page.wait_for_function(

@@ -93,3 +93,47 @@ def test_role_makes_the_first_organiser(tmp_path: Path) -> None:
     r = run(make_app(), ["role", "nobody", "arbiter", "--data-dir", str(data),
                          "--database-url", url])
     assert r.exit_code == 2 and "no account named 'nobody'" in r.output
+
+
+def test_role_on_a_fresh_set_up_makes_the_database_and_the_account(tmp_path: Path) -> None:
+    """The README's example on a fresh set-up (issue 32 item 10): no database,
+    no account; ``--create --password-file`` makes both, and the account logs
+    in to the arena with that password and has the role."""
+    from fastapi.testclient import TestClient
+
+    from qisai.web import Settings, create_app
+
+    data = tmp_path / "data"
+    secret = tmp_path / "alice.pass"
+    secret.write_text("walnut harbour trombone 1987\n", encoding="utf-8")
+    run = CliRunner().invoke
+    r = run(make_app(), ["role", "alice", "organiser", "--data-dir", str(data)])
+    assert r.exit_code == 2 and "does not exist" in r.output  # not by accident
+    r = run(make_app(), ["role", "alice", "organiser", "--data-dir", str(data), "--create"])
+    assert r.exit_code == 2 and "--password-file" in r.output  # says how
+    r = run(make_app(), ["role", "alice", "organiser", "--data-dir", str(data), "--create",
+                         "--password-file", str(secret)])
+    assert r.exit_code == 0, r.output
+    assert "alice: organiser" in r.output
+    # The sign-up's rules: a weak password, a look-alike name (I for l) are refused.
+    weak = tmp_path / "weak.pass"
+    weak.write_text("password1\n", encoding="utf-8")
+    r = run(make_app(), ["role", "bob", "arbiter", "--data-dir", str(data),
+                         "--password-file", str(weak)])
+    assert r.exit_code == 2 and "password" in r.output
+    r = run(make_app(), ["role", "aIice", "arbiter", "--data-dir", str(data),
+                         "--password-file", str(secret)])
+    assert r.exit_code == 2 and "looks like" in r.output
+    # An existing account keeps its password.
+    r = run(make_app(), ["role", "alice", "admin", "--data-dir", str(data),
+                         "--password-file", str(weak)])
+    assert r.exit_code == 0 and "left as it is" in r.output
+    settings = Settings.from_env(data)
+    with TestClient(create_app(settings)) as client:
+        bad = client.post("/api/auth/login", json={"username": "alice", "password": "password1"})
+        assert bad.status_code == 401
+        ok = client.post("/api/auth/login",
+                         json={"username": "alice", "password": "walnut harbour trombone 1987"})
+        assert ok.status_code == 200, ok.text
+        me = client.get("/api/me").json()
+        assert me["username"] == "alice" and me["role"] == "admin"

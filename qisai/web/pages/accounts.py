@@ -23,7 +23,7 @@ from qisai.web.accounts.deps import (
     form_csrf,
     set_form_cookie,
 )
-from qisai.web.pages.i18n import LANGS
+from qisai.web.pages.i18n import PAGE_LANGS
 from qisai.web.pages.render import local, render
 from qisai.web.state import AppState, SessionDep, StateDep
 
@@ -35,8 +35,8 @@ router = APIRouter(include_in_schema=False)
 @router.get("/lang/{code}")
 def switch_language(code: str, next: str = "/") -> Response:
     """Set the page language (the switch) and go back."""
-    if code not in LANGS:
-        raise HTTPException(404, f"unknown language {code!r}; use zh or en")
+    if code not in PAGE_LANGS:
+        raise HTTPException(404, f"unknown language {code!r}; use zh, zh-Hant or en")
     target = local(next)
     response = RedirectResponse(target, status_code=303)
     response.set_cookie("lang", code, max_age=365 * 86400, samesite="lax", path="/")

@@ -1,14 +1,25 @@
 """Page texts in Chinese and English, and the choice between them.
 
-The language is, in order: the ``lang`` cookie set by the page's switch, the
-browser's ``Accept-Language``, English.
+The page language is, in order: the ``lang`` cookie set by the page's
+switch, the browser's ``Accept-Language``, English.  繁體中文 (``zh-Hant``,
+chosen by ``zh-TW``, ``zh-HK``, ``zh-MO`` or ``zh-Hant``) is the Chinese
+page converted to traditional characters (:mod:`.hant`): its texts are the
+``zh`` ones.
 """
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "TEXTS", "choose_language", "translator"]
+__all__ = ["LANGS", "LANGUAGE_NAMES", "PAGE_LANGS", "TEXTS", "choose_language",
+           "choose_page_language", "translator"]
 
 LANGS = ("zh", "en")
+"""The languages the texts are written in."""
+PAGE_LANGS = ("zh", "zh-Hant", "en")
+"""The languages a page is shown in (the switch's choices)."""
+LANGUAGE_NAMES = {"zh": ("简体中文", "zh-CN"), "zh-Hant": ("繁體中文", "zh-Hant"),
+                  "en": ("English", "en")}
+"""Each page language's name, written in it, and its HTML ``lang``."""
+_HANT_REGIONS = ("tw", "hk", "mo", "hant")
 
 TEXTS: dict[str, tuple[str, str]] = {
     "title": ("棋赛 · 象棋与围棋", "qisai · Xiangqi and Go"),
@@ -118,7 +129,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "points": ("积分", "Points"),
     "status": ("状态", "Status"),
     "none": ("暂无", "None yet"),
-    "language": ("English", "中文"),
     "connection_lost": ("连接中断，正在重连……", "Connection lost, reconnecting…"),
     "check": ("将军！", "Check!"),
     "flip": ("翻转棋盘", "Flip board"),
@@ -334,9 +344,18 @@ TEXTS: dict[str, tuple[str, str]] = {
 
 
 def choose_language(cookie: str | None, accept_language: str | None) -> str:
-    """Return ``"zh"`` or ``"en"`` from the switch's cookie or the browser's
-    ``Accept-Language`` (highest quality first; English by default)."""
-    if cookie in LANGS:
+    """Return the language of the texts, ``"zh"`` or ``"en"`` (``zh`` for a
+    繁體中文 page too), as :func:`choose_page_language` chooses."""
+    page = choose_page_language(cookie, accept_language)
+    return "zh" if page == "zh-Hant" else page
+
+
+def choose_page_language(cookie: str | None, accept_language: str | None) -> str:
+    """Return ``"zh"``, ``"zh-Hant"`` or ``"en"`` from the switch's cookie or
+    the browser's ``Accept-Language`` (highest quality first; English by
+    default): ``zh-TW``, ``zh-HK``, ``zh-MO`` and ``zh-Hant...`` choose
+    ``zh-Hant``, any other ``zh`` ``zh``."""
+    if cookie in PAGE_LANGS:
         return cookie
     best, best_q = "en", -1.0
     for part in (accept_language or "").split(","):
@@ -350,8 +369,11 @@ def choose_language(cookie: str | None, accept_language: str | None) -> str:
                     q = float(f[2:])
                 except ValueError:
                     q = 0.0
-        lang = tag.split("-")[0]
-        if lang in LANGS and q > best_q:
+        parts = tag.split("-")
+        lang = parts[0]
+        if lang == "zh" and any(p in _HANT_REGIONS for p in parts[1:]):
+            lang = "zh-Hant"
+        if lang in PAGE_LANGS and q > best_q:
             best, best_q = lang, q
     return best
 

@@ -22,7 +22,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from qisai.web.accounts.deps import Viewer
-from qisai.web.pages.i18n import choose_language, translator
+from qisai.web.pages.hant import to_traditional_html
+from qisai.web.pages.i18n import LANGUAGE_NAMES, choose_page_language, translator
 
 __all__ = ["embed_json", "local", "render", "templates"]
 
@@ -30,13 +31,25 @@ templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent / "tem
 
 
 def render(request: Request, v: Viewer, name: str, **ctx: Any) -> HTMLResponse:
-    """Return the page ``name`` in the viewer's language with ``ctx``."""
-    lang = choose_language(request.cookies.get("lang"), request.headers.get("accept-language"))
-    base = {"lang": lang, "t": translator(lang), "user": v.user, "csrf": v.csrf or "",
-            "other_lang": "en" if lang == "zh" else "zh", "path": request.url.path}
+    """Return the page ``name`` in the viewer's language with ``ctx``: the
+    templates see ``lang`` (``zh`` or ``en``, the texts' language) and
+    ``page_lang`` (``zh``, ``zh-Hant`` or ``en``); a 繁體中文 page is the
+    ``zh`` one converted (:func:`~qisai.web.pages.hant.to_traditional_html`)."""
+    page_lang = choose_page_language(request.cookies.get("lang"),
+                                     request.headers.get("accept-language"))
+    lang = "zh" if page_lang == "zh-Hant" else page_lang
+    switch = [(code, *LANGUAGE_NAMES[code]) for code in LANGUAGE_NAMES if code != page_lang]
+    base = {"lang": lang, "page_lang": page_lang, "html_lang": LANGUAGE_NAMES[page_lang][1],
+            "t": translator(lang), "user": v.user, "csrf": v.csrf or "",
+            "switch": switch, "path": request.url.path}
     base.update(ctx)
-    response = templates.TemplateResponse(request, name, base)
-    response.headers["Content-Language"] = lang
+    response: HTMLResponse = templates.TemplateResponse(request, name, base)
+    if page_lang == "zh-Hant":
+        body = bytes(response.body).decode("utf-8")
+        response = HTMLResponse(to_traditional_html(body), status_code=response.status_code,
+                                headers={k: v for k, v in response.headers.items()
+                                         if k.lower() not in ("content-length", "content-type")})
+    response.headers["Content-Language"] = page_lang
     response.headers["Vary"] = "Accept-Language, Cookie"
     return response
 

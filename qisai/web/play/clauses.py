@@ -1,6 +1,6 @@
 """Links from a verdict's clauses to the manual's copy of the rule texts
 (issue 22): ``"24.1, 26.1"`` -> the two clauses' addresses in the manual,
-in Chinese and in English (:func:`qisai.web.user_manual.clause_url`).
+in Chinese and in English (:func:`qisai.web.manual.clause_url`).
 
 A verdict names its clauses as the rule book numbers them, several joined
 by commas (``4.1.2, 2.2``), a Go item by its section (``竞赛规定 11(1)``);
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from qisai.web.user_manual import clause_url
+from qisai.web.manual import clause_url
 
 __all__ = ["clause_links"]
 

@@ -157,6 +157,10 @@ class LiveGame:
                                if viewer is not None and viewer in g.get("members", ())), None)
         state["blindfold"] = list(self.settings.blindfold)
         state["simul"] = None if self.settings.simul is None else dict(self.settings.simul)
+        # the sides a consultation group plays (会商): the page asks for its
+        # group panel only then (issue 32 item 9: no 404 on every game page)
+        state["group_sides"] = sorted(self.settings.groups)
+        state["my_group"] = state["group"]
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}

@@ -6,7 +6,8 @@
   const data = document.getElementById("game-data");
   const side = document.querySelector("aside.side");
   if (!data || !side) return;
-  const gid = JSON.parse(data.textContent).id;
+  const game = JSON.parse(data.textContent);
+  const gid = game.id;
   const zh = () => qisai.lang() === "zh";
   const T = {
     title: ["会商小组", "Consultation group"], move: ["着法", "Move"],
@@ -141,8 +142,17 @@
 
   document.addEventListener("DOMContentLoaded", async () => {
     if (!qisai.csrf()) return;  // a visitor without a session sees no group
+    // Ask only where there is an answer (issue 32 item 9: no 403/404 in the
+    // console): a member for his group, one who may rule (the page shows him
+    // the arbiter's form) for a side a group plays.
+    const sides = game.group_sides || [];
     const params = new URLSearchParams(location.search);
-    if (!(await load()) && !(await load(params.get("group") === "second" ? "second" : "first"))) return;
+    const wanted = sides.includes(params.get("group")) ? params.get("group") : sides[0];
+    if (game.my_group) {
+      if (!(await load())) return;
+    } else if (!sides.length || !document.getElementById("arbiter") || !(await load(wanted))) {
+      return;
+    }
     const box = build();
     if (view.is_captain) box.querySelector("#group-confirm").hidden = false;
     if (!view.member) {  // an arbiter reads; only members vote and talk

@@ -1,8 +1,11 @@
-"""The user manual (手册): build it with MkDocs and serve it at ``/manual``.
+"""Build the user manual (手册) with MkDocs: the sources in ``docs/manual/``
+of the source tree, the rule book's pages from ``docs/rules/``.
 
-The manual's sources are in ``docs/manual/`` of the source tree: ``zh/``
-(simplified Chinese) and ``en/`` (English) Markdown pages and ``mkdocs.yml``
-(the shared settings; its comments say why MkDocs with the Material theme).
+This module needs no part of the arena (no FastAPI, no other qisai module):
+the package's build backend (``buildsys/qisai_backend.py``) loads it by its
+file path to build the manual into the package (:data:`PACKAGED`) when a wheel
+or an editable install is made, before qisai's own dependencies exist.
+
 :func:`build` makes the site:
 
 1. copies each language tree into a staging folder and adds the rule book's
@@ -11,21 +14,18 @@ The manual's sources are in ``docs/manual/`` of the source tree: ``zh/``
    ``#c-23``, 棋例细则 item 3 -> ``#xz-3``);
 2. makes the 繁體中文 tree from the simplified one with OpenCC (``s2tw``),
    leaving fenced code blocks (real program output) as they are;
-3. runs ``mkdocs build`` (``--strict``: a broken link or a missing page fails)
+3. writes the search's word list: jieba's dictionary and ours
+   (``jieba_user.txt``) in simplified and traditional characters, so that
+   both Chinese manuals (and the Go rules, written in traditional
+   characters) are cut into the same words;
+4. runs ``mkdocs build`` (``--strict``: a broken link or a missing page fails)
    once per language into ``SITE/zh``, ``SITE/zh-Hant`` and ``SITE/en``, and
    writes ``SITE/index.html`` to choose a language.
-
-Build it with ``python -m qisai.web.user_manual build [--out DIR]`` (or
-``scripts/build-manual``).  ``qisai serve`` serves the built folder at
-``/manual``: ``$QISAI_MANUAL_DIR`` if set, else ``manual`` in the data folder;
-when nothing is built there, ``/manual`` says how to build it.
-
-:func:`clause_url` gives the manual's address of a rule clause, for verdicts.
 """
 
 from __future__ import annotations
 
-import argparse
+import hashlib
 import html
 import os
 import re
@@ -36,14 +36,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+__all__ = ["LANGUAGES", "PACKAGED", "PAGES", "RULE_PAGES", "SEARCH_SEPARATOR", "SOURCE",
+           "build", "build_packaged", "rules_markdown", "search_dictionary", "to_traditional"]
 
-__all__ = ["LANGUAGES", "SOURCE", "build", "clause_url", "manual_dir", "router_for"]
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCE = ROOT / "docs" / "manual"
-"""The manual's sources (present in a source checkout)."""
+"""The manual's sources (present in a source checkout and an sdist)."""
 RULES = ROOT / "docs" / "rules"
 """The rule book's texts, from which the rules pages are made."""
 
@@ -78,54 +76,15 @@ RULE_PAGES = {
 }
 """The rule-book pages generated at build time."""
 
-CLAUSE_PAGE = "rules/xiangqi.html"
-"""The page whose clause anchors :func:`clause_url` points at (the complete text)."""
-GO_PAGE = "rules/go.html"
-"""The Go rules page (竞赛规定 and 基本下法 items)."""
+PACKAGED = Path(__file__).resolve().parent / "site"
+"""The manual built into the package (by the build backend, or by
+``python -m qisai.web.manual build`` in a source checkout); a wheel carries it."""
+STAMP = ".sources.sha256"
+"""The file in a built manual naming the digest of the sources it was built from."""
 
-_CLAUSE = re.compile(r"^\s*(?:棋例|第)?\s*(\d{1,2}(?:\.\d{1,2}){0,2})\s*(?:条|款)?\s*$")
-_DETAIL = re.compile(r"^\s*棋例细则\s*(\d{1,2})\s*$")
-_GO_CLAUSE = re.compile(r"^\s*(竞赛规定|競賽規定|基本下法)\s*(\d{1,2})\s*(?:[(（].*)?$")
 GO_SECTIONS = {"基本下法": "go-basic", "競賽規定": "go", "竞赛规定": "go"}
 """Numbered sections of the Go text (seed 003) and their anchor prefixes:
 竞赛规定 11(1) -> ``rules/go.html#go-11``, 基本下法 2 -> ``#go-basic-2``."""
-
-
-def clause_url(clause: str, lang: str = "zh", base: str = "/manual") -> str:
-    """The manual's URL of a Xiangqi rule clause: ``"23.3"`` ->
-    ``/manual/zh/rules/xiangqi.html#c-23-3``.
-
-    Reads ``"4.1.2"``, ``"棋例 26.1"`` (the 棋例 chapters keep the rule book's
-    numbers), ``"第23条"`` / ``"23"`` (the clause's heading) and ``"棋例细则 3"``
-    (chapter 7's items, ``#xz-3``); Go: ``"竞赛规定 11(1)"`` ->
-    ``/manual/zh/rules/go.html#go-11`` and ``"基本下法 2"`` -> ``#go-basic-2``
-    (the Go text numbers items, not sub-items).  ``lang`` is ``zh``, ``zh-Hant`` or ``en``.
-    Raises :class:`ValueError` for anything else.
-    """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown manual language {lang!r}; expected one of "
-                         f"{', '.join(LANGUAGES)}")
-    if not isinstance(clause, str):
-        raise ValueError(f"a clause is a string like '23.3', not {clause!r}")
-    page = f"{base.rstrip('/')}/{lang}/{CLAUSE_PAGE}"
-    if m := _GO_CLAUSE.match(clause):
-        n = int(m[2])
-        if not 1 <= n <= 12:
-            raise ValueError(f"the Go text's {m[1]} has items 1 to 12, not {n}")
-        return f"{base.rstrip('/')}/{lang}/{GO_PAGE}#{GO_SECTIONS[m[1]]}-{n}"
-    if m := _DETAIL.match(clause):
-        n = int(m[1])
-        if 1 <= n <= 13:
-            return f"{page}#xz-{n}"
-        raise ValueError(f"棋例细则 has items 1 to 13, not {n}")
-    m = _CLAUSE.match(clause)
-    if m is None:
-        raise ValueError(f"not a clause number: {clause!r} (expected e.g. '23.3', "
-                         f"'棋例 26.1', '第23条' or '棋例细则 3')")
-    parts = m[1].split(".")
-    if not 1 <= int(parts[0]) <= 29:
-        raise ValueError(f"the rules have clauses 1 to 29, not {m[1]}")
-    return f"{page}#c-{'-'.join(str(int(p)) for p in parts)}"
 
 
 # ------------------------------------------------------------------ rule pages
@@ -329,9 +288,49 @@ def _convert_tree(src: Path, dst: Path) -> None:
             shutil.copy2(path, target)
 
 
+# ------------------------------------------------------------------ search words
+
+def search_dictionary(out: Path) -> tuple[Path, Path]:
+    """Write the search's word lists into the folder ``out``: jieba's own
+    dictionary and our ``jieba_user.txt``, each with every word also in
+    traditional characters (OpenCC ``s2tw``); return their paths
+    ``(dictionary, user words)``.
+
+    Why: jieba's dictionary is simplified Chinese, so it cut the 繁體中文
+    pages into other words than the simplified ones (為長將, 將判, 當主將 as
+    words), and the search, which matches whole words of the index, missed
+    them.  With both forms the two Chinese manuals, and the Go rules written
+    in traditional characters, are cut alike.  A word whose traditional form
+    is also a simplified word keeps the higher count."""
+    import jieba  # the docs extra
+    import opencc
+
+    converter = opencc.OpenCC("s2tw")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for source, name in ((Path(jieba.__file__).with_name("dict.txt"), "dict.txt"),
+                         (SOURCE / "jieba_user.txt", "user.txt")):
+        rows = [line.split(" ") for line in source.read_text(encoding="utf-8").splitlines()
+                if line.strip()]
+        words = [row[0] for row in rows]
+        # One call for all the words (one a line: OpenCC keeps the lines).
+        traditional = converter.convert("\n".join(words)).split("\n")
+        entries: dict[str, list[str]] = {}
+        for row, hant in zip(rows, traditional, strict=True):
+            for word in (row[0], hant):
+                seen = entries.get(word)
+                if seen is None or (len(row) > 1 and len(seen) > 1
+                                    and int(row[1]) > int(seen[1])):
+                    entries[word] = [word, *row[1:]]
+        target = out / name
+        target.write_text("".join(" ".join(e) + "\n" for e in entries.values()), encoding="utf-8")
+        paths.append(target)
+    return paths[0], paths[1]
+
+
 # ------------------------------------------------------------------ build
 
-def _config(lang: str, docs: Path, site: Path) -> dict[str, Any]:
+def _config(lang: str, docs: Path, site: Path, words: tuple[Path, Path]) -> dict[str, Any]:
     import yaml  # comes with MkDocs
 
     base: dict[str, Any] = yaml.safe_load((SOURCE / "mkdocs.yml").read_text(encoding="utf-8"))
@@ -346,7 +345,8 @@ def _config(lang: str, docs: Path, site: Path) -> dict[str, Any]:
             # Words are split at U+200B (jieba's cuts) and Chinese punctuation
             # too, in every language (the English pages quote Chinese terms).
             plugin["search"]["separator"] = SEARCH_SEPARATOR
-            plugin["search"]["jieba_dict_user"] = str(SOURCE / "jieba_user.txt")
+            plugin["search"]["jieba_dict"] = str(words[0])
+            plugin["search"]["jieba_dict_user"] = str(words[1])
     # The offline plugin adds the iframe-worker shim from a CDN unless one is
     # listed: ours is a local copy, so nothing is fetched from outside.
     base.setdefault("extra", {})["polyfills"] = ["assets/qisai/iframe-worker-shim.js"]
@@ -370,11 +370,24 @@ def _landing() -> str:
             f"<ul>{links}</ul></body></html>\n")
 
 
+def sources_digest() -> str:
+    """The SHA-256 over the manual's sources (pages, settings, rule texts and
+    this builder): a built manual with the same digest needs no new build."""
+    digest = hashlib.sha256()
+    files = [p for folder in (SOURCE, RULES) for p in folder.rglob("*") if p.is_file()]
+    for path in sorted([*files, Path(__file__).resolve()]):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def build(out: Path | None = None, *, strict: bool = True, quiet: bool = True) -> Path:
-    """Build the manual into ``out`` (default :func:`manual_dir`) and return it.
+    """Build the manual into ``out`` (default :data:`PACKAGED`, the copy the
+    package carries and ``qisai serve`` shows) and return it.
 
     Raises :class:`FileNotFoundError` without the sources (an installed
-    package has none: build from a source checkout) and
+    wheel has none: build from a source checkout), :class:`ImportError`
+    without the docs extra (MkDocs, Material, jieba, OpenCC) and
     :class:`RuntimeError` when MkDocs fails (with its messages).
     """
     if not (SOURCE / "mkdocs.yml").is_file():
@@ -382,7 +395,8 @@ def build(out: Path | None = None, *, strict: bool = True, quiet: bool = True) -
                                 "build it from a source checkout of qisai")
     import yaml
 
-    out = Path(out) if out is not None else manual_dir()
+    out = Path(out) if out is not None else PACKAGED
+    digest = sources_digest()
     with tempfile.TemporaryDirectory(prefix="qisai-manual-") as tmp:
         stage = Path(tmp)
         for lang in ("zh", "en"):
@@ -390,21 +404,24 @@ def build(out: Path | None = None, *, strict: bool = True, quiet: bool = True) -
             shutil.copytree(SOURCE / "assets", stage / lang / "assets" / "qisai")
             _write_rule_pages(stage / lang, lang)
         _convert_tree(stage / "zh", stage / "zh-Hant")
+        words = search_dictionary(stage / "words")
         built = stage / "site"
         for lang in LANGUAGES:
             cfg = stage / f"mkdocs-{lang}.yml"
-            cfg.write_text(yaml.safe_dump(_config(lang, stage / lang, built / lang),
+            cfg.write_text(yaml.safe_dump(_config(lang, stage / lang, built / lang, words),
                                           allow_unicode=True, sort_keys=False), encoding="utf-8")
             cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(cfg)]
             if strict:
                 cmd.append("--strict")  # (not with --quiet: that hides the warnings it counts)
-            env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+            # jieba keeps its cache of the word list in the temporary folder.
+            env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(stage)}
             proc = subprocess.run(cmd, capture_output=True, text=True, cwd=stage, env=env)
             if proc.returncode != 0:
                 raise RuntimeError(f"mkdocs build ({lang}) failed:\n{proc.stdout}{proc.stderr}")
             if not quiet:
                 print(f"{lang}: {_warnings(proc.stderr) or 'built'}", file=sys.stderr)
         (built / "index.html").write_text(_landing(), encoding="utf-8")
+        (built / STAMP).write_text(digest + "\n", encoding="ascii")
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -412,103 +429,14 @@ def build(out: Path | None = None, *, strict: bool = True, quiet: bool = True) -
     return out
 
 
-# ------------------------------------------------------------------ serving
-
-def manual_dir(data_dir: Path | None = None) -> Path:
-    """Where the built manual is: ``$QISAI_MANUAL_DIR``, else ``manual`` in
-    ``data_dir`` (default: the data folder, ``$QISAI_DATA_DIR``)."""
-    env = os.environ.get("QISAI_MANUAL_DIR")
-    if env:
-        return Path(env).expanduser()
-    if data_dir is None:
-        from qisai.store.config import data_dir as default_data_dir
-
-        data_dir = default_data_dir(create=False)
-    return Path(data_dir) / "manual"
-
-
-_NOT_BUILT = """<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>手册未构建 / Manual not built</title>
-<link rel="stylesheet" href="/static/style.css"></head><body><main>
-<h1>手册尚未构建 / The manual is not built</h1>
-<p>在 qisai 源代码目录中运行下面的命令构建手册，然后刷新本页（无需重启服务器）：</p>
-<p>Build it from a qisai source checkout, then reload this page (no restart needed):</p>
-<pre>pip install -e ".[docs]"
-python -m qisai.web.user_manual build --out {folder}</pre>
-<p>或 / or: <code>scripts/build-manual</code>（写入 <code>$QISAI_MANUAL_DIR</code>，
-否则数据目录下的 <code>manual</code> / into <code>$QISAI_MANUAL_DIR</code>, else
-<code>manual</code> in the data folder).</p>
-</main></body></html>
-"""
-
-
-def router_for(settings: Any) -> APIRouter:
-    """The ``/manual`` routes for an arena whose settings have ``data_dir``."""
-    return make_router(manual_dir(getattr(settings, "data_dir", None)))
-
-
-def make_router(folder: Path) -> APIRouter:
-    """Serve the built manual in ``folder`` at ``/manual``; without one, a page
-    that says how to build it (status 503).  The folder is looked at on each
-    request, so a build shows without a restart."""
-    router = APIRouter(include_in_schema=False)
-    root = Path(folder)
-
-    @router.get("/manual")
-    def manual_root() -> Response:
-        return RedirectResponse("/manual/", status_code=307)
-
-    @router.get("/manual/{path:path}")
-    def manual_file(path: str) -> Response:
-        if not (root / "index.html").is_file():
-            return HTMLResponse(_NOT_BUILT.replace("{folder}", html.escape(str(root))),
-                                status_code=503)
-        base = root.resolve()
-        try:
-            target = (base / path).resolve()
-            if target != base and base not in target.parents:
-                return HTMLResponse("not found", status_code=404)
-            if target.is_dir():
-                target = target / "index.html"
-            found = target.is_file()
-        except (ValueError, OSError):  # a NUL byte, a name too long: no such file
-            found = False
-        if not found:
-            return _missing(base)
-        return FileResponse(target)
-
-    return router
-
-
-def _missing(base: Path) -> Response:
-    """The manual's own 404 page, or a short one with a link home."""
-    if (base / "404.html").is_file():
-        return FileResponse(base / "404.html", status_code=404)
-    return HTMLResponse("<h1>404</h1><p><a href=\"/manual/\">手册 / Manual</a></p>",
-                        status_code=404)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qisai.web.user_manual",
-                                     description="Build the qisai manual (MkDocs, offline).")
-    sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="build the manual (zh, zh-Hant, en) with mkdocs --strict")
-    b.add_argument("--out", type=Path, default=None,
-                   help="output folder (default $QISAI_MANUAL_DIR or DATA_DIR/manual)")
-    b.add_argument("--no-strict", action="store_true", help="let warnings pass")
-    sub.add_parser("where", help="print the folder /manual serves")
-    args = parser.parse_args(argv)
-    if args.command == "where":
-        print(manual_dir())
-        return 0
-    try:
-        folder = build(args.out, strict=not args.no_strict)
-    except (FileNotFoundError, RuntimeError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"manual built: {folder}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def build_packaged(*, quiet: bool = True) -> Path:
+    """Build the manual into the package (:data:`PACKAGED`) unless the copy
+    there was built from the same sources; return the folder.  The build
+    backend calls it for every wheel and editable install; a wheel's copy
+    (no sources beside it) is kept as it is.  Raises as :func:`build`."""
+    stamp = PACKAGED / STAMP
+    if not (SOURCE / "mkdocs.yml").is_file() and (PACKAGED / "index.html").is_file():
+        return PACKAGED
+    if stamp.is_file() and stamp.read_text(encoding="ascii").strip() == sources_digest():
+        return PACKAGED
+    return build(PACKAGED, strict=True, quiet=quiet)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from qisai.cli.tournament import app
 from qisai.competition.errors import EventStateError
-from qisai.competition.manual import (
+from qisai.competition.hand_pairings import (
     ManualPairingError,
     check_round,
     pair_with_fixed,
