@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +27,9 @@ from qisai.referee.errors import EventError
 from qisai.referee.events import Event, Notice
 from qisai.store import repo
 from qisai.store.models import User
+from qisai.web.play.fanout import send_safely
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.play.live import ActionError, LiveGame, Send
 from qisai.web.play.opponents import BUILTIN, Seat
 from qisai.web.play.threads import game_limiter
 
@@ -36,6 +38,8 @@ if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
     from qisai.web.play.remote import RemoteEngines
 
 __all__ = ["ClusterHub"]
+
+log = logging.getLogger("qisai.web")
 
 
 class ClusterHub(Hub):
@@ -91,6 +95,60 @@ class ClusterHub(Hub):
         """Return True if the database holds events this copy has not seen."""
         with self.db.session() as s:
             return repo.get_game(s, live.id).event_count > live.event_count
+
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """:meth:`Hub._reload`, and every socket told when the copy was
+        behind (see :meth:`refresh`); call with ``live.lock`` held."""
+        return await self.refresh(live)
+
+    async def refresh(self, live: LiveGame, *, force: bool = False,
+                      announce: bool = True) -> LiveGame:
+        """Reload ``live`` from the database, the one truth (issue 30.1).  If
+        the copy was behind (or ``force``), every socket this process holds
+        on the game gets the full state, and -- with ``announce`` -- the
+        other processes are told to look too (a process killed between
+        storing and publishing left them all behind).  Call with
+        ``live.lock`` held; returns ``live``.  Raises what the load raises."""
+        before = (live.event_count, live.status)
+        await super()._reload(live)
+        behind = (live.event_count, live.status) != before
+        if behind or force:
+            await self.tell_state(live)
+        if behind and announce and self.relay is not None:
+            self.relay.announce(live)
+        return live
+
+    async def tell_state(self, live: LiveGame) -> None:
+        """Send every socket of ``live`` on this process its full state (each
+        its own side's view)."""
+        for key, send in list(live.subscribers.items()):
+            viewer = key >> 20
+            text = json.dumps({"type": "state", "state": live.snapshot(viewer or None)},
+                              ensure_ascii=False)
+            await send_safely(live, key, send, text)
+
+    async def subscribe(self, game_id: str, viewer: int | None, send: Send
+                        ) -> tuple[LiveGame, int]:
+        """:meth:`Hub.subscribe`; among several processes the copy is first
+        compared with the database (a reconnect after a process died must
+        not be shown its old copy) and reloaded if behind."""
+        live, key = await super().subscribe(game_id, viewer, send)
+        if self.relay is not None:
+            try:
+                behind = await anyio.to_thread.run_sync(self._behind, live,
+                                                        limiter=game_limiter())
+            except Exception:  # the database is away: the sync loop catches up later
+                log.warning("game %s: cannot compare with the database", game_id)
+                behind = False
+            if behind:
+                async with live.lock:
+                    await self.refresh(live)
+        return live, key
+
+    def engine_busy(self, game_id: str) -> bool:
+        """Return whether an engine task of ``game_id`` runs in this process."""
+        task = self._engine_running.get(game_id)
+        return task is not None and not task.done()
 
     def count_relayed(self) -> None:
         """Count one update of another process passed to this one's sockets."""
