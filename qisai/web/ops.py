@@ -28,9 +28,10 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> JSONResponse:
-    """Return 200 if the database (and Redis, in a cluster) answer now,
-    else 503; the body names each check ``ok`` or ``down``, never why
-    (the log has the details)."""
+    """Return 200 if the database (and Redis, in a cluster) answer now and
+    no background loop has stopped, else 503; the body names each check
+    ``ok`` or ``down`` and each loop ``ok``, ``failing: ERROR`` (retrying:
+    ``degraded``) or ``stopped``, never more of why (the log has it)."""
     st: AppState = request.app.state.qisai
 
     def db_ok() -> bool:
@@ -45,9 +46,16 @@ async def readyz(request: Request) -> JSONResponse:
     relay = getattr(st.hub, "relay", None)
     if relay is not None:
         checks["redis"] = "ok" if await relay.bus.ping() else "down"
+    loops: dict[str, str] = dict(getattr(st.hub, "health", {}))
+    if relay is not None:
+        loops.update(relay.loops())
     ready = all(v == "ok" for v in checks.values())
-    return JSONResponse({"status": "ready" if ready else "not ready", **checks},
-                        status_code=200 if ready else 503)
+    stopped = any(v == "stopped" for v in loops.values())
+    body = {"status": "ready" if ready and not stopped else "not ready", **checks,
+            "loops": loops}
+    if ready and not stopped and any(v != "ok" for v in loops.values()):
+        body["status"] = "degraded"  # serving, a background loop retrying (the log says why)
+    return JSONResponse(body, status_code=200 if ready and not stopped else 503)
 
 
 @router.get("/metrics")

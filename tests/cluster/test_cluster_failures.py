@@ -10,6 +10,7 @@ falls at its time; the clock of the side to move runs)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -124,4 +125,101 @@ def test_a_move_stored_but_never_published_reaches_every_socket(cluster: Any) ->
         db.dispose()
     assert plies == [1, 2, 3, 4, 5]
     for s in (wr, wb, spec, again):
+        s.close()
+
+
+def _answer(sock: Socket, msg_id: str, timeout: float = 10.0) -> dict[str, Any]:
+    """Return the ack or error answering the action ``msg_id``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = json.loads(sock.conn.recv(timeout=max(0.05, deadline - time.monotonic())))
+        sock.seen.append(msg)
+        if msg["type"] in ("ack", "error") and msg.get("id") == msg_id:
+            return dict(msg)
+
+
+def test_postgresql_away_then_back(own_cluster: Any) -> None:
+    """30.2: PostgreSQL stops for 6 s while a clock runs and the process
+    ticking it dies.  A move during the outage is answered with a clear
+    error and the socket stays; no REST read is a 500; every background
+    loop lives on (so the dead process's clock is taken over once the
+    database is back, and its flag ruled at its time, 4.1.4); ``/readyz``
+    says what is down and then that all is well."""
+    (a,) = own_cluster(1)
+    red, black = register(a.base, "red"), register(a.base, "black")
+    # A 30 s game ticked by A alone (B starts later and never loads it).
+    gid2 = new_game(a.base, red, kind="xiangqi", time={"minutes": 0.5})
+    join(a.base, black, gid2)
+    r2, b2 = Socket(a.ws, gid2, red), Socket(a.ws, gid2, black)
+    r2.next("state")
+    b2.next("state")
+    play_line([r2, b2], [r2, b2], ["h2e2", "h9g7"])  # Red's clock runs from here
+    ran_from = time.time()
+    (b,) = own_cluster(1)
+    gid = new_game(b.base, red, kind="xiangqi", time={"minutes": 10})
+    join(b.base, black, gid)
+    wr, wb, spec = Socket(b.ws, gid, red), Socket(b.ws, gid, black), Socket(b.ws, gid)
+    for s in (wr, wb, spec):
+        s.next("state")
+    play_line([wr, wb, spec], [wr, wb], ["h2e2", "h9g7"])
+
+    own_cluster.pg.stop()
+    a.kill9()  # the process ticking the 30 s game dies during the outage
+    wr.send({"type": "move", "ply": 3, "move": "h0g2", "id": "m3"})
+    err = wr.next("error")
+    assert err["status"] == 503 and "not stored" in err["message"] and err["id"] == "m3"
+    wr.send({"type": "ping", "id": "still"})
+    assert wr.next("pong")["id"] == "still"  # the socket stays
+    r = httpx.get(f"{b.base}/api/games/{gid}", timeout=10)
+    assert r.status_code in (200, 503), r.text
+    ready = httpx.get(f"{b.base}/readyz", timeout=10)
+    assert ready.status_code == 503 and ready.json()["database"] == "down"
+    time.sleep(6)  # past the dead process's lease: B tries to take it over meanwhile
+    own_cluster.pg.start()
+
+    # Back: the move goes through and every socket hears it.
+    deadline = time.monotonic() + 10
+    while True:
+        wr.send({"type": "move", "ply": 3, "move": "h0g2", "id": "again"})
+        msg = _answer(wr, "again")
+        if msg["type"] == "ack":
+            assert msg["ply"] == 3
+            break
+        assert msg["status"] == 503 and time.monotonic() < deadline, msg
+        time.sleep(0.3)
+    for s in (wb, spec):
+        wait_state(s, 3)
+    # Every loop of B is working and /readyz says ready.
+    deadline = time.monotonic() + 10
+    while True:
+        ready = httpx.get(f"{b.base}/readyz", timeout=10)
+        body = ready.json()
+        if ready.status_code == 200 and body["status"] == "ready":
+            break
+        assert time.monotonic() < deadline, body
+        time.sleep(0.2)
+    assert set(body["loops"].values()) <= {"ok"}
+    # The 30 s game: taken over by B, Red's flag ruled at its time (4.1.4)
+    # and told to a socket following it there.
+    watch = Socket(b.ws, gid2)
+    deadline = time.monotonic() + 60
+    while True:
+        st = watch.next("update", timeout=max(0.1, deadline - time.monotonic())) \
+            if watch.seen else watch.next("state")
+        state = st["state"]
+        if state.get("result"):
+            break
+    assert state["result"]["reason"] == "time_forfeit" and state["result"]["winner"] == "second"
+    db = Database(own_cluster.pg.url)
+    try:
+        with db.session() as sess:
+            events = repo.load_events(sess, gid2)
+    finally:
+        db.dispose()
+    tick = [e for e in events if e.kind == "tick"]
+    assert len(tick) == 1
+    fell_at = ran_from + 30
+    # Ruled within 1.5 s of its fall (the database was back long before).
+    assert tick[0].at_ms / 1000 < fell_at + 1.5
+    for s in (wr, wb, spec, watch, r2, b2):
         s.close()

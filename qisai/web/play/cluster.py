@@ -21,6 +21,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 
 from qisai.cluster.metrics import Metrics
 from qisai.referee.errors import EventError
@@ -54,6 +55,9 @@ class ClusterHub(Hub):
                                queue_depth=lambda: self._queue_depth)
         self._stored: dict[str, tuple[int, list[Event]]] = {}
         self._lag_watch: asyncio.Task[None] | None = None
+        self.health: dict[str, str] = {}
+        """The hub's own background loops for ``/readyz`` (``ok`` or
+        ``failing: ERROR``); the relay keeps its own."""
 
     def start_ticker(self, period: float = 0.5) -> None:
         """:meth:`Hub.start_ticker`, and the watch of the event loop's lag."""
@@ -164,16 +168,25 @@ class ClusterHub(Hub):
         """
         start = time.perf_counter()
         try:
-            ack = await super().act(game_id, user, action)
-        except ActionError as exc:
-            if self.relay is None or exc.status in (400, 403, 429):
-                raise
-            live = await self.get(game_id)
-            async with live.lock:
-                if not await anyio.to_thread.run_sync(self._behind, live, limiter=game_limiter()):
+            try:
+                ack = await super().act(game_id, user, action)
+            except ActionError as exc:
+                if self.relay is None or exc.status in (400, 403, 429):
                     raise
-                await self._reload(live)
-            ack = await super().act(game_id, user, action)
+                live = await self.get(game_id)
+                async with live.lock:
+                    if not await anyio.to_thread.run_sync(self._behind, live,
+                                                          limiter=game_limiter()):
+                        raise
+                    await self._reload(live)
+                ack = await super().act(game_id, user, action)
+        except (SQLAlchemyError, OSError) as exc:
+            # Not stored (the copy is rebuilt from the log): the player is
+            # told so and may send it again; his socket stays (30.2).
+            log.warning("game %s: an action could not be stored: %s", game_id, exc)
+            raise ActionError(503, f"game {game_id}: not stored -- the database does not "
+                                   "answer; send it again in a moment (未能保存：数据库无响应，"
+                                   "请稍后重发)") from None
         if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
             self.metrics.observe_move(time.perf_counter() - start)
         return ack
@@ -201,6 +214,16 @@ class ClusterHub(Hub):
             first, events = self._stored.pop(live.id, (live.event_count, []))
             self.relay.publish(live, first, events, text)
         await self.send_local(live, text)
+
+    async def tick_all(self) -> None:
+        """:meth:`Hub.tick_all`, its failures noted for ``/readyz`` (the
+        ticker goes on and logs them)."""
+        try:
+            await super().tick_all()
+        except Exception as exc:
+            self.health["ticker"] = f"failing: {type(exc).__name__}"
+            raise
+        self.health["ticker"] = "ok"
 
     def tick_candidates(self) -> list[LiveGame]:
         """The games this process ticks (see :meth:`Relay.tick_candidates`)."""

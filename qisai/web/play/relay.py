@@ -267,6 +267,17 @@ class Relay:
             except Exception as exc:
                 self._failed("sync", exc)
 
+    def loops(self) -> dict[str, str]:
+        """Return each background loop's state for ``/readyz``: ``ok``,
+        ``failing: ERROR`` (it goes on trying) or ``stopped`` (it died)."""
+        out = dict(self.health)
+        for name, task in (("leases", self._lease_task), ("sync", self._sync_task)):
+            if task is not None and task.done():
+                out[name] = "stopped"
+        if self.bus._tasks and not self.bus.alive():
+            out["bus"] = "stopped"
+        return out
+
     def _ok(self, loop: str) -> None:
         if self.health.get(loop) != "ok":
             if loop in self.health:
