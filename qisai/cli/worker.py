@@ -31,8 +31,8 @@ def worker(
         1, "--matches", min=0, max=256, help="Match games played at once (0: none)."),
     move_timeout: float = typer.Option(
         60.0, "--move-timeout", min=1.0, max=3600.0,
-        help="Most seconds one engine move may take; a move whose worker died is taken by "
-             "another this many seconds (plus 10) after it began."),
+        help="Most seconds one engine move may take (a move whose worker died is given to "
+             "another by the server within 2 s: the worker's heartbeat stops)."),
     game_timeout: float = typer.Option(
         6 * 3600.0, "--game-timeout", min=10.0, max=7 * 24 * 3600.0,
         help="Most seconds one match game may take (likewise for a dead worker's game)."),

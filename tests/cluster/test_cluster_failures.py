@@ -223,3 +223,55 @@ def test_postgresql_away_then_back(own_cluster: Any) -> None:
     assert tick[0].at_ms / 1000 < fell_at + 1.5
     for s in (wr, wb, spec, watch, r2, b2):
         s.close()
+
+
+def test_an_engine_worker_killed_mid_think(cluster: Any) -> None:
+    """30.4: the worker running the engine's move is killed (-9, its
+    engine too).  Another worker has the move within seconds, not after
+    arq's in-progress mark (60 + 10 s); the page is told "engine busy,
+    waiting"; in a game without clocks the engine does not lose for the
+    lost worker."""
+    from tests.cluster.test_cluster_worker import start_worker, stop
+
+    (server,) = cluster(1, "--engine-queue", "--engine-think", "8")
+    url = cluster.redis.url
+    first = start_worker(url)  # the default --move-timeout, 60 s
+    second: Any = None
+    try:
+        me = register(server.base, "human")
+        r = httpx.post(f"{server.base}/api/games", json={
+            "kind": "xiangqi", "opponent": "engine", "color": "first"},
+            headers=me["headers"], timeout=10)
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        ws = Socket(server.ws, gid, me)
+        ws.next("state")
+        ws.send({"type": "move", "ply": 1, "move": "h2e2", "id": "m"})
+        ws.next("ack")
+        import redis
+
+        rds = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 30
+        while not rds.keys("arq:in-progress:*"):
+            assert time.monotonic() < deadline, "no worker took the engine's move"
+            time.sleep(0.05)
+        second = start_worker(url)
+        time.sleep(2)  # the second worker starts (it cannot take a job marked in progress)
+        stop(first, __import__("signal").SIGKILL)
+        killed = time.monotonic()
+        while len(ws.moves()) < 2:
+            ws.next("update", timeout=max(0.1, killed + 20 - time.monotonic()))
+        took = time.monotonic() - killed
+        # The move came from the second worker within seconds (its 8 s of
+        # thinking on a busy machine included), not after 70 s.
+        assert took < 16, took
+        notes = [n["type"] for m in ws.seen if m["type"] == "update" for n in m["notices"]]
+        assert "engine_waiting" in notes  # the page said "engine busy, waiting"
+        assert notes.index("engine_waiting") < notes.index("moved", 1)
+        g = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
+        assert g["ply"] == 2 and not g.get("result")
+        ws.close()
+    finally:
+        stop(first, __import__("signal").SIGKILL)
+        if second is not None:
+            stop(second)

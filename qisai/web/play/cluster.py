@@ -240,5 +240,6 @@ class ClusterHub(Hub):
         from qisai.web.play.remote import RemoteSeat
 
         seat = RemoteSeat(self.remote, live.kind, name)
+        seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)  # a lost worker (30.4)
         self._seats[live.id] = seat
         return seat
