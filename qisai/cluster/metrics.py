@@ -25,12 +25,13 @@ buckets catch a database or Redis in trouble."""
 class Metrics:
     """The metrics of one server process.
 
-    ``live_games``, ``sockets`` and ``queue_depth`` are read at each scrape
+    ``live_games``, ``loaded_games``, ``sockets`` and ``queue_depth`` are read at each scrape
     (``queue_depth`` may return ``None`` when there is no queue: the gauge
     then reads 0).
     """
 
     def __init__(self, *, live_games: Callable[[], int], sockets: Callable[[], int],
+                 loaded_games: Callable[[], int] = lambda: 0,
                  queue_depth: Callable[[], int | None] = lambda: None) -> None:
         self.registry = CollectorRegistry()
         self.moves = Counter("qisai_moves", "Moves and passes stored by this process",
@@ -48,8 +49,11 @@ class Metrics:
         self.relayed = Counter("qisai_relayed_updates",
                                "Updates of other processes relayed to this process's sockets",
                                registry=self.registry)
-        Gauge("qisai_live_games", "Games loaded in this process",
+        Gauge("qisai_live_games", "Games in play loaded in this process (not finished)",
               registry=self.registry).set_function(lambda: float(live_games()))
+        Gauge("qisai_loaded_games", "Games held in this process's memory (finished ones too, "
+              "while someone follows them)",
+              registry=self.registry).set_function(lambda: float(loaded_games()))
         Gauge("qisai_sockets", "Game sockets open on this process",
               registry=self.registry).set_function(lambda: float(sockets()))
         Gauge("qisai_queue_depth", "Engine jobs waiting in the worker queue",

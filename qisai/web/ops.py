@@ -28,10 +28,12 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> JSONResponse:
-    """Return 200 if the database (and Redis, in a cluster) answer now and
-    no background loop has stopped, else 503; the body names each check
-    ``ok`` or ``down`` and each loop ``ok``, ``failing: ERROR`` (retrying:
-    ``degraded``) or ``stopped``, never more of why (the log has it)."""
+    """Return 200 if the database answers now and no background loop has
+    stopped, else 503.  The body names each check (database, Redis in a
+    cluster) ``ok`` or ``down`` and each loop ``ok``, ``failing: ERROR``
+    or ``stopped``; ``status`` is ``ready``, ``degraded`` (Redis down or a
+    loop retrying: still serving) or ``not ready``; never more of why (the
+    log has it)."""
     st: AppState = request.app.state.qisai
 
     def db_ok() -> bool:
@@ -49,13 +51,15 @@ async def readyz(request: Request) -> JSONResponse:
     loops: dict[str, str] = dict(getattr(st.hub, "health", {}))
     if relay is not None:
         loops.update(relay.loops())
-    ready = all(v == "ok" for v in checks.values())
-    stopped = any(v == "stopped" for v in loops.values())
-    body = {"status": "ready" if ready and not stopped else "not ready", **checks,
-            "loops": loops}
-    if ready and not stopped and any(v != "ok" for v in loops.values()):
-        body["status"] = "degraded"  # serving, a background loop retrying (the log says why)
-    return JSONResponse(body, status_code=200 if ready and not stopped else 503)
+    # Without its database a process can serve nothing; without Redis it
+    # still stores moves and serves its own sockets (the others catch up
+    # from the database): degraded, not down -- a balancer that took every
+    # server out at once when Redis fails would stop the whole arena (30.3).
+    ready = checks["database"] == "ok" and not any(v == "stopped" for v in loops.values())
+    degraded = any(v != "ok" for v in (*checks.values(), *loops.values()))
+    status = "not ready" if not ready else "degraded" if degraded else "ready"
+    return JSONResponse({"status": status, **checks, "loops": loops},
+                        status_code=200 if ready else 503)
 
 
 @router.get("/metrics")

@@ -51,7 +51,9 @@ class ClusterHub(Hub):
         self.relay: Relay | None = None
         self.remote: RemoteEngines | None = None
         self._queue_depth = 0
-        self.metrics = Metrics(live_games=lambda: len(self.games), sockets=self.socket_count,
+        self.metrics = Metrics(live_games=lambda: sum(not g.game.is_over
+                                                      for g in self.games.values()),
+                               loaded_games=lambda: len(self.games), sockets=self.socket_count,
                                queue_depth=lambda: self._queue_depth)
         self._stored: dict[str, tuple[int, list[Event]]] = {}
         self._lag_watch: asyncio.Task[None] | None = None
