@@ -103,7 +103,10 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
         if settings.redis_url is not None:
+            from qisai.web.limits import share_limits
             from qisai.web.play.relay import Relay
+
+            share_limits(st, hub, settings.redis_url)  # counted once for the cluster (30.5)
 
             hub.relay = Relay(hub, settings.redis_url)
             await hub.relay.start()

@@ -114,8 +114,8 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         full_env = dict(os.environ, QISAI_DATA_DIR=str(data), QISAI_DATABASE_URL=db_url,
-                        QISAI_REDIS_URL=redis_url, QISAI_RATE_SIGNUP="1000",
-                        **(env or {}))
+                        QISAI_REDIS_URL=redis_url, QISAI_RATE_SIGNUP="1000")
+        full_env.update(env or {})
         self.proc = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, "serve", "--port", str(self.port),
              "--log-level", "warning", *extra],

@@ -339,3 +339,57 @@ def test_redis_away_for_ten_seconds(cluster: Any) -> None:
         time.sleep(0.2)
     for s in (wr, wb, spec):
         s.close()
+
+
+def test_limits_count_once_for_the_cluster(cluster: Any) -> None:
+    """30.5: with three processes the log-in limit per address (10 a
+    minute) allows 10 tries in all, not 10 on each; the sign-up limit
+    likewise; the engine-game quota (2 unfinished games a player) holds
+    against 6 simultaneous requests spread over the processes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    servers = cluster(3, env={"QISAI_RATE_SIGNUP": "12"})
+    me = register(servers[0].base, "someone")
+    refused = 0
+    allowed = 0
+    for i in range(30):  # wrong passwords, round the processes
+        r = httpx.post(f"{servers[i % 3].base}/api/auth/login",
+                       json={"username": "someone", "password": f"wrong {i}"}, timeout=10)
+        assert r.status_code in (401, 429), r.text
+        refused += r.status_code == 429
+        allowed += r.status_code == 401
+    assert allowed == 10 and refused == 20
+    # Sign-ups: 12 an hour from one address, one already made above.
+    made = sum(httpx.post(f"{servers[i % 3].base}/api/auth/register",
+                          json={"username": f"n{i}", "password": "correct horse battery"},
+                          timeout=10).status_code == 201 for i in range(20))
+    assert made == 11
+
+    def create(i: int) -> int:
+        r = httpx.post(f"{servers[i % 3].base}/api/games",
+                       json={"kind": "xiangqi", "opponent": "engine", "color": "first"},
+                       headers=me["headers"], timeout=30)
+        assert r.status_code in (201, 429), r.text
+        return r.status_code
+
+    for _trial in range(2):
+        with ThreadPoolExecutor(6) as pool:
+            codes = list(pool.map(create, range(6)))
+        db = Database(cluster.db_url)
+        try:
+            with db.session() as sess:
+                from sqlalchemy import text
+
+                open_games = sess.execute(text(
+                    "SELECT id FROM games WHERE engine IS NOT NULL AND status IN "
+                    "('waiting', 'active') AND first_user_id = :u"), {"u": me["user"]["id"]}
+                ).scalars().all()
+        finally:
+            db.dispose()
+        assert codes.count(201) <= 2 and len(open_games) == 2, (codes, open_games)
+        for gid in open_games:  # resign them for the next trial
+            sock = Socket(servers[0].ws, gid, me)
+            sock.next("state")
+            sock.send({"type": "resign", "id": "r"})
+            sock.next("ack")
+            sock.close()
