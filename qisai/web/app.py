@@ -158,6 +158,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.add_middleware(DatabaseScopeMiddleware)  # one connection at a time per request
     # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
     app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
+    app.add_middleware(ops.RequestTimer)  # every request's time, the refusals' too (30.6)
 
     app.include_router(ops.router)  # /healthz, /readyz, /metrics
     app.include_router(accounts_api.router)

@@ -393,3 +393,72 @@ def test_limits_count_once_for_the_cluster(cluster: Any) -> None:
             sock.send({"type": "resign", "id": "r"})
             sock.next("ack")
             sock.close()
+
+
+def _samples(base: str) -> list[tuple[str, dict[str, str], float]]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out = []
+    for family in text_string_to_metric_families(httpx.get(f"{base}/metrics", timeout=10).text):
+        for s in family.samples:
+            out.append((s.name, dict(s.labels), float(s.value)))
+    return out
+
+
+def _value(samples: list[tuple[str, dict[str, str], float]], name: str, **labels: str) -> float:
+    found = [v for n, lab, v in samples if n == name
+             and all(lab.get(k) == want for k, want in labels.items())]
+    assert found, f"no {name} {labels} in /metrics"
+    return sum(found)
+
+
+def test_metrics_of_a_cluster(cluster: Any) -> None:
+    """30.6: ``/metrics`` has request latency, the process's CPU and
+    memory, database and Redis up, leases and relay lag; live games are
+    the games in play; every sample names its process, so that the
+    processes of ``--workers 2`` on one port are told apart."""
+    a, b = cluster(2)
+    red, black = register(a.base, "red"), register(b.base, "black")
+    gid = new_game(a.base, red, kind="xiangqi", time={"minutes": 10})
+    join(b.base, black, gid)
+    wr, wb = Socket(a.ws, gid, red), Socket(b.ws, gid, black)
+    wr.next("state")
+    wb.next("state")
+    play_line([wr, wb], [wr, wb], ["h2e2", "h9g7"])
+    time.sleep(1.5)  # a lease round
+    sa, sb = _samples(a.base), _samples(b.base)
+    for samples, server in ((sa, a), (sb, b)):
+        assert {lab.get("process", "").rsplit(":", 1)[-1] for _, lab, _ in samples} \
+            == {str(server.proc.pid)}  # every sample names its process
+        assert _value(samples, "qisai_http_request_duration_seconds_count",
+                      route="/readyz", status="2xx") >= 1  # the fixture's look at each
+        assert _value(samples, "process_cpu_seconds_total") > 0
+        assert _value(samples, "process_resident_memory_bytes") > 10_000_000
+        assert _value(samples, "qisai_database_up") == 1
+        assert _value(samples, "qisai_redis_up") == 1
+        assert _value(samples, "qisai_live_games") == 1
+    assert _value(sa, "qisai_http_request_duration_seconds_count", route="/api/games",
+                  method="POST", status="2xx") == 1
+    # One process ticks the game; each heard the other's move through Redis.
+    assert _value(sa, "qisai_leases_held") + _value(sb, "qisai_leases_held") == 1
+    assert _value(sa, "qisai_relay_lag_seconds_count") >= 1
+    assert _value(sb, "qisai_relay_lag_seconds_count") >= 1
+    # A finished game still followed is loaded, not live.
+    wr.send({"type": "resign", "id": "r"})
+    wr.next("ack")
+    wait_result = time.monotonic() + 5
+    while _value(_samples(b.base), "qisai_live_games") != 0:
+        assert time.monotonic() < wait_result
+        time.sleep(0.2)
+    sb = _samples(b.base)
+    assert _value(sb, "qisai_loaded_games") == 1
+    for s in (wr, wb):
+        s.close()
+    # Two processes on one port: their answers are told apart.
+    (c,) = cluster(1, "--workers", "2")
+    seen: set[str] = set()
+    for _ in range(40):
+        seen |= {lab["process"] for _, lab, _ in _samples(c.base)}
+        if len(seen) == 2:
+            break
+    assert len(seen) == 2, seen

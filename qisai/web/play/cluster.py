@@ -118,6 +118,8 @@ class ClusterHub(Hub):
         before = (live.event_count, live.status)
         await super()._reload(live)
         behind = (live.event_count, live.status) != before
+        if behind:
+            self.metrics.resyncs.inc()
         if behind or force:
             await self.tell_state(live)
         if behind and announce and self.relay is not None:

@@ -21,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Protocol
 
 import anyio
 from redis.exceptions import RedisError
 
 from qisai.cluster.bus import Bus
+from qisai.cluster.metrics import Metrics
 from qisai.referee.events import Event, EventType
 from qisai.store import Database
 from qisai.store.models import GameStatus
@@ -48,6 +50,7 @@ class RelayHost(Protocol):
 
     games: dict[str, LiveGame]
     db: Database
+    metrics: Metrics
 
     async def get(self, game_id: str) -> LiveGame: ...
     def forget(self, game_id: str) -> None: ...
@@ -122,7 +125,7 @@ class Relay:
         if len(events) > MAX_EVENTS:  # the receivers reload from the database
             first, events = live.event_count, []
         self.bus.publish({"g": live.id, "f": first, "ev": [e.to_dict() for e in events],
-                          "t": text, "clock": clock})
+                          "t": text, "clock": clock, "ts": time.time()})
 
     # ------------------------------------------------------- receiving
     async def on_message(self, msg: dict[str, Any]) -> None:
@@ -132,6 +135,9 @@ class Relay:
         if (not isinstance(game_id, str) or not isinstance(first, int)
                 or not isinstance(events, list) or not isinstance(text, str)):
             return
+        sent = msg.get("ts")
+        if isinstance(sent, float):
+            self.hub.metrics.relay_lag.observe(max(0.0, time.time() - sent))
         live = self.hub.games.get(game_id)
         if live is None:
             return  # not loaded here: nobody here follows it
@@ -336,6 +342,7 @@ class Relay:
             async with live.lock:
                 await self.hub.refresh(live)
             if self.clocked is not None and game_id in self.clocked:
+                self.hub.metrics.lease_takeovers.inc()
                 # Taken over (another held it a round ago and let it
                 # expire: dead): its engine, if due, moves here now.
                 self.hub.engine_turn(live)
