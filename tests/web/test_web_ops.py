@@ -21,7 +21,9 @@ def _samples(text: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
-            if not sample.labels:
+            # Every sample names its process (issue 30.6); the others
+            # carry more labels (the requests' routes).
+            if set(sample.labels) == {"process"}:
                 out[sample.name] = sample.value
     return out
 
