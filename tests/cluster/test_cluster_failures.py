@@ -462,3 +462,54 @@ def test_metrics_of_a_cluster(cluster: Any) -> None:
         if len(seen) == 2:
             break
     assert len(seen) == 2, seen
+
+
+def test_the_cluster_dependencies_are_locked() -> None:
+    """30.7: ``requirements-cluster.lock`` pins the cluster extra of
+    ``pyproject.toml`` and its whole tree (each pinned package's own
+    requirements, read from the installed metadata, are pinned too, in it
+    or in the server's ``requirements.lock``), agreeing with the server's
+    pins; the test script and the README's cluster section install it."""
+    import importlib.metadata as md
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    root = Path(__file__).resolve().parents[2]
+
+    def pins(name: str) -> dict[str, Version]:
+        out = {}
+        for line in (root / name).read_text(encoding="utf-8").splitlines():
+            m = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s#;]+)", line)
+            if m:
+                out[canonicalize_name(m.group(1))] = Version(m.group(2))
+        return out
+
+    cluster, base = pins("requirements-cluster.lock"), pins("requirements.lock")
+    extra = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]["cluster"]
+    for text in extra:
+        req = Requirement(text)
+        assert cluster[canonicalize_name(req.name)] in req.specifier, text
+    env = default_environment()
+    for name, version in cluster.items():
+        assert name not in base or base[name] == version, f"{name}: the two locks disagree"
+        for text in md.requires(name) or []:
+            sub = Requirement(text)
+            extras = {"hiredis"} if name == "redis" else {"binary"} if name == "psycopg" else set()
+            if sub.marker is not None and not any(
+                    sub.marker.evaluate({**env, "extra": e}) for e in extras | {""}):
+                continue
+            sub_name = canonicalize_name(sub.name)
+            pinned = cluster.get(sub_name) or base.get(sub_name)
+            assert pinned is not None, f"{sub_name} (needed by {name}) is not pinned"
+            assert pinned in sub.specifier, f"{sub_name}=={pinned} is outside {sub}"
+    assert "-r requirements-cluster.lock" in (root / "scripts" / "test").read_text()
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Running several servers"):]
+    assert "requirements-cluster.lock" in section.split("\n## ")[0]
