@@ -8,6 +8,7 @@ cores to spare; a job whose worker dies is run again by another.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -93,28 +94,42 @@ def worker(
         # Two queues, two arq workers: arq marks a job in progress for the
         # longest timeout of its worker's functions, and a dead worker's
         # engine move must be retried in seconds, not after a game's hours.
-        workers = [Worker([func(engine_job, name=JOB, timeout=move_timeout, max_tries=3)],
+        def moves() -> Worker:
+            return Worker([func(engine_job, name=JOB, timeout=move_timeout, max_tries=3)],
                           redis_settings=settings, max_jobs=size, poll_delay=0.02,
                           keep_result=120, on_startup=startup, on_shutdown=shutdown,
-                          burst=burst, handle_signals=False)]
-        if matches:
-            workers.append(Worker([func(match_game, name=MATCH_JOB, timeout=game_timeout,
-                                        max_tries=3)],
-                                  queue_name=MATCH_QUEUE, redis_settings=settings,
-                                  max_jobs=matches, poll_delay=0.1, keep_result=3600,
-                                  burst=burst, handle_signals=False))
+                          burst=burst, handle_signals=False)
+
+        def games() -> Worker:
+            return Worker([func(match_game, name=MATCH_JOB, timeout=game_timeout,
+                                max_tries=3)],
+                          queue_name=MATCH_QUEUE, redis_settings=settings,
+                          max_jobs=matches, poll_delay=0.1, keep_result=3600,
+                          burst=burst, handle_signals=False)
+
+        async def keep(make: Any) -> None:
+            # Redis going away ends an arq worker's run: start it again once
+            # Redis answers, so a worker outlives an outage (issue 30.2).
+            while True:
+                w = make()
+                try:
+                    await w.async_run()
+                    return  # --burst: the queue is empty
+                except Exception as exc:
+                    typer.echo(f"qisai worker: lost Redis ({type(exc).__name__}: {exc}); "
+                               "retrying", err=True)
+                    await asyncio.sleep(1.0)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await w.close()
+
         main = asyncio.current_task()
         if main is not None:  # SIGTERM stops the engines too, as Ctrl-C does
             import signal
 
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
-        try:
-            await asyncio.gather(*(w.async_run() for w in workers))
-        except asyncio.CancelledError:
-            pass
-        finally:
-            for w in workers:
-                await w.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(keep(moves), *([keep(games)] if matches else []))
 
     shown = url.split("@")[-1]
     typer.echo(f"qisai worker: {shown}, {size} engine processes, {matches} match games at once",
