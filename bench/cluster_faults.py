@@ -59,6 +59,9 @@ GRACE = 3.0
 """Seconds a socket may be behind the database once a part is back."""
 LATE = 1.5
 """Seconds past its time a flag may be ruled (the ticker runs every 0.5 s)."""
+LEASE_GAP = 4.0
+"""Seconds a dead process's clocks go unticked: its lease's 3 s, then a
+lease round of another process."""
 
 
 @dataclass
@@ -70,6 +73,7 @@ class Follower:
     you: str | None
     home: int
     ply: int = 0
+    server: int = 0
     connected: bool = False
     behind_since: float | None = None
     acked: dict[int, str] = field(default_factory=dict)
@@ -86,7 +90,9 @@ class World:
     """(fault, start, end) of each fault, wall clock."""
     stop: bool = False
     db_moves: dict[str, int] = field(default_factory=dict)
-    frozen: set[str] = field(default_factory=set)
+    frozen: dict[str, str] = field(default_factory=dict)
+    """Game -> what was seen of its frozen socket."""
+    unpublished: int = 0
     recover: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -111,10 +117,11 @@ async def follow(world: World, f: Follower, rng: random.Random, think: float,
     server = f.home
     while not world.stop:
         srv = world.base(server)
+        f.server = server
         headers = {"Authorization": f"Bearer {f.token}"} if f.token else {}
         try:
             async with connect(f"{srv.ws}/ws/games/{f.gid}", additional_headers=headers,
-                               open_timeout=5, max_size=2**22) as ws:
+                               open_timeout=2, max_size=2**22) as ws:
                 f.connected = True
                 if pending is not None:
                     await ws.send(json.dumps({"type": "move", "ply": pending[0],
@@ -199,8 +206,12 @@ def monitor(world: World, period: float = 0.25) -> None:
             if f.behind_since is None:
                 f.behind_since = now
             since = max(f.behind_since, last_end)
-            if end is None and now - since > GRACE:
-                world.frozen.add(f.gid)
+            if end is None and now - since > GRACE and f.gid not in world.frozen:
+                fault = max((w for w in world.windows if w[2] <= now), key=lambda w: w[2],
+                            default=["none"])[0]
+                world.frozen[f.gid] = (f"{f.you or 'spectator'} on process {f.server % 3}, "
+                                       f"{'connected' if f.connected else 'reconnecting'}, "
+                                       f"ply {f.ply} < {stored}, after {fault}")
         time.sleep(period)
     engine.dispose()
 
@@ -210,7 +221,7 @@ def store_unpublished(world: World, rng: random.Random) -> None:
     publishing it (a server killed between its commit and its publish)."""
     from qisai.store import Database
     from qisai.store.models import User
-    from qisai.web.play.hub import Hub
+    from qisai.web.play.hub import ActionError, Hub
 
     async def run() -> None:
         db = Database(world.db_url)
@@ -230,8 +241,12 @@ def store_unpublished(world: World, rng: random.Random) -> None:
                     assert user is not None
                     s.expunge(user)
                 frm = rng.choice(sorted(legal))
-                await hub.act(gid, user, {"type": "move", "ply": len(live.game.moves) + 1,
-                                          "move": frm + rng.choice(legal[frm])})
+                try:
+                    await hub.act(gid, user, {"type": "move", "ply": len(live.game.moves) + 1,
+                                              "move": frm + rng.choice(legal[frm])})
+                except ActionError:  # its player moved meanwhile: another game
+                    continue
+                world.unpublished += 1
                 return
         finally:
             await hub.stop_engines()
@@ -243,14 +258,16 @@ def store_unpublished(world: World, rng: random.Random) -> None:
         world.errors.append(f"unpublished store: {type(exc).__name__}: {exc}")
 
 
-def flags_late(world: World) -> tuple[int, int]:
-    """Return (flags, flags ruled late) from the log: each time forfeit's
-    stored tick against the flag time replayed from the events before it."""
+def flags_late(world: World) -> tuple[int, int, int]:
+    """Return (flags, flags ruled late, those of them that fell while the
+    process ticking them was dead and were ruled once its lease expired)
+    from the log: each time forfeit's stored tick against the flag time
+    replayed from the events before it."""
     from qisai.store import Database, repo
     from qisai.web.play.storage import build_game
 
     db = Database(world.db_url)
-    flags = late = 0
+    flags = late = in_lease = 0
     try:
         with db.session() as s:
             for gid in sorted({f.gid for f in world.followers}):
@@ -268,12 +285,18 @@ def flags_late(world: World) -> tuple[int, int]:
                 fell = game.clock.deadline()
                 if fell is None:
                     continue
+                ruled = ticks[-1].at_ms / 1000
                 allowed = world.in_window(fell) or fell
-                if ticks[-1].at_ms / 1000 > allowed + LATE:
+                if ruled > allowed + LATE:
                     late += 1
+                    # Fell while the process ticking it was dead: another
+                    # takes its lease once it expires (3 s, then a round).
+                    if any(w[0].startswith("kill") and w[1] <= fell <= w[1] + LEASE_GAP
+                           and ruled <= w[1] + LEASE_GAP + LATE for w in world.windows):
+                        in_lease += 1
     finally:
         db.dispose()
-    return flags, late
+    return flags, late, in_lease
 
 
 def limits_exceeded(world: World, tag: str) -> int:
@@ -503,16 +526,21 @@ def main() -> None:
         played = time.monotonic() - began
         limits += limits_exceeded(world, "b")
         acked, lost = lost_moves(world)
-        flags, late = flags_late(world)
+        flags, late, in_lease = flags_late(world)
         rec = world.recover or [0.0]
         print(f"{args.games} games, {len(world.followers)} sockets, {args.kills} server kills, "
               f"PostgreSQL 5 s, Redis 10 s, a worker: {played:.0f} s of play")
         print(f"acknowledged moves: {acked}, lost: {lost}")
         print(f"games frozen (a socket > {GRACE:g} s behind the database after a part "
               f"is back): {len(world.frozen)}")
+        for gid, seen in sorted(world.frozen.items())[:5]:
+            print(f"  frozen {gid}: {seen}")
+        print(f"moves stored and never published (as by a process killed in between): "
+              f"{world.unpublished}")
         print(f"time to recover: p50 {percentile(rec, .5):.2f} s, p99 {percentile(rec, .99):.2f} s "
               f"(n={len(world.recover)})")
-        print(f"flags: {flags}, ruled late (> {LATE:g} s): {late}")
+        print(f"flags: {flags}, ruled late (> {LATE:g} s): {late} (of them {in_lease} fell "
+              f"while the process ticking them was dead, ruled when its lease expired)")
         print(f"limits exceeded: {limits}")
         after = extra["engine_after"]
         print("engine move after its worker was killed: "

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import anyio
@@ -51,6 +52,7 @@ class RelayHost(Protocol):
     games: dict[str, LiveGame]
     db: Database
     metrics: Metrics
+    now: Callable[[], float]
 
     async def get(self, game_id: str) -> LiveGame: ...
     def forget(self, game_id: str) -> None: ...
@@ -65,6 +67,9 @@ class RelayHost(Protocol):
 class Relay:
     """Publishes this process's changes and applies the other processes'."""
 
+    OVERDUE = 1.0
+    """Seconds past a flag's time after which any process holding the game
+    rules it, lease or not (30.2: a dead holder's flags are not late)."""
     GAP_WAIT = 0.25
     """Seconds a message ahead of the log waits for the one before it."""
 
@@ -356,5 +361,17 @@ class Relay:
         clocked = self.clocked
         if clocked is None or not self.bus.up:
             return list(games.values())
-        return [live for game_id, live in games.items()
-                if game_id in self.held or game_id not in clocked]
+        now = self.hub.now()
+        out = []
+        for game_id, live in games.items():
+            if game_id in self.held or game_id not in clocked:
+                out.append(live)
+                continue
+            # Its holder should have ruled the flag by now: it may be dead,
+            # its lease not yet expired.  Rule it here (the log's
+            # conditional append keeps it once) rather than seconds late.
+            clock = live.game.clock
+            deadline = None if clock is None or live.game.is_over else clock.deadline()
+            if deadline is not None and now - deadline > self.OVERDUE:
+                out.append(live)
+        return out
