@@ -175,7 +175,8 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> St
     return stats
 
 
-def report(n: int, args: argparse.Namespace, stats: Stats) -> None:
+def report(n: int, args: argparse.Namespace, stats: Stats) -> float | None:
+    """Print the run's figures; return its delivery p99 (ms), if any."""
     rtts = stats.rtts
     elapsed = getattr(stats, "elapsed", 0.0)
     cpu: list[float | None] = getattr(stats, "cpu", [])
@@ -202,6 +203,7 @@ def report(n: int, args: argparse.Namespace, stats: Stats) -> None:
     print(f"games finished: {stats.finished // 2}/{args.games}; errors: {len(stats.errors)}")
     for e in sorted(set(stats.errors))[:5]:
         print("  error:", e)
+    return percentile([d * 1000 for d in stats.delivery], .99) if stats.delivery else None
 
 
 async def relay_probe(redis_url: str, count: int) -> list[float]:
@@ -266,6 +268,7 @@ def main() -> None:
     from qisai.store import Database
     from qisai.web.settings import load_secret_key
 
+    p99: dict[int, float] = {}
     for n in runs:
         schema = "qisai_bench_" + secrets.token_hex(4)
         admin = create_engine(args.pg_url)
@@ -288,7 +291,9 @@ def main() -> None:
                 servers = start_servers(n, data, db_url, f"redis://127.0.0.1:{rport}/0")
                 pids = [p.pid for p, _ in servers] + [redis.pid]
                 stats = asyncio.run(run(args, [b for _, b in servers], pids))
-                report(n, args, stats)
+                delivered = report(n, args, stats)
+                if delivered is not None:
+                    p99[n] = delivered
                 if n > 1:
                     hops = [h * 1000 for h in asyncio.run(relay_probe(
                         f"redis://127.0.0.1:{rport}/0", 1000))]
@@ -309,6 +314,11 @@ def main() -> None:
             with admin.begin() as conn:
                 conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
             admin.dispose()
+
+    if 1 in p99 and any(n > 1 for n in p99):
+        n = max(p99)
+        print(f"delivery p99: cross-process ({n} processes) {p99[n]:.1f} ms / same-process "
+              f"{p99[1]:.1f} ms = {p99[n] / p99[1]:.2f}x (goal: within 2x, issue 30)")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ cores to spare; a job whose worker dies is run again by another.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -31,8 +32,8 @@ def worker(
         1, "--matches", min=0, max=256, help="Match games played at once (0: none)."),
     move_timeout: float = typer.Option(
         60.0, "--move-timeout", min=1.0, max=3600.0,
-        help="Most seconds one engine move may take; a move whose worker died is taken by "
-             "another this many seconds (plus 10) after it began."),
+        help="Most seconds one engine move may take (a move whose worker died is given to "
+             "another by the server within 2 s: the worker's heartbeat stops)."),
     game_timeout: float = typer.Option(
         6 * 3600.0, "--game-timeout", min=10.0, max=7 * 24 * 3600.0,
         help="Most seconds one match game may take (likewise for a dead worker's game)."),
@@ -93,28 +94,42 @@ def worker(
         # Two queues, two arq workers: arq marks a job in progress for the
         # longest timeout of its worker's functions, and a dead worker's
         # engine move must be retried in seconds, not after a game's hours.
-        workers = [Worker([func(engine_job, name=JOB, timeout=move_timeout, max_tries=3)],
+        def moves() -> Worker:
+            return Worker([func(engine_job, name=JOB, timeout=move_timeout, max_tries=3)],
                           redis_settings=settings, max_jobs=size, poll_delay=0.02,
                           keep_result=120, on_startup=startup, on_shutdown=shutdown,
-                          burst=burst, handle_signals=False)]
-        if matches:
-            workers.append(Worker([func(match_game, name=MATCH_JOB, timeout=game_timeout,
-                                        max_tries=3)],
-                                  queue_name=MATCH_QUEUE, redis_settings=settings,
-                                  max_jobs=matches, poll_delay=0.1, keep_result=3600,
-                                  burst=burst, handle_signals=False))
+                          burst=burst, handle_signals=False)
+
+        def games() -> Worker:
+            return Worker([func(match_game, name=MATCH_JOB, timeout=game_timeout,
+                                max_tries=3)],
+                          queue_name=MATCH_QUEUE, redis_settings=settings,
+                          max_jobs=matches, poll_delay=0.1, keep_result=3600,
+                          burst=burst, handle_signals=False)
+
+        async def keep(make: Any) -> None:
+            # Redis going away ends an arq worker's run: start it again once
+            # Redis answers, so a worker outlives an outage (issue 30.2).
+            while True:
+                w = make()
+                try:
+                    await w.async_run()
+                    return  # --burst: the queue is empty
+                except Exception as exc:
+                    typer.echo(f"qisai worker: lost Redis ({type(exc).__name__}: {exc}); "
+                               "retrying", err=True)
+                    await asyncio.sleep(1.0)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await w.close()
+
         main = asyncio.current_task()
         if main is not None:  # SIGTERM stops the engines too, as Ctrl-C does
             import signal
 
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
-        try:
-            await asyncio.gather(*(w.async_run() for w in workers))
-        except asyncio.CancelledError:
-            pass
-        finally:
-            for w in workers:
-                await w.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(keep(moves), *([keep(games)] if matches else []))
 
     shown = url.split("@")[-1]
     typer.echo(f"qisai worker: {shown}, {size} engine processes, {matches} match games at once",

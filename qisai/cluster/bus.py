@@ -77,6 +77,10 @@ class Bus:
     lease_ms = 3000
     """A clock lease's life; it is renewed three times as often."""
 
+    def alive(self) -> bool:
+        """Return whether the publishing and listening tasks still run."""
+        return bool(self._tasks) and not any(t.done() for t in self._tasks)
+
     def __init__(self, url: str, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
         self.url = url
         self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -147,7 +151,7 @@ class Bus:
                             announced.discard(game)
                         pipe.publish(CHANNEL, json.dumps(message, ensure_ascii=False))
                     await pipe.execute()
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # Redis away, or anything else: never stop (30.2)
                 announced.clear()  # Redis may have lost them: say them again
                 # Dropped: the change is in the database, and the others
                 # resynchronise their sockets when they hear Redis again.
@@ -164,7 +168,10 @@ class Bus:
                 self._subscribed.set()
                 if lost:
                     lost = False
-                    await self.on_reconnect()
+                    try:
+                        await self.on_reconnect()
+                    except Exception:  # the caller's own loops catch up later
+                        log.exception("resynchronising after Redis came back failed")
                 while True:
                     msg = await pubsub.get_message(timeout=1.0)
                     if msg is None or msg.get("type") != "message":
@@ -178,7 +185,7 @@ class Bus:
                             await self.on_message(data)
                         except Exception:  # one bad message never stops the relay
                             log.exception("relaying a message failed")
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # Redis away, or anything else: never stop (30.2)
                 if self.up:
                     log.warning("lost Redis: %s; retrying", exc)
                 self.up = False

@@ -9,10 +9,20 @@ through the callables the app passes in: they never drift from the truth.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import socket
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.metrics_core import Metric
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
 
@@ -25,12 +35,13 @@ buckets catch a database or Redis in trouble."""
 class Metrics:
     """The metrics of one server process.
 
-    ``live_games``, ``sockets`` and ``queue_depth`` are read at each scrape
+    ``live_games``, ``loaded_games``, ``sockets`` and ``queue_depth`` are read at each scrape
     (``queue_depth`` may return ``None`` when there is no queue: the gauge
     then reads 0).
     """
 
     def __init__(self, *, live_games: Callable[[], int], sockets: Callable[[], int],
+                 loaded_games: Callable[[], int] = lambda: 0,
                  queue_depth: Callable[[], int | None] = lambda: None) -> None:
         self.registry = CollectorRegistry()
         self.moves = Counter("qisai_moves", "Moves and passes stored by this process",
@@ -48,12 +59,43 @@ class Metrics:
         self.relayed = Counter("qisai_relayed_updates",
                                "Updates of other processes relayed to this process's sockets",
                                registry=self.registry)
-        Gauge("qisai_live_games", "Games loaded in this process",
+        Gauge("qisai_live_games", "Games in play loaded in this process (not finished)",
               registry=self.registry).set_function(lambda: float(live_games()))
+        Gauge("qisai_loaded_games", "Games held in this process's memory (finished ones too, "
+              "while someone follows them)",
+              registry=self.registry).set_function(lambda: float(loaded_games()))
         Gauge("qisai_sockets", "Game sockets open on this process",
               registry=self.registry).set_function(lambda: float(sockets()))
         Gauge("qisai_queue_depth", "Engine jobs waiting in the worker queue",
               registry=self.registry).set_function(lambda: float(queue_depth() or 0))
+
+        self.requests = Histogram(
+            "qisai_http_request_duration_seconds",
+            "HTTP requests from arrival to the end of the answer, by method, route "
+            "(its template, never the raw path) and status class",
+            ["method", "route", "status"], buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.database_up = Gauge("qisai_database_up",
+                                 "1 if the database answered at the last scrape, else 0",
+                                 registry=self.registry)
+        self.redis_up = Gauge("qisai_redis_up", "1 if Redis answered at the last scrape, else 0 "
+                              "(absent without Redis)", registry=self.registry)
+        self.leases_held = Gauge("qisai_leases_held",
+                                 "Clock leases this process holds (games it ticks)",
+                                 registry=self.registry)
+        self.lease_takeovers = Counter(
+            "qisai_lease_takeovers", "Clock leases taken over from a process that let "
+            "them expire (it died or hung)", registry=self.registry)
+        self.relay_lag = Histogram(
+            "qisai_relay_lag_seconds", "From another process's publish to this process's "
+            "receipt of a game's change (wall clocks of both: keep them synchronised)",
+            buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.resyncs = Counter("qisai_resyncs", "Games found behind the database and reloaded, "
+                               "their sockets told", registry=self.registry)
+        # CPU seconds, resident memory, open files ... of this process.
+        ProcessCollector(registry=self.registry)
+        self.process = f"{socket.gethostname()}:{os.getpid()}"
+        """This process's label on every sample (``--workers N`` answers from N processes
+        in turn on one port: the label tells their series apart)."""
 
     def observe_move(self, seconds: float) -> None:
         """Count one stored move that took ``seconds`` to acknowledge."""
@@ -61,5 +103,20 @@ class Metrics:
         self.move_latency.observe(seconds)
 
     def text(self) -> bytes:
-        """Return every metric in Prometheus's text format."""
-        return generate_latest(self.registry)
+        """Return every metric in Prometheus's text format, each sample
+        labelled with ``process``."""
+        return generate_latest(_Labelled(self.registry, self.process))
+
+
+class _Labelled:
+    """A registry's metrics with one more label on every sample."""
+
+    def __init__(self, registry: CollectorRegistry, process: str) -> None:
+        self.registry = registry
+        self.process = process
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self.registry.collect():
+            family.samples = [s._replace(labels={**s.labels, "process": self.process})
+                              for s in family.samples]
+            yield family

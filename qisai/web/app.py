@@ -109,6 +109,9 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
             await find_engines(hub, settings.engines)
         if settings.redis_url is not None:
             from qisai.web.cluster.relay import Relay
+            from qisai.web.limits import share_limits
+
+            share_limits(st, hub, settings.redis_url)  # counted once for the cluster (30.5)
 
             hub.relay = Relay(hub, settings.redis_url)
             await hub.relay.start()
@@ -161,6 +164,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.add_middleware(DatabaseScopeMiddleware)  # one connection at a time per request
     # Outermost: CSP, no framing, nosniff ... on every response, a 413 too.
     app.add_middleware(SecurityHeadersMiddleware, secure_cookies=settings.cookie_secure)
+    app.add_middleware(ops.RequestTimer)  # every request's time, the refusals' too (30.6)
 
     app.include_router(ops.router)  # /healthz, /readyz, /metrics
     app.include_router(accounts_api.router)

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,8 +114,8 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         full_env = dict(os.environ, QISAI_DATA_DIR=str(data), QISAI_DATABASE_URL=db_url,
-                        QISAI_REDIS_URL=redis_url, QISAI_RATE_SIGNUP="1000",
-                        **(env or {}))
+                        QISAI_REDIS_URL=redis_url, QISAI_RATE_SIGNUP="1000")
+        full_env.update(env or {})
         self.proc = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, "serve", "--port", str(self.port),
              "--log-level", "warning", *extra],
@@ -150,11 +151,95 @@ class Server:
                 self.kill9()
 
 
+def _postgres_bin(name: str) -> str | None:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
+                   key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
+    return str(found[-1]) if found else shutil.which(name)
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own (``initdb`` in a temporary folder,
+    loopback only, fsync off: the system keeps what a killed server wrote;
+    never synchronous_commit off, which loses acknowledged commits in a
+    crash) that a test or a bench may stop and start
+    again on the same port -- never the shared server other tests use.
+    As root the server runs as the ``postgres`` user (PostgreSQL refuses
+    root)."""
+
+    def __init__(self) -> None:
+        initdb, self.pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
+        if initdb is None or self.pg_ctl is None:
+            raise FileNotFoundError("initdb/pg_ctl not found (Debian's postgresql)")
+        self.folder = Path(tempfile.mkdtemp(prefix="qisai-pg-"))
+        self._as: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+            self._as = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://qisai@127.0.0.1:{self.port}/postgres"
+        subprocess.run([*self._as, initdb, "-D", str(self.folder / "data"), "-U", "qisai",
+                        "--auth=trust", "-E", "UTF8", "--no-sync"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        assert self.pg_ctl is not None
+        opts = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                "-c fsync=off -c max_connections=200")
+        subprocess.run([*self._as, self.pg_ctl, "-D", str(self.folder / "data"), "-o", opts,
+                        "-l", str(self.folder / "log"), "-w", "start"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        """Stop at once (``immediate``: what a crash leaves, connections cut)."""
+        assert self.pg_ctl is not None
+        subprocess.run([*self._as, self.pg_ctl, "-D", str(self.folder / "data"), "-m",
+                        "immediate", "-w", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def own_pg() -> Iterator[PrivatePostgres]:
+    """A PostgreSQL of the test's own, migrated, that it may stop (skips
+    where PostgreSQL's programs are missing)."""
+    try:
+        pg = PrivatePostgres()
+    except (FileNotFoundError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"no private PostgreSQL: {exc}")
+    try:
+        pg.start()
+        from qisai.store import Database
+
+        db = Database(pg.url)
+        db.upgrade()
+        db.dispose()
+        yield pg
+    finally:
+        pg.remove()
+
+
 @pytest.fixture
 def cluster(tmp_path: Path, pg_url: str, redis_server: RedisServer) -> Iterator[Any]:
     """Start server processes on the test's PostgreSQL and Redis:
     ``cluster(n, *extra_args)`` returns ``n`` ready :class:`Server` (they
     share a data folder, hence the secret key that signs sessions)."""
+    yield from _cluster(tmp_path, pg_url, redis_server)
+
+
+@pytest.fixture
+def own_cluster(tmp_path: Path, own_pg: PrivatePostgres, redis_server: RedisServer
+                ) -> Iterator[Any]:
+    """:func:`cluster` on a PostgreSQL of the test's own (``.pg``), which
+    the test may stop and start."""
+    for start in _cluster(tmp_path, own_pg.url, redis_server):
+        start.pg = own_pg  # type: ignore[attr-defined]
+        yield start
+
+
+def _cluster(tmp_path: Path, pg_url: str, redis_server: RedisServer) -> Iterator[Any]:
     from qisai.web.settings import load_secret_key
 
     data = tmp_path / "data"

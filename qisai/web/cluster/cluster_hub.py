@@ -16,18 +16,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 
 from qisai.cluster.metrics import Metrics
 from qisai.referee.errors import EventError
 from qisai.referee.events import Event, Notice
 from qisai.store import repo
 from qisai.store.models import User
+from qisai.web.play.fanout import send_safely
 from qisai.web.play.hub import Hub
-from qisai.web.play.live import ActionError, LiveGame
+from qisai.web.play.live import ActionError, LiveGame, Send
+from qisai.web.seats.opponents import BUILTIN, Seat
 from qisai.web.play.threads import game_limiter
 from qisai.web.seats.opponents import BUILTIN, Seat
 
@@ -36,6 +40,8 @@ if TYPE_CHECKING:  # Redis and arq come with the ``cluster`` extra
     from qisai.web.cluster.remote_engines import RemoteEngines
 
 __all__ = ["ClusterHub"]
+
+log = logging.getLogger("qisai.web")
 
 
 class ClusterHub(Hub):
@@ -46,10 +52,15 @@ class ClusterHub(Hub):
         self.relay: Relay | None = None
         self.remote: RemoteEngines | None = None
         self._queue_depth = 0
-        self.metrics = Metrics(live_games=lambda: len(self.games), sockets=self.socket_count,
+        self.metrics = Metrics(live_games=lambda: sum(not g.game.is_over
+                                                      for g in self.games.values()),
+                               loaded_games=lambda: len(self.games), sockets=self.socket_count,
                                queue_depth=lambda: self._queue_depth)
         self._stored: dict[str, tuple[int, list[Event]]] = {}
         self._lag_watch: asyncio.Task[None] | None = None
+        self.health: dict[str, str] = {}
+        """The hub's own background loops for ``/readyz`` (``ok`` or
+        ``failing: ERROR``); the relay keeps its own."""
 
     def start_ticker(self, period: float = 0.5) -> None:
         """:meth:`Hub.start_ticker`, and the watch of the event loop's lag."""
@@ -92,6 +103,62 @@ class ClusterHub(Hub):
         with self.db.session() as s:
             return repo.get_game(s, live.id).event_count > live.event_count
 
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """:meth:`Hub._reload`, and every socket told when the copy was
+        behind (see :meth:`refresh`); call with ``live.lock`` held."""
+        return await self.refresh(live)
+
+    async def refresh(self, live: LiveGame, *, force: bool = False,
+                      announce: bool = True) -> LiveGame:
+        """Reload ``live`` from the database, the one truth (issue 30.1).  If
+        the copy was behind (or ``force``), every socket this process holds
+        on the game gets the full state, and -- with ``announce`` -- the
+        other processes are told to look too (a process killed between
+        storing and publishing left them all behind).  Call with
+        ``live.lock`` held; returns ``live``.  Raises what the load raises."""
+        before = (live.event_count, live.status)
+        await super()._reload(live)
+        behind = (live.event_count, live.status) != before
+        if behind:
+            self.metrics.resyncs.inc()
+        if behind or force:
+            await self.tell_state(live)
+        if behind and announce and self.relay is not None:
+            self.relay.announce(live)
+        return live
+
+    async def tell_state(self, live: LiveGame) -> None:
+        """Send every socket of ``live`` on this process its full state (each
+        its own side's view)."""
+        for key, send in list(live.subscribers.items()):
+            viewer = key >> 20
+            text = json.dumps({"type": "state", "state": live.snapshot(viewer or None)},
+                              ensure_ascii=False)
+            await send_safely(live, key, send, text)
+
+    async def subscribe(self, game_id: str, viewer: int | None, send: Send
+                        ) -> tuple[LiveGame, int]:
+        """:meth:`Hub.subscribe`; among several processes the copy is first
+        compared with the database (a reconnect after a process died must
+        not be shown its old copy) and reloaded if behind."""
+        live, key = await super().subscribe(game_id, viewer, send)
+        if self.relay is not None:
+            try:
+                behind = await anyio.to_thread.run_sync(self._behind, live,
+                                                        limiter=game_limiter())
+            except Exception:  # the database is away: the sync loop catches up later
+                log.warning("game %s: cannot compare with the database", game_id)
+                behind = False
+            if behind:
+                async with live.lock:
+                    await self.refresh(live)
+        return live, key
+
+    def engine_busy(self, game_id: str) -> bool:
+        """Return whether an engine task of ``game_id`` runs in this process."""
+        task = self._engine_running.get(game_id)
+        return task is not None and not task.done()
+
     def count_relayed(self) -> None:
         """Count one update of another process passed to this one's sockets."""
         self.metrics.relayed.inc()
@@ -106,16 +173,25 @@ class ClusterHub(Hub):
         """
         start = time.perf_counter()
         try:
-            ack = await super().act(game_id, user, action)
-        except ActionError as exc:
-            if self.relay is None or exc.status in (400, 403, 429):
-                raise
-            live = await self.get(game_id)
-            async with live.lock:
-                if not await anyio.to_thread.run_sync(self._behind, live, limiter=game_limiter()):
+            try:
+                ack = await super().act(game_id, user, action)
+            except ActionError as exc:
+                if self.relay is None or exc.status in (400, 403, 429):
                     raise
-                await self._reload(live)
-            ack = await super().act(game_id, user, action)
+                live = await self.get(game_id)
+                async with live.lock:
+                    if not await anyio.to_thread.run_sync(self._behind, live,
+                                                          limiter=game_limiter()):
+                        raise
+                    await self._reload(live)
+                ack = await super().act(game_id, user, action)
+        except (SQLAlchemyError, OSError) as exc:
+            # Not stored (the copy is rebuilt from the log): the player is
+            # told so and may send it again; his socket stays (30.2).
+            log.warning("game %s: an action could not be stored: %s", game_id, exc)
+            raise ActionError(503, f"game {game_id}: not stored -- the database does not "
+                                   "answer; send it again in a moment (未能保存：数据库无响应，"
+                                   "请稍后重发)") from None
         if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
             self.metrics.observe_move(time.perf_counter() - start)
         return ack
@@ -144,6 +220,16 @@ class ClusterHub(Hub):
             self.relay.publish(live, first, events, text)
         await self.send_local(live, text)
 
+    async def tick_all(self) -> None:
+        """:meth:`Hub.tick_all`, its failures noted for ``/readyz`` (the
+        ticker goes on and logs them)."""
+        try:
+            await super().tick_all()
+        except Exception as exc:
+            self.health["ticker"] = f"failing: {type(exc).__name__}"
+            raise
+        self.health["ticker"] = "ok"
+
     def tick_candidates(self) -> list[LiveGame]:
         """The games this process ticks (see :meth:`Relay.tick_candidates`)."""
         if self.relay is None:
@@ -159,5 +245,6 @@ class ClusterHub(Hub):
         from qisai.web.cluster.remote_engines import RemoteSeat
 
         seat = RemoteSeat(self.remote, live.kind, name)
+        seat.on_wait = lambda waiting: self._engine_waiting(live, waiting)  # a lost worker (30.4)
         self._seats[live.id] = seat
         return seat

@@ -183,6 +183,10 @@ class Hub:
         database on first use.  Raises :class:`ActionError` (404) if unknown."""
         live = self.games.get(game_id)
         if live is not None:
+            if live.stale:  # a failed append left it ahead of the log (30.2)
+                async with live.lock:
+                    if live.stale:
+                        await self._reload(live)
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -213,6 +217,7 @@ class Hub:
         live.game, live.event_count, live.status = fresh.game, fresh.event_count, fresh.status
         live.first_user_id, live.second_user_id = fresh.first_user_id, fresh.second_user_id
         live.players, live.engine = fresh.players, fresh.engine
+        live.stale = False
         return live
 
     def forget(self, game_id: str) -> None:
@@ -265,7 +270,11 @@ class Hub:
                 await self._reload(live)
                 raise
             except Exception:
-                self.forget(live.id)
+                # Memory ran ahead of the log: rebuilt in place, its sockets
+                # kept; with the database away, before its next use (30.2).
+                live.stale = True
+                with contextlib.suppress(Exception):
+                    await self._reload(live)
                 raise
             live.event_count += len(new)
         return game.notices[n_notices:], refusal
@@ -769,6 +778,11 @@ class Hub:
         self.pool.reap()
         now = self.now()
         for live in self.tick_candidates():
+            if live.stale:  # rebuilt from the log first: a flag is ruled on the truth
+                with contextlib.suppress(Exception):
+                    await self.get(live.id)
+                if live.stale:
+                    continue
             game = live.game
             if game.is_over or game.clock is None or game.clock.running is None:
                 continue

@@ -99,6 +99,10 @@ class LiveGame:
     """The event board the game is played for, if any."""
     rated: bool = False
     """A rated game (no takeback or rematch; see :mod:`~qisai.web.play.takeback`)."""
+    stale: bool = False
+    """The referee game may hold a change the database refused (an append
+    that failed, the database away): rebuilt from the log before its next
+    use (issue 30.2)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: dict[int, Send] = field(default_factory=dict)
     views: Views = field(default_factory=Views, repr=False)

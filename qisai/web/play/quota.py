@@ -26,13 +26,14 @@ import contextlib
 import datetime as dt
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from qisai.store.models import Game, GameStatus
 
-__all__ = ["Quota", "QuotaError"]
+__all__ = ["Quota", "QuotaError", "SharedQuota"]
 
 _OPEN = (GameStatus.WAITING.value, GameStatus.ACTIVE.value)
 
@@ -84,20 +85,29 @@ class Quota:
     def address_counts(self, s: Session, address: str) -> tuple[int, int]:
         """Return (unfinished engine games, open seeks) of the guests of
         ``address`` (games this process saw them make)."""
-        ids = self._by_address.get(address)
+        ids = self._address_ids(address)
         if not ids:
             return 0, 0
         rows = s.execute(select(Game.id, Game.engine, Game.status, Game.created_at).where(
-            Game.id.in_(list(ids)))).all()
+            Game.id.in_(ids))).all()
         since = self._seek_since()
         live = {r.id for r in rows if r.status in _OPEN}
         # Forget the finished ones, so the list stays short.
-        for gid in [g for g in ids if g not in live]:
-            ids.remove(gid)
+        self._forget_ids(address, [g for g in ids if g not in live])
         engine = sum(1 for r in rows if r.status in _OPEN and r.engine is not None)
         seeks = sum(1 for r in rows if r.status == GameStatus.WAITING.value
                     and r.engine is None and _naive_utc(r.created_at) >= since)
         return engine, seeks
+
+    def _address_ids(self, address: str) -> list[str]:
+        """The games the guests of ``address`` made (maybe finished)."""
+        return list(self._by_address.get(address) or ())
+
+    def _forget_ids(self, address: str, game_ids: list[str]) -> None:
+        ids = self._by_address.get(address)
+        for gid in game_ids:
+            if ids is not None and gid in ids:
+                ids.remove(gid)
 
     # -------------------------------------------------------------- checks
     def check(self, s: Session, user_id: int, address: str | None, *, engine: bool) -> None:
@@ -151,3 +161,87 @@ class Quota:
                 if len(self._locks) > 10_000:
                     for k in [k for k, lk in self._locks.items() if not lk.locked()]:
                         del self._locks[k]
+
+
+@dataclass
+class SharedQuota(Quota):
+    """A :class:`Quota` for a cluster (issue 30.5): the check and creation
+    of one player (one guest address) hold a lock in Redis, so requests on
+    different processes cannot all take the last place, and the guests'
+    games by address are kept in Redis, seen by every process.  While
+    Redis fails it falls back to the process's own locks and lists."""
+
+    url: str = ""
+    LOCK_SECONDS = 10.0
+    """Longest a lock is held (a process killed holding one frees it then)."""
+
+    def __post_init__(self) -> None:
+        import redis
+        from redis import asyncio as aioredis
+
+        self._sync = redis.Redis.from_url(self.url, socket_timeout=0.5,
+                                          socket_connect_timeout=0.5)
+        self._async = aioredis.Redis.from_url(self.url, socket_timeout=2.0,
+                                              socket_connect_timeout=2.0)
+
+    @classmethod
+    def like(cls, quota: Quota, url: str) -> SharedQuota:
+        """Return a shared quota with the limits of ``quota``."""
+        return cls(engine_games=quota.engine_games, seeks=quota.seeks,
+                   address_engine_games=quota.address_engine_games,
+                   address_seeks=quota.address_seeks, seek_minutes=quota.seek_minutes, url=url)
+
+    @staticmethod
+    def _key(address: str) -> str:
+        return "qisai:quota:address:" + address[:100]
+
+    def _address_ids(self, address: str) -> list[str]:
+        try:
+            found: list[bytes] = self._sync.lrange(self._key(address), 0, -1)  # type: ignore[assignment]
+            return [g.decode() for g in found]
+        except Exception:  # Redis away: this process's own list
+            return super()._address_ids(address)
+
+    def _forget_ids(self, address: str, game_ids: list[str]) -> None:
+        super()._forget_ids(address, game_ids)
+        with contextlib.suppress(Exception):
+            pipe = self._sync.pipeline(transaction=False)
+            for gid in game_ids:
+                pipe.lrem(self._key(address), 0, gid)
+            pipe.execute()
+
+    def remember(self, game_id: str, address: str | None) -> None:
+        """Count ``game_id`` for the guests of ``address`` in the cluster."""
+        super().remember(game_id, address)
+        if address is None:
+            return
+        keep = 4 * max(self.address_engine_games, self.address_seeks) + 64
+        with contextlib.suppress(Exception):
+            pipe = self._sync.pipeline(transaction=False)
+            pipe.rpush(self._key(address), game_id)
+            pipe.ltrim(self._key(address), -keep, -1)
+            pipe.expire(self._key(address), 2 * 86400)
+            pipe.execute()
+
+    @contextlib.asynccontextmanager
+    async def serialised(self, keys: Iterable[str]) -> AsyncIterator[None]:
+        """Hold the cluster's locks of ``keys`` (in order; and this
+        process's) for a check and a creation."""
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(super().serialised(keys))
+            for key in sorted(set(keys)):
+                lock = self._async.lock("qisai:quota:lock:" + key[:120],
+                                        timeout=self.LOCK_SECONDS,
+                                        blocking_timeout=self.LOCK_SECONDS)
+                try:
+                    got = await lock.acquire()
+                except Exception:  # Redis away: this process's lock only
+                    continue
+                if got:
+                    stack.push_async_callback(_release, lock)
+            yield
+
+
+async def _release(lock: Any) -> None:
+    with contextlib.suppress(Exception):  # expired meanwhile, or Redis away
+        await lock.release()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
-from sqlalchemy import event
+from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 
 from qisai.referee.events import Event
@@ -26,8 +26,8 @@ from qisai.web.play.takeback import replay
 from qisai.web.play.threads import game_limiter
 from qisai.web.state import spawn
 
-__all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "load_live",
-           "nowait_database", "persist"]
+__all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "event_counts",
+           "load_live", "nowait_database", "persist"]
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,21 @@ def load_live(db: Database, game_id: str, now: Callable[[], float]) -> LiveGame:
                         event_count=len(events), engine=row.engine,
                         pairing_id=row.pairing_id, rated=bool(row.rated))
 
+
+def event_counts(db: Database, game_ids: list[str]) -> dict[str, tuple[int, str]]:
+    """Return ``{game id: (events stored, status)}`` for the ``game_ids`` the
+    database holds, in one query (blocking: call it in a worker thread);
+    a game deleted meanwhile is left out.  Raises SQLAlchemy's errors when
+    the database cannot be read."""
+    out: dict[str, tuple[int, str]] = {}
+    with db.session() as s:
+        for start in range(0, len(game_ids), 500):  # bounded IN lists
+            chunk = game_ids[start:start + 500]
+            rows = s.execute(select(GameRow.id, GameRow.event_count, GameRow.status)
+                             .where(GameRow.id.in_(chunk)))
+            for gid, count, status in rows:
+                out[gid] = (int(count or 0), str(status))
+    return out
 
 
 def persist(db: Database, live: LiveGame, new: list[Event], actor_id: int | None,
