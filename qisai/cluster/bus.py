@@ -81,6 +81,11 @@ class Bus:
         """Return whether the publishing and listening tasks still run."""
         return bool(self._tasks) and not any(t.done() for t in self._tasks)
 
+    @property
+    def started(self) -> bool:
+        """Whether the publishing and listening tasks were started."""
+        return bool(self._tasks)
+
     def __init__(self, url: str, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
         self.url = url
         self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"

@@ -31,7 +31,6 @@ from qisai.store.models import User
 from qisai.web.play.fanout import send_safely
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame, Send
-from qisai.web.seats.opponents import BUILTIN, Seat
 from qisai.web.play.threads import game_limiter
 from qisai.web.seats.opponents import BUILTIN, Seat
 

@@ -285,7 +285,7 @@ class Relay:
         for name, task in (("leases", self._lease_task), ("sync", self._sync_task)):
             if task is not None and task.done():
                 out[name] = "stopped"
-        if self.bus._tasks and not self.bus.alive():
+        if self.bus.started and not self.bus.alive():
             out["bus"] = "stopped"
         return out
 
