@@ -39,6 +39,7 @@ from qisai.web.events.model import (
 )
 from qisai.web.events.views import (
     PAGE_MATCHES,
+    entry_matches,
     field_lines,
     games_by_key,
     paired_rounds,
@@ -106,11 +107,8 @@ async def field_page(tournament_id: int, v: ViewerDep, st: StateDep,
         with st.db.session() as s:
             row, ev = _event(s, tournament_id, *FAMILIES)
             lines = field_lines(ev, row.settings.get("users", {}))
-            key = q.strip().casefold()
-            if key:
-                lines = [x for x in lines if key in x["name"].casefold() or key == str(
-                    x["number"]) or any(key in m["name"].casefold()
-                                        for m in x.get("roster", ()))]
+            if q.strip():
+                lines = [x for x in lines if entry_matches(x, q)]
             return {"total": len(lines), "offset": offset, "q": q,
                     "entries": lines[offset:offset + limit]}
     return await run_in_threadpool(run)

@@ -43,9 +43,9 @@ from qisai.web.events.model import (
 from qisai.web.events.paged import LOG_LINES, SEARCH_HITS, page_view
 from qisai.web.events.staff import staff_view
 
-__all__ = ["FIELD_LINES", "PAGE_MATCHES", "SMALL_TEAMS", "field_lines", "games_by_key",
-           "paired_rounds", "ranking_lines", "round_detail", "team_crosstable",
-           "tournament_view"]
+__all__ = ["FIELD_LINES", "PAGE_MATCHES", "SMALL_TEAMS", "entry_matches", "field_lines",
+           "games_by_key", "paired_rounds", "ranking_lines", "round_detail",
+           "team_crosstable", "tournament_view"]
 
 PAGE_MATCHES = 32
 """Matches of a round (a group event's: boards of one group) on one page."""
@@ -106,6 +106,7 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None, 
         assert isinstance(ev, TeamEvent)  # individual events are page_view's
         base.update(_team_view(ev))
     base["group_shown"] = base.pop("_group", None)
+    base["group_asked"] = group  # the round's boards are that group's only
     # a group event's round: every group's boards, a page at a time, or
     # only those of the group asked for
     base["rounds"] = [] if shown is None else [
@@ -120,7 +121,7 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None, 
     base["entries_total"] = len(field)
     base["teams" if isinstance(ev, TeamEvent) else "players"] = field[:FIELD_LINES]
     mine = [f for f in field if _is_own(f, own)]
-    hits = [f for f in field if _matches(f, q)][:SEARCH_HITS] if q.strip() else []
+    hits = [f for f in field if entry_matches(f, q)][:SEARCH_HITS] if q.strip() else []
     place = {x["number"]: x for x in ranking}
     base["own"] = [_with_place(f, place) for f in mine[:SEARCH_HITS]]
     base["search"] = {"q": q, "hits": [_with_place(f, place) for f in hits]}
@@ -330,7 +331,10 @@ def _is_own(line: dict[str, Any], own: set[str]) -> bool:
     return line["name"] in own
 
 
-def _matches(line: dict[str, Any], q: str) -> bool:
+def entry_matches(line: dict[str, Any], q: str) -> bool:
+    """Whether field line ``line`` (:func:`field_lines`) is found by ``q``:
+    its name, or a team member's, contains it (case folded), or its number
+    is it."""
     key = q.strip().casefold()
     return key in line["name"].casefold() or key == str(line["number"]) or any(
         key in m["name"].casefold() for m in line.get("roster", ()))
