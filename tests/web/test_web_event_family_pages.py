@@ -218,3 +218,24 @@ def test_paged_routes_who_may(client: TestClient, register: Any, org: dict[str, 
         assert client.get(f"/api/tournaments/{solo}/{route}").status_code in (404, 409)
     ko = _import(client, org, _knockout(8))
     assert client.get(f"/api/tournaments/{ko}/team-crosstable").status_code == 409
+
+
+def test_knockout_controls_only_on_the_latest_round(client: TestClient,
+                                                    org: dict[str, Any]) -> None:
+    """The organiser's result entry and decisions are on the latest round
+    (its r.latest flag), whichever round the page shows; an earlier round
+    shows its results."""
+    ev = KnockoutEvent("KO 8", series="single")
+    ev.players = [Player(f"P{i}", 2600 - i) for i in range(1, 9)]
+    ev.start()
+    for m in ev.pair_next_round():
+        ev.record_game(1, m.index, 1, "1-0")
+    ev.pair_next_round()
+    tid = _import(client, org, EventFile("knockout", ev).to_dict())
+    latest = client.get(f"/tournaments/{tid}", headers=org["headers"]).text
+    assert f"/api/tournaments/{tid}/rounds/2/matches/1/decision" in latest
+    assert f'data-url="/api/tournaments/{tid}/rounds/2/matches/1/games/1"' in latest
+    first = client.get(f"/tournaments/{tid}", params={"round": 1}, headers=org["headers"]).text
+    assert 'data-round="1"' in first and "/rounds/1/matches/1/decision" not in first
+    assert f'data-url="/api/tournaments/{tid}/rounds/1/matches/1/games/1"' not in first
+    assert "1-0" in first  # round 1's results, as text
