@@ -20,12 +20,21 @@ for the 500-entry event, each paper.  Prints per request the median, p99
 and max time and the size of the answer.  Targets: event page p99 < 200 ms
 and < 300 KB at 500 entries and at 2,000 x 50; every paper < 1.5 s.
 
+Then, unless ``--no-families``, the other families at two sizes each (built
+with qisai.competition, round 1 played, imported): a knock-out of 64 and
+256 entries, a 4-board team Swiss of 64 and 100 teams, a group event of 4
+and 16 groups of 16; each one's page (anonymous, organiser), JSON and its
+paged routes (``.../rounds/1/matches``, ``.../field``, ``.../ranking``,
+``.../team-crosstable``).  ``--no-individual`` leaves out the individual
+events.
+
 ``--root DIR`` (repeatable) times another checkout (e.g. an export of
 main) in a child process with the same seed; a route the checkout lacks
 is reported as absent.
 
     python3 bench/event_pages.py [--views N] [--root DIR ...] [--no-big] [--no-papers]
-                                 [--big-unplayed] [--big-papers]
+                                 [--big-unplayed] [--big-papers] [--no-families]
+                                 [--no-individual]
 """
 
 from __future__ import annotations
@@ -77,6 +86,47 @@ def build(n: int, rounds: int, seed: int, swiss: bool, results: bool = True
     return EventFile("individual", t, Header(t.name)).to_dict()
 
 
+def build_family(kind: str, n: int) -> dict[str, Any]:
+    """An event file of family ``kind`` (``knockout``: ``n`` entries; ``team``:
+    ``n`` teams of five on 4 boards, a 7-round Swiss; ``groups``: ``n``
+    groups of 16) with round 1 paired and played."""
+    from qisai.competition.events.file import EventFile
+    from qisai.competition.events.group_event import GroupEvent
+    from qisai.competition.events.knockout_event import KnockoutEvent
+    from qisai.competition.events.team_event import TeamEvent
+    from qisai.competition.tournament import Player
+
+    if kind == "knockout":
+        ko = KnockoutEvent(f"bench KO {n}", series="single")
+        ko.players = [Player(f"棋手{i:04d}", 2600 - i) for i in range(1, n + 1)]
+        ko.start()
+        for m in ko.pair_next_round():
+            if m.black is not None:
+                ko.record_game(1, m.index, 1, "1-0")
+        return EventFile("knockout", ko).to_dict()
+    if kind == "team":
+        tm = TeamEvent(f"bench teams {n}", system="swiss", rounds=7, boards=4)
+        for i in range(1, n + 1):
+            tm.add_team(f"队{i:03d}", [f"队{i:03d}-{j}" for j in range(1, 6)])
+        tm.start()
+        tm.pair_next_round()
+        assert tm.tt is not None
+        for tmatch in tm.tt.rounds[0]:
+            if tmatch.black_team is not None:
+                for b in range(1, 5):
+                    tm.record_board(1, tmatch.board, b, "1-0")
+        return EventFile("team", tm).to_dict()
+    g = GroupEvent(f"bench groups {n}", groups=n, advance=2)
+    g.players = [Player(f"棋手{i:04d}", 2600 - i) for i in range(1, 16 * n + 1)]
+    g.start()
+    g.pair_next_round()
+    for grp, t, _ in g.round_parts(1):
+        for p in t.rounds[0].pairings:
+            if p.black is not None:
+                g.record_result(1, grp, p.board, "1-0")
+    return EventFile("groups", g).to_dict()
+
+
 def timed(client: Any, method: str, url: str, runs: int, **kw: Any) -> dict[str, Any]:
     """``runs`` requests after one cold one: times (s), size (bytes), status."""
     out: dict[str, Any] = {"times": [], "size": 0, "status": 0}
@@ -105,7 +155,8 @@ def show(label: str, m: dict[str, Any]) -> None:
           f"{max(ts) * 1000:6.0f} ms  {m['size'] / 1024:8.1f} KB")
 
 
-def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: bool) -> None:
+def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: bool,
+           individual: bool = True, families: bool = True) -> None:
     """Run the bench with the qisai first on ``sys.path`` (the child)."""
     from fastapi.testclient import TestClient
 
@@ -135,6 +186,8 @@ def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: b
                 repo.set_role(s, org["id"], Role.ORGANISER)
             oh = {"Authorization": org["Authorization"]}
             sizes = [(500, 11, True, True)] + ([(2000, 50, False, big_results)] if big else [])
+            if not individual:
+                sizes = []
             for n, rounds, swiss, results in sizes:
                 t0 = time.perf_counter()
                 data = build(n, rounds, 2026, swiss, results)
@@ -179,6 +232,35 @@ def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: b
                     for kind in ("pairings", "standings", "crosstable", "slips", "ratings"):
                         show(f"paper {kind}", timed(
                             c, "GET", f"/tournaments/{tid}/papers/{kind}.pdf", 1, headers=oh))
+            for kind, n in ((("knockout", 64), ("knockout", 256), ("team", 64), ("team", 100),
+                             ("groups", 4), ("groups", 16)) if families else ()):
+                data = build_family(kind, n)
+                what = {"knockout": "entries", "team": "teams", "groups": "groups of 16"}[kind]
+                print(f"  {kind}, {n} {what}, round 1 played (file "
+                      f"{len(json.dumps(data)) // 1024} KiB)")
+                t0 = time.perf_counter()
+                r = c.post("/api/tournaments/import", json=data, headers=oh)
+                print(f"    {'import':44s} {r.status_code} {time.perf_counter() - t0:7.2f} s")
+                assert r.status_code == 201, r.text[:500]
+                tid = r.json()["id"]
+                page, api = f"/tournaments/{tid}", f"/api/tournaments/{tid}"
+                checks = [("event page (anonymous)", page, {}),
+                          ("event page (organiser)", page, {"headers": oh}),
+                          ("event page ?round=1&from=32&at=32", page + "?round=1&from=32&at=32",
+                           {}),
+                          ("API event (anonymous)", api, {}),
+                          ("API event (organiser)", api, {"headers": oh}),
+                          ("API round 1 matches ?offset=32&limit=50",
+                           api + "/rounds/1/matches?offset=32&limit=50", {}),
+                          ("API field ?q=1", api + "/field?q=1", {}),
+                          ("API ranking ?offset=0&limit=50", api + "/ranking?limit=50", {})]
+                if kind == "team":
+                    checks.append(("API team-crosstable ?offset=50&limit=50",
+                                   api + "/team-crosstable?offset=50&limit=50", {}))
+                if kind == "groups":
+                    checks.append(("event page ?group=3", page + "?group=3", {}))
+                for label, url, kw in checks:
+                    show(label, timed(c, "GET", url, views, **kw))
 
 
 def main() -> None:
@@ -193,10 +275,15 @@ def main() -> None:
                          "which a checkout without bulk import stores in minutes, not hours)")
     ap.add_argument("--big-papers", action="store_true",
                     help="time the papers of the 2,000 x 50 event too")
+    ap.add_argument("--no-families", action="store_true",
+                    help="leave out the knock-out, team and group events")
+    ap.add_argument("--no-individual", action="store_true",
+                    help="leave out the individual events (500 and 2,000 entries)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker:
-        worker(a.views, not a.no_big, not a.no_papers, not a.big_unplayed, a.big_papers)
+        worker(a.views, not a.no_big, not a.no_papers, not a.big_unplayed, a.big_papers,
+               not a.no_individual, not a.no_families)
         return
     load = os.getloadavg()
     print(f"event pages; {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} "
@@ -208,6 +295,8 @@ def main() -> None:
         argv += ["--no-papers"] if a.no_papers else []
         argv += ["--big-unplayed"] if a.big_unplayed else []
         argv += ["--big-papers"] if a.big_papers else []
+        argv += ["--no-families"] if a.no_families else []
+        argv += ["--no-individual"] if a.no_individual else []
         sys.stdout.flush()
         subprocess.run(argv, env=dict(os.environ, PYTHONPATH=str(root)), check=True)
         print(f"  load average now {os.getloadavg()[0]:.2f}")

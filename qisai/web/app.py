@@ -38,6 +38,7 @@ from qisai.web.apidocs import add_api_docs
 from qisai.web.bounds import BodyLimitMiddleware, add_bound_handlers
 from qisai.web.cluster.cluster_hub import ClusterHub
 from qisai.web.events import paged as event_paged
+from qisai.web.events import paged_families as event_paged_families
 from qisai.web.events import papers as event_papers
 from qisai.web.events import routes as events_api
 from qisai.web.events import transfer as event_transfer
@@ -178,6 +179,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(events_api.api)
     app.include_router(event_transfer.router)  # /api/tournaments/{id}/export, /import
     app.include_router(event_paged.router)  # an event's standings, boards ... a page at a time
+    app.include_router(event_paged_families.router)  # knock-out, team, group: the same
     app.include_router(event_papers.router)  # /tournaments/{id}/papers/...: printed papers
     # exhibitions (issue 21): simuls, their socket, blindfold seats
     app.include_router(simuls_api.router)

@@ -192,3 +192,37 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("QISAI_TEST_ARTIFACTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def event_round(client: TestClient, base: str, n: int, headers: dict[str, str] | None = None,
+                **params: Any) -> dict[str, Any]:
+    """Round ``n`` of event ``base`` (``/api/tournaments/{id}``) as
+    ``GET base?round=n`` shows it: the event JSON gives one round in detail
+    (issue 29).  A group event's every group's boards (ask ``group=`` for
+    one), a round's matches up to a page."""
+    ev = client.get(base, params={"round": n, **params}, headers=headers or {}).json()
+    (rnd,) = ev["rounds"]
+    assert rnd["number"] == n
+    return dict(rnd)
+
+
+def event_rounds(client: TestClient, base: str, headers: dict[str, str] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Every round of event ``base`` the viewer may see, each by
+    :func:`event_round`."""
+    ev = client.get(base, headers=headers or {}).json()
+    return [event_round(client, base, x["number"], headers) for x in ev["round_links"]]
+
+
+def event_groups(client: TestClient, base: str, headers: dict[str, str] | None = None
+                 ) -> list[dict[str, Any]]:
+    """Every group's table of group event ``base``, each as ``GET
+    base?group=g`` shows it (one group at a time: issue 29)."""
+    ev = client.get(base, headers=headers or {}).json()
+    out = []
+    for x in ev["group_links"]:
+        (g,) = client.get(base, params={"group": x["group"]},
+                          headers=headers or {}).json()["groups"]
+        assert g["group"] == x["group"]
+        out.append(g)
+    return out

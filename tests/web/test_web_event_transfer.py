@@ -21,6 +21,7 @@ from qisai.competition.events.file import EventFile, Header
 from qisai.competition.tournament import Player, Tournament
 from qisai.store import repo
 from qisai.store.models import Role
+from tests.web.conftest import event_rounds
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent.parent / "data" / "entries"
@@ -129,9 +130,10 @@ def _cli_team_rows(path: Path) -> list[tuple[int, str, float]]:
              float(r[3])) for r in table["rows"]]
 
 
-def _team_boards(view: dict[str, Any]) -> list[tuple[int, int, int, str, str, str | None]]:
+def _team_boards(rounds: list[dict[str, Any]]
+                 ) -> list[tuple[int, int, int, str, str, str | None]]:
     return [(r["number"], m["match"], b["board"], b["red"], b["black"], b["result"])
-            for r in view["rounds"] for m in r["matches"] for b in m["boards"]]
+            for r in rounds for m in r["matches"] for b in m["boards"]]
 
 
 def test_team_round_robin_cli_to_arena_and_back(client: TestClient, register: Any,
@@ -201,7 +203,8 @@ def test_all_play_all_cli_to_arena_and_back(client: TestClient, register: Any,
                                   "json")):
             desk.append((r, row["red"], row["black"], row["result"] or None))
     assert len(desk) == 6
-    assert [(r, red, black, res) for r, _, _, red, black, res in _team_boards(arena)] == desk
+    assert [(r, red, black, res) for r, _, _, red, black, res
+            in _team_boards(event_rounds(client, base, h))] == desk
     cli("tournament", "pair", str(back))
     assert "complete" in cli("tournament", "result", str(back), "--round", "3",
                              "1 =, 2 =, 3 =")

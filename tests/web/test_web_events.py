@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from qisai.store import repo
 from qisai.store.models import Role
+from tests.web.conftest import event_round, event_rounds
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:
@@ -65,7 +66,9 @@ def test_knockout_bracket_byes_decision_correction_and_placings(register: Any,
     real = ev["rounds"][0]["matches"][real["match"] - 1]
     assert real["winner"] == real["black"] and "armageddon" in real["how"]
     ev = client.post(f"{base}/rounds", headers=h).json()
-    r2 = ev["rounds"][1]["matches"]
+    (latest,) = ev["rounds"]  # one round in detail: the latest (issue 29)
+    assert latest["number"] == 2
+    r2 = latest["matches"]
     assert len(r2) == 2 and all(m["black"] is not None for m in r2)
     # round 1 is closed now
     assert client.put(game, json={"result": "0-1", "reason": "late"},
@@ -84,9 +87,10 @@ def test_knockout_bracket_byes_decision_correction_and_placings(register: Any,
     ev = client.put(url, json={"result": flip, "reason": "score sheet misread"}, headers=h).json()
     assert ev["log"][-1]["action"] == "correction"
     assert ev["log"][-1]["reason"] == "score sheet misread"
-    assert ev["rounds"][1]["matches"][0]["winner"] == max(m["red"], m["black"])
+    assert event_round(client, base, 2)["matches"][0]["winner"] == max(m["red"], m["black"])
     ev = client.post(f"{base}/rounds", headers=h).json()
-    (final,) = ev["rounds"][2]["matches"]
+    assert ev["rounds"][0]["number"] == 3
+    (final,) = ev["rounds"][0]["matches"]
     client.put(f"{base}/rounds/3/matches/1/games/1", json={"result": "1-0"}, headers=h)
     ev = client.get(base).json()
     assert ev["finished"] and ev["status"] == "finished"
@@ -198,9 +202,9 @@ def test_team_event_lineups_publication_boards_forfeit_and_standings(register: A
     assert pts[m2["red_team"]] == 2.0 and pts[m2["black_team"]] == 0.0  # 21.4
     assert pts[m1["red_team"]] == 1.0 and pts[m1["black_team"]] == 1.0
     for rnd in (2, 3):
-        ev = client.post(f"{base}/rounds", headers=h).json()
+        client.post(f"{base}/rounds", headers=h)
         client.post(f"{base}/rounds/{rnd}/publish", headers=h)
-        for m in ev["rounds"][rnd - 1]["matches"]:
+        for m in event_round(client, base, rnd, h)["matches"]:
             for b in (1, 2):
                 client.put(f"{base}/rounds/{rnd}/matches/{m['match']}/boards/{b}",
                            json={"result": "1-0"}, headers=arb["headers"])
@@ -320,7 +324,7 @@ def test_double_elimination_and_card_draw(register: Any, client: TestClient) -> 
     client.post(f"{base}/start", headers=h)
     ev = _play_out(client, base, h)
     losses: dict[int, int] = {}
-    for rnd in ev["rounds"]:
+    for rnd in event_rounds(client, base, h):
         for m in rnd["matches"]:
             if m["black"] is not None:
                 loser = m["black"] if m["winner"] == m["red"] else m["red"]

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from qisai.store import repo
 from qisai.store.models import Role
+from tests.web.conftest import event_rounds
 
 FIXTURE = Path(__file__).resolve().parents[1] / "data" / "events" / "arena_states.json"
 
@@ -76,20 +77,21 @@ def test_a_stored_two_game_knockout_keeps_its_colours(register: Any,
     with client.app.state.qisai.db.session() as s:  # type: ignore[attr-defined]
         row = repo.get_tournament(s, tid)
         repo.save_tournament(s, tid, settings={**row.settings, "event": state})
-    ev = client.get(base).json()
-    shown = {f"{r['number']}:{m['match'] - 1}": m for r in ev["rounds"] for m in r["matches"]}
+    rounds = event_rounds(client, base)
+    shown = {f"{r['number']}:{m['match'] - 1}": m for r in rounds for m in r["matches"]}
     for key, series in expected["series"].items():
         assert [[g["game"], g["kind"], g["red"], g["black"], g["result"]]
                 for g in shown[key]["games"]] == series["games"]
     nxt = [[[2, m["match"] - 1, m["next"]["game"]], m["next"]["red"], m["next"]["black"],
-            m["next"]["kind"]] for m in ev["rounds"][1]["matches"]]
+            m["next"]["kind"]] for m in rounds[1]["matches"]]
     assert nxt == expected["next_games"]
     # game 1 was drawn against the bracket, and game 2 follows it, not the bracket
-    m = ev["rounds"][1]["matches"][0]
+    m = rounds[1]["matches"][0]
     assert m["games"][0]["red"] == m["black"] and m["next"]["red"] == m["red"]
     # a result entered now goes on with the stored rule: game 2 decides the match
     url = f"{base}/rounds/2/matches/1/games/2"
     ev = client.put(url, json={"result": "1-0"}, headers=h).json()
-    m = ev["rounds"][1]["matches"][0]
+    assert ev["rounds"][0]["number"] == 2  # the latest round in detail (issue 29)
+    m = ev["rounds"][0]["matches"][0]
     assert [g["red"] for g in m["games"]] == [m["black"], m["red"]]
     assert m["winner"] is None and m["next"]["kind"] == "extra"

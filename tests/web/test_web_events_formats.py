@@ -15,6 +15,7 @@ from qisai.competition.events.mcmahon_event import McMahonTournament, rank_of_ra
 from qisai.competition.output import standings_rows
 from qisai.store import repo
 from qisai.store.models import Role
+from tests.web.conftest import event_groups, event_round, event_rounds
 
 
 def make_role(client: TestClient, user_id: int, role: Role) -> None:
@@ -58,16 +59,17 @@ def test_group_round_robin_groups_final_and_placings(register: Any,
     assert client.post(f"{base}/entries", json={"name": "X", "rank": "3d"},
                        headers=h).status_code == 422  # ranks are for McMahon
     ev = client.post(f"{base}/start", headers=h).json()
-    members = [sorted(p["name"] for p in g["players"]) for g in ev["groups"]]
+    members = [sorted(p["name"] for p in g["players"]) for g in event_groups(client, base, h)]
     seeded = [Player(n, r) for n, r in rating.items()]
     # 11.3: seeded by rating and snaked (1, 4, 5, 8 / 2, 3, 6, 7)
     assert members == [sorted(p.name for p in g) for g in snake_groups(seeded, 2)]
     assert members == [["A", "D", "E", "H"], ["B", "C", "F", "G"]]
     assert sorted(p["number"] for p in ev["players"]) == list(range(1, 9))
     for rnd in (1, 2, 3):
-        ev = client.post(f"{base}/rounds", headers=h).json()
-        boards = ev["rounds"][rnd - 1]["boards"]
-        assert ev["rounds"][rnd - 1]["stage"] == "group" and len(boards) == 4
+        client.post(f"{base}/rounds", headers=h)
+        latest = event_round(client, base, rnd, h)
+        boards = latest["boards"]
+        assert latest["stage"] == "group" and len(boards) == 4
         assert {b["group"] for b in boards} == {1, 2}
         for b in boards:
             url = f"{base}/rounds/{rnd}/groups/{b['group']}/boards/{b['board']}"
@@ -80,7 +82,8 @@ def test_group_round_robin_groups_final_and_placings(register: Any,
     ev = client.get(base).json()
     # independently: each group as a plain round robin in its own number order,
     # fed the same results
-    for g in ev["groups"]:
+    groups = event_groups(client, base)
+    for g in groups:
         direct = Tournament("direct", System.ROUND_ROBIN, draw_numbers=False)
         for p in sorted(g["players"], key=lambda p: p["group_number"]):
             direct.add_player(Player(p["name"], p["rating"]))
@@ -88,7 +91,7 @@ def test_group_round_robin_groups_final_and_placings(register: Any,
         for rnd in (1, 2, 3):
             rec = direct.pair_next_round()
             for p in rec.pairings:
-                (b,) = [b for b in ev["rounds"][rnd - 1]["boards"]
+                (b,) = [b for b in event_round(client, base, rnd)["boards"]
                         if b["group"] == g["group"] and b["board"] == p.board]
                 assert b["red_name"] == direct.player(p.red).name
                 direct.record_result(rnd, p.board, b["result"])
@@ -97,25 +100,26 @@ def test_group_round_robin_groups_final_and_placings(register: Any,
         got = [(row["name"], row["place"], row["shared"], row["points"],
                 row["sonneborn_berger"]) for row in g["standings"]]
         assert got == want
-    tops = [[row["name"] for row in g["standings"]] for g in ev["groups"]]
-    assert sorted(tops[1][:2]) == ["B", "C"] and ev["groups"][1]["standings"][0]["shared"]
+    tops = [[row["name"] for row in g["standings"]] for g in groups]
+    assert sorted(tops[1][:2]) == ["B", "C"] and groups[1]["standings"][0]["shared"]
     # the top two of each group, the winners first, then the runners-up (11.3)
     assert ev["qualifiers"] == [tops[0][0], tops[1][0], tops[0][1], tops[1][1]]
     assert tops[0][:2] == ["A", "D"] and ev["cut_ties"] == []
     ev = client.post(f"{base}/rounds", headers=h).json()
-    final = ev["rounds"][3]
+    (final,) = ev["rounds"]  # the latest round in detail (issue 29)
+    assert final["number"] == 4
     assert final["stage"] == "final" and {b["group"] for b in final["boards"]} == {0}
     assert sorted(p["name"] for p in ev["final"]["players"]) == ["A", "B", "C", "D"]
     assert "the final (11.3)" in ev["log"][-1]["what"]
     # the group results chose the final: they stand now
-    b = ev["rounds"][0]["boards"][0]
+    b = event_round(client, base, 1, h)["boards"][0]
     r = client.put(f"{base}/rounds/1/groups/{b['group']}/boards/{b['board']}",
                    json={"result": "0-1", "reason": "misread"}, headers=h)
     assert r.status_code == 409
     for rnd in (4, 5, 6):
         if rnd > 4:
             ev = client.post(f"{base}/rounds", headers=h).json()
-        for b in ev["rounds"][rnd - 1]["boards"]:
+        for b in event_round(client, base, rnd, h)["boards"]:
             client.put(f"{base}/rounds/{rnd}/groups/0/boards/{b['board']}",
                        json={"result": _winner_by_rating(b, rating)}, headers=h)
     ev = client.get(base).json()
@@ -141,7 +145,7 @@ def test_group_withdrawal_and_lot_grouping(register: Any, client: TestClient) ->
         client.post(f"{base}/entries", json={"name": f"P{k}", "rating": 2000 - k},
                     headers=h)
     ev = client.post(f"{base}/start", headers=h).json()
-    assert sorted(len(g["players"]) for g in ev["groups"]) == [3, 3]
+    assert sorted(len(g["players"]) for g in event_groups(client, base, h)) == [3, 3]
     ev = client.post(f"{base}/rounds", headers=h).json()
     boards = ev["rounds"][0]["boards"]
     assert sum(b["black"] is None for b in boards) == 2  # one bye a group of three
@@ -161,8 +165,8 @@ def test_group_withdrawal_and_lot_grouping(register: Any, client: TestClient) ->
     assert client.post(f"{base}/withdrawals", json={"name": "Nobody", "reason": "?"},
                        headers=h).status_code == 404
     for rnd in (2, 3):
-        ev = client.post(f"{base}/rounds", headers=h).json()
-        for b in ev["rounds"][rnd - 1]["boards"]:
+        client.post(f"{base}/rounds", headers=h)
+        for b in event_round(client, base, rnd, h)["boards"]:
             if b["black"] is not None and b["result"] is None:
                 client.put(f"{base}/rounds/{rnd}/groups/{b['group']}/boards/{b['board']}",
                            json={"result": "=-="}, headers=h)
@@ -363,8 +367,8 @@ def test_group_boards_between_accounts_are_played_on_the_server(register: Any,
         client.post(f"{base}/entries", json={"username": n}, headers=h)
     client.post(f"{base}/start", headers=h)
     for rnd in (1, 2):  # the two groups of two, then the final of the two winners
-        ev = client.post(f"{base}/rounds", headers=h).json()
-        boards = ev["rounds"][rnd - 1]["boards"]
+        client.post(f"{base}/rounds", headers=h)
+        boards = event_round(client, base, rnd, h)["boards"]
         assert len(boards) == (2 if rnd == 1 else 1)
         for b in boards:
             assert b["game"], "both players have accounts: a server game"
@@ -373,9 +377,10 @@ def test_group_boards_between_accounts_are_played_on_the_server(register: Any,
             client.post(f"/api/games/{b['game']}/actions", json={"type": "resign"},
                         headers=by_id[g["players"]["second"]["id"]])
     ev = client.get(base).json()
-    assert [b["result"] for r in ev["rounds"] for b in r["boards"]] == ["1-0"] * 3
+    rounds = event_rounds(client, base)
+    assert [b["result"] for r in rounds for b in r["boards"]] == ["1-0"] * 3
     assert ev["finished"] and [e["action"] for e in ev["log"]].count("server") == 3
-    assert ev["placements"][0]["name"] == ev["rounds"][1]["boards"][0]["red_name"]
+    assert ev["placements"][0]["name"] == rounds[1]["boards"][0]["red_name"]
 
 
 def test_mcmahon_starting_scores_from_ratings() -> None:
@@ -410,8 +415,7 @@ def _team_event(client: TestClient, h: dict[str, str], system: str, teams: int,
 
 def _play_team_round(client: TestClient, base: str, h: dict[str, str], rnd: int,
                      result: str = "1-0") -> None:
-    ev = client.get(base, headers=h).json()
-    for m in ev["rounds"][rnd - 1]["matches"]:
+    for m in event_round(client, base, rnd, h)["matches"]:
         if m["bye"] or m["complete"]:
             continue
         for b in (1, 2):
@@ -428,7 +432,9 @@ def test_team_round_robin_withdrawal_strikes_out_results(register: Any,
     # board 1: the first team's Red wins; board 2: the other team's Red wins -> 1:1
     _play_team_round(client, base, h, 1, "1-0")
     ev = client.post(f"{base}/rounds", headers=h).json()
-    first = ev["rounds"][1]["matches"][0]
+    (latest,) = ev["rounds"]
+    assert latest["number"] == 2
+    first = latest["matches"][0]
     gone, stays = first["red_team"], first["black_team"]
     r = client.post(f"{base}/withdrawals", json={"name": gone, "reason": "bus broke down"},
                     headers=player["headers"])
@@ -438,14 +444,15 @@ def test_team_round_robin_withdrawal_strikes_out_results(register: Any,
     ev = client.post(f"{base}/withdrawals", json={"name": gone, "reason": "bus broke down"},
                      headers=h).json()
     assert "20.3" in ev["log"][-1]["what"] and ev["log"][-1]["reason"] == "bus broke down"
-    m = ev["rounds"][1]["matches"][0]
+    m = event_round(client, base, 2, h)["matches"][0]
     assert m["forfeit"] == "--+" and m["complete"]  # the unfinished match goes to the other
     assert next(t for t in ev["teams"] if t["name"] == gone)["struck"]
     assert client.post(f"{base}/withdrawals", json={"name": gone, "reason": "again"},
                        headers=h).status_code == 409
     _play_team_round(client, base, h, 2, "1-0")
     ev = client.post(f"{base}/rounds", headers=h).json()
-    (auto,) = [m for m in ev["rounds"][2]["matches"] if gone in (m["red_team"],
+    assert ev["rounds"][0]["number"] == 3
+    (auto,) = [m for m in ev["rounds"][0]["matches"] if gone in (m["red_team"],
                                                                  m["black_team"])]
     assert auto["forfeit"] in ("+--", "--+") and auto["complete"]  # 20.3: 对方获胜
     _play_team_round(client, base, h, 3, "1-0")
@@ -479,7 +486,8 @@ def test_team_swiss_withdrawal_keeps_results_and_stops_pairing(register: Any,
                      headers=h).json()
     assert "20.4" in ev["log"][-1]["what"]
     ev = client.post(f"{base}/rounds", headers=h).json()
-    r2 = ev["rounds"][1]["matches"]
+    assert ev["rounds"][0]["number"] == 2
+    r2 = ev["rounds"][0]["matches"]
     assert all(gone not in (x["red_team"], x["black_team"]) for x in r2)
     assert sum(x["bye"] for x in r2) == 1 and len(r2) == 3  # five teams left: one bye
     points = {row["name"]: row["points"] for row in ev["standings"]}

@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 
 from qisai.store import ConflictError, Database, repo
 from qisai.store.models import Role
+from tests.web.conftest import event_groups
 
 
 def make_role(client: TestClient, user: dict[str, Any], role: Role) -> None:
@@ -388,7 +389,8 @@ def test_cxa_2007_group_event_scores_by_the_profile(register: Any, client: TestC
                json={"result": "="}, headers=h)
     ev = client.put(f"{base}/rounds/1/groups/{second['group']}/boards/{second['board']}",
                     json={"result": "1-0"}, headers=h).json()
-    points = {row["name"]: row["points"] for g in ev["groups"] for row in g["standings"]}
+    points = {row["name"]: row["points"] for g in event_groups(client, base, h)
+              for row in g["standings"]}
     assert points == {first["red_name"]: 1, first["black_name"]: 2,
                       second["red_name"]: 3, second["black_name"]: 0}
 

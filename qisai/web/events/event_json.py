@@ -1,6 +1,16 @@
 """An event as JSON for the API and the pages: entries, rounds (the
 unpublished ones only for the organiser and arbiters), results, server
-games, standings or placings, crosstable and the arbiters' log."""
+games, standings or placings, crosstable and the arbiters' log.
+
+Knock-out, team and group events in parts that do not grow with the field
+(issue 29): one round in detail (``round``, default the latest the viewer
+may see; the others listed with their state), its matches (a group
+event's boards: one group's) :data:`PAGE_MATCHES` at a time from
+``start``; the entries or teams and the standings or placings
+:data:`FIELD_LINES` lines from ``at``, the viewer's own lines and a search
+(``q``); a group event one group's table and crosstable (``group``); a team
+event's crosstable whole only up to :data:`SMALL_TEAMS` teams.  The rest
+is paged by :mod:`qisai.web.events.paged_families`."""
 
 from __future__ import annotations
 
@@ -22,6 +32,7 @@ from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.events.listing import listing_of
 from qisai.web.events.model import (
+    Event,
     family,
     hidden_rounds,
     load_event,
@@ -29,21 +40,34 @@ from qisai.web.events.model import (
     round_has_results,
     staff_role,
 )
-from qisai.web.events.paged import LOG_LINES, engine_marks, page_view
+from qisai.web.events.paged import LOG_LINES, SEARCH_HITS, engine_marks, page_view
 from qisai.web.events.staff import staff_view
 
-__all__ = ["games_by_key", "tournament_view"]
+__all__ = ["FIELD_LINES", "PAGE_MATCHES", "SMALL_TEAMS", "entry_matches", "field_lines",
+           "games_by_key", "paired_rounds", "ranking_lines", "round_detail",
+           "team_crosstable", "tournament_view"]
+
+PAGE_MATCHES = 32
+"""Matches of a round (a group event's: boards of one group) on one page."""
+FIELD_LINES = 32
+"""Entries (teams) and standings (placings) lines on one page."""
+SMALL_TEAMS = 16
+"""Up to this many teams the page shows the whole team crosstable."""
 
 
-def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
-                    ) -> dict[str, Any]:
-    """Return an event as JSON-ready data for ``viewer``: entries, rounds
-    (unpublished ones only for the organiser and arbiters), results, server
-    games, standings or placings, crosstable and the arbiters' log.  An
-    individual event's is :func:`~qisai.web.events.paged.page_view`'s: its
-    current round, the top of its standings ... once it is big (issue 29)."""
+def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None, *,
+                    round_no: int | None = None, start: int = 0, at: int = 0, q: str = "",
+                    group: int | None = None) -> dict[str, Any]:
+    """Return an event as JSON-ready data for ``viewer``: its facts, the
+    rounds the viewer may see (``round_links``: number, published, locked,
+    complete, latest), round ``round_no`` in detail (``rounds``: that one,
+    default the latest the viewer may see; its matches from ``start``),
+    entries and standings or placings from line ``at``, the viewer's own
+    lines (``own``), the entries found by ``q`` (``search``), a group
+    event's group ``group``, and the last of the arbiters' log.  An
+    individual event's is :func:`~qisai.web.events.paged.page_view`'s."""
     if family(row) == "individual":
-        return page_view(s, row, viewer)
+        return page_view(s, row, viewer, round_no=round_no, start=start, at=at, q=q)
     ev = load_event(row)
     hidden = hidden_rounds(row)
     log: list[dict[str, Any]] = row.settings.get("log", [])
@@ -62,27 +86,45 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None
     }
     users: dict[str, int] = row.settings.get("users", {})
     games = games_by_key(s, row)
+    in_play = {k[0] for k in games}
+    paired = paired_rounds(ev)
+    visible = [r for r in range(1, paired + 1) if is_staff or r not in hidden]
+    shown = round_no if round_no in visible else (visible[-1] if visible else None)
+    base["round_links"] = [
+        {"number": r, "published": r not in hidden, "latest": r == paired,
+         "complete": _round_complete(ev, r),
+         # once a result or a server game exists the pairings stand
+         "locked": r in in_play or round_has_results(ev, r)} for r in visible]
+    base["round_shown"] = shown
+    base["page_matches"], base["page_lines"] = PAGE_MATCHES, FIELD_LINES
+    own = set() if viewer is None else {n for n, u in users.items() if u == viewer.id}
     if isinstance(ev, KnockoutEvent):
-        base.update(_knockout_view(ev, users, games))
+        base.update(_knockout_view(ev))
     elif isinstance(ev, GroupEvent):
-        base.update(_group_view(ev, users, games))
+        base.update(_group_view(ev, users, own, group))
     else:
         assert isinstance(ev, TeamEvent)  # individual events are page_view's
-        base.update(_team_view(ev, users, games))
-    # engine entrants are marked as engines in the entry lists (issue 33 item 10)
-    machines = engine_marks(row.settings)
-    for p in base.get("players", []):
-        p["engine"] = machines.get(p["name"])
-    for team in base.get("teams", []):
-        for m in team["roster"]:
-            m["engine"] = machines.get(member_key(team["name"], m["name"]))
-    in_play = {k[0] for k in games}
-    for r in base["rounds"]:
-        r["published"] = r["number"] not in hidden
-        # once a result or a server game exists the pairings stand
-        r["locked"] = r["number"] in in_play or round_has_results(ev, r["number"])
-    if not is_staff:
-        base["rounds"] = [r for r in base["rounds"] if r["published"]]
+        base.update(_team_view(ev))
+    base["group_shown"] = base.pop("_group", None)
+    base["group_asked"] = group  # the round's boards are that group's only
+    # a group event's round: every group's boards, a page at a time, or
+    # only those of the group asked for
+    base["rounds"] = [] if shown is None else [
+        dict(round_detail(ev, users, games, shown, start, start + PAGE_MATCHES, group),
+             **next(x for x in base["round_links"] if x["number"] == shown))]
+    ranking = ranking_lines(ev)
+    base["ranking_total"] = len(ranking)
+    base["ranking_from"] = at
+    key = "placements" if not isinstance(ev, TeamEvent) else "standings"
+    base[key] = ranking[at:at + FIELD_LINES]
+    field = field_lines(ev, users, engine_marks(row.settings))
+    base["entries_total"] = len(field)
+    base["teams" if isinstance(ev, TeamEvent) else "players"] = field[:FIELD_LINES]
+    mine = [f for f in field if _is_own(f, own)]
+    hits = [f for f in field if entry_matches(f, q)][:SEARCH_HITS] if q.strip() else []
+    place = {x["number"]: x for x in ranking}
+    base["own"] = [_with_place(f, place) for f in mine[:SEARCH_HITS]]
+    base["search"] = {"q": q, "hits": [_with_place(f, place) for f in hits]}
     return base
 
 
@@ -105,106 +147,231 @@ def games_by_key(s: Session, row: TournamentRow) -> dict[tuple[int, ...], str]:
     return out
 
 
-def _knockout_view(ev: KnockoutEvent, users: dict[str, int],
-                   games: dict[tuple[int, ...], str]) -> dict[str, Any]:
-    names = {p.id: p.name for p in ev.players}
-    rounds = []
-    for r, rnd in enumerate(ev.rounds, start=1):
-        matches = []
-        for m in rnd:
-            series = ev.series(r, m.index)
-            played = [] if series is None else [
-                {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
-                 "red_name": names[g.red], "black_name": names[g.black],
-                 "result": res.value, "server": games.get((r, m.index, g.number))}
-                for g, res in series.games]
-            nxt = None
-            g = ev.next_game(r, m.index)
-            if g is not None:
-                nxt = {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
-                       "red_name": names[g.red], "black_name": names[g.black],
-                       "server": games.get((r, m.index, g.number))}
-            chooser = ev.awaiting_choice(r, m.index)
-            decision = ev.decisions.get(f"{r}:{m.index}")
-            matches.append({
-                "match": m.index + 1, "red": m.red, "black": m.black,
-                "red_name": names[m.red], "black_name": None if m.black is None
-                else names[m.black], "winner": m.winner,
-                "winner_name": None if m.winner is None else names[m.winner],
-                "note": m.note, "games": played, "next": nxt, "decision": decision,
-                "chooser": chooser, "chooser_name": None if chooser is None else names[chooser],
-                "chosen_red": ev.choices.get(f"{r}:{m.index}"),
-                "how": (f"decision: {decision['reason']}" if decision else
-                        series.how if series is not None and series.decided else
-                        "bye" if m.black is None else "")})
-        rounds.append({"number": r, "matches": matches,
-                       "complete": all(m.winner is not None for m in rnd)})
-    places = ev.placements() if ev.started else []
+def paired_rounds(ev: Event) -> int:
+    """Rounds paired so far in knock-out, team or group event ``ev``."""
+    if isinstance(ev, KnockoutEvent):
+        return len(ev.rounds)
+    if isinstance(ev, GroupEvent):
+        return ev.paired_rounds
+    assert isinstance(ev, TeamEvent)
+    return 0 if ev.tt is None else len(ev.tt.rounds)
+
+
+def _round_complete(ev: Event, r: int) -> bool:
+    if isinstance(ev, KnockoutEvent):
+        return all(m.winner is not None for m in ev.rounds[r - 1])
+    if isinstance(ev, GroupEvent):
+        return all(t.rounds[local - 1].complete for _, t, local in ev.round_parts(r))
+    assert isinstance(ev, TeamEvent) and ev.tt is not None
+    return all(m.black_team is None or bool(m.results) or m.forfeit is not None
+               for m in ev.tt.rounds[r - 1])
+
+
+def round_detail(ev: Event, users: dict[str, int], games: dict[tuple[int, ...], str],
+                 r: int, lo: int, hi: int, group: int | None = None) -> dict[str, Any]:
+    """Round ``r`` of ``ev`` (paired) with its matches ``lo:hi`` (a group
+    event's boards of group ``group``, every group's for ``None``):
+    ``number``, ``matches`` (``boards`` for a group event), ``matches_total``,
+    ``from``."""
+    if isinstance(ev, KnockoutEvent):
+        rnd = ev.rounds[r - 1]
+        names = {p.id: p.name for p in ev.players}
+        return {"number": r, "matches_total": len(rnd), "from": lo,
+                "matches": [_knockout_match(ev, r, m, names, users, games) for m in rnd[lo:hi]]}
+    if isinstance(ev, GroupEvent):
+        boards = _group_boards(ev, r, games, group)
+        return {"number": r, "stage": "final" if r > ev.group_rounds else "group",
+                "matches_total": len(boards), "from": lo, "boards": boards[lo:hi]}
+    assert isinstance(ev, TeamEvent) and ev.tt is not None
+    tms = ev.tt.rounds[r - 1]
+    return {"number": r, "matches_total": len(tms), "from": lo,
+            "matches": [_team_match(ev, r, m, games) for m in tms[lo:hi]]}
+
+
+def _knockout_match(ev: KnockoutEvent, r: int, m: Any, names: dict[int, str],
+                    users: dict[str, int], games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+    series = ev.series(r, m.index)
+    played = [] if series is None else [
+        {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
+         "red_name": names[g.red], "black_name": names[g.black],
+         "result": res.value, "server": games.get((r, m.index, g.number))}
+        for g, res in series.games]
+    nxt = None
+    g = ev.next_game(r, m.index)
+    if g is not None:
+        nxt = {"game": g.number, "kind": g.kind, "red": g.red, "black": g.black,
+               "red_name": names[g.red], "black_name": names[g.black],
+               "server": games.get((r, m.index, g.number))}
+    chooser = ev.awaiting_choice(r, m.index)
+    decision = ev.decisions.get(f"{r}:{m.index}")
     return {
-        "series": ev.series_format, "draw": ev.draw, "byes": ev.byes, "double": ev.double,
-        "seeding": ev.seeding,
-        "players": [{"number": p.id, "name": p.name, "rating": p.rating,
-                     "user": users.get(p.name)} for p in ev.players],
-        "rounds": rounds,
-        "alive": [] if ev.ko is None else ev.ko.alive(),
-        "champion": None if ev.ko is None or ev.ko.champion is None else names[ev.ko.champion],
-        "placements": [{"place": pl, "shared": sh, "number": e, "name": names[e]}
-                       for pl, sh, e in places],
-    }
+        "match": m.index + 1, "red": m.red, "black": m.black,
+        "red_name": names[m.red], "black_name": None if m.black is None
+        else names[m.black], "winner": m.winner,
+        "winner_name": None if m.winner is None else names[m.winner],
+        "note": m.note, "games": played, "next": nxt, "decision": decision,
+        "chooser": chooser, "chooser_name": None if chooser is None else names[chooser],
+        # the chooser's account: he may choose on the page (model.authorise decides)
+        "chooser_user": None if chooser is None else users.get(names[chooser]),
+        "chosen_red": ev.choices.get(f"{r}:{m.index}"),
+        "how": (f"decision: {decision['reason']}" if decision else
+                series.how if series is not None and series.decided else
+                "bye" if m.black is None else "")}
 
 
-def _team_view(ev: TeamEvent, users: dict[str, int],
-               games: dict[tuple[int, ...], str]) -> dict[str, Any]:
-    struck = ev.annulled_teams() if ev.started else set()
-    teams = [{"number": t.id, "name": t.name, "roster": [
-        {"name": n, "user": users.get(member_key(t.name, n))} for n in t.roster],
-        "withdrawn_after": ev.withdrawn.get(t.id), "struck": t.id in struck}
-        for t in ev.teams]
-    rounds = []
-    standings: list[dict[str, Any]] = []
-    crosstable: list[list[str]] = []
-    if ev.tt is not None:
+def _team_match(ev: TeamEvent, r: int, m: Any, games: dict[tuple[int, ...], str]
+                ) -> dict[str, Any]:
+    assert ev.tt is not None
+    tt = ev.tt
+    red = tt.team(m.red_team)
+    if m.black_team is None:
+        return {"match": m.board, "red_team": red.name, "black_team": None,
+                "boards": [], "complete": True, "bye": True}
+    black = tt.team(m.black_team)
+    state = ev.matches[f"{r}:{m.board}"]
+    boards = [{"board": b, "red": rp, "black": bp,
+               "result": state["results"].get(str(b)),
+               "fouls": state["fouls"].get(str(b)),
+               "game": games.get((r, m.board, b))}
+              for b, rp, bp in ev.board_players(r, m.board)]
+    score = list(m.board_points(tt.scoring)) if m.results else None
+    mp = None
+    if score is not None:
+        mp = [tt.match_points.of(score[0], score[1]), tt.match_points.of(score[1], score[0])]
+    return {
+        "match": m.board, "red_team": red.name, "black_team": black.name,
+        # the two rosters: the organiser's line-up form offers them
+        "red_roster": list(red.roster), "black_roster": list(black.roster),
+        "lineups": state["lineups"], "boards": boards,
+        "complete": bool(m.results) or m.forfeit is not None,
+        "forfeit": None if m.forfeit is None else m.forfeit.value,
+        "board_points": score, "match_points": mp, "bye": False}
+
+
+def _group_boards(ev: GroupEvent, r: int, games: dict[tuple[int, ...], str],
+                  group: int | None) -> list[dict[str, Any]]:
+    number = {p.name: p.id for p in ev.players}
+    boards = []
+    for g, t, local in ev.round_parts(r):
+        if group is not None and g not in (group, 0):  # a final round's boards: group 0
+            continue
+        rec = t.rounds[local - 1]
+        for p in rec.pairings:
+            res = rec.results.get(p.board)
+            boards.append({
+                "group": g, "board": p.board, "red": number[t.player(p.red).name],
+                "black": None if p.black is None else number[t.player(p.black).name],
+                "red_name": t.player(p.red).name,
+                "black_name": None if p.black is None else t.player(p.black).name,
+                "result": None if res is None else res.result.value,
+                "fouls": None if res is None else [res.red_fouls, res.black_fouls],
+                "game": games.get((r, g, p.board))})
+    return boards
+
+
+def ranking_lines(ev: Event) -> list[dict[str, Any]]:
+    """``ev``'s ranking, best first: a team event's standings (place,
+    shared, number, name, points, one key a tie-break), the others'
+    placings (place, shared, number, name)."""
+    if isinstance(ev, TeamEvent):
+        if ev.tt is None:
+            return []
         tt = ev.tt
-        for r, rnd in enumerate(tt.rounds, start=1):
-            matches = []
-            for m in rnd:
-                red_name = tt.team(m.red_team).name
-                if m.black_team is None:
-                    matches.append({"match": m.board, "red_team": red_name, "black_team": None,
-                                    "boards": [], "complete": True, "bye": True})
-                    continue
-                state = ev.matches[f"{r}:{m.board}"]
-                boards = [{"board": b, "red": red, "black": black,
-                           "result": state["results"].get(str(b)),
-                           "fouls": state["fouls"].get(str(b)),
-                           "game": games.get((r, m.board, b))}
-                          for b, red, black in ev.board_players(r, m.board)]
-                complete = bool(m.results) or m.forfeit is not None
-                score = list(m.board_points(tt.scoring)) if m.results else None
-                mp = None
-                if score is not None:
-                    mp = [tt.match_points.of(score[0], score[1]),
-                          tt.match_points.of(score[1], score[0])]
-                matches.append({
-                    "match": m.board, "red_team": red_name,
-                    "black_team": tt.team(m.black_team).name,
-                    "lineups": state["lineups"], "boards": boards, "complete": complete,
-                    "forfeit": None if m.forfeit is None else m.forfeit.value,
-                    "board_points": score, "match_points": mp, "bye": False})
-            rounds.append({"number": r, "matches": matches,
-                           "complete": all(x["complete"] for x in matches)})
+        out = []
         for st in ev.standings():
             row: dict[str, Any] = {"place": st.rank, "shared": st.shared, "number": st.entry,
                                    "name": tt.team(st.entry).name, "points": st.points}
             for c in tt.tiebreaks:
                 v = st.values.get(c)
                 row[c.value] = list(v) if isinstance(v, tuple) else v
-            standings.append(row)
-        crosstable = ev.crosstable()
+            out.append(row)
+        return out
+    if isinstance(ev, KnockoutEvent) and not ev.started:
+        return []
+    assert isinstance(ev, (KnockoutEvent, GroupEvent))
+    names = {p.id: p.name for p in ev.players}
+    return [{"place": pl, "shared": sh, "number": e, "name": names[e]}
+            for pl, sh, e in ev.placements()]
+
+
+def field_lines(ev: Event, users: dict[str, int],
+                machines: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """``ev``'s entries in their order: a team event's teams (number, name,
+    roster with accounts, withdrawal, struck), the others' players (number,
+    name, rating, account; a group event's with their group).  ``machines``
+    (:func:`~qisai.web.events.paged.engine_marks`) marks the engine
+    entrants with the engine's name (``engine``; issue 33 item 10)."""
+    machines = machines or {}
+    if isinstance(ev, TeamEvent):
+        struck = ev.annulled_teams() if ev.started else set()
+        return [{"number": t.id, "name": t.name, "roster": [
+            {"name": n, "user": users.get(member_key(t.name, n)),
+             "engine": machines.get(member_key(t.name, n))} for n in t.roster],
+            "withdrawn_after": ev.withdrawn.get(t.id), "struck": t.id in struck}
+            for t in ev.teams]
+    assert isinstance(ev, (KnockoutEvent, GroupEvent))
+    group_of: dict[str, int] = {}
+    if isinstance(ev, GroupEvent):
+        group_of = {p.name: g for g, t in enumerate(ev.groups, start=1) for p in t.players}
+    out = []
+    for p in ev.players:
+        line: dict[str, Any] = {"number": p.id, "name": p.name, "rating": p.rating,
+                                "user": users.get(p.name), "engine": machines.get(p.name)}
+        if isinstance(ev, GroupEvent):
+            line["group"] = group_of.get(p.name)
+        out.append(line)
+    return out
+
+
+def team_crosstable(ev: TeamEvent) -> list[list[str]]:
+    """The team crosstable of ``ev`` (a header row, then a row a team), or
+    none before the start."""
+    return [] if ev.tt is None else ev.crosstable()
+
+
+def _is_own(line: dict[str, Any], own: set[str]) -> bool:
+    if "roster" in line:
+        return any(m["name"] in own or member_key(line["name"], m["name"]) in own
+                   for m in line["roster"])
+    return line["name"] in own
+
+
+def entry_matches(line: dict[str, Any], q: str) -> bool:
+    """Whether field line ``line`` (:func:`field_lines`) is found by ``q``:
+    its name, or a team member's, contains it (case folded), or its number
+    is it."""
+    key = q.strip().casefold()
+    return key in line["name"].casefold() or key == str(line["number"]) or any(
+        key in m["name"].casefold() for m in line.get("roster", ()))
+
+
+def _with_place(line: dict[str, Any], place: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    st = place.get(line["number"])
+    return dict(line, place=None if st is None else st["place"],
+                shared=False if st is None else st["shared"],
+                points=None if st is None else st.get("points"))
+
+
+def _knockout_view(ev: KnockoutEvent) -> dict[str, Any]:
+    names = {p.id: p.name for p in ev.players}
+    alive = [] if ev.ko is None else ev.ko.alive()
+    return {
+        "series": ev.series_format, "draw": ev.draw, "byes": ev.byes, "double": ev.double,
+        "seeding": ev.seeding,
+        # who is still in: the first lines and how many (the rest: .../field)
+        "alive": alive[:FIELD_LINES], "alive_total": len(alive),
+        "champion": None if ev.ko is None or ev.ko.champion is None else names[ev.ko.champion],
+    }
+
+
+def _team_view(ev: TeamEvent) -> dict[str, Any]:
+    n = len(ev.teams)
     view: dict[str, Any] = {
         "boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
-        "rounds_planned": ev.rounds_planned, "teams": teams, "players": [],
-        "rounds": rounds, "standings": standings, "crosstable": crosstable,
+        "rounds_planned": ev.rounds_planned, "players": [],
+        # the whole grid for a small event; a big one's rows by .../team-crosstable
+        "crosstable": team_crosstable(ev) if n <= SMALL_TEAMS else [],
+        "crosstable_total": n,
         "tiebreaks": [] if ev.tt is None else [
             {"key": c.value, "name": c.chinese} for c in ev.tt.tiebreaks]}
     if isinstance(ev, AllPlayAllEvent):  # 12.4: which reading ranks (总局分 or 场分)
@@ -214,28 +381,9 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
     return view
 
 
-def _group_view(ev: GroupEvent, users: dict[str, int],
-                games: dict[tuple[int, ...], str]) -> dict[str, Any]:
+def _group_view(ev: GroupEvent, users: dict[str, int], own: set[str], group: int | None
+                ) -> dict[str, Any]:
     number = {p.name: p.id for p in ev.players}
-    rounds = []
-    for r in range(1, ev.paired_rounds + 1):
-        boards = []
-        for g, t, local in ev.round_parts(r):
-            rec = t.rounds[local - 1]
-            for p in rec.pairings:
-                res = rec.results.get(p.board)
-                boards.append({
-                    "group": g, "board": p.board, "red": number[t.player(p.red).name],
-                    "black": None if p.black is None else number[t.player(p.black).name],
-                    "red_name": t.player(p.red).name,
-                    "black_name": None if p.black is None else t.player(p.black).name,
-                    "result": None if res is None else res.result.value,
-                    "fouls": None if res is None else [res.red_fouls, res.black_fouls],
-                    "game": games.get((r, g, p.board))})
-        stage = "final" if r > ev.group_rounds else "group"
-        rounds.append({"number": r, "stage": stage, "boards": boards,
-                       "complete": all(t.rounds[local - 1].complete
-                                       for _, t, local in ev.round_parts(r))})
 
     def table(g: int, t: Tournament) -> dict[str, Any]:
         return {"group": g, "name": t.name, "rounds_planned": t.rounds_planned,
@@ -246,7 +394,12 @@ def _group_view(ev: GroupEvent, users: dict[str, int],
                                    number=number[row["name"]]) for row in standings_rows(t)],
                 "crosstable": crosstable_grid(t), "finished": t.finished}
 
-    names = {p.id: p.name for p in ev.players}
+    # the group shown: the one asked, else the viewer's own, else the first
+    mine = [g for g, t in enumerate(ev.groups, start=1)
+            if any(p.name in own for p in t.players)]
+    count = len(ev.groups)
+    g_shown = group if group is not None and 1 <= group <= count else \
+        (mine[0] if mine else (1 if count else None))
     qualifiers: list[str] = []
     if ev.final is not None:
         qualifiers = [p.name for p in ev.final.players]
@@ -258,14 +411,12 @@ def _group_view(ev: GroupEvent, users: dict[str, int],
     return {
         "groups_count": ev.group_count, "grouping": ev.grouping, "advance": ev.advance,
         "final_stage": ev.final_stage, "group_rounds": ev.group_rounds,
-        "players": [{"number": p.id, "name": p.name, "rating": p.rating,
-                     "user": users.get(p.name)} for p in ev.players],
-        "groups": [table(g, t) for g, t in enumerate(ev.groups, start=1)],
+        "group_links": [{"group": g, "name": t.name, "finished": t.finished}
+                        for g, t in enumerate(ev.groups, start=1)],
+        "groups": [] if g_shown is None else [table(g_shown, ev.groups[g_shown - 1])],
+        "_group": g_shown,
         "final": None if ev.final is None else table(0, ev.final),
         "qualifiers": qualifiers, "cut_ties": ev.cut_ties(),
-        "rounds": rounds,
-        "placements": [{"place": pl, "shared": sh, "number": e, "name": names[e]}
-                       for pl, sh, e in ev.placements()],
         "tiebreaks": [{"key": c.value, "name": c.chinese}
                       for c in (ev.groups[0].tiebreaks if ev.groups else ())],
     }

@@ -39,9 +39,9 @@ the round.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
@@ -185,11 +185,20 @@ def list_all(s: SessionDep) -> list[dict[str, Any]]:
 
 
 @api.get("/{tournament_id}")
-def show(tournament_id: int, s: SessionDep, v: ViewerDep) -> dict[str, Any]:
-    """Return an event: entries, published rounds (all of them for the
-    organiser and arbiters), results, standings, crosstable, log (an
-    individual event's in bounded parts, the rest paged: issue 29)."""
-    return tournament_view(s, light_row_or_404(s, tournament_id), v.user)
+def show(tournament_id: int, s: SessionDep, v: ViewerDep,
+         round_no: Annotated[int | None, Query(alias="round", ge=1, le=1000)] = None,
+         start: Annotated[int, Query(alias="from", ge=0, le=1_000_000)] = 0,
+         at: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+         q: Annotated[str, Query(max_length=200)] = "",
+         group: Annotated[int | None, Query(ge=0, le=10_000)] = None) -> dict[str, Any]:
+    """Return an event: entries, the rounds the viewer may see (unpublished
+    ones only for the organiser and arbiters) with round ``round`` in detail
+    (default the latest; its matches or boards from ``from``), standings or
+    placings from line ``at``, the viewer's own lines, the entries found by
+    ``q``, a group event's group ``group``, the last of the log: bounded
+    parts, the rest paged (issue 29)."""
+    return tournament_view(s, light_row_or_404(s, tournament_id), v.user, round_no=round_no,
+                           start=start, at=at, q=q, group=group)
 
 
 def _account(s: Session, entry: NewEntry) -> tuple[str, User | None]:

@@ -43,19 +43,24 @@ async def event_page(tournament_id: int, request: Request, v: ViewerDep, st: Sta
                      round_no: Annotated[int | None, Query(alias="round", ge=1, le=1000)] = None,
                      start: Annotated[int, Query(alias="from", ge=0, le=1_000_000)] = 0,
                      at: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-                     q: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
+                     q: Annotated[str, Query(max_length=200)] = "",
+                     group: Annotated[int | None, Query(ge=0, le=10_000)] = None
+                     ) -> HTMLResponse:
     """One event: entries, rounds (a knock-out's bracket, a team event's
     matches), results, standings or placings, crosstable, the log.  An
     individual event's page shows one round (``round``, its boards from
     ``from``), the standings from line ``at``, the viewer's own line and
     the entries found by ``q`` (:func:`~qisai.web.events.paged.page_view`):
-    its size does not grow with the event."""
+    its size does not grow with the event; the other families' likewise,
+    a group event's one group (``group``) at a time
+    (:func:`~qisai.web.events.event_json.tournament_view`)."""
     def load() -> dict[str, Any]:
         with st.db.session() as s:
             row = light_row_or_404(s, tournament_id)  # its settings: page_view's snapshot
             if family(row) == "individual":
                 return page_view(s, row, v.user, round_no=round_no, start=start, at=at, q=q)
-            return tournament_view(s, row, v.user)
+            return tournament_view(s, row, v.user, round_no=round_no, start=start, at=at, q=q,
+                                   group=group)
 
     data = await run_in_threadpool(load)
     # the viewer's part in this event's staff (model.authorise decides; the
