@@ -58,6 +58,9 @@ def _numbers(text: str) -> list[int]:
         raise typer.Exit(2) from None
 
 
+_LEAGUE_KIND = {"slow": "慢棋 slow", "rapid": "超快棋 rapid", "decider": "附加赛 decider"}
+
+
 def _names(text: str) -> list[str]:
     return [x.strip() for x in text.replace("，", ",").split(",") if x.strip()]
 
@@ -85,7 +88,18 @@ def create(
     avoid_rounds: int = typer.Option(0, help="Swiss: same team/club not paired in rounds 1..k"),
     draw_numbers: bool = typer.Option(True, help="numbers by lot / seeding by rating"),
     series: str = typer.Option("single", help="knock-out match: single, two_games, "
-                                              "best_of_three, league_2021"),
+                                              "best_of_three, league_2021; team events: each "
+                                              "board single or league_2021 (001: slow, rapid, "
+                                              "decider until decided)"),
+    decider_drawn: str = typer.Option("lot", help="league_2021: a drawn deciding game is "
+                                                  "settled by lot (抽签) or black (its Black "
+                                                  "wins, armageddon); 001 does not say"),
+    time_slow: str = typer.Option("", help="league_2021 teams: slow game time control "
+                                           "(seconds, e.g. 1200 = 001's 20 minutes)"),
+    time_rapid: str = typer.Option("", help="league_2021 teams: rapid game (default 6.3 "
+                                            "40/600:30/300)"),
+    time_decider: str = typer.Option("", help="league_2021 teams: deciding game (default 6.4 "
+                                              "30/300)"),
     draw: str = typer.Option("bracket", help="knock-out draw: bracket or cards"),
     byes: str = typer.Option("seeded", help="knock-out byes: seeded or lot"),
     double: bool = typer.Option(False, help="double elimination"),
@@ -117,9 +131,12 @@ def create(
     if event.exists() and not force:
         typer.echo(f"error: {event} exists (use --force)", err=True)
         raise typer.Exit(2)
+    times = {k: v for k, v in (("slow", time_slow), ("rapid", time_rapid),
+                               ("decider", time_decider)) if v} or None
     opts = EventOptions(fmt, rounds, rules, scoring, tiebreaks, seed, draw_numbers,
-                        avoid_rounds, series, draw, byes, double, seeding, tied, groups, grouping,
-                        advance, final, boards, lineup_mode, bar, floor, start_by, score_by)
+                        avoid_rounds, series, draw, byes, double, seeding, tied, decider_drawn,
+                        times, groups, grouping, advance, final, boards, lineup_mode, bar,
+                        floor, start_by, score_by)
 
     def make() -> EventFile:
         rows = read_entries(entries)
@@ -243,7 +260,8 @@ def result(
                                         "board, comma-separated"),
     group: int | None = typer.Option(None, help="group event: the group (0 = the final)"),
     on_board: int | None = typer.Option(None, "--board", help="team match: one board only"),
-    game: int | None = typer.Option(None, help="knock-out: game of the series (default next)"),
+    game: int | None = typer.Option(None, help="knock-out, or a 2021-league team board: game "
+                                               "of the series (default the next)"),
     match_forfeit: bool = typer.Option(False, help="team: the whole match is forfeited (21.4)"),
     red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
     black_fouls: int = typer.Option(0, help="fouls of Black"),
@@ -281,21 +299,44 @@ def result(
                 return f"round {round_no} match {board}: forfeit {res}"
             if on_board is not None:
                 ev.record_board(round_no, board, on_board, res, red_fouls=red_fouls,
-                                black_fouls=black_fouls, overwrite=overwrite)
+                                black_fouls=black_fouls, overwrite=overwrite, game=game)
+                entered = [on_board]
             else:
                 from qisai.competition.errors import ResultError
 
-                results = _names(res)
+                results = [x.strip() for x in res.replace("，", ",").split(",")]
                 if len(results) != ev.boards:
                     raise ResultError(f"round {round_no} match {board}: {len(results)} results "
                                       f"for {ev.boards} boards (or give --board)")
+                if ev.series == "single" and not all(results):
+                    raise ResultError(f"round {round_no} match {board}: a result for every "
+                                      "board (or give --board)")
+                entered = []
                 for b, r in enumerate(results, start=1):
-                    ev.record_board(round_no, board, b, r, overwrite=overwrite)
+                    if r:  # 2021 league: an empty item leaves a decided board alone
+                        ev.record_board(round_no, board, b, r, overwrite=overwrite)
+                        entered.append(b)
+            lines = []
+            if ev.series == "league_2021":
+                for b in entered:
+                    line = f"round {round_no} match {board} board {b}: " \
+                           f"{ev.board_note(round_no, board, b)}"
+                    nxt = ev.next_board_game(round_no, board, b)
+                    if nxt is not None:
+                        line += f"; next: {_LEAGUE_KIND[nxt['kind']]} {nxt['red']} (红) - " \
+                                f"{nxt['black']} (黑), time {nxt['time']}"
+                    chooser = ev.awaiting_choice(round_no, board, b)
+                    if chooser is not None:
+                        line += f"; {chooser} chooses the colours: qisai event choose " \
+                                f"EVENT {round_no} {board} PLAYER --board {b}"
+                    lines.append(line)
             tm = ev.match(round_no, board)
             if tm.results:
                 gp = tm.board_points(ev._tt().scoring)
-                return f"round {round_no} match {board}: 局分 {gp[0]:g}:{gp[1]:g}"
-            return f"round {round_no} match {board}: board results entered"
+                lines.append(f"round {round_no} match {board}: 局分 {gp[0]:g}:{gp[1]:g}")
+            elif not lines:
+                lines.append(f"round {round_no} match {board}: board results entered")
+            return "\n".join(lines)
         rec = ev.record_result(round_no, board, res, red_fouls=red_fouls,
                                black_fouls=black_fouls, overwrite=overwrite)
         return f"round {round_no} board {board}: {rec.red} - {rec.black} {rec.result.value}"
@@ -326,20 +367,42 @@ def lineup(event: Path = typer.Argument(..., help="team event file"),
 
 
 @app.command()
-def choose(event: Path = typer.Argument(..., help="knock-out event file"),
+def choose(event: Path = typer.Argument(..., help="knock-out or team event file"),
            round_no: int = typer.Argument(...), match: int = typer.Argument(...),
-           red: int = typer.Argument(..., help="entry that takes Red in the decider")) -> None:
+           red: str = typer.Argument(..., help="who takes Red in the decider: the entry "
+                                               "number (knock-out) or the player (team)"),
+           on_board: int | None = typer.Option(None, "--board", help="team match: the board")
+           ) -> None:
     """2021 league: the rapid game's Black chooses the decider's colours (001)."""
     from qisai.competition.events.knockout_event import KnockoutEvent
+    from qisai.competition.events.team_event import TeamEvent
 
     ef = _load(event)
     ev = ef.event
+    if isinstance(ev, TeamEvent):
+        if on_board is None:
+            typer.echo("error: a team match: give the --board whose decider it is", err=True)
+            raise typer.Exit(2)
+        board = on_board
+        chooser = _run(lambda: ev.choose_colour(round_no, match, board, red.strip()))
+        ef.save(event)
+        typer.echo(f"round {round_no} match {match} board {board}: {chooser} (Black in the "
+                   f"rapid game) chose: {red.strip()} has Red in the decider (附加赛)")
+        nxt = ev.next_board_game(round_no, match, board)
+        if nxt is not None:
+            typer.echo(f"next: {_LEAGUE_KIND[nxt['kind']]} {nxt['red']} (红) - {nxt['black']} "
+                       f"(黑), time {nxt['time']}")
+        return
     if not isinstance(ev, KnockoutEvent):
-        typer.echo("error: colour choices belong to knock-out events", err=True)
+        typer.echo("error: colour choices belong to knock-out and team events", err=True)
         raise typer.Exit(2)
-    _run(lambda: ev.choose_colour(round_no, match - 1, red))
+    number = _numbers(red)
+    if len(number) != 1:
+        typer.echo(f"error: {red!r} is not an entry number", err=True)
+        raise typer.Exit(2)
+    _run(lambda: ev.choose_colour(round_no, match - 1, number[0]))
     ef.save(event)
-    typer.echo(f"round {round_no} match {match}: {red} has Red in the decider")
+    typer.echo(f"round {round_no} match {match}: {number[0]} has Red in the decider")
 
 
 @app.command()

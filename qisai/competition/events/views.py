@@ -216,9 +216,11 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
                     res = tm.results[b - 1].value
                 else:
                     res = results.get(str(b), "")
+                games = ev.board_note(round_no, tm.board, b) if tm.forfeit is None else ""
                 rows.append(BoardRow(f"{tm.board}.{b}", red_team.id, red_name, black_team.id,
                                      black_name, res, red_team.name, black_team.name,
-                                     note=f"{rt.name} - {bt.name}"))
+                                     note=f"{rt.name} - {bt.name}"
+                                     + (f"；{games}" if games else "")))
     return rows
 
 

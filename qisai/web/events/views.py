@@ -170,6 +170,13 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
                            "fouls": state["fouls"].get(str(b)),
                            "game": games.get((r, m.board, b))}
                           for b, red, black in ev.board_players(r, m.board)]
+                if ev.series == "league_2021" and m.forfeit is None:
+                    for bd in boards:  # 001: the board's games, the next one, the choice due
+                        b = int(bd["board"])
+                        bd.update(games=ev.board_games(r, m.board, b),
+                                  next=ev.next_board_game(r, m.board, b),
+                                  chooser=ev.awaiting_choice(r, m.board, b),
+                                  note=ev.board_note(r, m.board, b))
                 complete = bool(m.results) or m.forfeit is not None
                 score = list(m.board_points(tt.scoring)) if m.results else None
                 mp = None
@@ -194,6 +201,7 @@ def _team_view(ev: TeamEvent, users: dict[str, int],
         crosstable = ev.crosstable()
     view: dict[str, Any] = {
         "boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
+        "board_series": ev.series, "decider_drawn": ev.decider_drawn, "times": ev.times,
         "rounds_planned": ev.rounds_planned, "teams": teams, "players": [],
         "rounds": rounds, "standings": standings, "crosstable": crosstable,
         "tiebreaks": [] if ev.tt is None else [
