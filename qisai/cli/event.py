@@ -474,10 +474,16 @@ def team_ranking(event: Path = typer.Argument(..., help="individual event file")
 
 @app.command()
 def crosstable(event: Path = typer.Argument(..., help="event file")) -> None:
-    """Print the crosstable: opponent, colour and result per round."""
-    from qisai.competition.events.views import crosstable_table, text_table
+    """Print the crosstable: opponent, colour and result per round (a group
+    event: every group's, then the final's)."""
+    from qisai.competition.events.group_event import GroupEvent
+    from qisai.competition.events.views import crosstable_table, group_crosstables, text_table
 
     ef = _load(event)
+    if isinstance(ef.event, GroupEvent):
+        typer.echo("\n".join(text_table(t) for t in _run(lambda: group_crosstables(ef))),
+                   nl=False)
+        return
     typer.echo(text_table(_run(lambda: crosstable_table(ef))), nl=False)
 
 

@@ -19,12 +19,15 @@
 from __future__ import annotations
 
 from qisai.competition.events.file import EventFile
+from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.events.views import (
     BoardRow,
     bracket_rounds,
     crosstable_table,
+    group_crosstables,
+    group_tables,
     result_text,
     round_count,
     round_rows,
@@ -106,9 +109,18 @@ def standings(ef: EventFile, round_no: int | None = None,
     table = standings_table(ef)
     n = round_count(ef)
     title = "最终成绩" if ef.event.finished else f"第{n}轮后 成绩"
-    doc = Document(ef.header, f"{title}（成绩册）", landscape=len(table.header) > 11, font=font)
+    groups = group_tables(ef) if isinstance(ef.event, GroupEvent) else []
+    wide = max([len(table.header)] + [len(g.header) for g in groups]) > 11
+    doc = Document(ef.header, f"{title}（成绩册）", landscape=wide, font=font)
     doc.new_page()
-    doc.table(table.header, table.rows)
+    for g in groups:  # 11.3: every group's table (and the final's)
+        doc.text(g.title.removeprefix(ef.header.name).strip(), 11, bold=True)
+        doc.table(g.header, g.rows)
+        doc.pdf.ln(4)
+    if groups and table.rows:
+        doc.text("总名次", 11, bold=True)
+    if table.rows or not groups:
+        doc.table(table.header, table.rows)
     doc.pdf.ln(3)
     if table.note:  # which reading ranks a 12.4 match (总局分 or 场分)
         doc.text(table.note, 9)
@@ -147,12 +159,17 @@ def crosstable(ef: EventFile, round_no: int | None = None,
              font: FontSpec | None = None) -> Document:
     """The crosstable: per round the opponent, colour and result
     (``12红1``), byes (轮空) and rounds not played (—)."""
-    table = crosstable_table(ef)
-    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=len(table.header) > 9, font=font)
+    tables = group_crosstables(ef) if isinstance(ef.event, GroupEvent) \
+        else [crosstable_table(ef)]
+    widest = max(len(t.header) for t in tables)
+    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=widest > 9, font=font)
     doc.new_page()
-    size = 9 if len(table.header) <= 14 else 7
-    doc.table(table.header, table.rows, size=size, height=6.5)
-    doc.pdf.ln(3)
+    size = 9 if widest <= 14 else 7
+    for table in tables:
+        if len(tables) > 1:  # 11.3: a crosstable a group, then the final's
+            doc.text(table.title.removeprefix(ef.header.name).strip(), 11, bold=True)
+        doc.table(table.header, table.rows, size=size, height=6.5)
+        doc.pdf.ln(3)
     first, second = ef.header.colour_names
     doc.text(f"格式：对手编号 + 执色（{first}/{second}） + 结果（1 胜，= 和，0 负，+ 对方弃权，"
              "- 弃权）；轮空 = 本轮轮空。", 8)

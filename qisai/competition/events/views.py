@@ -11,6 +11,7 @@ names them (:meth:`Header.colour`: 红/黑, or 黑/白 for Go).  Shared places
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from qisai.competition.errors import CompetitionError
@@ -22,10 +23,11 @@ from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.model import Colour, Outcome, Result
 from qisai.competition.teams import board_colour
-from qisai.competition.tiebreaks import Criterion
+from qisai.competition.tiebreaks import Criterion, Standing
 from qisai.competition.tournament import Tournament
 
 __all__ = ["BoardRow", "Table", "board_count", "bracket_rounds", "crosstable_table",
+           "group_crosstables", "group_tables",
            "result_text", "round_count", "round_rows", "standings_table", "team_ranking_table",
            "text_table"]
 
@@ -237,20 +239,7 @@ def standings_table(ef: EventFile) -> Table:
     title = f"{ef.header.name} 成绩册"
     weights = ef.penalty_weights()
     if isinstance(ev, Tournament):
-        cols = list(ev.tiebreaks)
-        points = "McMahon分" if isinstance(ev, McMahonTournament) else "积分"
-        head = ["名次", "编号", "姓名", "单位", points] + [c.chinese for c in cols]
-        if weights:
-            head.append("处罚")
-        rows = []
-        for s in ef.standings():
-            p = ev.player(s.entry)
-            row = [_place(s.rank, s.shared), str(p.id), p.name, p.club or p.team,
-                   _num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
-            if weights:
-                row.append(_penalty_text(ef, p.id))
-            rows.append(row)
-        return Table(title, head, rows)
+        return _standings_of(ef, ev, ef.standings(), title, lambda pid: pid)
     if isinstance(ev, TeamEvent):
         tt = ev._tt()
         cols = [c for c in tt.tiebreaks if c is not Criterion.GAME_POINTS]
@@ -301,9 +290,38 @@ def crosstable_table(ef: EventFile) -> Table:
     if not isinstance(ev, Tournament):
         raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no crosstable; "
                                "print its bracket or placements")
-    n = len(ev.rounds)
-    cells: dict[int, list[str]] = {p.id: ["—"] * n for p in ev.players}
-    for rec in ev.rounds:
+    return _crosstable_of(ef, ev, ef.standings(), f"{ef.header.name} 交叉表", lambda pid: pid)
+
+
+def _standings_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
+                  number: Callable[[int], int]) -> Table:
+    """The standings table of one round robin or Swiss ``t`` (the event, a
+    group or a final): ``number`` gives an entry's event number."""
+    all_weights = ef.penalty_weights()
+    weights = {s.entry for s in st if all_weights.get(number(s.entry), 0)}
+    cols = list(t.tiebreaks)
+    points = "McMahon分" if isinstance(t, McMahonTournament) else "积分"
+    head = ["名次", "编号", "姓名", "单位", points] + [c.chinese for c in cols]
+    if weights:
+        head.append("处罚")
+    rows = []
+    for s in st:
+        p = t.player(s.entry)
+        row = [_place(s.rank, s.shared), str(number(p.id)), p.name, p.club or p.team,
+               _num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
+        if weights:
+            row.append(_penalty_text(ef, number(p.id)))
+        rows.append(row)
+    return Table(title, head, rows)
+
+
+def _crosstable_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
+                   number: Callable[[int], int]) -> Table:
+    """The crosstable of one round robin or Swiss ``t``, opponents by their
+    event numbers (``number``), rows in the order of ``st``."""
+    n = len(t.rounds)
+    cells: dict[int, list[str]] = {p.id: ["—"] * n for p in t.players}
+    for rec in t.rounds:
         for pairing in rec.pairings:
             g = rec.results.get(pairing.board)
             if pairing.black is None:
@@ -312,21 +330,56 @@ def crosstable_table(ef: EventFile) -> Table:
             for pid, colour in ((pairing.red, Colour.RED), (pairing.black, Colour.BLACK)):
                 opp = pairing.black if pid == pairing.red else pairing.red
                 mark = "" if g is None else _MARK.get(g.result.outcome(colour), "")
-                cells[pid][rec.number - 1] = f"{opp}{ef.header.colour(colour)}{mark}"
-    cols = list(ev.tiebreaks)
+                cells[pid][rec.number - 1] = f"{number(opp)}{ef.header.colour(colour)}{mark}"
+    cols = list(t.tiebreaks)
     head = ["名次", "编号", "姓名"] + [f"第{r}轮" for r in range(1, n + 1)] + ["积分"] \
         + [c.chinese for c in cols]
     rows = []
     placed = set()
-    for s in ef.standings():
-        p = ev.player(s.entry)
+    for s in st:
+        p = t.player(s.entry)
         placed.add(p.id)
-        rows.append([_place(s.rank, s.shared), str(p.id), p.name] + cells[p.id]
+        rows.append([_place(s.rank, s.shared), str(number(p.id)), p.name] + cells[p.id]
                     + [_num(s.points)] + [_fmt(s.values.get(c)) for c in cols])
-    for p in ev.players:  # struck out by 20.3: listed, not placed
+    for p in t.players:  # struck out by 20.3: listed, not placed
         if p.id not in placed:
-            rows.append(["", str(p.id), p.name] + cells[p.id] + ["注销"] + [""] * len(cols))
-    return Table(f"{ef.header.name} 交叉表", head, rows)
+            rows.append(["", str(number(p.id)), p.name] + cells[p.id] + ["注销"]
+                        + [""] * len(cols))
+    return Table(title, head, rows)
+
+
+def _group_parts(ef: EventFile) -> list[tuple[str, Tournament]]:
+    ev = ef.event
+    if not isinstance(ev, GroupEvent):
+        raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no groups")
+    ef._apply_penalties()  # 18.4 inside each group and the final
+    parts = [(f"第{g}组", t) for g, t in enumerate(ev.groups, start=1)]
+    if ev.final is not None:
+        parts.append(("决赛", ev.final))
+    return parts
+
+
+def group_tables(ef: EventFile) -> list[Table]:
+    """The standings of every group of a group event (11.3), then of its
+    final once paired, each with every tie-break column and the entries'
+    event numbers; a table from the first round on.  Raises
+    :class:`CompetitionError` for another kind of event."""
+    return [_standings_of(ef, t, t.standings(), f"{ef.header.name} {label} 成绩",
+                          _numberer(ef, t)) for label, t in _group_parts(ef)]
+
+
+def group_crosstables(ef: EventFile) -> list[Table]:
+    """The crosstable of every group (and of the final once paired), with
+    the entries' event numbers.  Raises :class:`CompetitionError` for
+    another kind of event."""
+    return [_crosstable_of(ef, t, t.standings(), f"{ef.header.name} {label} 交叉表",
+                           _numberer(ef, t)) for label, t in _group_parts(ef)]
+
+
+def _numberer(ef: EventFile, t: Tournament) -> Callable[[int], int]:
+    ev = ef.event
+    assert isinstance(ev, GroupEvent)
+    return lambda pid: ev.number(t.player(pid).name)
 
 
 def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = None) -> Table:

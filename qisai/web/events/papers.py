@@ -52,7 +52,7 @@ router = APIRouter(tags=["events"])
 KINDS_BY_FAMILY: dict[str, tuple[str, ...]] = {
     "individual": ("pairings", "standings", "crosstable", "slips", "ratings"),
     "knockout": ("pairings", "bracket", "standings", "slips"),
-    "group": ("pairings", "standings", "slips"),
+    "group": ("pairings", "standings", "crosstable", "slips"),
     "team": ("pairings", "standings", "crosstable", "slips", "lineups"),
 }
 """The papers of each family of event (:func:`~qisai.web.events.model.family`)."""
