@@ -266,14 +266,30 @@ def result(
     red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
     black_fouls: int = typer.Option(0, help="fouls of Black"),
     overwrite: bool = typer.Option(False, help="correct a result already entered"),
+    reason: str = typer.Option("", help="why a result is corrected (asked for when a later "
+                                        "round is paired; logged)"),
+    repair: bool | None = typer.Option(
+        None, "--repair/--no-repair", help="after a correction: re-pair the next round's "
+                                           "unplayed boards (Swiss; asked when not given)"),
 ) -> None:
-    """Enter a result: a board, a game of a knock-out series, a team match."""
+    """Enter a result: a board, a game of a knock-out series, a team match.
+    Correcting a result of a round robin or Swiss after a later round is
+    paired needs a reason, warns which later boards it affects and offers to
+    re-pair the next round's unplayed boards."""
     from qisai.competition.events.group_event import GroupEvent
     from qisai.competition.events.knockout_event import KnockoutEvent
     from qisai.competition.events.team_event import TeamEvent
+    from qisai.competition.tournament import Tournament
 
     ef = _load(event)
     ev = ef.event
+    if isinstance(ev, Tournament) and overwrite and ev.current_round > round_no >= 1 \
+            and board in ev.rounds[round_no - 1].results:
+        from qisai.cli.tournament import correct
+
+        correct(ev, event, round_no, board, res, reason, repair, red_fouls, black_fouls,
+                save=lambda: ef.save(event))
+        return
 
     def enter() -> str:
         if isinstance(ev, KnockoutEvent):

@@ -389,11 +389,19 @@ def result(event: Path = typer.Argument(..., help="event file"),
                                           "('12 0-1': player 12 lost)"),
            red_fouls: int = typer.Option(0, help="fouls (犯规) of Red (one board)"),
            black_fouls: int = typer.Option(0, help="fouls of Black (one board)"),
-           overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
+           overwrite: bool = typer.Option(False, help="replace a result already entered"),
+           reason: str = typer.Option("", help="why a result is corrected (asked for when a "
+                                               "later round is paired; logged)"),
+           repair: bool | None = typer.Option(
+               None, "--repair/--no-repair", help="after a correction: re-pair the next "
+                                                  "round's unplayed boards (Swiss; asked "
+                                                  "when not given)")) -> None:
     """Enter results: one board (ROUND BOARD RESULT), or a whole round from
     one command line or file (--round R "1 1-0, 2 =, 3 0-1").  Items are all
     checked first: one bad item records nothing and each is named with its
-    board."""
+    board.  Correcting a result after a later round is paired needs a
+    reason (logged in the round's record), warns which later boards it
+    affects and offers to re-pair the next round's unplayed boards."""
     from qisai.competition.bulk import parse_items, record_results
 
     args = list(items or [])
@@ -413,6 +421,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
                        err=True)
             raise typer.Exit(2) from None
+        rec = t.rounds[round_no - 1] if 1 <= round_no <= len(t.rounds) else None
+        if overwrite and rec is not None and board in rec.results \
+                and t.current_round > round_no:
+            correct(t, event, round_no, board, args[2], reason, repair, red_fouls, black_fouls)
+            return
         g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
                                          black_fouls=black_fouls, overwrite=overwrite))
         _save(t, event)
@@ -427,6 +440,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             raise typer.Exit(2) from None
     number = round_opt if round_opt is not None else t.current_round
+    if overwrite and t.current_round > number:
+        typer.echo(f"error: round {number + 1} is paired: correct round {number}'s results one "
+                   "board at a time (ROUND BOARD RESULT --overwrite --reason ...), so that "
+                   "each correction is logged and its effect on later pairings shown", err=True)
+        raise typer.Exit(2)
     parsed = _run(lambda: parse_items(text, by_player=by_player))
     games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
     _save(t, event)
@@ -439,6 +457,53 @@ def result(event: Path = typer.Argument(..., help="event file"),
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
     _rating_after(t, number)
+
+
+def correct(t: Tournament, event: Path, round_no: int, board: int, res: str, reason: str,
+            repair: bool | None, red_fouls: int = 0, black_fouls: int = 0,
+            save: Callable[[], None] | None = None) -> None:
+    """Correct board ``board`` of round ``round_no`` after a later round is
+    paired: ask for the reason when not given (a terminal; else exit 2
+    saying so), log it, warn of every later board the correction affects,
+    then re-pair the next round's unplayed boards if ``repair`` (asked on a
+    terminal when None)."""
+    import sys
+
+    from qisai.competition import output
+    from qisai.competition.corrections import correct_result, repair_unplayed
+
+    if not reason.strip():
+        if not sys.stdin.isatty():
+            typer.echo(f"error: round {t.current_round} is paired: a correction of round "
+                       f"{round_no} needs a reason (--reason)", err=True)
+            raise typer.Exit(2)
+        reason = typer.prompt("reason for the correction (logged)")
+    done = _run(lambda: correct_result(t, round_no, board, res, reason, red_fouls=red_fouls,
+                                       black_fouls=black_fouls))
+    (save or (lambda: _save(t, event)))()
+    typer.echo(f"round {round_no} board {board}: {done.old} -> {done.new} corrected "
+               f"(reason: {done.reason}; logged in round {round_no}'s record)")
+    for a in done.affected:
+        typer.echo(f"warning: {a.describe()}", err=True)
+    nxt = t.rounds[-1]
+    unplayed = [p for p in nxt.pairings if not p.is_bye and p.board not in nxt.results]
+    touched = [a for a in done.affected if a.round == nxt.number and not a.played]
+    if not unplayed or t.system.value != "swiss" or (not touched and not repair):
+        return
+    if repair is None:
+        if sys.stdin.isatty():
+            repair = typer.confirm(f"re-pair the {len(unplayed)} unplayed board(s) of round "
+                                   f"{nxt.number}?", default=False)
+        else:
+            typer.echo(f"round {nxt.number}'s {len(unplayed)} unplayed board(s) were paired on "
+                       "the old scores: re-pair them with --repair", err=True)
+            return
+    if not repair:
+        return
+    number, _ = _run(lambda: repair_unplayed(t, done.reason))
+    (save or (lambda: _save(t, event)))()
+    typer.echo(f"round {number}: unplayed boards re-paired")
+    typer.echo(output.pairings_text(t, number), nl=False)
 
 
 def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
