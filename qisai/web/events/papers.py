@@ -14,17 +14,17 @@ page; 记录纸 (result slips) and line-up forms only for the event's
 organiser and arbiters (:func:`may_see_forms`).  The public never sees a
 round not yet published.
 
-The paper is drawn from the event's stored state: the row's
-``settings["event"]`` is read by the competition layer's
-:meth:`~qisai.competition.events.file.EventFile.from_dict` (it reads the
-arena's formats), under a header made from the row.
+The paper is drawn from the event's stored state as the export gives it
+(:func:`~qisai.web.events.model.event_file`): the same event file the
+command line prints from, with the header an import brought (dates,
+venue, 裁判长, 主办) and its penalties, so that 18.4 places a penalised
+entry on the paper where the page and ``qisai event`` place it.
 """
 
 from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,14 +33,13 @@ from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Tournament
-from qisai.competition.events.file import EventFile, Header
+from qisai.competition.events.file import EventFile
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
-from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import Viewer, ViewerDep
-from qisai.web.events.model import family, hidden_rounds, load_row, staff
+from qisai.web.events.model import event_file, family, hidden_rounds, load_row, staff
 from qisai.web.heavy import HeavyDep, HeavyWork
 from qisai.web.state import AppState, StateDep
 
@@ -94,18 +93,6 @@ def papers_of(tournament_id: int, fam: str, forms: bool) -> list[dict[str, Any]]
     return out
 
 
-def _event_file(row: TournamentRow, organiser: str) -> EventFile:
-    """The event of ``row`` as the competition layer's event file, with the
-    printed header made from the row."""
-    fam = family(row)
-    kind = _EVENT_KIND.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
-    header = Header(row.name, organiser=organiser,
-                    game="go" if row.kind == "go" else "xiangqi")
-    data = {"format": "qisai-event", "kind": kind, "header": asdict(header),
-            "event": row.settings["event"]}
-    return EventFile.from_dict(data, source=f"tournament {row.id}")
-
-
 def _published_only(ef: EventFile, published: int) -> None:
     """Drop the rounds after the first ``published`` from the event (for a
     paper the public sees; a round is published before it gets results,
@@ -145,11 +132,7 @@ def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
                                 f"{LABELS[kind][0]} ({kind}) are for the event's organiser and "
                                 "arbiters only")
         try:
-            organiser = repo.get_user(s, row.organiser_id).display_name
-        except NotFoundError:  # a paper without the organiser's name is still a paper
-            organiser = ""
-        try:
-            ef = _event_file(row, organiser)
+            ef = event_file(s, row)  # the export's model: header, penalties (18.4), play-offs
         except CompetitionError as exc:
             raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") \
                 from None
