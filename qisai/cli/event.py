@@ -243,12 +243,24 @@ def pair(event: Path = typer.Argument(..., help="event file")) -> None:
 
 @app.command()
 def show(event: Path = typer.Argument(..., help="event file"),
-         round_no: int = typer.Argument(0, help="round (default: the last)")) -> None:
-    """Print a round's boards and results."""
+         round_no: int = typer.Argument(0, help="round (default: the last)"),
+         out: Path | None = typer.Option(None, "-o", "--out",
+                                         help="write the pairings to a .xlsx or .csv (UTF-8 "
+                                              "with a BOM, for Excel) instead")) -> None:
+    """Print a round's boards and results (or write them as a sheet)."""
     from qisai.competition.events.views import round_count
 
     ef = _load(event)
-    _print_round(ef, round_no or round_count(ef))
+    number = round_no or round_count(ef)
+    if out is not None:
+        from qisai.competition.events.export import write_tables
+        from qisai.competition.events.views import pairings_table
+
+        table = _run(lambda: pairings_table(ef, number))
+        _run(lambda: write_tables([table], out))
+        typer.echo(f"{out}: round {number}, {len(table.rows)} board(s)")
+        return
+    _print_round(ef, number)
 
 
 @app.command()
@@ -285,10 +297,10 @@ def result(
     ev = ef.event
     if isinstance(ev, Tournament) and overwrite and ev.current_round > round_no >= 1 \
             and board in ev.rounds[round_no - 1].results:
-        from qisai.cli.tournament import correct
+        from qisai.cli.desk import correct
 
-        correct(ev, event, round_no, board, res, reason, repair, red_fouls, black_fouls,
-                save=lambda: ef.save(event))
+        correct(ev, round_no, board, res, reason, repair, lambda: ef.save(event), red_fouls,
+                black_fouls)
         return
 
     def enter() -> str:
@@ -468,12 +480,22 @@ def penalty(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def standings(event: Path = typer.Argument(..., help="event file"),
-              fmt: str = typer.Option("text", "--format", help="text, csv, json")) -> None:
+              fmt: str = typer.Option("text", "--format", help="text, csv, json"),
+              out: Path | None = typer.Option(None, "-o", "--out",
+                                              help="write them to a .xlsx or .csv (UTF-8 "
+                                                   "with a BOM, for Excel) instead")) -> None:
     """Print the standings with every tie-break column (场分/局分 for teams;
-    placements for knock-out and group events)."""
+    every group's table, then placements, for group events; placements for
+    knock-out events), or write them as a sheet."""
     from qisai.cli.tournament_team import standings as print_standings
 
-    print_standings(_load(event), fmt, who="entries")
+    ef = _load(event)
+    if out is not None:
+        from qisai.cli.desk import write_standings
+
+        write_standings(ef, out)
+        return
+    print_standings(ef, fmt, who="entries")
 
 
 @app.command("team-ranking")

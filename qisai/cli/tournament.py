@@ -148,6 +148,19 @@ def _load(event: Path) -> Tournament:
     return t
 
 
+def _as_file(event: Path) -> EventFile:
+    """The event in file ``event`` as an event file (a bare tournament file
+    wrapped, so that the tables of :mod:`qisai.competition.events.views`
+    read it)."""
+    from qisai.competition.events.file import EventFile
+    from qisai.competition.tournament import Tournament
+
+    obj = _open(event)
+    if isinstance(obj, Tournament):
+        return _WRAPPED.get(id(obj)) or EventFile("individual", obj)
+    return obj
+
+
 def _split(event: Path) -> tuple[Tournament | None, EventFile | None]:
     """The event in file ``event`` as ``(tournament, None)`` for a round
     robin or Swiss, ``(None, event file)`` for a team event; exit 2 for a
@@ -349,9 +362,22 @@ def swap(event: Path = typer.Argument(..., help="event file"),
 @app.command()
 def pairings(event: Path = typer.Argument(..., help="event file"),
              round_no: int = typer.Argument(0, help="round (default: the last)"),
-             fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
-    """Print a round's pairings and results."""
+             fmt: str = typer.Option("text", "--format", help="text, csv, json, html"),
+             out: Path | None = typer.Option(None, "-o", "--out",
+                                             help="write them to a .xlsx or .csv (UTF-8 with "
+                                                  "a BOM, for Excel) instead")) -> None:
+    """Print a round's pairings and results, or write them as a sheet."""
     from qisai.competition import output
+
+    if out is not None:
+        from qisai.competition.events.export import write_tables
+        from qisai.competition.events.views import pairings_table, round_count
+
+        whole = _as_file(event)
+        number = round_no or round_count(whole)
+        _run(lambda: write_tables([pairings_table(whole, number)], out))
+        typer.echo(f"{out}: round {number}")
+        return
 
     t, ef = _split(event)
     if ef is not None:
@@ -424,7 +450,10 @@ def result(event: Path = typer.Argument(..., help="event file"),
         rec = t.rounds[round_no - 1] if 1 <= round_no <= len(t.rounds) else None
         if overwrite and rec is not None and board in rec.results \
                 and t.current_round > round_no:
-            correct(t, event, round_no, board, args[2], reason, repair, red_fouls, black_fouls)
+            from qisai.cli.desk import correct
+
+            correct(t, round_no, board, args[2], reason, repair, lambda: _save(t, event),
+                    red_fouls, black_fouls)
             return
         g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
                                          black_fouls=black_fouls, overwrite=overwrite))
@@ -457,53 +486,6 @@ def result(event: Path = typer.Argument(..., help="event file"),
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
     _rating_after(t, number)
-
-
-def correct(t: Tournament, event: Path, round_no: int, board: int, res: str, reason: str,
-            repair: bool | None, red_fouls: int = 0, black_fouls: int = 0,
-            save: Callable[[], None] | None = None) -> None:
-    """Correct board ``board`` of round ``round_no`` after a later round is
-    paired: ask for the reason when not given (a terminal; else exit 2
-    saying so), log it, warn of every later board the correction affects,
-    then re-pair the next round's unplayed boards if ``repair`` (asked on a
-    terminal when None)."""
-    import sys
-
-    from qisai.competition import output
-    from qisai.competition.corrections import correct_result, repair_unplayed
-
-    if not reason.strip():
-        if not sys.stdin.isatty():
-            typer.echo(f"error: round {t.current_round} is paired: a correction of round "
-                       f"{round_no} needs a reason (--reason)", err=True)
-            raise typer.Exit(2)
-        reason = typer.prompt("reason for the correction (logged)")
-    done = _run(lambda: correct_result(t, round_no, board, res, reason, red_fouls=red_fouls,
-                                       black_fouls=black_fouls))
-    (save or (lambda: _save(t, event)))()
-    typer.echo(f"round {round_no} board {board}: {done.old} -> {done.new} corrected "
-               f"(reason: {done.reason}; logged in round {round_no}'s record)")
-    for a in done.affected:
-        typer.echo(f"warning: {a.describe()}", err=True)
-    nxt = t.rounds[-1]
-    unplayed = [p for p in nxt.pairings if not p.is_bye and p.board not in nxt.results]
-    touched = [a for a in done.affected if a.round == nxt.number and not a.played]
-    if not unplayed or t.system.value != "swiss" or (not touched and not repair):
-        return
-    if repair is None:
-        if sys.stdin.isatty():
-            repair = typer.confirm(f"re-pair the {len(unplayed)} unplayed board(s) of round "
-                                   f"{nxt.number}?", default=False)
-        else:
-            typer.echo(f"round {nxt.number}'s {len(unplayed)} unplayed board(s) were paired on "
-                       "the old scores: re-pair them with --repair", err=True)
-            return
-    if not repair:
-        return
-    number, _ = _run(lambda: repair_unplayed(t, done.reason))
-    (save or (lambda: _save(t, event)))()
-    typer.echo(f"round {number}: unplayed boards re-paired")
-    typer.echo(output.pairings_text(t, number), nl=False)
 
 
 def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
@@ -650,11 +632,19 @@ def withdraw(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def standings(event: Path = typer.Argument(..., help="event file"),
-              fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
+              fmt: str = typer.Option("text", "--format", help="text, csv, json, html"),
+              out: Path | None = typer.Option(None, "-o", "--out",
+                                              help="write them to a .xlsx or .csv (UTF-8 "
+                                                   "with a BOM, for Excel) instead")) -> None:
     """Print the standings with every tie-break column (a team event: 场分
-    and 局分, 14.2, ranked by 15.3/15.4)."""
+    and 局分, 14.2, ranked by 15.3/15.4), or write them as a sheet."""
     from qisai.competition import output
 
+    if out is not None:
+        from qisai.cli.desk import write_standings
+
+        write_standings(_as_file(event), out)
+        return
     t, ef = _split(event)
     if ef is not None:
         from qisai.cli import tournament_team

@@ -169,7 +169,8 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
                                    f", not {o.series!r}")
         te = TeamEvent(header.name, system=system, rounds=o.rounds, boards=o.boards,
                        lineup_mode=o.lineup_mode, seed=o.seed, series=board_series,
-                       decider_drawn=o.decider_drawn, times=o.times)
+                       decider_drawn=o.decider_drawn, times=o.times,
+                       draw_numbers=o.draw_numbers)
         for team, roster in _rosters(entries).items():
             te.add_team(team, roster)
         kind, ev = "team", te

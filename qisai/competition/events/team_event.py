@@ -74,7 +74,8 @@ class TeamEvent:
     def __init__(self, name: str, *, system: str = "round_robin", rounds: int | None = None,
                  boards: int = 4, lineup_mode: str = "substitutes", seed: int = 0,
                  rules: str | None = None, series: str = "single",
-                 decider_drawn: str = "lot", times: Mapping[str, str] | None = None) -> None:
+                 decider_drawn: str = "lot", times: Mapping[str, str] | None = None,
+                 draw_numbers: bool = True) -> None:
         """Raises :class:`CompetitionError` for a bad option.  ``rules``
         names the rule profile: the boards score by its points (``cxa-2007``:
         win 3, loss 0, draw 1 to Red and 2 to Black); the match points stay
@@ -90,6 +91,9 @@ class TeamEvent:
             raise CompetitionError(f"decider_drawn must be {' or '.join(DECIDER_DRAWN)}, not "
                                    f"{decider_drawn!r}")
         self.series, self.decider_drawn = series, decider_drawn
+        self.draw_numbers = draw_numbers
+        """Round robin: number the teams by lot at the start (制签), or, if
+        False, in the order they were entered (the entries file's order)."""
         self.times = dict(LEAGUE_TIMES) if series == "league_2021" else {}
         if times:
             if series != "league_2021":
@@ -161,7 +165,7 @@ class TeamEvent:
         if self.started:
             raise EventStateError(f"{self.name}: already started")
         ordered = list(self.teams)
-        if self.system == "round_robin":
+        if self.system == "round_robin" and self.draw_numbers:
             random.Random(f"{self.seed}:numbers").shuffle(ordered)
         self.tt = TeamTournament(self.name, ordered, system=self.system,
                                  rounds=self.rounds_planned, lineup_mode=self.lineup_mode,
@@ -584,9 +588,11 @@ class TeamEvent:
         return rank(self.records(), tt.tiebreaks, tt.policy)
 
     def crosstable(self) -> list[list[str]]:
-        """Return the team crosstable: a header row, then per team its
-        number, name, per opponent ``match points (board points)`` of each
-        meeting, and its total match points."""
+        """Return the team crosstable: a header row (in Chinese: 序号, 队名,
+        the team numbers, 场分), then per team its number, name, per
+        opponent ``match points (board points)`` of each meeting (``注销``
+        where 20.3 struck a team out), its total match points and, when a
+        team withdrew, a 备注 column saying after which round."""
         tt = self._tt()
         n = len(tt.teams)
         cells: dict[int, dict[int, list[str]]] = {t.id: {} for t in tt.teams}
@@ -602,12 +608,20 @@ class TeamEvent:
                 else:
                     mark += f" ({e.game_points:g})"
                 cells[rec.entry].setdefault(e.opponent, []).append(mark)
-        rows = [["#", "team"] + [str(k) for k in range(1, n + 1)] + ["match points"]]
+        struck = self.annulled_teams()
+        rows = [["序号", "队名"] + [str(k) for k in range(1, n + 1)] + ["场分", "备注"]]
         for t in tt.teams:
+            note = ""
+            if t.id in self.withdrawn:
+                rule = "20.4" if self.system == "swiss" else "20.3"
+                note = f"第{self.withdrawn[t.id]}轮后退出（{rule}）" \
+                    + ("，成绩注销" if t.id in struck else "")
             rows.append([str(t.id), t.name]
-                        + ["x" if q == t.id else " ".join(cells[t.id].get(q, []))
-                           for q in range(1, n + 1)]
-                        + [f"{totals[t.id]:g}"])
+                        + ["x" if q == t.id else "注销" if q in struck or t.id in struck
+                           else " ".join(cells[t.id].get(q, [])) for q in range(1, n + 1)]
+                        + ["" if t.id in struck else f"{totals[t.id]:g}", note])
+        if not self.withdrawn:
+            rows = [r[:-1] for r in rows]
         return rows
 
     # -- persistence
@@ -617,6 +631,7 @@ class TeamEvent:
                 "rounds_planned": self.rounds_planned, "boards": self.boards,
                 "lineup_mode": self.lineup_mode.value, "seed": self.seed, "rules": self.rules,
                 "series": self.series, "decider_drawn": self.decider_drawn, "times": self.times,
+                "draw_numbers": self.draw_numbers,
                 "teams": [{"name": t.name, "roster": list(t.roster)} for t in self.teams],
                 "competition": None if self.tt is None else self.tt.to_dict(),
                 "matches": self.matches,
@@ -630,7 +645,8 @@ class TeamEvent:
                      rounds=data.get("rounds_planned"), boards=int(data["boards"]),
                      lineup_mode=data["lineup_mode"], seed=int(data["seed"]),
                      rules=data.get("rules"), series=str(data.get("series", "single")),
-                     decider_drawn=str(data.get("decider_drawn", "lot")))
+                     decider_drawn=str(data.get("decider_drawn", "lot")),
+                     draw_numbers=bool(data.get("draw_numbers", True)))
             if data.get("times"):  # checked when the event was made
                 ev.times = {str(k): str(v) for k, v in dict(data["times"]).items()}
             ev.teams = [Team(t["name"], list(t["roster"]), ev.boards) for t in data["teams"]]
