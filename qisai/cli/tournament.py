@@ -218,7 +218,8 @@ def knockout(n: int = typer.Argument(..., help="number of entries (seeds 1..N)")
 
 @app.command()
 def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
-           entries: Path = typer.Option(..., help="entries file (CSV or JSON)"),
+           entries: Path = typer.Option(..., help="entries file: .csv, Excel .xlsx (姓名/name, "
+                                                "单位/club, 等级分/rating ...) or .json"),
            name: str = typer.Option("", help="event name"),
            system: str = typer.Option(
                "swiss", help="swiss, round_robin, double_round_robin, or all-play-all "
@@ -285,8 +286,9 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
 
 
 def _findings(findings: list[Any]) -> None:
+    # a finding prints as "warning: [clause] message" already (manual.Finding)
     for f in findings:
-        typer.echo(f"warning: {f}", err=True)
+        typer.echo(str(f), err=True)
 
 
 @app.command()
@@ -421,19 +423,23 @@ def result(event: Path = typer.Argument(..., help="event file"),
            repair: bool | None = typer.Option(
                None, "--repair/--no-repair", help="after a correction: re-pair the next "
                                                   "round's unplayed boards (Swiss; asked "
-                                                  "when not given)")) -> None:
+                                                  "when not given)"),
+           rating_details: bool = typer.Option(
+               False, "--rating-details", help="once the round is complete, print every "
+                                               "rated player's change (else a summary)")
+           ) -> None:
     """Enter results: one board (ROUND BOARD RESULT), or a whole round from
     one command line or file (--round R "1 1-0, 2 =, 3 0-1").  Items are all
     checked first: one bad item records nothing and each is named with its
     board.  Correcting a result after a later round is paired needs a
     reason (logged in the round's record), warns which later boards it
     affects and offers to re-pair the next round's unplayed boards."""
-    from qisai.competition.bulk import parse_items, record_results
+    from qisai.competition.bulk import parse_items, parse_items_checked, record_results
 
     args = list(items or [])
     t, team_ef = _split(event)
     if team_ef is not None:
-        _team_result(team_ef, event, args, round_opt, file, overwrite)
+        _team_result(team_ef, event, args, round_opt, file, overwrite, rating_details)
         return
     assert t is not None
     if round_opt is None and file is None:
@@ -459,7 +465,7 @@ def result(event: Path = typer.Argument(..., help="event file"),
                                          black_fouls=black_fouls, overwrite=overwrite))
         _save(t, event)
         typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
-        _rating_after(t, round_no)
+        _rating_after(t, round_no, details=rating_details)
         return
     text = ", ".join(args)
     if file is not None:
@@ -474,8 +480,12 @@ def result(event: Path = typer.Argument(..., help="event file"),
                    "board at a time (ROUND BOARD RESULT --overwrite --reason ...), so that "
                    "each correction is logged and its effect on later pairings shown", err=True)
         raise typer.Exit(2)
-    parsed = _run(lambda: parse_items(text, by_player=by_player))
-    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
+    # a file's unreadable items and its board errors are reported together (33.6)
+    parsed, unread = parse_items_checked(text, by_player=by_player)
+    if not parsed and not unread:
+        _run(lambda: parse_items(text))  # "no results given"
+    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite,
+                                        unread=unread))
     _save(t, event)
     rec = t.rounds[number - 1]
     for g in games:
@@ -485,11 +495,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
     typer.echo(f"round {number}: {len(games)} result(s) entered; "
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
-    _rating_after(t, number)
+    _rating_after(t, number, details=rating_details)
 
 
 def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
-                 file: Path | None, overwrite: bool) -> None:
+                 file: Path | None, overwrite: bool, details: bool = False) -> None:
     from qisai.cli import tournament_team
     from qisai.competition.events.views import round_count
 
@@ -512,7 +522,7 @@ def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | N
                 raise typer.Exit(2) from None
         round_no = round_opt if round_opt is not None else round_count(ef)
     tournament_team.result(ef, event, round_no, text, overwrite)
-    _rating_after(ef, round_no)
+    _rating_after(ef, round_no, details=details)
 
 
 def _complete(ev: Tournament | EventFile, round_no: int) -> bool:
@@ -532,10 +542,13 @@ def _complete(ev: Tournament | EventFile, round_no: int) -> bool:
                for m in te.tt.rounds[round_no - 1])
 
 
-def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0) -> None:
-    """Once round ``round_no`` is complete, print each rated player's rating
-    change over rounds 1..``round_no`` (the project's Elo; nothing when no
-    player has a rating)."""
+def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0,
+                  details: bool = False) -> None:
+    """Once round ``round_no`` is complete, print a summary of the rating
+    changes over rounds 1..``round_no`` (the project's Elo; nothing when no
+    player has a rating): how many rated players, the largest gain and
+    loss; with ``details`` a line each rated player (issue 33.6: a
+    500-player round printed 500 lines)."""
     from qisai.competition.events.ratings import rated_players, rating_rows
     from qisai.competition.tournament import Tournament
 
@@ -551,11 +564,22 @@ def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0) ->
         target = ev.event
     if rated_players(target):
         rows = _run(lambda: rating_rows(target, round_no, k))
-        typer.echo(f"rating changes after round {round_no} (Elo, K={k:g}, against the "
-                   "ratings before the event):")
-        for r in rows:
-            typer.echo(f"{r.number:4d}  {r.name}  {r.before} -> {r.after:.0f} ({r.change:+.1f}; "
-                       f"{r.score:g}/{r.games}, expected {r.expected:.2f})")
+        head = (f"rating changes after round {round_no} (Elo, K={k:g}, against the ratings "
+                f"before the event): {len(rows)} rated player(s)")
+        if details:
+            typer.echo(head + ":")
+            for r in rows:
+                typer.echo(f"{r.number:4d}  {r.name}  {r.before} -> {r.after:.0f} "
+                           f"({r.change:+.1f}; {r.score:g}/{r.games}, expected "
+                           f"{r.expected:.2f})")
+            return
+        if rows:
+            up = max(rows, key=lambda r: r.change)
+            down = min(rows, key=lambda r: r.change)
+            head += (f"; largest gain {up.change:+.1f} {up.number} {up.name}, largest loss "
+                     f"{down.change:+.1f} {down.number} {down.name} (each player: "
+                     "--rating-details, or 'qisai tournament ratings')")
+        typer.echo(head)
 
 
 @app.command()

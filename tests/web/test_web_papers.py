@@ -78,7 +78,8 @@ def test_individual_papers_download_print_view_and_roles(register: Any,
     r = client.get(f"{papers}/pairings.pdf?round=1")
     text = pdf_text(r)
     assert r.headers["content-disposition"] == \
-        f'attachment; filename="Club-RR-{eid}-pairings-r1.pdf"'
+        f'attachment; filename="Club-RR-{eid}-pairings-r1.pdf"; ' \
+        f"filename*=UTF-8''Club%20RR-{eid}-%E5%AF%B9%E9%98%B5%E8%A1%A8-%E7%AC%AC1%E8%BD%AE.pdf"
     assert all(n in text for n in NAMES) and "台次" in text and "第1轮" in text
     lines = text.splitlines()
     for b in client.get(base).json()["rounds"][0]["boards"]:  # board number, both names

@@ -41,7 +41,7 @@ from qisai.store.models import Tournament as TournamentRow
 
 __all__ = [
     "Act", "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "OWN_GAME", "TEAM", "authorise",
-    "check_open", "correction", "event_file", "staff_role",
+    "check_open", "correction", "download_header", "event_file", "staff_role",
     "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry",
     "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of",
     "staff"
@@ -289,3 +289,17 @@ def event_file(s: Session, row: TournamentRow) -> EventFile:
             "penalties": desk.get("penalties", []), "playoffs": desk.get("playoffs", []),
             "extras": desk.get("extras", {}), "event": row.settings["event"]}
     return EventFile.from_dict(data, source=f"tournament {row.id}")
+
+
+def download_header(disposition: str, name: str, fallback: str) -> str:
+    """A ``Content-Disposition`` value for a file called ``name`` (the
+    event's own name, Chinese and all): RFC 6266 ``filename*`` in UTF-8
+    (RFC 5987), with the ASCII ``fallback`` as ``filename`` for old
+    clients.  Characters a file name may not hold (``/ \\ " : * ? < > |``,
+    control characters) become ``-``."""
+    import re
+    from urllib.parse import quote
+
+    clean = re.sub(r'[\x00-\x1f\x7f/\\":*?<>|]+', "-", name).strip(" .-") or fallback
+    plain = re.sub(r'[^A-Za-z0-9_.-]+', "-", fallback).strip("-") or "event"
+    return f"{disposition}; filename=\"{plain}\"; filename*=UTF-8''{quote(clean, safe='')}"

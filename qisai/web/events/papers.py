@@ -2,7 +2,8 @@
 ``qisai event papers`` (:mod:`qisai.papers`), one click from the event page.
 
 * ``GET /tournaments/{id}/papers/{kind}.pdf?round=N`` — the PDF to download
-  (``Content-Disposition: attachment``, named ``<event>-<kind>[-rN].pdf``);
+  (``Content-Disposition: attachment``, named after the event, RFC 6266
+  ``filename*``: ``<event>-<id>-<对阵表>[-第N轮].pdf``);
 * ``GET /tournaments/{id}/papers/{kind}?round=N`` — the print view: the same
   PDF shown inline.  It is the PDF and not an HTML page with print CSS on
   purpose: the PDF is laid out for A4 with the Chinese font embedded, so it
@@ -39,7 +40,14 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import Viewer, ViewerDep
-from qisai.web.events.model import event_file, family, hidden_rounds, load_row, staff
+from qisai.web.events.model import (
+    download_header,
+    event_file,
+    family,
+    hidden_rounds,
+    load_row,
+    staff,
+)
 from qisai.web.heavy import HeavyDep, HeavyWork
 from qisai.web.state import AppState, StateDep
 
@@ -112,13 +120,20 @@ def _paired(ef: EventFile) -> int:
     return round_count(ef)
 
 
-def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> str:
+def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> tuple[str, str]:
+    """The paper's file name: the event's own name (Chinese kept, issue
+    33.6), its number, the paper's Chinese name and the round, e.g.
+    ``全国象棋个人赛-12-对阵表-第3轮.pdf``; and its ASCII fallback
+    (``<event>-12-pairings-r3.pdf``, the name's other characters dropped)."""
+    zh = LABELS.get(kind, (kind, kind))[0]
+    name = f"{row.name[:60]}-{row.id}-{zh}" + (f"-第{round_no}轮" if round_no else "") + ".pdf"
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", row.name).strip("-") or "event"
-    return f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
+    plain = f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
+    return name, plain
 
 
 def _make(st: AppState, tournament_id: int, kind: str, round_no: int | None,
-          user: User | None) -> tuple[bytes, str]:
+          user: User | None) -> tuple[bytes, tuple[str, str]]:
     from qisai.papers import write_paper
     from qisai.papers.pdf import PapersError, find_font
 
@@ -178,7 +193,7 @@ async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewe
     pdf, name = await heavy.run(f"paper {kind}", _make, st, tournament_id, kind, round_no,
                                 v.user)
     return Response(pdf, media_type="application/pdf", headers={
-        "Content-Disposition": f'{disposition}; filename="{name}"',
+        "Content-Disposition": download_header(disposition, *name),
         "Cache-Control": "private, no-store"})
 
 

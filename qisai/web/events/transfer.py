@@ -45,6 +45,7 @@ from qisai.web.events.boards import open_boards
 from qisai.web.events.model import (
     LOCK,
     Event,
+    download_header,
     event_file,
     load_row,
     log_entry,
@@ -78,9 +79,10 @@ def export(tournament_id: int, s: SessionDep, v: ViewerDep) -> JSONResponse:
         ef = event_file(s, row)
     except CompetitionError as exc:
         raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") from None
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", row.name).strip("-") or "event"
     return JSONResponse(ef.to_dict(), headers={
-        "Content-Disposition": f'attachment; filename="{stem[:60]}-{row.id}.json"',
+        "Content-Disposition": download_header(
+            "attachment", f"{row.name[:60]}-{row.id}.json",
+            f"{re.sub(r'[^A-Za-z0-9_-]+', '-', row.name).strip('-') or 'event'}-{row.id}.json"),
         "Cache-Control": "private, no-store"})
 
 
