@@ -76,3 +76,6 @@ def test_team_league_board_games_and_the_colour_choice(register: Any,
     assert bd["games"][2]["chosen_by"] == red
     assert client.post(f"{base}/rounds/1/matches/{m['match']}/boards/2/colour",
                        json={"red": black}, headers=h).status_code == 409
+    page = client.get(f"/tournaments/{ev['id']}").text  # the page shows the board's games
+    assert f"附加赛（{red}选先后手，{black}执红）" in page and "执黑方胜" in page
+    assert f"慢棋：{m['boards'][1]['red']}（红）" in page  # board 2's next game
