@@ -58,6 +58,9 @@ def _numbers(text: str) -> list[int]:
         raise typer.Exit(2) from None
 
 
+_LEAGUE_KIND = {"slow": "慢棋 slow", "rapid": "超快棋 rapid", "decider": "附加赛 decider"}
+
+
 def _names(text: str) -> list[str]:
     return [x.strip() for x in text.replace("，", ",").split(",") if x.strip()]
 
@@ -85,7 +88,18 @@ def create(
     avoid_rounds: int = typer.Option(0, help="Swiss: same team/club not paired in rounds 1..k"),
     draw_numbers: bool = typer.Option(True, help="numbers by lot / seeding by rating"),
     series: str = typer.Option("single", help="knock-out match: single, two_games, "
-                                              "best_of_three, league_2021"),
+                                              "best_of_three, league_2021; team events: each "
+                                              "board single or league_2021 (001: slow, rapid, "
+                                              "decider until decided)"),
+    decider_drawn: str = typer.Option("lot", help="league_2021: a drawn deciding game is "
+                                                  "settled by lot (抽签) or black (its Black "
+                                                  "wins, armageddon); 001 does not say"),
+    time_slow: str = typer.Option("", help="league_2021 teams: slow game time control "
+                                           "(seconds, e.g. 1200 = 001's 20 minutes)"),
+    time_rapid: str = typer.Option("", help="league_2021 teams: rapid game (default 6.3 "
+                                            "40/600:30/300)"),
+    time_decider: str = typer.Option("", help="league_2021 teams: deciding game (default 6.4 "
+                                              "30/300)"),
     draw: str = typer.Option("bracket", help="knock-out draw: bracket or cards"),
     byes: str = typer.Option("seeded", help="knock-out byes: seeded or lot"),
     double: bool = typer.Option(False, help="double elimination"),
@@ -117,9 +131,12 @@ def create(
     if event.exists() and not force:
         typer.echo(f"error: {event} exists (use --force)", err=True)
         raise typer.Exit(2)
+    times = {k: v for k, v in (("slow", time_slow), ("rapid", time_rapid),
+                               ("decider", time_decider)) if v} or None
     opts = EventOptions(fmt, rounds, rules, scoring, tiebreaks, seed, draw_numbers,
-                        avoid_rounds, series, draw, byes, double, seeding, tied, groups, grouping,
-                        advance, final, boards, lineup_mode, bar, floor, start_by, score_by)
+                        avoid_rounds, series, draw, byes, double, seeding, tied, decider_drawn,
+                        times, groups, grouping, advance, final, boards, lineup_mode, bar,
+                        floor, start_by, score_by)
 
     def make() -> EventFile:
         rows = read_entries(entries)
@@ -226,12 +243,24 @@ def pair(event: Path = typer.Argument(..., help="event file")) -> None:
 
 @app.command()
 def show(event: Path = typer.Argument(..., help="event file"),
-         round_no: int = typer.Argument(0, help="round (default: the last)")) -> None:
-    """Print a round's boards and results."""
+         round_no: int = typer.Argument(0, help="round (default: the last)"),
+         out: Path | None = typer.Option(None, "-o", "--out",
+                                         help="write the pairings to a .xlsx or .csv (UTF-8 "
+                                              "with a BOM, for Excel) instead")) -> None:
+    """Print a round's boards and results (or write them as a sheet)."""
     from qisai.competition.events.views import round_count
 
     ef = _load(event)
-    _print_round(ef, round_no or round_count(ef))
+    number = round_no or round_count(ef)
+    if out is not None:
+        from qisai.competition.events.export import write_tables
+        from qisai.competition.events.views import pairings_table
+
+        table = _run(lambda: pairings_table(ef, number))
+        _run(lambda: write_tables([table], out))
+        typer.echo(f"{out}: round {number}, {len(table.rows)} board(s)")
+        return
+    _print_round(ef, number)
 
 
 @app.command()
@@ -243,19 +272,36 @@ def result(
                                         "board, comma-separated"),
     group: int | None = typer.Option(None, help="group event: the group (0 = the final)"),
     on_board: int | None = typer.Option(None, "--board", help="team match: one board only"),
-    game: int | None = typer.Option(None, help="knock-out: game of the series (default next)"),
+    game: int | None = typer.Option(None, help="knock-out, or a 2021-league team board: game "
+                                               "of the series (default the next)"),
     match_forfeit: bool = typer.Option(False, help="team: the whole match is forfeited (21.4)"),
     red_fouls: int = typer.Option(0, help="fouls (犯规) of Red"),
     black_fouls: int = typer.Option(0, help="fouls of Black"),
     overwrite: bool = typer.Option(False, help="correct a result already entered"),
+    reason: str = typer.Option("", help="why a result is corrected (asked for when a later "
+                                        "round is paired; logged)"),
+    repair: bool | None = typer.Option(
+        None, "--repair/--no-repair", help="after a correction: re-pair the next round's "
+                                           "unplayed boards (Swiss; asked when not given)"),
 ) -> None:
-    """Enter a result: a board, a game of a knock-out series, a team match."""
+    """Enter a result: a board, a game of a knock-out series, a team match.
+    Correcting a result of a round robin or Swiss after a later round is
+    paired needs a reason, warns which later boards it affects and offers to
+    re-pair the next round's unplayed boards."""
     from qisai.competition.events.group_event import GroupEvent
     from qisai.competition.events.knockout_event import KnockoutEvent
     from qisai.competition.events.team_event import TeamEvent
+    from qisai.competition.tournament import Tournament
 
     ef = _load(event)
     ev = ef.event
+    if isinstance(ev, Tournament) and overwrite and ev.current_round > round_no >= 1 \
+            and board in ev.rounds[round_no - 1].results:
+        from qisai.cli.desk import correct
+
+        correct(ev, round_no, board, res, reason, repair, lambda: ef.save(event), red_fouls,
+                black_fouls)
+        return
 
     def enter() -> str:
         if isinstance(ev, KnockoutEvent):
@@ -281,21 +327,44 @@ def result(
                 return f"round {round_no} match {board}: forfeit {res}"
             if on_board is not None:
                 ev.record_board(round_no, board, on_board, res, red_fouls=red_fouls,
-                                black_fouls=black_fouls, overwrite=overwrite)
+                                black_fouls=black_fouls, overwrite=overwrite, game=game)
+                entered = [on_board]
             else:
                 from qisai.competition.errors import ResultError
 
-                results = _names(res)
+                results = [x.strip() for x in res.replace("，", ",").split(",")]
                 if len(results) != ev.boards:
                     raise ResultError(f"round {round_no} match {board}: {len(results)} results "
                                       f"for {ev.boards} boards (or give --board)")
+                if ev.series == "single" and not all(results):
+                    raise ResultError(f"round {round_no} match {board}: a result for every "
+                                      "board (or give --board)")
+                entered = []
                 for b, r in enumerate(results, start=1):
-                    ev.record_board(round_no, board, b, r, overwrite=overwrite)
+                    if r:  # 2021 league: an empty item leaves a decided board alone
+                        ev.record_board(round_no, board, b, r, overwrite=overwrite)
+                        entered.append(b)
+            lines = []
+            if ev.series == "league_2021":
+                for b in entered:
+                    line = f"round {round_no} match {board} board {b}: " \
+                           f"{ev.board_note(round_no, board, b)}"
+                    nxt = ev.next_board_game(round_no, board, b)
+                    if nxt is not None:
+                        line += f"; next: {_LEAGUE_KIND[nxt['kind']]} {nxt['red']} (红) - " \
+                                f"{nxt['black']} (黑), time {nxt['time']}"
+                    chooser = ev.awaiting_choice(round_no, board, b)
+                    if chooser is not None:
+                        line += f"; {chooser} chooses the colours: qisai event choose " \
+                                f"EVENT {round_no} {board} PLAYER --board {b}"
+                    lines.append(line)
             tm = ev.match(round_no, board)
             if tm.results:
                 gp = tm.board_points(ev.team_tournament().scoring)
-                return f"round {round_no} match {board}: 局分 {gp[0]:g}:{gp[1]:g}"
-            return f"round {round_no} match {board}: board results entered"
+                lines.append(f"round {round_no} match {board}: 局分 {gp[0]:g}:{gp[1]:g}")
+            elif not lines:
+                lines.append(f"round {round_no} match {board}: board results entered")
+            return "\n".join(lines)
         rec = ev.record_result(round_no, board, res, red_fouls=red_fouls,
                                black_fouls=black_fouls, overwrite=overwrite)
         return f"round {round_no} board {board}: {rec.red} - {rec.black} {rec.result.value}"
@@ -326,20 +395,42 @@ def lineup(event: Path = typer.Argument(..., help="team event file"),
 
 
 @app.command()
-def choose(event: Path = typer.Argument(..., help="knock-out event file"),
+def choose(event: Path = typer.Argument(..., help="knock-out or team event file"),
            round_no: int = typer.Argument(...), match: int = typer.Argument(...),
-           red: int = typer.Argument(..., help="entry that takes Red in the decider")) -> None:
+           red: str = typer.Argument(..., help="who takes Red in the decider: the entry "
+                                               "number (knock-out) or the player (team)"),
+           on_board: int | None = typer.Option(None, "--board", help="team match: the board")
+           ) -> None:
     """2021 league: the rapid game's Black chooses the decider's colours (001)."""
     from qisai.competition.events.knockout_event import KnockoutEvent
+    from qisai.competition.events.team_event import TeamEvent
 
     ef = _load(event)
     ev = ef.event
+    if isinstance(ev, TeamEvent):
+        if on_board is None:
+            typer.echo("error: a team match: give the --board whose decider it is", err=True)
+            raise typer.Exit(2)
+        board = on_board
+        chooser = _run(lambda: ev.choose_colour(round_no, match, board, red.strip()))
+        ef.save(event)
+        typer.echo(f"round {round_no} match {match} board {board}: {chooser} (Black in the "
+                   f"rapid game) chose: {red.strip()} has Red in the decider (附加赛)")
+        nxt = ev.next_board_game(round_no, match, board)
+        if nxt is not None:
+            typer.echo(f"next: {_LEAGUE_KIND[nxt['kind']]} {nxt['red']} (红) - {nxt['black']} "
+                       f"(黑), time {nxt['time']}")
+        return
     if not isinstance(ev, KnockoutEvent):
-        typer.echo("error: colour choices belong to knock-out events", err=True)
+        typer.echo("error: colour choices belong to knock-out and team events", err=True)
         raise typer.Exit(2)
-    _run(lambda: ev.choose_colour(round_no, match - 1, red))
+    number = _numbers(red)
+    if len(number) != 1:
+        typer.echo(f"error: {red!r} is not an entry number", err=True)
+        raise typer.Exit(2)
+    _run(lambda: ev.choose_colour(round_no, match - 1, number[0]))
     ef.save(event)
-    typer.echo(f"round {round_no} match {match}: {red} has Red in the decider")
+    typer.echo(f"round {round_no} match {match}: {number[0]} has Red in the decider")
 
 
 @app.command()
@@ -389,12 +480,22 @@ def penalty(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def standings(event: Path = typer.Argument(..., help="event file"),
-              fmt: str = typer.Option("text", "--format", help="text, csv, json")) -> None:
+              fmt: str = typer.Option("text", "--format", help="text, csv, json"),
+              out: Path | None = typer.Option(None, "-o", "--out",
+                                              help="write them to a .xlsx or .csv (UTF-8 "
+                                                   "with a BOM, for Excel) instead")) -> None:
     """Print the standings with every tie-break column (场分/局分 for teams;
-    placements for knock-out and group events)."""
+    every group's table, then placements, for group events; placements for
+    knock-out events), or write them as a sheet."""
     from qisai.cli.tournament_team import standings as print_standings
 
-    print_standings(_load(event), fmt, who="entries")
+    ef = _load(event)
+    if out is not None:
+        from qisai.cli.desk import write_standings
+
+        write_standings(ef, out)
+        return
+    print_standings(ef, fmt, who="entries")
 
 
 @app.command("team-ranking")
@@ -411,10 +512,16 @@ def team_ranking(event: Path = typer.Argument(..., help="individual event file")
 
 @app.command()
 def crosstable(event: Path = typer.Argument(..., help="event file")) -> None:
-    """Print the crosstable: opponent, colour and result per round."""
-    from qisai.competition.events.views import crosstable_table, text_table
+    """Print the crosstable: opponent, colour and result per round (a group
+    event: every group's, then the final's)."""
+    from qisai.competition.events.group_event import GroupEvent
+    from qisai.competition.events.views import crosstable_table, group_crosstables, text_table
 
     ef = _load(event)
+    if isinstance(ef.event, GroupEvent):
+        typer.echo("\n".join(text_table(t) for t in _run(lambda: group_crosstables(ef))),
+                   nl=False)
+        return
     typer.echo(text_table(_run(lambda: crosstable_table(ef))), nl=False)
 
 

@@ -148,6 +148,19 @@ def _load(event: Path) -> Tournament:
     return t
 
 
+def _as_file(event: Path) -> EventFile:
+    """The event in file ``event`` as an event file (a bare tournament file
+    wrapped, so that the tables of :mod:`qisai.competition.events.views`
+    read it)."""
+    from qisai.competition.events.file import EventFile
+    from qisai.competition.tournament import Tournament
+
+    obj = _open(event)
+    if isinstance(obj, Tournament):
+        return _WRAPPED.get(id(obj)) or EventFile("individual", obj)
+    return obj
+
+
 def _split(event: Path) -> tuple[Tournament | None, EventFile | None]:
     """The event in file ``event`` as ``(tournament, None)`` for a round
     robin or Swiss, ``(None, event file)`` for a team event; exit 2 for a
@@ -205,7 +218,8 @@ def knockout(n: int = typer.Argument(..., help="number of entries (seeds 1..N)")
 
 @app.command()
 def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
-           entries: Path = typer.Option(..., help="entries file (CSV or JSON)"),
+           entries: Path = typer.Option(..., help="entries file: .csv, Excel .xlsx (姓名/name, "
+                                                "单位/club, 等级分/rating ...) or .json"),
            name: str = typer.Option("", help="event name"),
            system: str = typer.Option(
                "swiss", help="swiss, round_robin, double_round_robin, or all-play-all "
@@ -272,8 +286,9 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
 
 
 def _findings(findings: list[Any]) -> None:
+    # a finding prints as "warning: [clause] message" already (manual.Finding)
     for f in findings:
-        typer.echo(f"warning: {f}", err=True)
+        typer.echo(str(f), err=True)
 
 
 @app.command()
@@ -354,9 +369,22 @@ def swap(event: Path = typer.Argument(..., help="event file"),
 @app.command()
 def pairings(event: Path = typer.Argument(..., help="event file"),
              round_no: int = typer.Argument(0, help="round (default: the last)"),
-             fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
-    """Print a round's pairings and results."""
+             fmt: str = typer.Option("text", "--format", help="text, csv, json, html"),
+             out: Path | None = typer.Option(None, "-o", "--out",
+                                             help="write them to a .xlsx or .csv (UTF-8 with "
+                                                  "a BOM, for Excel) instead")) -> None:
+    """Print a round's pairings and results, or write them as a sheet."""
     from qisai.competition import output
+
+    if out is not None:
+        from qisai.competition.events.export import write_tables
+        from qisai.competition.events.views import pairings_table, round_count
+
+        whole = _as_file(event)
+        number = round_no or round_count(whole)
+        _run(lambda: write_tables([pairings_table(whole, number)], out))
+        typer.echo(f"{out}: round {number}")
+        return
 
     t, ef = _split(event)
     if ef is not None:
@@ -394,17 +422,29 @@ def result(event: Path = typer.Argument(..., help="event file"),
                                           "('12 0-1': player 12 lost)"),
            red_fouls: int = typer.Option(0, help="fouls (犯规) of Red (one board)"),
            black_fouls: int = typer.Option(0, help="fouls of Black (one board)"),
-           overwrite: bool = typer.Option(False, help="replace a result already entered")) -> None:
+           overwrite: bool = typer.Option(False, help="replace a result already entered"),
+           reason: str = typer.Option("", help="why a result is corrected (asked for when a "
+                                               "later round is paired; logged)"),
+           repair: bool | None = typer.Option(
+               None, "--repair/--no-repair", help="after a correction: re-pair the next "
+                                                  "round's unplayed boards (Swiss; asked "
+                                                  "when not given)"),
+           rating_details: bool = typer.Option(
+               False, "--rating-details", help="once the round is complete, print every "
+                                               "rated player's change (else a summary)")
+           ) -> None:
     """Enter results: one board (ROUND BOARD RESULT), or a whole round from
     one command line or file (--round R "1 1-0, 2 =, 3 0-1").  Items are all
     checked first: one bad item records nothing and each is named with its
-    board."""
-    from qisai.competition.bulk import parse_items, record_results
+    board.  Correcting a result after a later round is paired needs a
+    reason (logged in the round's record), warns which later boards it
+    affects and offers to re-pair the next round's unplayed boards."""
+    from qisai.competition.bulk import parse_items, parse_items_checked, record_results
 
     args = list(items or [])
     t, team_ef = _split(event)
     if team_ef is not None:
-        _team_result(team_ef, event, args, round_opt, file, overwrite)
+        _team_result(team_ef, event, args, round_opt, file, overwrite, rating_details)
         return
     assert t is not None
     if round_opt is None and file is None:
@@ -418,11 +458,19 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
                        err=True)
             raise typer.Exit(2) from None
+        rec = t.rounds[round_no - 1] if 1 <= round_no <= len(t.rounds) else None
+        if overwrite and rec is not None and board in rec.results \
+                and t.current_round > round_no:
+            from qisai.cli.desk import correct
+
+            correct(t, round_no, board, args[2], reason, repair, lambda: _save(t, event),
+                    red_fouls, black_fouls)
+            return
         g = _run(lambda: t.record_result(round_no, board, args[2], red_fouls=red_fouls,
                                          black_fouls=black_fouls, overwrite=overwrite))
         _save(t, event)
         typer.echo(f"round {round_no} board {board}: {g.red} - {g.black} {g.result.value}")
-        _rating_after(t, round_no)
+        _rating_after(t, round_no, details=rating_details)
         return
     text = ", ".join(args)
     if file is not None:
@@ -432,8 +480,17 @@ def result(event: Path = typer.Argument(..., help="event file"),
             typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
             raise typer.Exit(2) from None
     number = round_opt if round_opt is not None else t.current_round
-    parsed = _run(lambda: parse_items(text, by_player=by_player))
-    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite))
+    if overwrite and t.current_round > number:
+        typer.echo(f"error: round {number + 1} is paired: correct round {number}'s results one "
+                   "board at a time (ROUND BOARD RESULT --overwrite --reason ...), so that "
+                   "each correction is logged and its effect on later pairings shown", err=True)
+        raise typer.Exit(2)
+    # a file's unreadable items and its board errors are reported together (33.6)
+    parsed, unread = parse_items_checked(text, by_player=by_player)
+    if not parsed and not unread:
+        _run(lambda: parse_items(text))  # "no results given"
+    games = _run(lambda: record_results(t, number, parsed, overwrite=overwrite,
+                                        unread=unread))
     _save(t, event)
     rec = t.rounds[number - 1]
     for g in games:
@@ -443,11 +500,11 @@ def result(event: Path = typer.Argument(..., help="event file"),
     typer.echo(f"round {number}: {len(games)} result(s) entered; "
                + (f"still open: board(s) {', '.join(map(str, missing))}" if missing
                   else "complete"))
-    _rating_after(t, number)
+    _rating_after(t, number, details=rating_details)
 
 
 def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | None,
-                 file: Path | None, overwrite: bool) -> None:
+                 file: Path | None, overwrite: bool, details: bool = False) -> None:
     from qisai.cli import tournament_team
     from qisai.competition.events.views import round_count
 
@@ -470,7 +527,7 @@ def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | N
                 raise typer.Exit(2) from None
         round_no = round_opt if round_opt is not None else round_count(ef)
     tournament_team.result(ef, event, round_no, text, overwrite)
-    _rating_after(ef, round_no)
+    _rating_after(ef, round_no, details=details)
 
 
 def _complete(ev: Tournament | EventFile, round_no: int) -> bool:
@@ -490,10 +547,13 @@ def _complete(ev: Tournament | EventFile, round_no: int) -> bool:
                for m in te.tt.rounds[round_no - 1])
 
 
-def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0) -> None:
-    """Once round ``round_no`` is complete, print each rated player's rating
-    change over rounds 1..``round_no`` (the project's Elo; nothing when no
-    player has a rating)."""
+def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0,
+                  details: bool = False) -> None:
+    """Once round ``round_no`` is complete, print a summary of the rating
+    changes over rounds 1..``round_no`` (the project's Elo; nothing when no
+    player has a rating): how many rated players, the largest gain and
+    loss; with ``details`` a line each rated player (issue 33.6: a
+    500-player round printed 500 lines)."""
     from qisai.competition.events.ratings import rated_players, rating_rows
     from qisai.competition.tournament import Tournament
 
@@ -509,11 +569,22 @@ def _rating_after(ev: Tournament | EventFile, round_no: int, k: float = 20.0) ->
         target = ev.event
     if rated_players(target):
         rows = _run(lambda: rating_rows(target, round_no, k))
-        typer.echo(f"rating changes after round {round_no} (Elo, K={k:g}, against the "
-                   "ratings before the event):")
-        for r in rows:
-            typer.echo(f"{r.number:4d}  {r.name}  {r.before} -> {r.after:.0f} ({r.change:+.1f}; "
-                       f"{r.score:g}/{r.games}, expected {r.expected:.2f})")
+        head = (f"rating changes after round {round_no} (Elo, K={k:g}, against the ratings "
+                f"before the event): {len(rows)} rated player(s)")
+        if details:
+            typer.echo(head + ":")
+            for r in rows:
+                typer.echo(f"{r.number:4d}  {r.name}  {r.before} -> {r.after:.0f} "
+                           f"({r.change:+.1f}; {r.score:g}/{r.games}, expected "
+                           f"{r.expected:.2f})")
+            return
+        if rows:
+            up = max(rows, key=lambda r: r.change)
+            down = min(rows, key=lambda r: r.change)
+            head += (f"; largest gain {up.change:+.1f} {up.number} {up.name}, largest loss "
+                     f"{down.change:+.1f} {down.number} {down.name} (each player: "
+                     "--rating-details, or 'qisai tournament ratings')")
+        typer.echo(head)
 
 
 @app.command()
@@ -590,11 +661,19 @@ def withdraw(event: Path = typer.Argument(..., help="event file"),
 
 @app.command()
 def standings(event: Path = typer.Argument(..., help="event file"),
-              fmt: str = typer.Option("text", "--format", help="text, csv, json, html")) -> None:
+              fmt: str = typer.Option("text", "--format", help="text, csv, json, html"),
+              out: Path | None = typer.Option(None, "-o", "--out",
+                                              help="write them to a .xlsx or .csv (UTF-8 "
+                                                   "with a BOM, for Excel) instead")) -> None:
     """Print the standings with every tie-break column (a team event: 场分
-    and 局分, 14.2, ranked by 15.3/15.4)."""
+    and 局分, 14.2, ranked by 15.3/15.4), or write them as a sheet."""
     from qisai.competition import output
 
+    if out is not None:
+        from qisai.cli.desk import write_standings
+
+        write_standings(_as_file(event), out)
+        return
     t, ef = _split(event)
     if ef is not None:
         from qisai.cli import tournament_team

@@ -191,12 +191,20 @@ def standings(ef: EventFile, fmt: str, who: str = "teams") -> None:
     """Print the standings of ``ef`` as ``fmt`` (text, csv or json): for a
     team file 场分, 局分 and the 15.3/15.4 tie-breaks; any event file's own
     table otherwise (``qisai event standings``; ``who`` names the entries
-    in the 15.6 play-off line).  Exits with 2 for an unknown format."""
-    from qisai.competition.events.views import standings_table, text_table
+    in the 15.6 play-off line).  A group event (11.3) prints every group's
+    table (and the final's) from its first round on, then its placings
+    once they are known.  Exits with 2 for an unknown format."""
+    from qisai.competition.events.group_event import GroupEvent
+    from qisai.competition.events.views import group_tables, standings_table, text_table
 
     table = _run(lambda: standings_table(ef))
+    groups = _run(lambda: group_tables(ef)) if isinstance(ef.event, GroupEvent) \
+        and ef.started else []
     if fmt == "text":
-        typer.echo(text_table(table), nl=False)
+        for g in groups:
+            typer.echo(text_table(g))
+        if not groups or table.rows:
+            typer.echo(text_table(table), nl=False)
         if table.note:
             typer.echo(table.note)
         tie = _run(lambda: ef.ties(1)) if ef.event.finished else []
@@ -205,11 +213,19 @@ def standings(ef: EventFile, fmt: str, who: str = "teams") -> None:
                        "play-off is needed (qisai event playoff)")
     elif fmt == "csv":
         buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows([table.header] + table.rows)
+        w = csv.writer(buf, lineterminator="\n")
+        for g in groups:
+            w.writerows([[g.title], g.header, *g.rows, []])
+        if groups:
+            w.writerow([table.title])
+        w.writerows([table.header] + table.rows)
         typer.echo(buf.getvalue(), nl=False)
     elif fmt == "json":
         out: dict[str, object] = {"event": ef.header.name, "header": table.header,
                                   "rows": table.rows}
+        if groups:
+            out["groups"] = [{"title": g.title, "header": g.header, "rows": g.rows}
+                             for g in groups]
         if table.note:
             out["note"] = table.note
         typer.echo(json.dumps(out, ensure_ascii=False, indent=1))

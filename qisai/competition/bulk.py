@@ -53,15 +53,30 @@ class ResultItem:
     players: tuple[int, ...] = ()
     result: Result = Result.DRAW
     fouls: tuple[int, int] | None = None
+    number: int = 0
+    """The item's place in the text (1-based), as the error lines name it."""
 
 
 def parse_items(text: str, *, by_player: bool = False) -> list[ResultItem]:
     """Parse the items of ``text`` (see the module docstring).
-
     With ``by_player`` a single number is a player, not a board.
     Returns the items in order.  Raises :class:`BulkResultError` listing
     every item that cannot be read (or if there is none).
     """
+    items, problems = parse_items_checked(text, by_player=by_player)
+    if problems:
+        raise BulkResultError(problems)
+    if not items:
+        raise BulkResultError(["no results given"])
+    return items
+
+
+def parse_items_checked(text: str, *, by_player: bool = False
+                        ) -> tuple[list[ResultItem], list[str]]:
+    """Parse what can be read of ``text``: return the items read and one
+    line per item that cannot be read, so that :func:`record_results` can
+    report those together with the board errors of the rest (issue 33.6:
+    a file's syntax errors and its board errors in one run)."""
     items: list[ResultItem] = []
     problems: list[str] = []
     chunks = []
@@ -89,29 +104,32 @@ def parse_items(text: str, *, by_player: bool = False) -> list[ResultItem]:
         pair = _PAIR.match(tokens[0])
         if pair is not None:
             items.append(ResultItem(chunk, None, (int(pair.group(1)), int(pair.group(2))),
-                                    res, fouls))
+                                    res, fouls, k))
         elif tokens[0].isdigit():
             if by_player:
-                items.append(ResultItem(chunk, None, (int(tokens[0]),), res, fouls))
+                items.append(ResultItem(chunk, None, (int(tokens[0]),), res, fouls, k))
             else:
-                items.append(ResultItem(chunk, int(tokens[0]), (), res, fouls))
+                items.append(ResultItem(chunk, int(tokens[0]), (), res, fouls, k))
         else:
             problems.append(f"{where}: {tokens[0]!r} is neither a board nor two players")
-    if problems:
-        raise BulkResultError(problems)
-    if not items:
-        raise BulkResultError(["no results given"])
-    return items
+    return items, problems
+
+
+def _item_number(line: str) -> int:
+    m = re.match(r"item (\d+)", line)
+    return int(m.group(1)) if m else 0
 
 
 def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
-                   overwrite: bool = False) -> list[Game]:
+                   overwrite: bool = False, unread: Sequence[str] = ()) -> list[Game]:
     """Record ``items`` in round ``round_no`` of ``t``, all or none.
 
     Returns the stored games in item order.  Raises :class:`BulkResultError`
     naming each bad item and its board (unknown board or player, a bye, a
     board given twice, a result already entered without ``overwrite``) --
-    then nothing is recorded.
+    then nothing is recorded.  ``unread`` are the lines of items that could
+    not be read (:func:`parse_items_checked`): they are reported with the
+    rest, in item order, and nothing is recorded.
     """
     if not 1 <= round_no <= len(t.rounds):
         raise ResultError(f"{t.name}: round {round_no} has not been paired")
@@ -122,6 +140,7 @@ def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
     resolved: list[tuple[int, Result, tuple[int, int]]] = []
     seen: dict[int, int] = {}
     for k, item in enumerate(items, start=1):
+        k = item.number or k
         where = f"item {k} {item.text!r}"
         res = item.result
         if item.board is not None:
@@ -158,8 +177,8 @@ def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
         if item.fouls is not None and item.players and item.players[0] == p.black:
             fouls = (fouls[1], fouls[0])
         resolved.append((p.board, res, fouls))
-    if problems:
-        raise BulkResultError(problems)
+    if problems or unread:
+        raise BulkResultError(sorted([*unread, *problems], key=_item_number))
     games = []
     for board, res, (rf, bf) in resolved:
         try:

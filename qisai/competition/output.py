@@ -105,7 +105,8 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
     for s in t.standings():
         p = t.player(s.entry)
         row: dict[str, Any] = {"place": s.rank, "shared": s.shared, "number": p.id,
-                               "name": p.name, "rating": p.rating, "points": s.points}
+                               "name": p.name, "rating": p.rating, "points": s.points,
+                               "withdrawn_after": p.withdrawn_after}
         for c in _columns(t):
             v = s.values.get(c)
             row[c.value] = list(v) if isinstance(v, tuple) else v
@@ -113,15 +114,25 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
     return rows
 
 
+def _withdrawn(t: Tournament, pid: int) -> str:
+    """``第3轮后退出`` for an entry that withdrew (20.3/20.4), else empty."""
+    w = t.player(pid).withdrawn_after
+    return "" if w is None else f"第{w}轮后退出"
+
+
 def standings_text(t: Tournament) -> str:
-    """Return the standings as an aligned text table with Chinese headers."""
+    """Return the standings as an aligned text table with Chinese headers;
+    a 备注 column names the round after which an entry withdrew (20.3,
+    20.4) when one did."""
     cols = _columns(t)
-    head = ["名次", "编号", "姓名", "积分"] + [c.chinese for c in cols]
+    gone = any(p.withdrawn_after is not None for p in t.players)
+    head = ["名次", "编号", "姓名", "积分"] + [c.chinese for c in cols] + (["备注"] if gone else [])
     body = []
     for s in t.standings():
         p = t.player(s.entry)
         body.append([_place(s), str(p.id), p.name, _fmt(s.points)]
-                    + ["" if s.values.get(c) is None else _fmt(s.values[c]) for c in cols])
+                    + ["" if s.values.get(c) is None else _fmt(s.values[c]) for c in cols]
+                    + ([_withdrawn(t, p.id)] if gone else []))
     widths = [max(_w(r[i]) for r in [head] + body) for i in range(len(head))]
     lines = ["  ".join(_pad(x, w) for x, w in zip(r, widths, strict=True)).rstrip()
              for r in [head] + body]
@@ -141,12 +152,13 @@ def standings_csv(t: Tournament) -> str:
     """Return the standings as CSV (English keys in the header)."""
     rows = standings_rows(t)
     buf = io.StringIO()
-    fields = ["place", "shared", "number", "name", "rating", "points"] + [
+    fields = ["place", "shared", "number", "name", "rating", "points", "withdrawn_after"] + [
         c.value for c in _columns(t)]
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: _fmt(tuple(v)) if isinstance(v, list) else v for k, v in r.items()})
+        w.writerow({k: _fmt(tuple(v)) if isinstance(v, list) else "" if v is None else v
+                    for k, v in r.items()})
     return buf.getvalue()
 
 

@@ -14,8 +14,13 @@ and the 2021 league format.
   ("加赛一局", then a lot if that is drawn too) or the lot at once.
 * 2021 league (001): a slow game; if drawn, a rapid game with colours
   swapped; if drawn again, a deciding game in which the rapid game's Black
-  chooses the colour.  The source does not say what a drawn decider gives;
-  it is settled by lot here and the explanation says so.
+  chooses the colour.  The source does not say what a drawn decider gives
+  (``decider_drawn``).  The reading chosen by default is ``"lot"``: the
+  series is settled by lot (抽签, as 000 clause 6 settles a level series)
+  and the explanation says so.  The other reading, ``"black"``, treats the
+  decider as an armageddon game: a draw counts as a win for the side with
+  Black -- the only reading under which the choice of colours the source
+  gives the rapid game's Black is worth making.
 
 A :class:`Series` is a small state machine: ask :meth:`Series.next_game`,
 play it, :meth:`Series.record` the result, until :attr:`Series.decided`.
@@ -39,6 +44,11 @@ class SeriesFormat(enum.Enum):
     TWO_GAMES = "two_games"  # 13.5
     BEST_OF_THREE = "best_of_three"  # 三局两胜
     LEAGUE_2021 = "league_2021"  # 慢棋 → 超快棋 → 附加赛
+
+
+DECIDER_DRAWN = ("lot", "black")
+"""The readings of a drawn 2021-league deciding game (001 does not say):
+``lot`` (抽签, the default) or ``black`` (an armageddon game: Black goes through)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,9 @@ class Series:
     ``scoring``: the points of a game (default 1/0.5/0); the rule profile's
     table (e.g. cxa-2007: win 3, loss 0, draw 1 to Red and 2 to Black) when
     the event plays under one.
+    ``decider_drawn``: 2021 league, what a drawn deciding game gives (001
+    does not say): ``"lot"`` (抽签, the default reading) or ``"black"``
+    (the decider's Black goes through, an armageddon game).
 
     Raises :class:`EventStateError` for equal entries or an unknown option.
     """
@@ -83,6 +96,7 @@ class Series:
     first_colours: str | None = None
     tied: str = "extra_game"
     scoring: ScoringTable | None = None
+    decider_drawn: str = "lot"
     games: list[tuple[SeriesGame, Result]] = field(default_factory=list)
     winner: int | None = None
     decided: bool = False
@@ -97,6 +111,9 @@ class Series:
         if self.first_colours not in (None, "pairing", "lot"):
             raise EventStateError(
                 f"first_colours must be 'pairing' or 'lot', not {self.first_colours!r}")
+        if self.decider_drawn not in DECIDER_DRAWN:
+            raise EventStateError(f"decider_drawn must be one of {', '.join(DECIDER_DRAWN)}, "
+                                  f"not {self.decider_drawn!r}")
         if self.tied not in ("extra_game", "lot"):
             raise EventStateError(f"tied must be 'extra_game' or 'lot', not {self.tied!r}")
         self._rng = random.Random(f"{self.seed}:{self.a}:{self.b}")
@@ -199,6 +216,9 @@ class Series:
             if lead() is not None:
                 kind = last_game.kind
                 win(lead() or 0, f"{kind} game")
+            elif n == 3 and self.decider_drawn == "black":
+                win(last_game.black, "decider drawn: Black goes through (armageddon reading; "
+                                     "001 does not say)")
             elif n == 3:
                 win(self._rng.choice([self.a, self.b]),
                     "decider drawn: settled by lot (not fixed by the source text)")

@@ -2,8 +2,9 @@
 
 An output layer above the competition layer: it reads an
 :class:`~qisai.competition.events.file.EventFile` and draws 对阵表,
-成绩册, the crosstable, 记录纸 (result slips), team line-up forms and the
-knock-out bracket and the rating changes (:mod:`qisai.papers.sheets`) on A4 pages
+成绩册, the crosstable, team line-up forms and the knock-out bracket and
+the rating changes (:mod:`qisai.papers.sheets`), 记录纸 with the move grid
+of 7.1/7.5 (:mod:`qisai.papers.slips`) on A4 pages
 (:mod:`qisai.papers.pdf`, fpdf2; see there why).  Nothing below imports it;
 the command line (``qisai event papers``, ``qisai tournament papers``) and
 the arena may.  fpdf2 is imported only when a paper is made.
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
 
-__all__ = ["KINDS", "paper_pdf", "write_paper"]
+__all__ = ["KINDS", "paper_bytes", "write_paper"]
 
 KINDS = ("pairings", "standings", "crosstable", "slips", "lineups", "bracket", "ratings")
 """The papers :func:`write_paper` makes."""
@@ -40,10 +41,11 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
     :class:`~qisai.competition.errors.CompetitionError` as the event raises.
     """
     from qisai.papers import fonts, sheets
+    from qisai.papers import slips as score_sheets
     from qisai.papers.pdf import PapersError, find_font
 
     makers = {"pairings": sheets.pairings, "standings": sheets.standings,
-              "crosstable": sheets.crosstable, "slips": sheets.slips,
+              "crosstable": sheets.crosstable, "slips": score_sheets.slips,
               "lineups": sheets.lineups, "bracket": sheets.bracket,
               "ratings": sheets.ratings}
     if kind not in makers:
@@ -63,7 +65,7 @@ def write_paper(event: EventFile, kind: str, path: str | Path,
     return doc.save(path)
 
 
-def paper_pdf(event: EventFile, kind: str, round_no: int | None = None) -> bytes:
+def paper_bytes(event: EventFile, kind: str, round_no: int | None = None) -> bytes:
     """Draw paper ``kind`` of ``event`` as :func:`write_paper` does and
     return the PDF's bytes (written through a temporary folder).  A
     module-level function of plain arguments, so that a server can draw

@@ -264,9 +264,13 @@ class Document:
 
     def text(self, text: str, size: float = 10, *, bold: bool = False, height: float = 6,
              align: str = "L") -> None:
-        """Write a line of text."""
+        """Write a line of text, wrapped to the page's width when longer."""
         self.pdf.set_font("cjk", "B" if bold else "", size)
-        self.pdf.cell(0, height, text, align=align, new_x="LMARGIN", new_y="NEXT")
+        if self.string_width(text, size, bold=bold) > self.width:
+            self.pdf.multi_cell(0, height * 0.8, text, align=align, new_x="LMARGIN",
+                                new_y="NEXT")
+        else:
+            self.pdf.cell(0, height, text, align=align, new_x="LMARGIN", new_y="NEXT")
         self.pdf.set_font("cjk", "", 10)
 
     def signatures(self, labels: Sequence[str], size: float = 10) -> None:

@@ -8,9 +8,6 @@
   lines of the chief arbiter;
 * :func:`crosstable` — the Swiss (or round robin) crosstable: per round the
   opponent, the colour and the result, byes shown;
-* :func:`slips` — 记录纸 / result slips, three to a page: result, time used
-  and fouls of both sides, signature lines of both players and the arbiter
-  (10.1: 双方棋手和裁判当场签字认可);
 * :func:`lineups` — team line-up forms (出场名单) for a round, with the
   registered roster and the line-up rule of the event (12.1-12.3);
 * :func:`bracket` — the knock-out bracket as a picture.
@@ -19,12 +16,15 @@
 from __future__ import annotations
 
 from qisai.competition.events.file import EventFile
+from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.events.views import (
     BoardRow,
     bracket_rounds,
     crosstable_table,
+    group_crosstables,
+    group_tables,
     result_text,
     round_count,
     round_rows,
@@ -33,7 +33,7 @@ from qisai.competition.events.views import (
 from qisai.competition.teams import board_colour
 from qisai.papers.pdf import Document, FontSpec, PapersError
 
-__all__ = ["bracket", "crosstable", "lineups", "pairings", "slips", "standings"]
+__all__ = ["bracket", "crosstable", "lineups", "pairings", "standings"]
 
 _LINEUP_RULE = {
     "fixed": "12.1 分台定人制：按报名台次出场。",
@@ -66,7 +66,7 @@ def pairings(ef: EventFile, round_no: int | None = None,
                  b.black_club] if not b.is_bye else [b.board, b.red_name, "轮空", "", "", ""]
                 for b in rows]
     elif isinstance(ev, KnockoutEvent):
-        head = ["场次", "编号", f"{first}方", "单位", "编号", f"{second}方", "单位", "已赛",
+        head = ["场次", "编号", f"{first}方", "单位", "编号", f"{second}方", "单位", "比分",
                 "备注"]
         body = [_ko_row(b) for b in rows]
     else:
@@ -78,7 +78,8 @@ def pairings(ef: EventFile, round_no: int | None = None,
     if isinstance(ev, TeamEvent):
         rule = f"各场列前的队单数台执{first}、双数台执{second}（13.2、13.3）"
     elif isinstance(ev, KnockoutEvent):
-        rule = f"列前者首局执{first}（13.4 猜先；抽牌制抽到红牌者执红），其后各局按赛制交换先后"
+        rule = (f"未决出的对局按下一局的先后列出（备注注明第几局），已决出的按首局先后列出；首局列前者执"
+                f"{first}（13.4 猜先；抽牌制抽到红牌者执红），其后各局按赛制交换先后；比分按列出顺序")
     else:
         rule = f"每台列前者执{first}先行（13.1、13.3）"
     doc.text(f"{rule}。结果：1-0 {first}胜，0-1 {second}胜，= 和棋，+ - / - + 弃权（21.4）。", 9)
@@ -106,9 +107,18 @@ def standings(ef: EventFile, round_no: int | None = None,
     table = standings_table(ef)
     n = round_count(ef)
     title = "最终成绩" if ef.event.finished else f"第{n}轮后 成绩"
-    doc = Document(ef.header, f"{title}（成绩册）", landscape=len(table.header) > 11, font=font)
+    groups = group_tables(ef) if isinstance(ef.event, GroupEvent) else []
+    wide = max([len(table.header)] + [len(g.header) for g in groups]) > 11
+    doc = Document(ef.header, f"{title}（成绩册）", landscape=wide, font=font)
     doc.new_page()
-    doc.table(table.header, table.rows)
+    for g in groups:  # 11.3: every group's table (and the final's)
+        doc.text(g.title.removeprefix(ef.header.name).strip(), 11, bold=True)
+        doc.table(g.header, g.rows)
+        doc.pdf.ln(4)
+    if groups and table.rows:
+        doc.text("总名次", 11, bold=True)
+    if table.rows or not groups:
+        doc.table(table.header, table.rows)
     doc.pdf.ln(3)
     if table.note:  # which reading ranks a 12.4 match (总局分 or 场分)
         doc.text(table.note, 9)
@@ -147,63 +157,25 @@ def crosstable(ef: EventFile, round_no: int | None = None,
              font: FontSpec | None = None) -> Document:
     """The crosstable: per round the opponent, colour and result
     (``12红1``), byes (轮空) and rounds not played (—)."""
-    table = crosstable_table(ef)
-    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=len(table.header) > 9, font=font)
+    tables = group_crosstables(ef) if isinstance(ef.event, GroupEvent) \
+        else [crosstable_table(ef)]
+    widest = max(len(t.header) for t in tables)
+    doc = Document(ef.header, "交叉表 (成绩总表)", landscape=widest > 9, font=font)
     doc.new_page()
-    size = 9 if len(table.header) <= 14 else 7
-    doc.table(table.header, table.rows, size=size, height=6.5)
-    doc.pdf.ln(3)
+    size = 9 if widest <= 14 else 7
+    for table in tables:
+        if len(tables) > 1:  # 11.3: a crosstable a group, then the final's
+            doc.text(table.title.removeprefix(ef.header.name).strip(), 11, bold=True)
+        doc.table(table.header, table.rows, size=size, height=6.5)
+        doc.pdf.ln(3)
     first, second = ef.header.colour_names
-    doc.text(f"格式：对手编号 + 执色（{first}/{second}） + 结果（1 胜，= 和，0 负，+ 对方弃权，"
-             "- 弃权）；轮空 = 本轮轮空。", 8)
-    return doc
-
-
-def slips(ef: EventFile, round_no: int | None = None,
-             font: FontSpec | None = None) -> Document:
-    """记录纸: one result slip a board (byes have none), three a page."""
-    r = _round(ef, round_no)
-    # a knock-out prints the next game of every undecided match only
-    ko = isinstance(ef.event, KnockoutEvent)
-    rows = [b for b in round_rows(ef, r) if not b.is_bye and (b.pending or not ko)]
-    doc = Document(ef.header, f"第{r}轮 记录纸 (成绩登记)", font=font)
-    first, second = ef.header.colour_names
-    pdf = doc.pdf
-    per_page = 3
-    slot = (doc.bottom - 38) / per_page
-    for k, b in enumerate(rows):
-        if k % per_page == 0:
-            doc.new_page()
-            top = pdf.get_y()
-        y = top + (k % per_page) * slot
-        x = doc.MARGIN
-        pdf.set_draw_color(0, 0, 0)
-        pdf.rect(x, y, doc.width, slot - 4)
-        pdf.set_xy(x + 3, y + 2)
-        pdf.set_font("cjk", "B", 12)
-        pdf.cell(doc.width - 6, 7, f"{ef.header.name}   第{r}轮   第 {b.board} 台", align="L")
-        pdf.set_xy(x + 3, y + 11)
-        pdf.set_font("cjk", "", 11)
-        half = (doc.width - 6) / 2
-        pdf.cell(half, 7, f"{first}方：{b.red_no}  {b.red_name}  {b.red_club}")
-        pdf.cell(half, 7, f"{second}方：{b.black_no}  {b.black_name}  {b.black_club}")
-        pdf.set_xy(x + 3, y + 21)
-        pdf.cell(doc.width - 6, 7, f"结果：  □ {first}胜 (1-0)     □ 和棋 (=)     "
-                                   f"□ {second}胜 (0-1)     □ 弃权 ________")
-        pdf.set_xy(x + 3, y + 31)
-        pdf.cell(half, 7, f"用时  {first}方：________    {second}方：________")
-        pdf.cell(half, 7, f"犯规  {first}方：______    {second}方：______")
-        pdf.set_xy(x + 3, y + slot - 17)
-        third = (doc.width - 6) / 3
-        for label in (f"{first}方签字", f"{second}方签字", "裁判签字"):
-            pdf.cell(third, 7, f"{label}：____________")
-        pdf.set_xy(x + 3, y + slot - 11)
-        pdf.set_font("cjk", "", 7.5)
-        pdf.cell(doc.width - 6, 5, "10.1 对局终了后，在记录纸上记录比赛结果及双方所用时间、犯规情况，"
-                                   "双方棋手和裁判当场签字认可。")
-    if not rows:
-        doc.new_page()
-        doc.text(f"第{r}轮没有需要登记的对局。")
+    notes = {t.note for t in tables if t.note}
+    if notes:  # a team crosstable says how its cells read
+        for note in sorted(notes):
+            doc.text(note, 8)
+    else:
+        doc.text(f"格式：对手编号 + 执色（{first}/{second}） + 结果（1 胜，= 和，0 负，+ 对方弃权，"
+                 "- 弃权，注销 = 成绩注销 20.3）；轮空 = 本轮轮空。", 8)
     return doc
 
 

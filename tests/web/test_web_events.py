@@ -213,7 +213,7 @@ def test_team_event_lineups_publication_boards_forfeit_and_standings(register: A
     assert sum(row["points"] for row in ev["standings"]) == 12.0  # 6 matches x 2
     assert [c["key"] for c in ev["tiebreaks"]] == ["game_points", "wins", "direct_encounter",
                                                    "fouls"]  # 15.3
-    assert len(ev["crosstable"]) == 5 and ev["crosstable"][0][-1] == "match points"
+    assert len(ev["crosstable"]) == 5 and ev["crosstable"][0][-1] == "场分"  # issue 33.5
     page = client.get(f"/tournaments/{ev['id']}")
     assert 'id="team-standings"' in page.text and 'id="team-crosstable"' in page.text
     assert "team arrived 40 min late" in page.text  # the log is public

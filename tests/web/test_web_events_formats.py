@@ -465,7 +465,9 @@ def test_team_round_robin_withdrawal_strikes_out_results(register: Any,
     assert gone not in points and stays in points
     assert points == dict.fromkeys(points, 2.0)  # two drawn meetings each
     row = next(r for r in ev["crosstable"][1:] if r[1] == gone)
-    assert row[-1] == "0" and all(c in ("", "x") for c in row[2:-1])
+    # issue 33.5: struck out (注销), not "+" or "0", and the withdrawal noted
+    assert row[-2] == "" and "成绩注销" in row[-1] and "20.3" in row[-1]
+    assert all(c in ("注销", "x") for c in row[2:-2])
 
 
 def test_team_swiss_withdrawal_keeps_results_and_stops_pairing(register: Any,

@@ -78,7 +78,8 @@ def test_individual_papers_download_print_view_and_roles(register: Any,
     r = client.get(f"{papers}/pairings.pdf?round=1")
     text = pdf_text(r)
     assert r.headers["content-disposition"] == \
-        f'attachment; filename="Club-RR-{eid}-pairings-r1.pdf"'
+        f'attachment; filename="Club-RR-{eid}-pairings-r1.pdf"; ' \
+        f"filename*=UTF-8''Club%20RR-{eid}-%E5%AF%B9%E9%98%B5%E8%A1%A8-%E7%AC%AC1%E8%BD%AE.pdf"
     assert all(n in text for n in NAMES) and "台次" in text and "第1轮" in text
     lines = text.splitlines()
     for b in client.get(base).json()["rounds"][0]["boards"]:  # board number, both names
@@ -196,9 +197,11 @@ def test_group_event_papers(register: Any, client: TestClient) -> None:
     text = pdf_text(client.get(f"{papers}/pairings.pdf?round=1"))
     assert sum(n in text for n in names) >= 4 and "G1-1" in text
     # placements (qisai.papers): filled in as the groups and the final are decided
-    assert "成绩册" in pdf_text(client.get(f"{papers}/standings.pdf"))
+    standings = pdf_text(client.get(f"{papers}/standings.pdf"))
+    assert "成绩册" in standings and "第1组" in standings  # issue 33.2: every group's table
     slips = pdf_text(client.get(f"{papers}/slips.pdf", headers=h))
     assert "第 G1-" in slips and "第 G2-" in slips  # a slip a game (byes have none)
-    assert client.get(f"{papers}/crosstable.pdf").status_code == 404
+    cross = pdf_text(client.get(f"{papers}/crosstable.pdf"))  # a crosstable a group (33.2)
+    assert "第1组" in cross and "第2组" in cross
     page = client.get(f"/tournaments/{ev['id']}").text
-    assert 'data-paper="pairings"' in page and 'data-paper="crosstable"' not in page
+    assert 'data-paper="pairings"' in page and 'data-paper="crosstable"' in page

@@ -291,7 +291,7 @@ class AllPlayAllEvent(TeamEvent):
         tt = self.team_tournament()
         by_match = {tid: {e.round: e for e in r.encounters}
                     for tid, r in self.match_records().items()}
-        rows = [["#", "team", "1", "2", "game points"]]
+        rows = [["序号", "队名", "1", "2", "局分"]]
         for tid, rec in sorted(self.records().items()):
             marks = []
             for e in rec.encounters:

@@ -16,8 +16,11 @@ format                      what it makes
                             each match one game, two games (13.5), best of
                             three (local rules 6) or the 2021 league format
 ``groups``                  分组循环制 with a final (11.3)
-``team-round-robin``        团体 循环制 (12, 13.2, 14.2, 15.3)
-``team-swiss``              团体 积分编排制 (12, 13.3, 14.2, 15.4)
+``team-round-robin``        团体 循环制 (12, 13.2, 14.2, 15.3); each board one
+                            game or (``series="league_2021"``) the 2021
+                            league's slow / rapid / deciding games (001)
+``team-swiss``              团体 积分编排制 (12, 13.3, 14.2, 15.4), boards
+                            as for the team round robin
 ``team-all-play-all``       全队轮赛制 between two teams (12.4, 13.2, 14.2,
                             15.3): ``boards`` players a side, as many rounds;
                             ``score_by`` games (total 局分) or matches (场分)
@@ -40,7 +43,7 @@ from qisai.competition.events.file import EventFile, Header
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
-from qisai.competition.events.team_event import TeamEvent
+from qisai.competition.events.team_event import BOARD_SERIES, TeamEvent
 from qisai.competition.pairing.swiss import SwissOptions
 from qisai.competition.scoring import preset, table_for_rules
 from qisai.competition.tiebreaks import parse_criteria
@@ -72,6 +75,9 @@ class EventOptions:
     double: bool = False
     seeding: str = "rating"
     tied: str = "extra_game"
+    # 2021 league (001): a drawn decider ("lot" or "black") and the games' time controls
+    decider_drawn: str = "lot"
+    times: dict[str, str] | None = None
     # groups
     groups: int = 2
     grouping: str = "snake"
@@ -105,6 +111,10 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
     if o.score_by is not None and o.format != "team-all-play-all":
         raise CompetitionError("score_by (games or matches) is an option of team-all-play-all "
                                "(12.4) only")
+    if o.series not in ("single", "") and o.format not in (
+            "knockout", "team-round-robin", "team-swiss"):
+        raise CompetitionError(f"series {o.series!r} is an option of knock-out and team "
+                               f"events, not of {o.format}")
     if not entries:
         raise EntryError(f"{header.name}: no entries")
     rules = o.rules or ("chinese" if header.game == "go" else "cxa")
@@ -153,8 +163,14 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
         kind, ev = "team", ap
     else:
         system = "round_robin" if o.format == "team-round-robin" else "swiss"
+        board_series = o.series.replace("-", "_")
+        if board_series not in BOARD_SERIES:
+            raise CompetitionError(f"a team event plays each board as {' or '.join(BOARD_SERIES)}"
+                                   f", not {o.series!r}")
         te = TeamEvent(header.name, system=system, rounds=o.rounds, boards=o.boards,
-                       lineup_mode=o.lineup_mode, seed=o.seed)
+                       lineup_mode=o.lineup_mode, seed=o.seed, series=board_series,
+                       decider_drawn=o.decider_drawn, times=o.times,
+                       draw_numbers=o.draw_numbers)
         for team, roster in _rosters(entries).items():
             te.add_team(team, roster)
         kind, ev = "team", te

@@ -138,7 +138,7 @@ class KnockoutEvent(EntryList):
         Raises :class:`ResultError` if there is none."""
         rounds = self._ko().rounds
         if not 1 <= round_no <= len(rounds) or not 0 <= index < len(rounds[round_no - 1]):
-            raise ResultError(f"{self.name}: no match {index} in round {round_no}")
+            raise ResultError(f"{self.name}: no match {index + 1} in round {round_no}")
         return rounds[round_no - 1][index]
 
     def series(self, round_no: int, index: int) -> Series | None:
@@ -260,7 +260,7 @@ class KnockoutEvent(EntryList):
         self._open(round_no)
         m = self.match(round_no, index)
         if m.black is None:
-            raise ResultError(f"round {round_no} match {index} is a bye")
+            raise ResultError(f"round {round_no} match {index + 1} is a bye")
         res = Result.parse(result) if isinstance(result, str) else result
         if res is Result.BYE:
             raise ResultError("a series game cannot be a bye")
@@ -269,7 +269,7 @@ class KnockoutEvent(EntryList):
             s = self.series(round_no, index)
             assert s is not None
             if s.decided:
-                raise ResultError(f"round {round_no} match {index} is decided "
+                raise ResultError(f"round {round_no} match {index + 1} is decided "
                                   f"({s.how}): no game {game}")
             chooser = self.awaiting_choice(round_no, index)
             if chooser is not None:
@@ -278,11 +278,11 @@ class KnockoutEvent(EntryList):
             games.append(res.value)
         elif 1 <= game <= len(games):
             if not overwrite:
-                raise ResultError(f"round {round_no} match {index} game {game}: result "
+                raise ResultError(f"round {round_no} match {index + 1} game {game}: result "
                                   f"already entered ({games[game - 1]})")
             games[game - 1] = res.value
         else:
-            raise ResultError(f"round {round_no} match {index}: game {game} is not due "
+            raise ResultError(f"round {round_no} match {index + 1}: game {game} is not due "
                               f"(next is game {len(games) + 1})")
         # replay: drop games a corrected result makes unnecessary
         _, kept = self._replay(round_no, index, games)
@@ -303,13 +303,13 @@ class KnockoutEvent(EntryList):
         self._open(round_no)
         m = self.match(round_no, index)
         if m.black is None:
-            raise ResultError(f"round {round_no} match {index} is a bye")
+            raise ResultError(f"round {round_no} match {index + 1} is a bye")
         k = match_key(round_no, index)
         if winner is None:
             self.decisions.pop(k, None)
         else:
             if winner not in (m.red, m.black):
-                raise ResultError(f"round {round_no} match {index}: {winner} did not play "
+                raise ResultError(f"round {round_no} match {index + 1}: {winner} did not play "
                                   f"({m.red} v {m.black})")
             self.decisions[k] = {"winner": winner, "reason": reason}
         self._settle(round_no, index)

@@ -1,6 +1,18 @@
 """Team events (团体赛, clause 12): rosters in board order, line-ups checked
 under 12.1-12.3, board results one at a time, 场分/局分 (14.2), team
 tie-breaks (15.3/15.4), team withdrawals (20.3/20.4).
+
+A board is one game (``series="single"``) or, in the format of the 2021
+national team league (seed 001: "每台对阵必须分出胜负"), a series that
+must be decided: a slow game (慢棋, 20 minutes in 001) with the board's
+colours (13.2/13.3); if drawn, a rapid game (超快棋) with colours swapped
+(换先); if drawn again a deciding game (附加赛) whose colours the rapid
+game's Black chooses (选择先后手).  The board's result is the series'
+winner, so every board gives 1:0 and the match 场分 2/1/0 as 14.2 -- the
+12-team table of 001 (21, 15, 15, 14, 14, 12, 11, 11, 9, 5, 3, 2) sums to
+132 = 66 matches x 2.  What a drawn deciding game gives is not in 001:
+``decider_drawn`` ``"lot"`` (the default reading: 抽签) or ``"black"``
+(an armageddon game: its Black wins), see :class:`~qisai.competition.series.Series`.
 """
 
 from __future__ import annotations
@@ -17,6 +29,7 @@ from qisai.competition.events.common import (
 from qisai.competition.model import Outcome, Result
 from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
 from qisai.competition.scoring import CLASSIC, table_for_rules
+from qisai.competition.series import DECIDER_DRAWN, Series, SeriesFormat
 from qisai.competition.teams import (
     LineupMode,
     Team,
@@ -30,6 +43,20 @@ from qisai.competition.tiebreaks import (
     Standing,
     rank,
 )
+
+BOARD_SERIES = ("single", "league_2021")
+"""How a board of a team match is played: one game, or the 2021 league's
+slow / rapid / deciding games until decided (001)."""
+
+LEAGUE_TIMES = {"slow": "1200", "rapid": "40/600:30/300", "decider": "30/300"}
+"""Default time controls of the 2021 league's games (seconds, as
+:func:`~qisai.competition.match.parse_time_control` reads them): the slow
+game 20 minutes a side (001: "慢棋时间只有20分钟"); 001 says only that the
+rapid and deciding games are shorter, so they default to the rule book's
+快棋 schemes 6.3 (40 moves in 10 minutes, then 30 in every 5) and 6.4 (30
+moves in every 5 minutes).  The organiser sets all three."""
+
+_KIND_ZH = {"slow": "慢棋", "rapid": "超快棋", "decider": "附加赛"}
 
 
 # --------------------------------------------------------------------- teams
@@ -46,11 +73,42 @@ class TeamEvent:
 
     def __init__(self, name: str, *, system: str = "round_robin", rounds: int | None = None,
                  boards: int = 4, lineup_mode: str = "substitutes", seed: int = 0,
-                 rules: str | None = None) -> None:
+                 rules: str | None = None, series: str = "single",
+                 decider_drawn: str = "lot", times: Mapping[str, str] | None = None,
+                 draw_numbers: bool = True) -> None:
         """Raises :class:`CompetitionError` for a bad option.  ``rules``
         names the rule profile: the boards score by its points (``cxa-2007``:
         win 3, loss 0, draw 1 to Red and 2 to Black); the match points stay
-        2/1/0 (14.2)."""
+        2/1/0 (14.2).  ``series`` is how a board is played
+        (:data:`BOARD_SERIES`); for ``league_2021``, ``decider_drawn`` reads
+        a drawn deciding game (:data:`~qisai.competition.series.DECIDER_DRAWN`)
+        and ``times`` sets the time controls of the ``slow``, ``rapid`` and
+        ``decider`` games (default :data:`LEAGUE_TIMES`)."""
+        if series not in BOARD_SERIES:
+            raise CompetitionError(f"a team board is played as {' or '.join(BOARD_SERIES)}, "
+                                   f"not {series!r}")
+        if decider_drawn not in DECIDER_DRAWN:
+            raise CompetitionError(f"decider_drawn must be {' or '.join(DECIDER_DRAWN)}, not "
+                                   f"{decider_drawn!r}")
+        self.series, self.decider_drawn = series, decider_drawn
+        self.draw_numbers = draw_numbers
+        """Round robin: number the teams by lot at the start (制签), or, if
+        False, in the order they were entered (the entries file's order)."""
+        self.times = dict(LEAGUE_TIMES) if series == "league_2021" else {}
+        if times:
+            if series != "league_2021":
+                raise CompetitionError("time controls per game are for the 2021 league format")
+            from qisai.competition.match import MatchError, parse_time_control
+
+            for kind, text in times.items():
+                if kind not in LEAGUE_TIMES:
+                    raise CompetitionError(f"times: no game kind {kind!r} (slow, rapid, "
+                                           "decider)")
+                try:
+                    parse_time_control(str(text))
+                except MatchError as exc:
+                    raise CompetitionError(f"times.{kind}: {exc}") from None
+                self.times[kind] = str(text)
         if system not in ("round_robin", "swiss"):
             raise CompetitionError(f"team system must be round_robin or swiss, not {system!r}")
         if system == "swiss" and rounds is None:
@@ -107,7 +165,7 @@ class TeamEvent:
         if self.started:
             raise EventStateError(f"{self.name}: already started")
         ordered = list(self.teams)
-        if self.system == "round_robin":
+        if self.system == "round_robin" and self.draw_numbers:
             random.Random(f"{self.seed}:numbers").shuffle(ordered)
         self.tt = TeamTournament(self.name, ordered, system=self.system,
                                  rounds=self.rounds_planned, lineup_mode=self.lineup_mode,
@@ -314,11 +372,16 @@ class TeamEvent:
 
     def record_board(self, round_no: int, match: int, board: int, result: str | Result, *,
                      red_fouls: int = 0, black_fouls: int = 0,
-                     overwrite: bool = False) -> None:
+                     overwrite: bool = False, game: int | None = None) -> None:
         """Enter one board's result (from that board's Red side); the match
-        goes into the standings once all boards have one.  Raises
+        goes into the standings once all boards have one.  In the 2021
+        league format (:attr:`series`) the result is that of the board's
+        next game (慢棋, 超快棋, 附加赛), or of game ``game`` with
+        ``overwrite`` (the games after it are dropped), and the board has
+        its result once the series is decided.  Raises
         :class:`CompetitionError` for an unknown board, a bye, a result
-        already entered (unless ``overwrite``) or an unreadable result."""
+        already entered (unless ``overwrite``), an unreadable result, or a
+        deciding game whose colours are not chosen yet."""
         state = self._state(round_no, match)
         if not 1 <= board <= self.boards:
             raise ResultError(f"round {round_no} match {match}: no board {board}")
@@ -331,6 +394,11 @@ class TeamEvent:
         if m.forfeit is not None and not overwrite:
             raise ResultError(f"round {round_no} match {match} was forfeited "
                               f"({m.forfeit.value})")
+        if self.series == "league_2021":
+            self._record_league_game(round_no, match, board, res, red_fouls, black_fouls,
+                                     overwrite, game)
+            self._enter(round_no, match)
+            return
         if str(board) in state["results"] and not overwrite:
             raise ResultError(f"round {round_no} match {match} board {board}: result already "
                               f"entered ({state['results'][str(board)]})")
@@ -338,10 +406,166 @@ class TeamEvent:
         state["fouls"][str(board)] = [red_fouls, black_fouls]
         self._enter(round_no, match)
 
+    # -- the 2021 league format (001): every board decided -------------------
+    def board_games(self, round_no: int, match: int, board: int) -> list[dict[str, Any]]:
+        """The games played on a board in the 2021 league format, in order:
+        ``kind`` (slow, rapid, decider), ``red`` and ``black`` (names),
+        ``result`` (from that game's Red), ``time`` (its time control) and,
+        for a decider, ``chosen_by`` (the rapid game's Black, who chose the
+        colours).  Empty for a one-game board."""
+        games: list[dict[str, Any]] = self._state(round_no, match).get("games", {}).get(
+            str(board), [])
+        return games
+
+    def board_series(self, round_no: int, match: int, board: int) -> Series:
+        """The board's 2021-league series replayed from its games: entry 1
+        is the board's Red (13.2/13.3; Red in the slow game), entry 2 its
+        Black.  Raises :class:`CompetitionError` for a one-game event."""
+        if self.series != "league_2021":
+            raise EventStateError(f"{self.name}: its boards are single games")
+        state = self._state(round_no, match)
+        s = Series(1, 2, SeriesFormat.LEAGUE_2021, seed=self._series_seed(round_no, match, board),
+                   first_colours="pairing", decider_drawn=self.decider_drawn)
+        names = self._board_names(round_no, match, board)
+        choice = state.get("choices", {}).get(str(board))
+        for k, g in enumerate(self.board_games(round_no, match, board)):
+            chosen = None if choice is None else (1 if choice == names[0] else 2)
+            s.next_game(chosen_red=chosen if k == 2 else None)
+            s.record(Result(g["result"]))
+        return s
+
+    def _series_seed(self, round_no: int, match: int, board: int) -> int:
+        return ((self.seed * 1009 + round_no) * 1009 + match) * 1009 + board
+
+    def _board_names(self, round_no: int, match: int, board: int) -> tuple[str, str]:
+        for b, red, black in self.board_players(round_no, match):
+            if b == board:
+                return red, black
+        raise ResultError(f"round {round_no} match {match}: no board {board}")
+
+    def awaiting_choice(self, round_no: int, match: int, board: int) -> str | None:
+        """The player who must choose the colours of the board's deciding
+        game (001: the rapid game's Black), or None when no choice is due."""
+        if self.series != "league_2021":
+            return None
+        state = self._state(round_no, match)
+        games = self.board_games(round_no, match, board)
+        if len(games) != 2 or str(board) in state.get("choices", {}):
+            return None
+        if self.board_series(round_no, match, board).decided:
+            return None
+        return str(games[1]["black"])
+
+    def choose_colour(self, round_no: int, match: int, board: int, red: str) -> str:
+        """Record the colour choice of a board's deciding game: ``red`` (a
+        player of the board) will have Red.  Returns the chooser's name.
+        Raises :class:`EventStateError` when no choice is due and
+        :class:`ResultError` for a player not on the board."""
+        chooser = self.awaiting_choice(round_no, match, board)
+        if chooser is None:
+            raise EventStateError(f"round {round_no} match {match} board {board}: no colour "
+                                  "choice is due (001: after a drawn rapid game)")
+        names = self._board_names(round_no, match, board)
+        if red not in names:
+            raise ResultError(f"round {round_no} match {match} board {board}: {red!r} does not "
+                              f"play on it ({names[0]}, {names[1]})")
+        self._state(round_no, match).setdefault("choices", {})[str(board)] = red
+        return chooser
+
+    def next_board_game(self, round_no: int, match: int, board: int) -> dict[str, str] | None:
+        """The board's next game in the 2021 league format: ``kind``,
+        ``red``, ``black`` (names) and ``time``; None once decided or while
+        the decider waits for its colour choice."""
+        if self.series != "league_2021" or self.awaiting_choice(round_no, match, board):
+            return None
+        s = self.board_series(round_no, match, board)
+        choice = self._state(round_no, match).get("choices", {}).get(str(board))
+        names = self._board_names(round_no, match, board)
+        nxt = s.next_game(chosen_red=None if choice is None else
+                          (1 if choice == names[0] else 2))
+        if nxt is None:
+            return None
+        return {"kind": nxt.kind, "red": names[nxt.red - 1], "black": names[nxt.black - 1],
+                "time": self.times.get(nxt.kind, "")}
+
+    def board_note(self, round_no: int, match: int, board: int) -> str:
+        """The board's games so far in Chinese, e.g. ``慢棋 和；超快棋 和；
+        附加赛（乙选先后手，甲执红）1-0 → 甲胜``; empty for a one-game board."""
+        if self.series != "league_2021":
+            return ""
+        parts = []
+        for g in self.board_games(round_no, match, board):
+            kind = _KIND_ZH.get(g["kind"], g["kind"])
+            if g["kind"] == "decider":
+                kind += f"（{g.get('chosen_by', '')}选先后手，{g['red']}执红）"
+            res = {"1-0": "红胜", "0-1": "黑胜", "=-=": "和"}.get(g["result"], g["result"])
+            parts.append(f"{kind} {g['red']}-{g['black']} {res}")
+        s = self.board_series(round_no, match, board)
+        names = self._board_names(round_no, match, board)
+        if s.decided and s.winner is not None:
+            parts.append(f"{names[s.winner - 1]}胜"
+                         + ("（和局后抽签）" if "lot" in s.how else
+                            "（附加赛和，执黑方胜）" if "Black goes through" in s.how else ""))
+        else:
+            waiting = self.awaiting_choice(round_no, match, board)
+            if waiting:
+                parts.append(f"附加赛：{waiting}选择先后手")
+        return "；".join(parts)
+
+    def _record_league_game(self, round_no: int, match: int, board: int, res: Result,
+                            red_fouls: int, black_fouls: int, overwrite: bool,
+                            game: int | None) -> None:
+        state = self._state(round_no, match)
+        games = state.setdefault("games", {}).setdefault(str(board), [])
+        where = f"round {round_no} match {match} board {board}"
+        number = game if game is not None else len(games) + 1
+        if game is not None and not 1 <= game <= 3:
+            raise ResultError(f"{where}: a board has games 1-3 (slow, rapid, decider)")
+        if number <= len(games):
+            if not overwrite:
+                raise ResultError(f"{where}: game {number} has a result ({games[number - 1]['result']}"
+                                  "; --overwrite corrects it)")
+            del games[number - 1:]
+            if number < 3:  # the decider's colours were chosen after the rapid game
+                state.setdefault("choices", {}).pop(str(board), None)
+        elif number > len(games) + 1:
+            raise ResultError(f"{where}: game {len(games) + 1} is next, not game {number}")
+        s = self.board_series(round_no, match, board)
+        if s.decided:
+            raise ResultError(f"{where}: decided already ({s.how}; --overwrite --game N "
+                              "corrects a game)")
+        waiting = self.awaiting_choice(round_no, match, board)
+        if waiting is not None:
+            raise EventStateError(f"{where}: the deciding game waits for {waiting}'s colour "
+                                  "choice (001: the rapid game's Black chooses)")
+        nxt = self.next_board_game(round_no, match, board)
+        assert nxt is not None
+        rec: dict[str, Any] = dict(nxt, result=res.value, fouls=[red_fouls, black_fouls])
+        if nxt["kind"] == "decider":
+            rec["chosen_by"] = str(games[1]["black"])
+        games.append(rec)
+        s = self.board_series(round_no, match, board)
+        fouls = [0, 0]
+        names = self._board_names(round_no, match, board)
+        for g in games:  # fouls to the board's Red and Black, whatever colour each game had
+            f = g.get("fouls", [0, 0])
+            red_idx = 0 if g["red"] == names[0] else 1
+            fouls[red_idx] += int(f[0])
+            fouls[1 - red_idx] += int(f[1])
+        state["fouls"][str(board)] = fouls
+        if s.decided and s.winner is not None:
+            state["results"][str(board)] = (Result.RED_WIN if s.winner == 1
+                                            else Result.BLACK_WIN).value
+        else:
+            state["results"].pop(str(board), None)
+
     def _enter(self, round_no: int, match: int) -> None:
         tt = self.team_tournament()
         state = self._state(round_no, match)
         if len(state["results"]) < self.boards:
+            m = self.match(round_no, match)
+            if m.results:  # a correction re-opened a board: the match is open again
+                m.results, m.fouls = [], []
             return
         results = [state["results"][str(b)] for b in range(1, self.boards + 1)]
         # (Red's fouls, Black's fouls) of each board, as the competition layer reads them
@@ -367,9 +591,11 @@ class TeamEvent:
         return rank(self.records(), tt.tiebreaks, tt.policy)
 
     def crosstable(self) -> list[list[str]]:
-        """Return the team crosstable: a header row, then per team its
-        number, name, per opponent ``match points (board points)`` of each
-        meeting, and its total match points."""
+        """Return the team crosstable: a header row (in Chinese: 序号, 队名,
+        the team numbers, 场分), then per team its number, name, per
+        opponent ``match points (board points)`` of each meeting (``注销``
+        where 20.3 struck a team out), its total match points and, when a
+        team withdrew, a 备注 column saying after which round."""
         tt = self.team_tournament()
         n = len(tt.teams)
         cells: dict[int, dict[int, list[str]]] = {t.id: {} for t in tt.teams}
@@ -385,12 +611,20 @@ class TeamEvent:
                 else:
                     mark += f" ({e.game_points:g})"
                 cells[rec.entry].setdefault(e.opponent, []).append(mark)
-        rows = [["#", "team"] + [str(k) for k in range(1, n + 1)] + ["match points"]]
+        struck = self.annulled_teams()
+        rows = [["序号", "队名"] + [str(k) for k in range(1, n + 1)] + ["场分", "备注"]]
         for t in tt.teams:
+            note = ""
+            if t.id in self.withdrawn:
+                rule = "20.4" if self.system == "swiss" else "20.3"
+                note = f"第{self.withdrawn[t.id]}轮后退出（{rule}）" \
+                    + ("，成绩注销" if t.id in struck else "")
             rows.append([str(t.id), t.name]
-                        + ["x" if q == t.id else " ".join(cells[t.id].get(q, []))
-                           for q in range(1, n + 1)]
-                        + [f"{totals[t.id]:g}"])
+                        + ["x" if q == t.id else "注销" if q in struck or t.id in struck
+                           else " ".join(cells[t.id].get(q, [])) for q in range(1, n + 1)]
+                        + ["" if t.id in struck else f"{totals[t.id]:g}", note])
+        if not self.withdrawn:
+            rows = [r[:-1] for r in rows]
         return rows
 
     # -- persistence
@@ -399,6 +633,8 @@ class TeamEvent:
         return {"format": "qisai-team", "name": self.name, "system": self.system,
                 "rounds_planned": self.rounds_planned, "boards": self.boards,
                 "lineup_mode": self.lineup_mode.value, "seed": self.seed, "rules": self.rules,
+                "series": self.series, "decider_drawn": self.decider_drawn, "times": self.times,
+                "draw_numbers": self.draw_numbers,
                 "teams": [{"name": t.name, "roster": list(t.roster)} for t in self.teams],
                 "competition": None if self.tt is None else self.tt.to_dict(),
                 "matches": self.matches,
@@ -411,7 +647,11 @@ class TeamEvent:
             ev = cls(str(data["name"]), system=data["system"],
                      rounds=data.get("rounds_planned"), boards=int(data["boards"]),
                      lineup_mode=data["lineup_mode"], seed=int(data["seed"]),
-                     rules=data.get("rules"))
+                     rules=data.get("rules"), series=str(data.get("series", "single")),
+                     decider_drawn=str(data.get("decider_drawn", "lot")),
+                     draw_numbers=bool(data.get("draw_numbers", True)))
+            if data.get("times"):  # checked when the event was made
+                ev.times = {str(k): str(v) for k, v in dict(data["times"]).items()}
             ev.teams = [Team(t["name"], list(t["roster"]), ev.boards) for t in data["teams"]]
             if data.get("competition") is not None:
                 ev.tt = TeamTournament.from_dict(dict(data["competition"]))

@@ -11,6 +11,7 @@ names them (:meth:`Header.colour`: 红/黑, or 黑/白 for Go).  Shared places
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from qisai.competition.errors import CompetitionError
@@ -22,12 +23,13 @@ from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.model import Colour, Outcome, Result
 from qisai.competition.teams import board_colour
-from qisai.competition.tiebreaks import Criterion
+from qisai.competition.tiebreaks import Criterion, Standing
 from qisai.competition.tournament import Tournament
 
 __all__ = ["BoardRow", "Table", "board_count", "bracket_rounds", "crosstable_table",
+           "group_crosstables", "group_tables", "ko_note", "pairings_table",
            "result_text", "round_count", "round_rows", "standings_table", "team_ranking_table",
-           "text_table"]
+           "text_table", "withdrawal_note"]
 
 _MARK = {Outcome.WIN: "1", Outcome.DRAW: "=", Outcome.LOSS: "0", Outcome.FORFEIT_WIN: "+",
          Outcome.FORFEIT_LOSS: "-"}
@@ -158,28 +160,9 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
             red = ev.player(m.red)
             if m.black is None:
                 rows.append(BoardRow(str(m.index + 1), red.id, red.name, None, "", "轮空",
-                                     red.club or red.team, note=m.note))
+                                     red.club or red.team, note=ko_note(m.note)))
                 continue
-            s = ev.series(round_no, m.index)
-            assert s is not None
-            nxt = ev.next_game(round_no, m.index)
-            a, b = (nxt.red, nxt.black) if nxt is not None else (
-                (s.games[-1][0].red, s.games[-1][0].black) if s.games else (m.red, m.black))
-            pa, pb = ev.player(a), ev.player(b)
-            played = ", ".join(f"{g.red}-{g.black} {r.value}" for g, r in s.games)
-            note = ""
-            if nxt is not None:
-                kind = _KIND.get(nxt.kind, "")
-                note = f"第{nxt.number}局" + (f"（{kind}）" if kind else "")
-            if m.winner is not None:
-                note = f"胜者 {m.winner} {ev.player(m.winner).name}"
-            elif ev.awaiting_choice(round_no, m.index) is not None:
-                note = f"决胜局：{ev.awaiting_choice(round_no, m.index)} 选择先后手"
-            if m.note.startswith("cards"):
-                note = f"{m.note}; {note}" if note else m.note
-            rows.append(BoardRow(str(m.index + 1), pa.id, pa.name, pb.id, pb.name, played,
-                                 pa.club or pa.team, pb.club or pb.team, note=note,
-                                 series_open=nxt is not None and m.winner is None))
+            rows.append(_ko_row(ev, round_no, m.index))
     elif isinstance(ev, GroupEvent):
         for slot in ev.boards(round_no):
             _, group, board = slot.key
@@ -216,10 +199,94 @@ def round_rows(ef: EventFile, round_no: int) -> list[BoardRow]:
                     res = tm.results[b - 1].value
                 else:
                     res = results.get(str(b), "")
+                games = ev.board_note(round_no, tm.board, b) if tm.forfeit is None else ""
                 rows.append(BoardRow(f"{tm.board}.{b}", red_team.id, red_name, black_team.id,
                                      black_name, res, red_team.name, black_team.name,
-                                     note=f"{rt.name} - {bt.name}"))
+                                     note=f"{rt.name} - {bt.name}"
+                                     + (f"；{games}" if games else "")))
     return rows
+
+
+def pairings_table(ef: EventFile, round_no: int) -> Table:
+    """Round ``round_no`` as a table (对阵表) for a sheet: board, both sides
+    (number, name, club or team; the colour as the game names it), the
+    result so far and the note (a knock-out's series, a 2021-league
+    board's games).  Raises :class:`CompetitionError` for a round not
+    paired."""
+    first, second = ef.header.colour_names
+    head = ["台次", "编号", f"{first}方", "单位", "结果", f"{second}方", "单位", "编号", "备注"]
+    rows = []
+    for b in round_rows(ef, round_no):
+        if b.is_bye:
+            rows.append([b.board, str(b.red_no or ""), b.red_name, b.red_club, "轮空", "", "",
+                         "", b.note])
+            continue
+        rows.append([b.board, str(b.red_no or ""), b.red_name, b.red_club,
+                     result_text(b.result) if b.result and "," not in b.result else b.result,
+                     b.black_name, b.black_club, str(b.black_no or ""), b.note])
+    return Table(f"{ef.header.name} 第{round_no}轮 对阵表", head, rows)
+
+
+_KO_NOTES = {"bye": "轮空", "drew K: bye": "抽到K，轮空", "colours by lot": "猜先"}
+
+
+def ko_note(note: str) -> str:
+    """A knock-out pairing's stored note in Chinese: ``cards 红3/黑3`` as
+    ``抽牌 红3/黑3`` (the card draw of the local rules, clause 9), ``drew K:
+    bye`` as ``抽到K，轮空``, ``colours by lot`` as ``猜先`` (13.4)."""
+    if note.startswith("cards "):
+        return "抽牌 " + note.removeprefix("cards ")
+    return _KO_NOTES.get(note, note)
+
+
+_RESULT_ZH = {Result.RED_WIN: "红胜", Result.BLACK_WIN: "黑胜", Result.DRAW: "和",
+              Result.RED_FORFEIT_WIN: "黑弃权", Result.BLACK_FORFEIT_WIN: "红弃权",
+              Result.DOUBLE_FORFEIT: "双方弃权"}
+
+
+def _ko_row(ev: KnockoutEvent, round_no: int, index: int) -> BoardRow:
+    """A knock-out match as a row: while the series is open, the sides in
+    the colours of its next game (the note names it: 第2局); once decided,
+    in game 1's colours, as the paper's rule line says.  The result is the
+    series score (左:右), the note the games played, the lot or the
+    arbiter's decision that settled it, and the card drawn."""
+    m = ev.match(round_no, index)
+    s = ev.series(round_no, index)
+    assert s is not None and m.black is not None
+    nxt = ev.next_game(round_no, index)
+    if nxt is not None:
+        a, b = nxt.red, nxt.black
+    elif s.games:
+        a, b = s.games[0][0].red, s.games[0][0].black
+    else:
+        a, b = m.red, m.black
+    pa, pb = ev.player(a), ev.player(b)
+    pts = s.score()
+    score = f"{pts[a]:g}:{pts[b]:g}" if s.games else ""
+    parts = []
+    for g, r in s.games:
+        kind = _KIND.get(g.kind, "")
+        parts.append(f"第{g.number}局{('（' + kind + '）') if kind else ''} "
+                     f"{ev.player(g.red).name}执红 {_RESULT_ZH.get(r, r.value)}")
+    decision = ev.decisions.get(f"{round_no}:{index}")
+    chooser = ev.awaiting_choice(round_no, index)
+    if m.winner is not None:
+        how = ""
+        if decision is not None:
+            how = f"（裁判判定：{decision.get('reason', '')}）"
+        elif "lot" in s.how or "抽签" in s.how:
+            how = "（抽签决出）"
+        parts.append(f"胜者 {m.winner} {ev.player(m.winner).name}{how}")
+    elif chooser is not None:
+        parts.append(f"决胜局：{chooser} {ev.player(chooser).name} 选择先后手")
+    elif nxt is not None:
+        kind = _KIND.get(nxt.kind, "")
+        parts.append(f"下一局：第{nxt.number}局" + (f"（{kind}）" if kind else ""))
+    if m.note:
+        parts.insert(0, ko_note(m.note))
+    return BoardRow(str(m.index + 1), pa.id, pa.name, pb.id, pb.name, score,
+                    pa.club or pa.team, pb.club or pb.team, note="；".join(parts),
+                    series_open=nxt is not None and m.winner is None)
 
 
 def _place(rank: int, shared: bool) -> str:
@@ -235,20 +302,7 @@ def standings_table(ef: EventFile) -> Table:
     title = f"{ef.header.name} 成绩册"
     weights = ef.penalty_weights()
     if isinstance(ev, Tournament):
-        cols = list(ev.tiebreaks)
-        points = "McMahon分" if isinstance(ev, McMahonTournament) else "积分"
-        head = ["名次", "编号", "姓名", "单位", points] + [c.chinese for c in cols]
-        if weights:
-            head.append("处罚")
-        rows = []
-        for s in ef.standings():
-            p = ev.player(s.entry)
-            row = [_place(s.rank, s.shared), str(p.id), p.name, p.club or p.team,
-                   _num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
-            if weights:
-                row.append(_penalty_text(ef, p.id))
-            rows.append(row)
-        return Table(title, head, rows)
+        return _standings_of(ef, ev, ef.standings(), title, lambda pid: pid)
     if isinstance(ev, TeamEvent):
         tt = ev.team_tournament()
         cols = [c for c in tt.tiebreaks if c is not Criterion.GAME_POINTS]
@@ -295,13 +349,60 @@ def crosstable_table(ef: EventFile) -> Table:
     ev = ef.event
     if isinstance(ev, TeamEvent):
         grid = ev.crosstable()
-        return Table(f"{ef.header.name} 交叉表", grid[0], grid[1:])
+        return Table(f"{ef.header.name} 交叉表", grid[0], grid[1:],
+                     "格式：场分（局分）；+ 对方弃权，- 弃权（21.4）")
     if not isinstance(ev, Tournament):
         raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no crosstable; "
                                "print its bracket or placements")
-    n = len(ev.rounds)
-    cells: dict[int, list[str]] = {p.id: ["—"] * n for p in ev.players}
-    for rec in ev.rounds:
+    return _crosstable_of(ef, ev, ef.standings(), f"{ef.header.name} 交叉表", lambda pid: pid)
+
+
+def _standings_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
+                  number: Callable[[int], int]) -> Table:
+    """The standings table of one round robin or Swiss ``t`` (the event, a
+    group or a final): ``number`` gives an entry's event number."""
+    all_weights = ef.penalty_weights()
+    weights = {s.entry for s in st if all_weights.get(number(s.entry), 0)}
+    cols = list(t.tiebreaks)
+    points = "McMahon分" if isinstance(t, McMahonTournament) else "积分"
+    head = ["名次", "编号", "姓名", "单位", points] + [c.chinese for c in cols]
+    if weights:
+        head.append("处罚")
+    gone = any(p.withdrawn_after is not None for p in t.players)
+    if gone:
+        head.append("备注")
+    rows = []
+    for s in st:
+        p = t.player(s.entry)
+        row = [_place(s.rank, s.shared), str(number(p.id)), p.name, p.club or p.team,
+               _num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
+        if weights:
+            row.append(_penalty_text(ef, number(p.id)))
+        if gone:
+            row.append(withdrawal_note(t, p.id))
+        rows.append(row)
+    return Table(title, head, rows)
+
+
+def withdrawal_note(t: Tournament, pid: int) -> str:
+    """``第3轮后退出（20.4）`` for an entry that withdrew (``注销`` added when
+    20.3 strikes its results out), empty otherwise."""
+    p = t.player(pid)
+    if p.withdrawn_after is None:
+        return ""
+    rule = "20.4" if t.system.value == "swiss" else "20.3"
+    struck = "，成绩注销" if pid in t.annulled_entries() else ""
+    return f"第{p.withdrawn_after}轮后退出（{rule}）{struck}"
+
+
+def _crosstable_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
+                   number: Callable[[int], int]) -> Table:
+    """The crosstable of one round robin or Swiss ``t``, opponents by their
+    event numbers (``number``), rows in the order of ``st``."""
+    n = len(t.rounds)
+    struck = t.annulled_entries()
+    cells: dict[int, list[str]] = {p.id: ["—"] * n for p in t.players}
+    for rec in t.rounds:
         for pairing in rec.pairings:
             g = rec.results.get(pairing.board)
             if pairing.black is None:
@@ -310,21 +411,60 @@ def crosstable_table(ef: EventFile) -> Table:
             for pid, colour in ((pairing.red, Colour.RED), (pairing.black, Colour.BLACK)):
                 opp = pairing.black if pid == pairing.red else pairing.red
                 mark = "" if g is None else _MARK.get(g.result.outcome(colour), "")
-                cells[pid][rec.number - 1] = f"{opp}{ef.header.colour(colour)}{mark}"
-    cols = list(ev.tiebreaks)
+                if opp in struck or pid in struck:
+                    mark = "注销"  # 20.3: the game no longer counts, won or forfeited
+                cells[pid][rec.number - 1] = f"{number(opp)}{ef.header.colour(colour)}{mark}"
+    cols = list(t.tiebreaks)
+    gone = any(p.withdrawn_after is not None for p in t.players)
     head = ["名次", "编号", "姓名"] + [f"第{r}轮" for r in range(1, n + 1)] + ["积分"] \
-        + [c.chinese for c in cols]
+        + [c.chinese for c in cols] + (["备注"] if gone else [])
     rows = []
     placed = set()
-    for s in ef.standings():
-        p = ev.player(s.entry)
+    for s in st:
+        p = t.player(s.entry)
         placed.add(p.id)
-        rows.append([_place(s.rank, s.shared), str(p.id), p.name] + cells[p.id]
-                    + [_num(s.points)] + [_fmt(s.values.get(c)) for c in cols])
-    for p in ev.players:  # struck out by 20.3: listed, not placed
+        rows.append([_place(s.rank, s.shared), str(number(p.id)), p.name] + cells[p.id]
+                    + [_num(s.points)] + [_fmt(s.values.get(c)) for c in cols]
+                    + ([withdrawal_note(t, p.id)] if gone else []))
+    for p in t.players:  # struck out by 20.3: listed, not placed
         if p.id not in placed:
-            rows.append(["", str(p.id), p.name] + cells[p.id] + ["注销"] + [""] * len(cols))
-    return Table(f"{ef.header.name} 交叉表", head, rows)
+            rows.append(["", str(number(p.id)), p.name] + cells[p.id] + ["注销"]
+                        + [""] * len(cols) + ([withdrawal_note(t, p.id)] if gone else []))
+    return Table(title, head, rows)
+
+
+def _group_parts(ef: EventFile) -> list[tuple[str, Tournament]]:
+    ev = ef.event
+    if not isinstance(ev, GroupEvent):
+        raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no groups")
+    ef._apply_penalties()  # 18.4 inside each group and the final
+    parts = [(f"第{g}组", t) for g, t in enumerate(ev.groups, start=1)]
+    if ev.final is not None:
+        parts.append(("决赛", ev.final))
+    return parts
+
+
+def group_tables(ef: EventFile) -> list[Table]:
+    """The standings of every group of a group event (11.3), then of its
+    final once paired, each with every tie-break column and the entries'
+    event numbers; a table from the first round on.  Raises
+    :class:`CompetitionError` for another kind of event."""
+    return [_standings_of(ef, t, t.standings(), f"{ef.header.name} {label} 成绩",
+                          _numberer(ef, t)) for label, t in _group_parts(ef)]
+
+
+def group_crosstables(ef: EventFile) -> list[Table]:
+    """The crosstable of every group (and of the final once paired), with
+    the entries' event numbers.  Raises :class:`CompetitionError` for
+    another kind of event."""
+    return [_crosstable_of(ef, t, t.standings(), f"{ef.header.name} {label} 交叉表",
+                           _numberer(ef, t)) for label, t in _group_parts(ef)]
+
+
+def _numberer(ef: EventFile, t: Tournament) -> Callable[[int], int]:
+    ev = ef.event
+    assert isinstance(ev, GroupEvent)
+    return lambda pid: ev.number(t.player(pid).name)
 
 
 def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = None) -> Table:

@@ -234,6 +234,13 @@ def _team_match(ev: TeamEvent, r: int, m: Any, games: dict[tuple[int, ...], str]
                "fouls": state["fouls"].get(str(b)),
                "game": games.get((r, m.board, b))}
               for b, rp, bp in ev.board_players(r, m.board)]
+    if ev.series == "league_2021" and m.forfeit is None:
+        for bd in boards:  # 001: the board's games, the next one, the choice due
+            b = int(bd["board"])
+            bd.update(games=ev.board_games(r, m.board, b),
+                      next=ev.next_board_game(r, m.board, b),
+                      chooser=ev.awaiting_choice(r, m.board, b),
+                      note=ev.board_note(r, m.board, b))
     score = list(m.board_points(tt.scoring)) if m.results else None
     mp = None
     if score is not None:
@@ -368,6 +375,7 @@ def _team_view(ev: TeamEvent) -> dict[str, Any]:
     n = len(ev.teams)
     view: dict[str, Any] = {
         "boards": ev.boards, "lineup_mode": ev.lineup_mode.value,
+        "board_series": ev.series, "decider_drawn": ev.decider_drawn, "times": ev.times,
         "rounds_planned": ev.rounds_planned, "players": [],
         # the whole grid for a small event; a big one's rows by .../team-crosstable
         "crosstable": team_crosstable(ev) if n <= SMALL_TEAMS else [],

@@ -31,6 +31,7 @@ from qisai.competition import (
     Result,
     Tournament,
 )
+from qisai.competition.events.file import EventFile
 from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
@@ -41,7 +42,7 @@ from qisai.store.models import Tournament as TournamentRow
 
 __all__ = [
     "Act", "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "OWN_GAME", "TEAM", "authorise",
-    "check_open", "correction", "staff_role",
+    "check_open", "correction", "download_header", "event_file", "staff_role",
     "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry",
     "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of",
     "staff"
@@ -291,3 +292,44 @@ def correction(old: str | None, new: str, reason: str | None, where: str) -> str
 def group_label(group: int) -> str:
     """A group in words: ``group 2``, or ``final`` for group 0."""
     return "final" if group == 0 else f"group {group}"
+
+
+_FILE_KINDS = {"knockout": "knockout", "team": "team", "group": "groups"}
+
+
+def event_file(s: Session, row: TournamentRow) -> EventFile:
+    """The event of ``row`` as an event file, the one model of the arena's
+    papers, its export and the command line (issue 33.4): its event, a
+    header from the row (and the dates, venue, 裁判长 and 主办 an imported
+    file brought; else the organiser's display name as 主办), and the
+    penalties (18.1-18.4), play-offs and entry details kept from an import.
+    Raises :class:`CompetitionError` if the stored event cannot be read."""
+    fam = family(row)
+    kind = _FILE_KINDS.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
+    desk: dict[str, Any] = row.settings.get("desk", {})
+    try:
+        organiser = repo.get_user(s, row.organiser_id).display_name
+    except NotFoundError:
+        organiser = ""
+    head = dict(desk.get("header", {}))
+    head.update(name=row.name, game="go" if row.kind == "go" else "xiangqi")
+    if not head.get("organiser"):
+        head["organiser"] = organiser
+    data = {"format": "qisai-event", "version": 1, "kind": kind, "header": head,
+            "penalties": desk.get("penalties", []), "playoffs": desk.get("playoffs", []),
+            "extras": desk.get("extras", {}), "event": row.settings["event"]}
+    return EventFile.from_dict(data, source=f"tournament {row.id}")
+
+
+def download_header(disposition: str, name: str, fallback: str) -> str:
+    """A ``Content-Disposition`` value for a file called ``name`` (the
+    event's own name, Chinese and all): RFC 6266 ``filename*`` in UTF-8
+    (RFC 5987), with the ASCII ``fallback`` as ``filename`` for old
+    clients.  Characters a file name may not hold (``/ \\ " : * ? < > |``,
+    control characters) become ``-``."""
+    import re
+    from urllib.parse import quote
+
+    clean = re.sub(r'[\x00-\x1f\x7f/\\":*?<>|]+', "-", name).strip(" .-") or fallback
+    plain = re.sub(r'[^A-Za-z0-9_.-]+', "-", fallback).strip("-") or "event"
+    return f"{disposition}; filename=\"{plain}\"; filename*=UTF-8''{quote(clean, safe='')}"

@@ -2,7 +2,8 @@
 ``qisai event papers`` (:mod:`qisai.papers`), one click from the event page.
 
 * ``GET /tournaments/{id}/papers/{kind}.pdf?round=N`` — the PDF to download
-  (``Content-Disposition: attachment``, named ``<event>-<kind>[-rN].pdf``);
+  (``Content-Disposition: attachment``, named after the event, RFC 6266
+  ``filename*``: ``<event>-<id>-<对阵表>[-第N轮].pdf``);
 * ``GET /tournaments/{id}/papers/{kind}?round=N`` — the print view: the same
   PDF shown inline.  It is the PDF and not an HTML page with print CSS on
   purpose: the PDF is laid out for A4 with the Chinese font embedded, so it
@@ -14,16 +15,16 @@ page; 记录纸 (result slips) and line-up forms only for the event's
 organiser and arbiters (:func:`may_see_forms`).  The public never sees a
 round not yet published.
 
-The paper is drawn from the event's stored state: the row's
-``settings["event"]`` is read by the competition layer's
-:meth:`~qisai.competition.events.file.EventFile.from_dict` (it reads the
-arena's formats), under a header made from the row.
+The paper is drawn from the event's stored state as the export gives it
+(:func:`~qisai.web.events.model.event_file`): the same event file the
+command line prints from, with the header an import brought (dates,
+venue, 裁判长, 主办) and its penalties, so that 18.4 places a penalised
+entry on the paper where the page and ``qisai event`` place it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -31,14 +32,20 @@ from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from qisai.competition import CompetitionError, Tournament
-from qisai.competition.events.file import EventFile, Header
+from qisai.competition.events.file import EventFile
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
-from qisai.store import NotFoundError, repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import Viewer, ViewerDep
-from qisai.web.events.model import family, hidden_rounds, load_row, staff
+from qisai.web.events.model import (
+    download_header,
+    event_file,
+    family,
+    hidden_rounds,
+    load_row,
+    staff,
+)
 from qisai.web.heavy import HeavyDep, HeavyWork
 from qisai.web.state import AppState, StateDep
 
@@ -50,7 +57,7 @@ router = APIRouter(tags=["events"])
 KINDS_BY_FAMILY: dict[str, tuple[str, ...]] = {
     "individual": ("pairings", "standings", "crosstable", "slips", "ratings"),
     "knockout": ("pairings", "bracket", "standings", "slips"),
-    "group": ("pairings", "standings", "slips"),
+    "group": ("pairings", "standings", "crosstable", "slips"),
     "team": ("pairings", "standings", "crosstable", "slips", "lineups"),
 }
 """The papers of each family of event (:func:`~qisai.web.events.model.family`)."""
@@ -92,18 +99,6 @@ def papers_of(tournament_id: int, fam: str, forms: bool) -> list[dict[str, Any]]
     return out
 
 
-def _event_file(row: TournamentRow, organiser: str) -> EventFile:
-    """The event of ``row`` as the competition layer's event file, with the
-    printed header made from the row."""
-    fam = family(row)
-    kind = _EVENT_KIND.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
-    header = Header(row.name, organiser=organiser,
-                    game="go" if row.kind == "go" else "xiangqi")
-    data = {"format": "qisai-event", "kind": kind, "header": asdict(header),
-            "event": row.settings["event"]}
-    return EventFile.from_dict(data, source=f"tournament {row.id}")
-
-
 def _published_only(ef: EventFile, published: int) -> None:
     """Drop the rounds after the first ``published`` from the event (for a
     paper the public sees; a round is published before it gets results,
@@ -123,14 +118,21 @@ def _paired(ef: EventFile) -> int:
     return round_count(ef)
 
 
-def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> str:
+def _file_name(row: TournamentRow, kind: str, round_no: int | None) -> tuple[str, str]:
+    """The paper's file name: the event's own name (Chinese kept, issue
+    33.6), its number, the paper's Chinese name and the round, e.g.
+    ``全国象棋个人赛-12-对阵表-第3轮.pdf``; and its ASCII fallback
+    (``<event>-12-pairings-r3.pdf``, the name's other characters dropped)."""
+    zh = LABELS.get(kind, (kind, kind))[0]
+    name = f"{row.name[:60]}-{row.id}-{zh}" + (f"-第{round_no}轮" if round_no else "") + ".pdf"
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", row.name).strip("-") or "event"
-    return f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
+    plain = f"{stem[:60]}-{row.id}-{kind}" + (f"-r{round_no}" if round_no else "") + ".pdf"
+    return name, plain
 
 
 def _make(st: AppState, heavy: HeavyWork, tournament_id: int, kind: str, round_no: int | None,
-          user: User | None) -> tuple[bytes, str]:
-    from qisai.papers import paper_pdf
+          user: User | None) -> tuple[bytes, tuple[str, str]]:
+    from qisai.papers import paper_bytes
     from qisai.papers.pdf import PapersError, find_font
 
     with st.db.session() as s:
@@ -143,11 +145,7 @@ def _make(st: AppState, heavy: HeavyWork, tournament_id: int, kind: str, round_n
                                 f"{LABELS[kind][0]} ({kind}) are for the event's organiser and "
                                 "arbiters only")
         try:
-            organiser = repo.get_user(s, row.organiser_id).display_name
-        except NotFoundError:  # a paper without the organiser's name is still a paper
-            organiser = ""
-        try:
-            ef = _event_file(row, organiser)
+            ef = event_file(s, row)  # the export's model: header, penalties (18.4), play-offs
         except CompetitionError as exc:
             raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") \
                 from None
@@ -175,7 +173,7 @@ def _make(st: AppState, heavy: HeavyWork, tournament_id: int, kind: str, round_n
         raise HTTPException(NO_FONT, f"papers cannot be printed on this server: {exc}") \
             from None
     try:  # the drawing holds the interpreter: in a worker process, not this thread
-        pdf = heavy.in_process(paper_pdf, ef, kind, round_no if kind in ROUND_KINDS else None)
+        pdf = heavy.in_process(paper_bytes, ef, kind, round_no if kind in ROUND_KINDS else None)
     except CompetitionError as exc:  # PapersError among them: a paper that does not fit
         raise HTTPException(409, str(exc)) from None
     return pdf, name
@@ -191,7 +189,7 @@ async def _respond(tournament_id: int, kind: str, round_no: int | None, v: Viewe
     pdf, name = await heavy.run(f"paper {kind}", _make, st, heavy, tournament_id, kind, round_no,
                                 v.user)
     return Response(pdf, media_type="application/pdf", headers={
-        "Content-Disposition": f'{disposition}; filename="{name}"',
+        "Content-Disposition": download_header(disposition, *name),
         "Cache-Control": "private, no-store"})
 
 

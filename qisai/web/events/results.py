@@ -197,6 +197,15 @@ class TeamBoard(Board):
         found: str | None = ev.matches.get(f"{r}:{match}", {}).get("results", {}).get(str(board))
         return found
 
+    def open_to_server(self, ev: Event) -> bool:
+        assert isinstance(ev, TeamEvent)
+        if ev.series == "league_2021":
+            # 001: the server game is the board's slow game; a result entered over the
+            # board meanwhile (which ends that game) must not count a second time
+            r, match, board = self.key
+            return not ev.board_games(r, match, board)
+        return self.current(ev) is None
+
     def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
               overwrite: bool) -> None:
         assert isinstance(ev, TeamEvent)

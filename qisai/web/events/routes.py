@@ -97,6 +97,7 @@ from qisai.web.events.results import (
     enter_result,
 )
 from qisai.web.events.schemas import (
+    BoardColourChoice,
     BoardResult,
     ColourChoice,
     Decision,
@@ -135,10 +136,11 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
     ev: Event
     try:
         referee_games.make_rules(body.kind, ruleset, settings)
-        if body.times:
+        league_teams = body.system in TEAM and body.series == "league_2021"
+        if body.times and not league_teams:
             if body.system not in KNOCKOUT:
                 raise CompetitionError("times: a time control per series game is for "
-                                       "knock-out events")
+                                       "knock-out events and 2021-league team events")
             for game_kind, tc in body.times.items():
                 try:
                     referee_games.make_rules(body.kind, ruleset, {"time": tc})
@@ -150,9 +152,18 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
                                double=body.system == "double_knockout", seeding=body.seeding,
                                seed=seed, rules=ruleset)  # the profile's points (13.11)
         elif body.system in TEAM:
+            times: dict[str, str] | None = None
+            if body.times:
+                bad = [k for k, v in body.times.items() if not isinstance(v, str)]
+                if bad or len(str(body.times)) > 400:
+                    raise CompetitionError("times: a 2021-league team event takes time "
+                                           "controls as text, e.g. {\"slow\": \"1200\"}")
+                times = {str(k): str(v) for k, v in body.times.items()}
             ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
                            rounds=body.rounds, boards=body.boards,
-                           lineup_mode=body.lineup_mode, seed=seed, rules=ruleset)
+                           lineup_mode=body.lineup_mode, seed=seed, rules=ruleset,
+                           series="league_2021" if league_teams else "single",
+                           decider_drawn=body.decider_drawn, times=times)
         elif body.system in GROUP:
             ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
                             advance=body.advance, final=body.final, seed=seed,
@@ -559,6 +570,54 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
                                    f"{ev.player(body.red).name} to have Red{by}"))
         created = open_boards(s, row, ev, round_no, user.id)
         return created, tournament_view(s, row, user)
+
+
+@api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}/colour")
+def choose_board_colour(tournament_id: int, round_no: int, match: int, board: int,
+                        body: BoardColourChoice, s: SessionDep, user: UserDep
+                        ) -> dict[str, Any]:
+    """2021 league, team events: choose the colours of a board's deciding
+    game: ``red`` is the player (by name) who will have Red.  The choice
+    belongs to the rapid game's Black (001), so only his registered
+    account, or an arbiter of the event for him, may make it; it is final.
+    403 for anyone else, 409 when no choice is due, 422 for a player not on
+    the board, 404 for an unknown match or board."""
+    with LOCK:
+        row = load_row(s, tournament_id)
+        need(row, "team")
+        check_open(row, round_no)
+        ev = load_event(row)
+        assert isinstance(ev, TeamEvent)
+        where = f"round {round_no} match {match} board {board}"
+        try:
+            m = ev.match(round_no, match)
+            if not 1 <= board <= ev.boards or m.black_team is None:
+                raise HTTPException(404, f"{where}: no such board")
+            chooser = ev.awaiting_choice(round_no, match, board)
+        except CompetitionError as exc:
+            raise HTTPException(404, f"{where}: {exc}") from None
+        if chooser is None:
+            raise HTTPException(409, f"{where}: no colour choice is due")
+        tt = ev.team_tournament()
+        team = next(tt.team(t).name for t in (m.red_team, m.black_team)
+                    if t is not None and chooser in tt.team(t).roster)
+        users: dict[str, int] = row.settings.get("users", {})
+        own = users.get(member_key(team, chooser)) == user.id
+        if not own and not staff(s, row, user):
+            raise HTTPException(403, f"{where}: the choice is {chooser}'s (Black in the rapid "
+                                     "game), or an arbiter's for him")
+        if not own:
+            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match, board)))
+        try:
+            ev.choose_colour(round_no, match, board, body.red.strip())
+        except CompetitionError as exc:
+            status = 409 if isinstance(exc, EventStateError) else 422
+            raise HTTPException(status, f"{where}: {exc}") from None
+        by = "" if own else f" for {chooser}"
+        save(s, row, ev, log=log_entry(row, user, "colour",
+                                   f"{where} decider (附加赛): {chooser} chose {body.red.strip()} "
+                                   f"to have Red{by}"))
+        return tournament_view(s, row, user)
 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 __all__ = [
-    "BoardResult", "ColourChoice", "Decision", "Forfeit", "Lineups", "NewEntry", "NewTeam",
+    "BoardColourChoice", "BoardResult", "ColourChoice", "Decision", "Forfeit", "Lineups", "NewEntry", "NewTeam",
     "NewTournament", "Withdrawal"
 ]
 
@@ -25,11 +25,13 @@ class NewTournament(BaseModel):
     the table)."""
     ruleset: str | None = Field(default=None, max_length=32)
     time: dict[str, Any] | None = None
-    times: dict[Literal["game", "extra", "slow", "rapid", "decider"], dict[str, Any]] | None \
+    times: dict[Literal["game", "extra", "slow", "rapid", "decider"], dict[str, Any] | str] | None \
         = None
     """Knock-out: a time control per kind of series game, instead of
     ``time`` for those games (the 2021 league's slow, rapid and deciding
-    games; a best-of-three's extra game)."""
+    games; a best-of-three's extra game).  Team events in the 2021 league
+    format: the ``slow``, ``rapid`` and ``decider`` games' time controls as
+    the command line writes them (``1200``, ``40/600:30/300``), strings."""
     online: bool = True
     """Create server games for boards whose two players have accounts."""
     publish: Literal["auto", "manual"] = "auto"
@@ -38,7 +40,11 @@ class NewTournament(BaseModel):
     series: Literal["single", "two_games", "best_of_three", "league_2021"] = "two_games"
     """Knock-out: how a match is played out (13.5 two games; 三局两胜; the
     2021 league: slow, rapid with colours swapped, a decider whose colours
-    the rapid game's Black chooses)."""
+    the rapid game's Black chooses).  Team events: ``league_2021`` plays
+    every board so (001); anything else is one game a board."""
+    decider_drawn: Literal["lot", "black"] = "lot"
+    """2021 league: a drawn deciding game settled by lot, or won by its
+    Black (001 does not say)."""
     draw: Literal["bracket", "cards"] = "bracket"
     """Knock-out: seeded bracket, or a card draw each round (local rules 9)."""
     byes: Literal["seeded", "lot"] = "seeded"
@@ -122,6 +128,13 @@ class ColourChoice(BaseModel):
     that will have Red."""
 
     red: int
+
+
+class BoardColourChoice(BaseModel):
+    """The colour choice of a team board's 2021-league deciding game: the
+    player (by name) who will have Red."""
+
+    red: str = Field(min_length=1, max_length=200)
 
 
 class Withdrawal(BaseModel):

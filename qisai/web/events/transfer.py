@@ -37,7 +37,7 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
-from qisai.store import NotFoundError, repo
+from qisai.store import repo
 from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, ViewerDep
@@ -45,7 +45,8 @@ from qisai.web.events.event_json import tournament_view
 from qisai.web.events.model import (
     LOCK,
     Event,
-    family,
+    download_header,
+    event_file,
     load_row,
     log_entry,
     paired_rounds,
@@ -56,33 +57,11 @@ from qisai.web.heavy import HeavyDep
 from qisai.web.play import referee_games
 from qisai.web.state import AppState, SessionDep, StateDep
 
-__all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_ROUNDS", "event_file", "router"]
+__all__ = ["MAX_ENTRIES", "MAX_NAME", "MAX_ROUNDS", "router"]
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
-_KINDS = {"knockout": "knockout", "team": "team", "group": "groups"}
 FileBody = Annotated[dict[str, Any], Body(description="an event file (format qisai-event)")]
-
-
-def event_file(s: Session, row: TournamentRow) -> EventFile:
-    """The event of ``row`` as an event file: its event, a header from the
-    row (and the dates, venue and 裁判长 an imported file brought), and the
-    penalties, play-offs and entry details kept from an import.  Raises
-    :class:`CompetitionError` if the stored event cannot be read."""
-    fam = family(row)
-    kind = _KINDS.get(fam) or ("mcmahon" if row.format == "mcmahon" else "individual")
-    desk: dict[str, Any] = row.settings.get("desk", {})
-    try:
-        organiser = repo.get_user(s, row.organiser_id).display_name
-    except NotFoundError:
-        organiser = ""
-    head = dict(desk.get("header", {}))
-    head.update(name=row.name, game="go" if row.kind == "go" else "xiangqi")
-    head.setdefault("organiser", organiser)
-    data = {"format": "qisai-event", "version": 1, "kind": kind, "header": head,
-            "penalties": desk.get("penalties", []), "playoffs": desk.get("playoffs", []),
-            "extras": desk.get("extras", {}), "event": row.settings["event"]}
-    return EventFile.from_dict(data, source=f"tournament {row.id}")
 
 
 @router.get("/{tournament_id}/export")
@@ -100,9 +79,10 @@ def export(tournament_id: int, s: SessionDep, v: ViewerDep) -> JSONResponse:
         ef = event_file(s, row)
     except CompetitionError as exc:
         raise HTTPException(500, f"event {row.id}: its state cannot be read ({exc})") from None
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", row.name).strip("-") or "event"
     return JSONResponse(ef.to_dict(), headers={
-        "Content-Disposition": f'attachment; filename="{stem[:60]}-{row.id}.json"',
+        "Content-Disposition": download_header(
+            "attachment", f"{row.name[:60]}-{row.id}.json",
+            f"{re.sub(r'[^A-Za-z0-9_-]+', '-', row.name).strip('-') or 'event'}-{row.id}.json"),
         "Cache-Control": "private, no-store"})
 
 
