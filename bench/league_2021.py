@@ -48,7 +48,7 @@ def play(seed: int, boards: int, decider_drawn: str,
     counts = {"slow": 0, "rapid": 0, "decider": 0, "decider_drawn": 0}
     for _ in range(ev.rounds_planned or 0):
         r = ev.pair_next_round()
-        for m in ev._tt().rounds[r - 1]:
+        for m in ev.team_tournament().rounds[r - 1]:
             if m.black_team is None:
                 continue
             for b in range(1, boards + 1):
@@ -93,7 +93,7 @@ def main() -> None:
     for s in st:
         board_points = sum(e.game_points for e in recs[s.entry].encounters)
         place = f"{s.rank}=" if s.shared else str(s.rank)
-        print(f"{place:<5}{ev._tt().team(s.entry).name:<16}{s.points:>6g}{board_points:>6g}")
+        print(f"{place:<5}{ev.team_tournament().team(s.entry).name:<16}{s.points:>6g}{board_points:>6g}")
     total = sum(s.points for s in st)
     boards = 66 * a.boards
     print(f"match points in all: {total:g} (66 matches x 2 = 132)")

@@ -97,7 +97,7 @@ def test_2021_league_twelve_teams_gives_the_seed_table(tmp_path: Path) -> None:
     for r in range(1, 12):
         q("pair", ev)
         ef = EventFile.load(ev)
-        tt = ef.event._tt()
+        tt = ef.event.team_tournament()
         for tm in tt.rounds[r - 1]:
             x, y = tt.team(tm.red_team), tt.team(tm.black_team)
             wins_x = {2: 3, 1: 2, 0: 1}[want[frozenset((x.name, y.name))][x.name]]
@@ -147,7 +147,7 @@ def test_2021_league_twelve_teams_gives_the_seed_table(tmp_path: Path) -> None:
     assert counts["rapid"] > 0 and counts["decider"] > 0
     # the games stay in the file with their kind, colours, time and the choice
     ef = EventFile.load(ev)
-    g = [gm for rnd in range(1, 12) for m in ef.event._tt().rounds[rnd - 1]
+    g = [gm for rnd in range(1, 12) for m in ef.event.team_tournament().rounds[rnd - 1]
          for b in range(1, 5) for gm in ef.event.board_games(rnd, m.board, b)]
     assert sum(gm["kind"] == "rapid" for gm in g) == counts["rapid"]
     assert sum(gm["kind"] == "decider" for gm in g) == counts["decider"]
@@ -168,8 +168,8 @@ def test_league_board_rules_and_the_lot_reading(tmp_path: Path) -> None:
       "--time-slow", "1200+10")
     q("pair", ev)
     ef = EventFile.load(ev)
-    tm = ef.event._tt().rounds[0][0]
-    x, y = ef.event._tt().team(tm.red_team), ef.event._tt().team(tm.black_team)
+    tm = ef.event.team_tournament().rounds[0][0]
+    x, y = ef.event.team_tournament().team(tm.red_team), ef.event.team_tournament().team(tm.black_team)
     q("result", ev, 1, tm.board, "=", "--board", 1)
     out = q("result", ev, 1, tm.board, "=", "--board", 1)
     chooser = x.roster[0]  # Red in the slow game of board 1, so Black in the rapid one
