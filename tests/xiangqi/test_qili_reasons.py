@@ -146,6 +146,7 @@ def test_28_16_25_2_a_joint_chase_says_it_does_not_forbid() -> None:
     r = classify_move(Board("4ka3/4a4/1P1nb4/9/9/9/C8/3R5/9/4K4 w - - 0 1"),
                       Move.from_iccs("a3a7"), "cxa")
     assert r.nuance is Nuance.JOINT_CHASE and r.clauses == ("28.16", "25.2")
+    assert r.targets == (square(3, 7),)  # the horse on d7
     assert r.reason_zh == "炮九进四 捉：联合攻击少根马（28.16），联合捉少根子，不构成禁止（25.2）"
     assert r.reason_en == ("C9+4 chase: two pieces attack the under-protected horse (28.16); "
                            "a joint chase does not make the cycle forbidden (25.2)")
