@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from qisai.referee import announce
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
@@ -70,17 +71,17 @@ def announcement(live: LiveGame, lang: str, ply: int | None = None) -> dict[str,
         raise announce.AnnounceError(f"ply {n} is not in 1..{len(moves)}")
     rec = moves[n - 1]
     number = board_number(live) or 1
-    if live.kind == "xiangqi":
+    if isinstance(game, XiangqiGame):
         from qisai.xiangqi import Board, Move
 
-        board = Board(getattr(game, "start_fen", None))
+        board = Board(game.start_fen)
         for earlier in moves[: n - 1]:
             board.push_unchecked(Move.from_iccs(earlier.move))
         said = announce.announce_xiangqi(number, board, Move.from_iccs(rec.move), lang)
     else:
         from qisai.go.coords import parse_gtp
 
-        size = getattr(game, "board").size  # noqa: B009 - GoGame's board
+        size = game.board.size
         colour = "black" if rec.side.name == "FIRST" else "white"
         point = None if rec.move in ("pass", "") else parse_gtp(rec.move, size)
         said = announce.announce_go(number, colour, point, size, lang)
