@@ -120,21 +120,20 @@ async def typed_move(hub: Hub, game_id: str, user: User, text: Any, ply: Any,
     async with live.lock:
         if live.side_of(user.id) is None:
             raise ActionError(403, "you are not a player of this game")
-        board: Any = getattr(live.game, "board", None)
-        if board is None:
-            raise ActionError(409, "the game has not started")
+        game = live.game
         try:
-            if live.kind == "xiangqi":
-                if live.game.to_move is not live.side_of(user.id):
+            if isinstance(game, XiangqiGame):
+                if game.to_move is not live.side_of(user.id):
                     raise _refused("it is not your turn")
-                move = announce.read_xiangqi_reply(board, text).iccs()
+                move = announce.read_xiangqi_reply(game.board, text).iccs()
                 kind = "move"
             else:
                 from qisai.go.coords import gtp_name
 
-                point = announce.read_go_reply(text, board.size)
+                size = game.board.size
+                point = announce.read_go_reply(text, size)
                 kind = "move" if point is not None else "pass"
-                move = "pass" if point is None else gtp_name(point, board.size)
+                move = "pass" if point is None else gtp_name(point, size)
         except announce.AnnounceError as exc:
             if explain.blind_seat(live, live.side_of(user.id)):
                 raise _refused_blind() from None
