@@ -232,6 +232,17 @@ def test_pgn_download_has_the_moves_in_chinese_clocks_and_result(register: Any,
 
     back = parse_pgn(text)[0]
     assert [m.iccs() for m in back.mainline_moves()] == ["h2e2", "h9g7"]
+    # One writer, the referee's (issue 34.3): the download replays into the
+    # same game, Red's resignation (4.1.9) giving 0-1, with the arena's
+    # headers beside the referee's own.
+    from qisai.referee.records import xiangqi_from_pgn
+
+    game = xiangqi_from_pgn(text)
+    assert [m.move for m in game.moves] == ["h2e2", "h9g7"]
+    assert game.result is not None and game.result.pgn_result == "0-1"
+    assert game.result.reason.value == back.headers["Termination"] == "resignation"
+    assert back.headers["Site"] == "qisai" and back.headers["RedType"] == "human"
+    assert "FEN" not in back.headers  # the standard start needs none
 
 
 def test_playing_the_built_in_engine(register: Any, client: TestClient) -> None:

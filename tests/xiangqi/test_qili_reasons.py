@@ -146,6 +146,7 @@ def test_28_16_25_2_a_joint_chase_says_it_does_not_forbid() -> None:
     r = classify_move(Board("4ka3/4a4/1P1nb4/9/9/9/C8/3R5/9/4K4 w - - 0 1"),
                       Move.from_iccs("a3a7"), "cxa")
     assert r.nuance is Nuance.JOINT_CHASE and r.clauses == ("28.16", "25.2")
+    assert r.targets == (square(3, 7),)  # the horse on d7
     assert r.reason_zh == "炮九进四 捉：联合攻击少根马（28.16），联合捉少根子，不构成禁止（25.2）"
     assert r.reason_en == ("C9+4 chase: two pieces attack the under-protected horse (28.16); "
                            "a joint chase does not make the cycle forbidden (25.2)")
@@ -255,3 +256,33 @@ def test_threat_scan_counting_leaves_out_a_soldiers_own_attack() -> None:
     a7, d6 = Move.from_iccs("a7d6").from_square, Move.from_iccs("a7d6").to_square
     assert [t.target for t in scan.counting()] == [a7]
     assert sorted(t.target for t in scan.counting(pawn=True)) == sorted([a7, d6])
+
+
+@pytest.mark.parametrize(("fen", "move", "clauses", "zh", "en"), [
+    pytest.param(  # 28.3 and 29.1, the general's help (27.1): two chases, one sentence each
+        "3k5/4a4/9/9/9/9/9/9/R3K2n1/9 w - - 0 1", "e1e0", ("28.3", "29.2", "29.1", "27.1"),
+        "帅五退一 捉：车攻击无根马（28.3、28.16）；车照将后可得马（连续照将得子，29.1），"
+        "借帅（将）之力捉子（27.1），为新产生的捉（29.2、细则2）",
+        "K5-1 chase: the chariot attacks the unprotected horse (28.3, 28.16); the chariot "
+        "checks and then wins the horse (29.1), with the general's help (27.1); the chase is "
+        "new (29.2, rule 2)", id="27.1-29.1"),
+    pytest.param(  # 细则7: the offer that is mated is no offer (28.5)
+        "9/3k1r3/9/9/9/7R1/9/4K4/8R/9 w - - 0 1", "h4h8", ("28.3", "29.2", "28.5", "细则7"),
+        "车二进四 捉：车攻击无根车，对方车吃回即被将死，不成兑（28.3、28.5、细则7），"
+        "为新产生的捉（29.2、细则2）",
+        "R2+4 chase: the chariot attacks the unprotected chariot; taking back would be mated "
+        "at once, so it is no exchange offer (28.3, 28.5, rule 7); the chase is new (29.2, "
+        "rule 2)", id="rule-7"),
+    pytest.param(  # 25.3: the exchange wins material
+        "3k5/9/1n7/9/2r6/9/9/5N3/9/4K4 w - - 0 1", "f2e4", ("28.3", "29.2", "25.3"),
+        "马四进五 捉：马攻击车，交换后得子（25.3、29.1），为新产生的捉（29.2、细则2）",
+        "H4+5 chase: the horse attacks the chariot and wins material after the exchange "
+        "(25.3, 29.1); the chase is new (29.2, rule 2)", id="25.3"),
+])
+def test_a_chase_cites_every_clause_it_rests_on(fen: str, move: str, clauses: tuple[str, ...],
+                                                zh: str, en: str) -> None:
+    """28.3 and 29.2 always; 29.1, 25.3, 28.5 with 细则7 and 27.1 as the
+    chases need them; the whole sentence in both languages."""
+    r = classify_move(Board(fen), Move.from_iccs(move), "cxa")
+    assert r.label is Label.CHASE and r.clauses == clauses
+    assert (r.reason_zh, r.reason_en) == (zh, en)

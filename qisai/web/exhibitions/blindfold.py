@@ -33,6 +33,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from qisai.referee import announce
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
@@ -71,17 +72,17 @@ def announcement(live: LiveGame, lang: str, ply: int | None = None) -> dict[str,
         raise announce.AnnounceError(f"ply {n} is not in 1..{len(moves)}")
     rec = moves[n - 1]
     number = board_number(live) or 1
-    if live.kind == "xiangqi":
+    if isinstance(game, XiangqiGame):
         from qisai.xiangqi import Board, Move
 
-        board = Board(getattr(game, "start_fen", None))
+        board = Board(game.start_fen)
         for earlier in moves[: n - 1]:
             board.push_unchecked(Move.from_iccs(earlier.move))
         said = announce.announce_xiangqi(number, board, Move.from_iccs(rec.move), lang)
     else:
         from qisai.go.coords import parse_gtp
 
-        size = getattr(game, "board").size  # noqa: B009 - GoGame's board
+        size = game.board.size
         colour = "black" if rec.side.name == "FIRST" else "white"
         point = None if rec.move in ("pass", "") else parse_gtp(rec.move, size)
         said = announce.announce_go(number, colour, point, size, lang)
@@ -120,21 +121,20 @@ async def typed_move(hub: Hub, game_id: str, user: User, text: Any, ply: Any,
     async with live.lock:
         if live.side_of(user.id) is None:
             raise ActionError(403, "you are not a player of this game")
-        board: Any = getattr(live.game, "board", None)
-        if board is None:
-            raise ActionError(409, "the game has not started")
+        game = live.game
         try:
-            if live.kind == "xiangqi":
-                if live.game.to_move is not live.side_of(user.id):
+            if isinstance(game, XiangqiGame):
+                if game.to_move is not live.side_of(user.id):
                     raise _refused("it is not your turn")
-                move = announce.read_xiangqi_reply(board, text).iccs()
+                move = announce.read_xiangqi_reply(game.board, text).iccs()
                 kind = "move"
             else:
                 from qisai.go.coords import gtp_name
 
-                point = announce.read_go_reply(text, board.size)
+                size = game.board.size
+                point = announce.read_go_reply(text, size)
                 kind = "move" if point is not None else "pass"
-                move = "pass" if point is None else gtp_name(point, board.size)
+                move = "pass" if point is None else gtp_name(point, size)
         except announce.AnnounceError as exc:
             if explain.blind_seat(live, live.side_of(user.id)):
                 raise _refused_blind() from None

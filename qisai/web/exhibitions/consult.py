@@ -42,6 +42,7 @@ from typing import Any
 
 from qisai.referee.consultation import MOTIONS, Ballot, Consultation, ConsultationError
 from qisai.referee.verdict import Side
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play import explain
@@ -336,15 +337,14 @@ class GroupBoards:
         return {**note, "type": "ack"}
 
     def _illegal(self, live: LiveGame, move: str) -> dict[str, str] | None:
-        board: Any = getattr(live.game, "board", None)
-        if board is None:
-            return explain.text("not_started")
-        if live.kind == "xiangqi":
-            return explain.xiangqi_why(board, move)
+        game = live.game
+        if isinstance(game, XiangqiGame):
+            return explain.xiangqi_why(game.board, move)
         if move.lower() == "pass":
             return None
         from qisai.go import coords
 
+        board = game.board
         try:
             point = coords.parse_gtp(move, board.size)
         except ValueError:

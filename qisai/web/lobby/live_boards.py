@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from qisai.referee.verdict import Side
+from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store.models import Game, GameStatus, Pairing, Round, Tournament, User
 from qisai.web.lobby.kept import Kept
 from qisai.web.play.live import LiveGame
@@ -127,7 +128,6 @@ def board_view(live: LiveGame) -> dict[str, Any]:
     clocks (seconds left; ``running``: whose clock runs) and the result
     (``None`` while the game runs).  Call with ``live.lock`` held."""
     game = live.game
-    board: Any = getattr(game, "board", None)
     view: dict[str, Any] = {
         "id": live.id, "kind": live.kind, "status": live.status, "ply": len(game.moves),
         "to_move": game.to_move.name.lower(),
@@ -144,13 +144,14 @@ def board_view(live: LiveGame) -> dict[str, Any]:
     if r is not None:
         view["result"] = {"tag": r["pgn"] if live.kind == "xiangqi" else r["sgf"],
                           "zh": r["zh"], "en": r["en"], "clause": r["clause"]}
-    if live.kind == "xiangqi" and board is not None:
-        view["fen"] = board.fen()
-        last = board.peek()
+    if isinstance(game, XiangqiGame):
+        view["fen"] = game.board.fen()
+        last = game.board.peek()
         view["last"] = None if last is None else last.iccs()
-    elif live.kind == "go" and board is not None:
+    else:
         from qisai.go import coords
 
+        board = game.board
         size = board.size
         rows = []
         for row in range(size - 1, -1, -1):

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from qisai.referee.verdict import GameKind, Side
+from qisai.referee.xiangqi_game import XiangqiGame
 
 LiveGame = Any
 """A :class:`qisai.web.play.live.LiveGame` (not imported: live imports this
@@ -272,18 +273,17 @@ def refusal(live: LiveGame, side: Side | None, kind: str, action: dict[str, Any]
     if game.is_over:
         return text("game_over")
     if kind == "move" and side is not None and game.to_move is side:
-        board = getattr(game, "board", None)
         move = str(action.get("move", ""))
-        if live.kind == "xiangqi" and board is not None:
-            why = xiangqi_why(board, move)
+        if isinstance(game, XiangqiGame):
+            why = xiangqi_why(game.board, move)
             if why is not None:
                 return why
-        if live.kind == "go" and board is not None:
+        else:
             from qisai.go import coords
 
             try:
-                point = coords.parse_gtp(move, board.size)
-                reason = None if point is None else board.legal_reason(point)
+                point = coords.parse_gtp(move, game.board.size)
+                reason = None if point is None else game.board.legal_reason(point)
             except ValueError:
                 reason = None
             if reason is not None and reason.name in _GO_CODES:
