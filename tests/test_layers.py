@@ -295,12 +295,8 @@ def private_uses(trees: dict[str, ast.AST]) -> list[tuple[str, int, str]]:
     return out
 
 
-KNOWN_PRIVATE_USES: frozenset[tuple[str, str]] = frozenset({
-    # the GTP client's process, read by the analysis board to stream
-    # kata-analyze; the engines' one process base (issue 34.6) gives it a
-    # public name, and then this goes
-    ("qisai.web.analysis.engine", "_process"),
-})
+KNOWN_PRIVATE_USES: frozenset[tuple[str, str]] = frozenset()
+"""Private names another domain may read (none)."""
 
 
 def test_no_module_imports_a_private_name_of_another_domain() -> None:
@@ -364,12 +360,8 @@ def reexports(name: str, source: str, is_package: bool, modules: set[str]) -> li
     return [n for n in listed if n in imported]
 
 
-KNOWN_REEXPORTS: frozenset[str] = frozenset({
-    # old import paths of the rules cores and the engines' clients, to go
-    # with their shims (issue 34.5, done on another branch)
-    "qisai.engines.builtin.go_search", "qisai.engines.uci", "qisai.xiangqi.board",
-    "qisai.xiangqi.qili",
-})
+KNOWN_REEXPORTS: frozenset[str] = frozenset()
+"""Modules allowed to hand on names (none: the old paths went with 34.5)."""
 
 
 def test_no_re_export_shims() -> None:

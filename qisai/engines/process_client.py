@@ -38,6 +38,12 @@ class ProcessClient:
         self._dead = False
         """Set when the client killed the engine: its state is unknown."""
 
+    @property
+    def process(self) -> EngineProcess:
+        """The engine's process, for a caller that reads its lines itself
+        (the analysis board streams GTP's ``kata-analyze``)."""
+        return self._process
+
     @staticmethod
     async def _launch(command: str | Sequence[str], make: Callable[[EngineProcess], C],
                       handshake: Callable[[C], Awaitable[None]], *, name: str | None,

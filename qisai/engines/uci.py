@@ -61,19 +61,7 @@ from qisai.xiangqi.fen import STARTING_FEN
 from qisai.xiangqi.pieces import Color
 from qisai.xiangqi.squares import Move
 
-__all__ = [
-    "Coordinates",
-    "Info",
-    "InfoLines",
-    "Limit",
-    "Option",
-    "PlayResult",
-    "Protocol",
-    "Score",
-    "Search",
-    "SimpleUciEngine",
-    "UciEngine",
-]
+__all__ = ["InfoLines", "Option", "Protocol", "Search", "SimpleUciEngine", "UciEngine"]
 
 OptionValue = str | int | bool
 

@@ -17,16 +17,9 @@ from hypothesis import strategies as st
 from qisai.competition.match import EngineSpec, MatchConfig, parse_time_control, run_match
 from qisai.engines.builtin import builtin_command
 from qisai.engines.builtin.go_patterns import PATTERNS, code_at, matches
-from qisai.engines.builtin.go_playout import _playout_move
+from qisai.engines.builtin.go_playout import BLACK, EMPTY, PASS, WHITE, Playout, _playout_move
 from qisai.engines.builtin.go_priors import ladder_captures
-from qisai.engines.builtin.go_search import (
-    BLACK,
-    EMPTY,
-    PASS,
-    WHITE,
-    MctsSearcher,
-    Playout,
-)
+from qisai.engines.builtin.go_search import MctsSearcher
 from qisai.engines.builtin.go_server import GoServer
 from qisai.engines.gtp import GtpEngine
 from qisai.engines.play import Adjudication

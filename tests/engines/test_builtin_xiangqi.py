@@ -15,7 +15,8 @@ from qisai.engines.builtin import builtin_command
 from qisai.engines.builtin.xiangqi_eval import TABLE, evaluate_red
 from qisai.engines.builtin.xiangqi_search import SearchLimits, XiangqiSearcher, legal_ints
 from qisai.engines.builtin.xiangqi_server import XiangqiServer, budget
-from qisai.engines.uci import Limit, Protocol, UciEngine
+from qisai.engines.results import Limit
+from qisai.engines.uci import Protocol, UciEngine
 from qisai.xiangqi.board import Board
 from qisai.xiangqi.qili.cycle import forbidden_moves
 from qisai.xiangqi.squares import Move

@@ -19,15 +19,8 @@ from qisai.engines.errors import (
     EngineTimeoutError,
 )
 from qisai.engines.process import EngineProcess
-from qisai.engines.uci import (
-    Coordinates,
-    Limit,
-    Protocol,
-    SimpleUciEngine,
-    UciEngine,
-    parse_info,
-    parse_option,
-)
+from qisai.engines.results import Coordinates, Limit
+from qisai.engines.uci import Protocol, SimpleUciEngine, UciEngine, parse_info, parse_option
 from qisai.xiangqi.board import Board
 from qisai.xiangqi.errors import InvalidMoveError
 from qisai.xiangqi.pieces import Color

@@ -12,8 +12,9 @@ from qisai.web import Settings
 @pytest.mark.parametrize("path", ["/manual/%00", "/manual/en/%00.html", "/manual/en/a%00b/",
                                   "/manual/" + "a" * 300 + ".html"])
 def test_impossible_manual_paths_are_404(client: TestClient, settings: Settings,
-                                         path: str) -> None:
+                                         path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     site = settings.data_dir / "manual"  # a built manual: its index and its 404 page
+    monkeypatch.setenv("QISAI_MANUAL_DIR", str(site))  # this one, not the package's copy
     (site / "en").mkdir(parents=True)
     (site / "index.html").write_text("<h1>手册</h1>", encoding="utf-8")
     (site / "en" / "index.html").write_text("<h1>Manual</h1>", encoding="utf-8")

@@ -19,11 +19,10 @@ import threading
 import time
 from collections.abc import Iterable
 
-from qisai.engines.builtin.go_playout import BLACK, EMPTY, PASS, WHITE, Playout, simulate
+from qisai.engines.builtin.go_playout import BLACK, PASS, Playout, simulate
 from qisai.engines.builtin.go_priors import priors
 
-__all__ = ["EMPTY", "BLACK", "WHITE", "PASS", "MctsSearcher", "Playout", "SearchOutcome",
-           "simulate"]
+__all__ = ["MctsSearcher", "SearchOutcome"]
 
 
 # ----------------------------------------------------------------- the tree

@@ -41,7 +41,8 @@ import time
 from fractions import Fraction
 from typing import TextIO
 
-from qisai.engines.builtin.go_search import PASS, MctsSearcher, Playout, SearchOutcome
+from qisai.engines.builtin.go_playout import PASS, Playout
+from qisai.engines.builtin.go_search import MctsSearcher, SearchOutcome
 from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead

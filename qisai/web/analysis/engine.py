@@ -345,7 +345,7 @@ async def _go(seat: GtpGoSeat, request: GoRequest, seconds: float) -> dict[str, 
 async def _stream(engine: Any, command: str, colour: str, seconds: float) -> dict[str, Any]:
     """Run ``kata-analyze``/``lz-analyze`` for ``seconds``, stop it, and
     return its best candidate (most visits) of the last report."""
-    process = engine._process  # the analysis streams: read it line by line
+    process = engine.process  # the analysis streams: read it line by line
     process.pending()
     process.send(f"{command} {colour} 20")
     await process.drain()

@@ -481,7 +481,7 @@ class BuiltinXiangqiSeat(UciXiangqiSeat):
 def playout_of(board: GoBoard) -> Any:
     """Return the search's :class:`~qisai.engines.builtin.go_search.Playout`
     for ``board`` (stones, side to move, the simple-ko point)."""
-    from qisai.engines.builtin.go_search import Playout
+    from qisai.engines.builtin.go_playout import Playout
 
     pos = Playout(board.size)
     for color in (Color.BLACK, Color.WHITE):
@@ -510,7 +510,8 @@ def builtin_go_move(board: GoBoard, rules: GoRules, seconds: float,
     has no move left worth playing.  Only the moves the referee's board
     allows are searched (superko included).
     """
-    from qisai.engines.builtin.go_search import PASS, MctsSearcher
+    from qisai.engines.builtin.go_playout import PASS
+    from qisai.engines.builtin.go_search import MctsSearcher
     from qisai.go.deadstones import estimate_dead
 
     sign = 1 if board.to_move is Color.BLACK else -1
