@@ -85,15 +85,20 @@ def test_the_home_pages_live_board_moves_with_its_game(live_server: tuple[str, P
     viewer.on("websocket", lambda ws: sockets.append(ws.url))
     board = f'[data-live-board="{gid}"]'
     home_with(viewer, base, board)
-    viewer.wait_for_selector(f'{board}[data-ply="0"] .lb-position .sq i')
+    viewer.wait_for_selector(f'{board}[data-ply="0"] .lb-position [data-piece]')
     assert "hongqi" in viewer.inner_text(board) and "(1500)" in viewer.inner_text(board)
-    # Red's cannon stands on h2 (the start position): file h of rank 2, from the top row 7.
-    cells = viewer.locator(f"{board} .lb-position .sq")
-    assert cells.nth(7 * 9 + 7).inner_text() == "炮" and cells.nth(7 * 9 + 4).inner_text() == ""
+    # Red's cannon stands on h2 (the start position), nothing on e2.
+    def piece(sq: str) -> str | None:
+        found = viewer.locator(f'{board} .lb-position [data-square="{sq}"]')
+        return found.get_attribute("data-piece") if found.count() else None
+    assert piece("h2") == "C" and piece("e2") is None
+    # Chinese notation's file numbers (issue 32.3): Red's 二 under file h, Black's 8 above it.
+    assert viewer.locator(f'{board} .coord.red-file[data-file="h"]').text_content() == "二"
+    assert viewer.locator(f'{board} .coord.black-file[data-file="h"]').text_content() == "8"
     api(red, "POST", f"/api/games/{gid}/actions", {"type": "move", "ply": 1, "move": "h2e2"})
     viewer.wait_for_selector(f'{board}[data-ply="1"]')
-    assert cells.nth(7 * 9 + 4).inner_text() == "炮" and cells.nth(7 * 9 + 7).inner_text() == ""
-    assert "last" in (cells.nth(7 * 9 + 4).get_attribute("class") or "")
+    assert piece("e2") == "C" and piece("h2") is None
+    assert viewer.locator(f'{board} .lb-position [data-last="e2"]').count() == 1
     assert [u for u in sockets if u.endswith("/ws/lobby")] == sockets and len(sockets) == 1
     viewer.screenshot(path=str(shots / "home-live-board-desktop.png"), full_page=True)
     assert viewer.evaluate("window.__csp") == []

@@ -202,3 +202,17 @@ def test_where_prints_the_served_folder(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("QISAI_MANUAL_DIR", str(tmp_path / "m"))
     assert manual_main(["where"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "m")
+
+
+@pytest.mark.parametrize("lang", list(builder.LANGUAGES))
+def test_exhibitions_page_and_typed_moves(site: Path, lang: str) -> None:
+    """Issue 33 item 10: the manual describes simuls, blindfold seats, typed
+    moves and the announcer, and the notation page no longer says that the
+    arena has nothing to type."""
+    page = site / lang / "exhibitions.html"
+    assert {"simuls", "blindfold", "typing-moves", "announcer", "consultation"} <= _ids(page)
+    text = page.read_text(encoding="utf-8")
+    assert "10，超" in text and "espeak-ng" in text  # 10，超时判负 (超時判負 in zh-Hant)
+    notation = (site / lang / "notation.html").read_text(encoding="utf-8")
+    assert "nothing to type" not in notation and "不用打字" not in notation
+    assert "exhibitions.html#typing-moves" in notation

@@ -88,6 +88,8 @@
       const a = await qisai.api("GET", `/api/games/${state.id}/announce?lang=${lang}`);
       if (a.side === you) return;  // only the opponent's move is announced
       $("bf-announce").textContent = a.text; $("bf-announce").dataset.ply = a.ply;
+      // answers handled so far (spoken or not): what a test can wait on
+      $("bf-announce").dataset.answers = String(Number($("bf-announce").dataset.answers || 0) + 1);
       // The page's first load and the socket's first state both ask: speak once.
       if (spokenPly === a.ply) return;
       spokenPly = a.ply;
