@@ -30,15 +30,21 @@ clients got and every honest client's error.  Targets on 2 cores (issue
 
 Loopback only.
 
-Measured 2026-12-04 on the 2-core machine, load 1.3-3.8, ``nice -5``, 500
-players, 2 rounds (1,000 boards, 10,000 moves), 500 spectators: 0 honest
-errors, every board finished; event page 31 KiB.  With the 20 bursty
-clients: move round trip p50 35 ms, p99 1,989 ms; the player's event page
-p50 137 ms, p99 1,021 ms; papers p50 0.62-0.83 s, p99 1.14-2.65 s; the bursts
-got 4,470 x 200 and 15,757 x 429, no 5xx.  Without them: move p99 2,943 ms;
-page p50 22 ms, p99 196 ms; papers p99 0.93-1.33 s.  The server used 96-113 s
-of CPU in 126-130 s (one core saturated): the move target (p99 < 100 ms) is
-missed, not yet profiled (issue 29).
+Measured 2026-12-04 on the 2-core machine, 500 players, 2 rounds (1,000
+boards, 10,000 moves), 500 spectators, 20 bursty clients, 0 honest errors:
+
+* first session (load 1.3-3.8): move round trip p50 35 ms, p99 1,989 ms;
+  the server used 96-113 s of CPU in 126-130 s; papers were drawn in the
+  server's threads (29 % of its CPU in a profile, holding the interpreter
+  against the event loop) and every finished board re-read the whole event;
+* second session, papers drawn in worker processes, the saved event kept
+  for the next result, bounded event pages (load 0.2-3.1): move round trip
+  p50 14.9 ms, p99 325 ms; the server used 77.5 s of CPU in 115 s; event
+  page p99 728 ms (a player), 2,234 ms (anonymous); papers p99 0.5-1.0 s,
+  the 记录纸 (now with the 7.1 move grid, a page per game) 3.1 s.
+
+The targets p99 < 100 ms for moves and < 200 ms for pages are still missed
+(issue 29).
 """
 
 from __future__ import annotations
