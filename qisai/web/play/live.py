@@ -164,7 +164,6 @@ class LiveGame:
         # the sides a consultation group plays (会商): the page asks for its
         # group panel only then (issue 32 item 9: no 404 on every game page)
         state["group_sides"] = sorted(self.settings.groups)
-        state["my_group"] = state["group"]
         state["rulings"] = [
             {"kind": i.kind, "side": i.side.name.lower(), "clause": i.clause, "note": i.note,
              "at": i.at, "links": clause_links(i.clause)}

@@ -148,7 +148,7 @@
     const sides = game.group_sides || [];
     const params = new URLSearchParams(location.search);
     const wanted = sides.includes(params.get("group")) ? params.get("group") : sides[0];
-    if (game.my_group) {
+    if (game.group) {  // the viewer plays in one of them
       if (!(await load())) return;
     } else if (!sides.length || !document.getElementById("arbiter") || !(await load(wanted))) {
       return;
