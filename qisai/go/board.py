@@ -1,6 +1,6 @@
 """The Go board: play, captures, forbidden points, ko and superko, undo.
 
-Rules implemented (clauses of the rule text, ``docs/rules/003_*.txt``):
+Rules implemented (clauses of the rule text, ``docs/rules/003-go-rules.txt``):
 
 * 基本下法 1-4: Black first, one stone per move on an intersection, stones
   never move, either player may pass (虚着).

@@ -1,6 +1,6 @@
 """Counting a finished game: area (数子) and territory (数目), and results.
 
-Rule text (``docs/rules/003_*.txt``), 胜负判别:
+Rule text (``docs/rules/003-go-rules.txt``), 胜负判别:
 
 * 中国规则 (area, 数子法): remove the dead stones (第一步，把死子提掉); a
   side's count is its stones plus the points it surrounds; the par

@@ -1,7 +1,7 @@
 """Komi in handicap games and SGF ``KM`` values (issue 13 items 14, 15).
 
-Rule text (``docs/rules/003_*.txt``), 胜负判别 中国规则 2: 让先不贴目，让子要贴还
-让子数的一半 — a handicap game has no komi and Black gives back half the
+Rule text (``docs/rules/003-go-rules.txt``), 胜负判别 中国规则 2:
+让先不贴目，让子要贴还让子数的一半 — a handicap game has no komi and Black gives back half the
 number of handicap stones.  On an empty 9x9 board with two handicap stones
 Black's count is 81 (子), White's 0; Black gives back 1 stone (2 points):
 81 - 0 - 2 = 79 points, that is Black wins by 39½ stones (B+79).

@@ -1,6 +1,6 @@
 """Referee scenarios for issue 13 items 12 and 13 (seed 003, competition rules).
 
-Every expected value comes from the rule text (``docs/rules/003_*.txt``):
+Every expected value comes from the rule text (``docs/rules/003-go-rules.txt``):
 
 * 10 禁着点: 棋子下子在禁着点上，判着手无效，弃权一次.
 * 11(1): 劫争马上回提，判回提者着手无效，弃权一次.

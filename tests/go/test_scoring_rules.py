@@ -1,6 +1,6 @@
 """Counting with the arbiter's seki list, and ownership where the owner is certain.
 
-Rule text (docs/rules/003_*, 胜负判别): under area counting (数子) every
+Rule text (docs/rules/003-go-rules.txt, 胜负判别): under area counting (数子) every
 stone and surrounded point counts, seki eyes included; under territory
 counting (数目) points of groups in seki count for nobody.  The arbiter
 names the groups in seki; ``score(seki=...)`` takes that list instead of

@@ -17,7 +17,7 @@ from qisai.web.manual import builder
 from qisai.web.play.clauses import clause_links
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "xiangqi" / "repetition_basic.json"
-RULE_BOOK = builder.RULES / "001_c8d56d3bd7b1d386.txt"
+RULE_BOOK = builder.RULES / "001-xiangqi-rules-2007.txt"
 
 
 def perpetual_check_game(client: TestClient, register: Any) -> tuple[str, dict[str, Any]]:

@@ -1,7 +1,7 @@
 """The user manual: a strict MkDocs build of every language, clause anchors
 from the rule book, the search index, the 繁體中文 tree, clause_url and /manual.
 
-Independent truth: the rule book's own clause numbers (docs/rules/001_*.txt)
+Independent truth: the rule book's own clause numbers (docs/rules/001-xiangqi-rules-2007.txt)
 and its wording of 积分编排制 (11.4).
 """
 

@@ -244,6 +244,10 @@ def test_a_group_plays_against_the_engine(client: TestClient, trio: Any) -> None
     members, _ = trio
     body = {"kind": "xiangqi", "color": "first", "opponent": "engine", "engine": "builtin",
             "members": [m["user"]["id"] for m in members[:2]]}
+    # the engine is checked as for a game of one player (play/new_games.py)
+    r = client.post("/api/consultations", json=body | {"engine": "nosuch"},
+                    headers=members[0]["headers"])
+    assert r.status_code == 422 and "not configured on this server" in r.json()["detail"]
     r = client.post("/api/consultations", json=body, headers=members[0]["headers"])
     assert r.status_code == 201, r.text
     gid = r.json()["id"]

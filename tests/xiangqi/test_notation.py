@@ -73,9 +73,10 @@ def test_clause_7_5_full_form_reads_and_writes() -> None:
 
 
 def test_clause_7_5_table_from_the_rule_text() -> None:
-    """The table of 7.5 as printed in the rule book (seeds/001): each line holds
-    a round in the full form and the same round in the short form."""
-    seeds = Path(__file__).resolve().parents[2] / "docs" / "rules" / "001_c8d56d3bd7b1d386.txt"
+    """The table of 7.5 as printed in the rule book (seed 001,
+    docs/rules/001-xiangqi-rules-2007.txt): each line holds a round in the
+    full form and the same round in the short form."""
+    seeds = Path(__file__).resolve().parents[2] / "docs" / "rules" / "001-xiangqi-rules-2007.txt"
     text = seeds.read_text(encoding="utf-8")
     start = text.index("7.5 记录方式")
     rounds = [line.split() for line in text[start:].splitlines()[3:6]]

@@ -39,6 +39,7 @@ the round.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -59,6 +60,7 @@ from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.referee.errors import RefereeError
 from qisai.store import repo
+from qisai.store.models import Tournament as TournamentRow
 from qisai.store.models import User
 from qisai.web.accounts.deps import OrganiserDep, UserDep, ViewerDep
 from qisai.web.events import machines, registration
@@ -552,22 +554,11 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
             raise HTTPException(404, f"{where}: {exc}") from None
         if chooser is None:
             raise HTTPException(409, f"{where}: no colour choice is due")
-        users: dict[str, int] = row.settings.get("users", {})
-        own = users.get(ev.player(chooser).name) == user.id
-        if not own and not staff(s, row, user):
-            raise HTTPException(403, f"{where}: the choice is {ev.player(chooser).name}'s "
-                                     "(Black in the rapid game), or an arbiter's for them")
-        if not own:
-            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match - 1)))
-        try:
-            ev.choose_colour(round_no, match - 1, body.red)
-        except CompetitionError as exc:
-            status = 409 if isinstance(exc, EventStateError) else 422
-            raise HTTPException(status, f"{where}: {exc}") from None
-        by = "" if own else f" for {ev.player(chooser).name}"
-        save(s, row, ev, log=log_entry(row, user, "colour",
-                                   f"{where} decider: {ev.player(chooser).name} chose "
-                                   f"{ev.player(body.red).name} to have Red{by}"))
+        name = ev.player(chooser).name
+        _choose_decider_colours(s, row, ev, user, where, name, account=name,
+                               board=(round_no, match - 1),
+                               choose=lambda: ev.choose_colour(round_no, match - 1, body.red),
+                               red=lambda: ev.player(body.red).name)
         created = open_boards(s, row, ev, round_no, user.id)
         return created, tournament_view(s, row, user)
 
@@ -601,23 +592,41 @@ def choose_board_colour(tournament_id: int, round_no: int, match: int, board: in
         tt = ev.team_tournament()
         team = next(tt.team(t).name for t in (m.red_team, m.black_team)
                     if t is not None and chooser in tt.team(t).roster)
-        users: dict[str, int] = row.settings.get("users", {})
-        own = users.get(member_key(team, chooser)) == user.id
-        if not own and not staff(s, row, user):
-            raise HTTPException(403, f"{where}: the choice is {chooser}'s (Black in the rapid "
-                                     "game), or an arbiter's for him")
-        if not own:
-            authorise(s, row, user, Act.RULE, players_at(s, row, (round_no, match, board)))
-        try:
-            ev.choose_colour(round_no, match, board, body.red.strip())
-        except CompetitionError as exc:
-            status = 409 if isinstance(exc, EventStateError) else 422
-            raise HTTPException(status, f"{where}: {exc}") from None
-        by = "" if own else f" for {chooser}"
-        save(s, row, ev, log=log_entry(row, user, "colour",
-                                   f"{where} decider (附加赛): {chooser} chose {body.red.strip()} "
-                                   f"to have Red{by}"))
+        red = body.red.strip()
+        _choose_decider_colours(s, row, ev, user, where, chooser,
+                               account=member_key(team, chooser),
+                               board=(round_no, match, board),
+                               choose=lambda: ev.choose_colour(round_no, match, board, red),
+                               red=lambda: red)
         return tournament_view(s, row, user)
+
+
+def _choose_decider_colours(s: Session, row: TournamentRow, ev: Event, user: User, where: str,
+                           chooser: str, *, account: str, board: tuple[int, ...],
+                           choose: Callable[[], object], red: Callable[[], str]) -> None:
+    """Make the colour choice of a 2021-league deciding game (001: the rapid
+    game's Black chooses) for ``chooser``, in knock-out and team events
+    alike, and log it.  The choice is the entry's whose registered account
+    is ``users[account]``, or an arbiter's for him (authorised as a ruling
+    on ``board``, never on a game he plays in, 17.4).  ``choose`` makes it
+    in the event; ``red`` then names who has Red.  Raises HTTPException 403
+    for anyone else, 409 when the event refuses it in its state (already
+    chosen), 422 for a choice it refuses otherwise (not on the board)."""
+    users: dict[str, int] = row.settings.get("users", {})
+    own = users.get(account) == user.id
+    if not own and not staff(s, row, user):
+        raise HTTPException(403, f"{where}: the choice is {chooser}'s (Black in the rapid game), "
+                                 "or an arbiter's for him")
+    if not own:
+        authorise(s, row, user, Act.RULE, players_at(s, row, board))
+    try:
+        choose()
+    except CompetitionError as exc:
+        status = 409 if isinstance(exc, EventStateError) else 422
+        raise HTTPException(status, f"{where}: {exc}") from None
+    by = "" if own else f" for {chooser}"
+    save(s, row, ev, log=log_entry(row, user, "colour",
+                               f"{where} decider (附加赛): {chooser} chose {red()} to have Red{by}"))
 
 
 @api.put("/{tournament_id}/rounds/{round_no}/matches/{match}/forfeit")

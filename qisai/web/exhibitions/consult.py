@@ -110,6 +110,22 @@ class GroupBoards:
         """Return the side whose group ``user_id`` is a member of, or ``None``."""
         return member_side(live, user_id)
 
+    def _member_in_play(self, live: LiveGame, user: User) -> tuple[Side, _Side]:
+        """Return the side whose group ``user`` is a member of in ``live``,
+        and that side's ballot and motions, while the game is in play; the
+        caller holds ``live.lock``.  Raises :class:`ActionError` 403 for
+        anyone else (a spectator, the opponent), 409 when the game is not
+        in play (not started, or over)."""
+        side = self.member_side(live, user.id)
+        if side is None:
+            raise _refused(403, "你不是这一方的会商成员",
+                           "you are not a member of a group playing this game")
+        state = self._side(live, side)
+        assert state is not None  # member_side found the side's group
+        if live.status != "active" or live.game.is_over:
+            raise _refused(409, "对局未在进行", "the game is not in play")
+        return side, state
+
     async def may_read(self, live: LiveGame, user: User, side: Side) -> bool:
         """Whether ``user`` may read the talk and votes of ``side``'s group:
         its members, and who may rule on the game (never its players, 17.4)."""
@@ -253,14 +269,9 @@ class GroupBoards:
             raise _refused(400, "须给出步数", "ply: give the ply number (1, 2, ...)")
         live = await self.hub.get(game_id)
         async with live.lock:
-            side = self.member_side(live, user.id)
-            if side is None:
-                raise _refused(403, "你不是这一方的会商成员",
-                               "you are not a member of a group playing this game")
-            state = self._side(live, side)
-            assert state is not None
+            side, state = self._member_in_play(live, user)
             game = live.game
-            if live.status != "active" or game.is_over or game.phase.value != "playing":
+            if game.phase.value != "playing":  # a Go count under way takes no moves
                 raise _refused(409, "对局未在进行", "the game is not in play")
             if game.to_move is not side or ply != len(game.moves) + 1:
                 raise _refused(409, "还没轮到你方走棋", "it is not your side's turn to move",
@@ -303,15 +314,9 @@ class GroupBoards:
             raise _refused(400, "未知的提议", f"type: one of {', '.join(MOTIONS)}")
         live = await self.hub.get(game_id)
         async with live.lock:
-            side = self.member_side(live, user.id)
-            if side is None:
-                raise _refused(403, "你不是这一方的会商成员",
-                               "you are not a member of a group playing this game")
-            state = self._side(live, side)
+            side, state = self._member_in_play(live, user)
             group = group_of(live, side)
-            assert state is not None and group is not None
-            if live.status != "active" or live.game.is_over:
-                raise _refused(409, "对局未在进行", "the game is not in play")
+            assert group is not None
             ply = len(live.game.moves)
             if state.motion_ply != ply:  # support counts for one position only
                 state.motions, state.motion_ply = {}, ply

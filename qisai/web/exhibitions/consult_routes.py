@@ -23,23 +23,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from qisai.referee.consultation import MAX_MEMBERS, MOTIONS, ConsultationError
-from qisai.referee.errors import RefereeError
-from qisai.store.models import Role, User
+from qisai.store.models import User
 from qisai.web.accounts.deps import UserDep
 from qisai.web.exhibitions.consult import boards_of
 from qisai.web.exhibitions.group_games import GroupSpec, create_group_game
-from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, member_side
-from qisai.web.play.quota import QuotaError
-from qisai.web.play.referee_games import safe_family
-from qisai.web.seats.lineup import kinds_of, listing, opponent_info
+from qisai.web.play.new_games import check_settings, create_counted, engine_opponent
 from qisai.web.state import StateDep
 
 __all__ = ["router", "register", "socket_action", "member_motion", "GROUP_MESSAGES"]
@@ -100,45 +96,23 @@ async def create(body: NewConsultation, request: Request, st: StateDep, hub: Hub
     settings: dict[str, Any] = {}
     if "time" in body.model_fields_set:
         settings["time"] = body.time
-    try:
-        referee_games.new_referee_game(body.kind, name, settings, None)
-    except RefereeError as exc:
-        raise HTTPException(422, f"game settings: {exc}") from None
-    settings["family"] = safe_family(body.kind, name, settings)
+    check_settings(body.kind, name, settings)
     engine = body.opponent == "engine"
     if engine:
-        if body.kind not in kinds_of(body.engine, hub.engines, hub.levels):
-            able = [e["name"] for e in listing(body.kind, hub.engines, hub.levels)]
-            raise HTTPException(422, f"engine: {body.engine!r} does not play {body.kind} here; "
-                                     f"engines for {body.kind}: {', '.join(able)}")
-        info = opponent_info(body.engine, hub.levels)
-        if info is not None:
-            settings["opponent"] = info
+        engine_opponent(hub, body.kind, body.engine, settings)
+
+    def make(s: Session) -> str:
+        try:
+            return create_group_game(
+                s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
+                group=group, other_user_id=None, engine=body.engine if engine else None,
+                created_by_id=user.id, invited=invited)
+        except ConsultationError as exc:
+            raise HTTPException(422, f"members: {exc}") from None
 
     # Counted as the creator's seeks and engine games (a guest's by address
     # too): consultations cannot fill the lobby or the engines either.
-    address = None
-    if user.role == Role.GUEST.value:
-        address = request.client.host if request.client else "?"
-
-    def make() -> str:
-        with st.db.session() as s:
-            try:
-                hub.quota.check(s, user.id, address, engine=engine)
-            except QuotaError as exc:
-                raise HTTPException(429, exc.message) from None
-            try:
-                return create_group_game(
-                    s, kind=body.kind, ruleset=name, settings=settings, side=body.color,
-                    group=group, other_user_id=None, engine=body.engine if engine else None,
-                    created_by_id=user.id, invited=invited)
-            except ConsultationError as exc:
-                raise HTTPException(422, f"members: {exc}") from None
-
-    keys = [f"u{user.id}"] + ([] if address is None else [f"a{address}"])
-    async with hub.quota.serialised(keys):
-        game_id = await run_in_threadpool(make)
-        hub.quota.remember(game_id, address)
+    game_id = await create_counted(hub, st, user, request, engine=engine, make=make)
     live = await hub.get(game_id)
     if engine:
         await hub.start_if_ready(game_id)

@@ -67,11 +67,12 @@ PAGES = ["index.md", "players.md", "notation.md", "exhibitions.md", "arbiters.md
 
 RULE_PAGES = {
     # page: (source text, title in zh, title in en)
-    "rules/xiangqi.md": ("001_c8d56d3bd7b1d386.txt", "中国象棋竞赛规则（全文，含棋例细则）",
+    "rules/xiangqi.md": ("001-xiangqi-rules-2007.txt", "中国象棋竞赛规则（全文，含棋例细则）",
                          "Xiangqi competition rules (complete, with the 棋例 details)"),
-    "rules/xiangqi-local.md": ("000_ab17887b163816ad.txt", "象棋比赛规则（地方赛事规程与全国规则）",
+    "rules/xiangqi-local.md": ("000-xiangqi-local-and-national-rules.txt",
+                               "象棋比赛规则（地方赛事规程与全国规则）",
                                "Xiangqi rules (a local event's rules and the national rules)"),
-    "rules/go.md": ("003_8cf987e4e7b2237d.txt", "围棋规则（繁体原文）与象棋规则摘要",
+    "rules/go.md": ("003-go-rules.txt", "围棋规则（繁体原文）与象棋规则摘要",
                     "Go rules (the Traditional-character text) and a Xiangqi summary"),
 }
 """The rule-book pages generated at build time."""

@@ -18,8 +18,8 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
-from qisai.referee.errors import RefereeError
 from qisai.referee.rulesets import PRESETS
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import ConflictError, NotFoundError, repo
@@ -31,9 +31,8 @@ from qisai.web.play import downloads, explain, referee_games
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
 from qisai.web.play.live import ActionError, game_summary, member_side
-from qisai.web.play.quota import QuotaError
-from qisai.web.play.referee_games import safe_family
-from qisai.web.seats.lineup import kinds_of, listing, opponent_info
+from qisai.web.play.new_games import check_settings, create_counted, engine_opponent
+from qisai.web.seats.lineup import listing
 from qisai.web.state import SessionDep, StateDep
 
 __all__ = ["router"]
@@ -109,53 +108,25 @@ async def create_game(body: NewGame, request: Request, st: StateDep, hub: HubDep
         settings["size"] = body.size
     if body.fen is not None:
         settings["fen"] = body.fen
-    try:
-        referee_games.new_referee_game(body.kind, name, settings, None)
-    except RefereeError as exc:
-        raise HTTPException(422, f"game settings: {exc}") from None
-    # Its time-control family, for the leaderboards (lobby/players.py).
-    settings["family"] = safe_family(body.kind, name, settings)
+    check_settings(body.kind, name, settings)
     if body.rated and user.role == Role.GUEST.value:
         raise HTTPException(422, "rated: guests play casual games only; register to play rated")
     if body.opponent == "engine" and body.rated:
         raise HTTPException(422, "rated: games against the engine are not rated")
-    if body.opponent == "engine":
-        offered = [e["name"] for e in listing(None, hub.engines, hub.levels)]
-        if body.engine not in offered:
-            raise HTTPException(422, f"engine: {body.engine!r} is not configured on this server; "
-                                     f"known: {', '.join(offered)}")
-        if body.kind not in kinds_of(body.engine, hub.engines, hub.levels):
-            able = [e["name"] for e in listing(body.kind, hub.engines, hub.levels)]
-            raise HTTPException(422, f"engine: {body.engine!r} does not play {body.kind}; "
-                                     f"engines for {body.kind}: {', '.join(able)}")
-        info = opponent_info(body.engine, hub.levels)
-        if info is not None:
-            settings["opponent"] = info  # its name, version and level, for page and record
+    engine = body.opponent == "engine"
+    if engine:
+        engine_opponent(hub, body.kind, body.engine, settings)
     color = body.color if body.color != "random" else secrets.choice(["first", "second"])
     first = user.id if color == "first" else None
     second = user.id if color == "second" else None
-    # Guests are also counted by address (a new guest session is one click).
-    address = None
-    if user.role == Role.GUEST.value:
-        address = request.client.host if request.client else "?"
-    engine = body.opponent == "engine"
 
-    def make() -> str:
-        with st.db.session() as s:
-            try:
-                hub.quota.check(s, user.id, address, engine=engine)
-            except QuotaError as exc:
-                raise HTTPException(429, exc.message) from None
-            g = repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
-                                 first_user_id=first, second_user_id=second,
-                                 created_by_id=user.id, rated=body.rated,
-                                 engine=body.engine if engine else None)
-            return g.id
+    def make(s: Session) -> str:
+        return repo.create_game(s, kind=body.kind, ruleset=name, settings=settings,
+                                first_user_id=first, second_user_id=second,
+                                created_by_id=user.id, rated=body.rated,
+                                engine=body.engine if engine else None).id
 
-    keys = [f"u{user.id}"] + ([] if address is None else [f"a{address}"])
-    async with hub.quota.serialised(keys):
-        game_id = await run_in_threadpool(make)
-        hub.quota.remember(game_id, address)
+    game_id = await create_counted(hub, st, user, request, engine=engine, make=make)
     live = await hub.get(game_id)
     state_ = live.snapshot(user.id)
     state_["invite"] = str(request.url_for("game_page", game_id=game_id))
