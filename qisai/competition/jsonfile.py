@@ -35,11 +35,14 @@ def read_object(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
+        raise EventFileError(f"{path}：无法读取（{exc.strerror}）",
+                             f"{path}: cannot read ({exc.strerror})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        raise EventFileError(f"{path}，第 {exc.lineno} 行：不是 JSON（{exc.msg}）",
+                             f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
-        raise EventFileError(f"{path}: top level must be an object")
+        raise EventFileError(f"{path}：顶层须为对象",
+                             f"{path}: top level must be an object")
     return data

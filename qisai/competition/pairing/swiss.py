@@ -118,17 +118,22 @@ class SwissOptions:
         for key in ("max_colour_diff", "max_streak", "avoid_group_rounds"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise PairingError(f"{key} must be a whole number >= 0, not {value!r}")
+                raise PairingError(f"{key} 须为不小于 0 的整数，不是 {value!r}",
+                                   f"{key} must be a whole number >= 0, not {value!r}")
         if self.segment_pairing not in ("halves", "adjacent"):
             raise PairingError(
+                f"segment_pairing 须为 'halves'（上下半区）或 'adjacent'（相邻），不是 {self.segment_pairing!r}",
                 f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
         if self.first_round not in ("lot", "fold"):
-            raise PairingError(f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
+            raise PairingError(f"first_round 须为 'lot'（抽签）或 'fold'（按序），不是 {self.first_round!r}",
+                               f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
         if self.colour_rule not in ("score_first", "hard"):
             raise PairingError(
+                f"colour_rule 须为 'score_first'（分数优先）或 'hard'（硬性），不是 {self.colour_rule!r}",
                 f"colour_rule must be 'score_first' or 'hard', not {self.colour_rule!r}")
         if self.max_colour_diff < 1 or self.max_streak < 1:
-            raise PairingError("colour limits must be at least 1")
+            raise PairingError("先后手限制至少为 1",
+                               "colour limits must be at least 1")
 
 
 @dataclass(slots=True)
@@ -180,6 +185,15 @@ class _Rules:
         if self.group_avoid:
             words.append("keeping same-group entries apart")
         return " and ".join(words)
+
+    def terms_zh(self) -> str:
+        """:meth:`terms` in Chinese (不重复对阵、先后手限制、同单位回避)."""
+        words = ["不重复对阵"]
+        if self.colour_limits and not self.soft:
+            words.append("不超出先后手限制")
+        if self.group_avoid:
+            words.append("同单位选手不相遇")
+        return "、".join(words)
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         return not self.breaks(pl, c)
@@ -327,7 +341,8 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
                                   else changed + rng.randrange(1000))
         chosen = list(zip(*linear_sum_assignment(cost), strict=True))
         if any(cost[i, j] >= _FORBIDDEN for i, j in chosen):
-            raise PairingError("round 1: no pairing of the halves avoids same-group opponents")
+            raise PairingError("第 1 轮：上下半区的任何对阵都避不开同单位选手",
+                               "round 1: no pairing of the halves avoids same-group opponents")
         pairs = [(top[i].id, bottom[j].id) for i, j in chosen]
         notes.append("draw repaired to keep same-group entries apart")
     return pairs, notes
@@ -500,7 +515,8 @@ class _Solver:
         pairs = self._match(list(self.p), None, bye_pool=set(pool))
         paired = {x for pr in pairs for x in pr}
         if self.bye is None or len(paired) != len(self.p) - 1:
-            raise PairingError(f"no pairing {self.rules.terms()} exists with any bye holder")
+            raise PairingError(f"任何轮空者都找不到{self.rules.terms_zh()}的编排",
+                               f"no pairing {self.rules.terms()} exists with any bye holder")
         return pairs, self.bye
 
     def solve(self) -> tuple[list[tuple[int, int]], list[str]]:
@@ -549,6 +565,7 @@ class _Solver:
         while carry:
             if k == 0:
                 raise PairingError(
+                    f"{', '.join(map(str, carry))} 找不到{self.rules.terms_zh()}的编排",
                     f"no pairing {self.rules.terms()} exists for {', '.join(map(str, carry))}")
             k = max(0, last - step)
             step *= 2
@@ -582,10 +599,12 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
     duplicated, or no pairing without a rematch exists.
     """
     if len(players) < 2:
-        raise PairingError(f"round {round_no}: at least two entries are needed")
+        raise PairingError(f"第 {round_no} 轮：至少需要两名参赛者",
+                           f"round {round_no}: at least two entries are needed")
     by_id = {p.id: p for p in players}
     if len(by_id) != len(players):
-        raise PairingError(f"round {round_no}: duplicate entry ids")
+        raise PairingError(f"第 {round_no} 轮：参赛者编号重复",
+                           f"round {round_no}: duplicate entry ids")
     explanation: list[str] = []
     relaxed: list[str] = []
     attempts = [(True, True, ""),
@@ -607,12 +626,13 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
             relaxed.append(label)
             # say why the stricter attempt failed: the arbiter sees which rule gave way
             result.explanation.insert(
-                0, f"relaxed: {label} (no pairing satisfied them: {last_error})")
+                0, f"relaxed: {label} (no pairing satisfied them: {'' if last_error is None else last_error.en})")
         result.relaxed = relaxed + result.relaxed
         result.explanation = explanation + result.explanation
         return result
     assert last_error is not None
-    raise PairingError(f"round {round_no}: {last_error}")
+    raise PairingError(f"第 {round_no} 轮：{last_error.zh}",
+                       f"round {round_no}: {last_error.en}")
 
 
 def _keep_completable(result: SwissResult, by_id: dict[int, SwissPlayer], round_no: int,
