@@ -244,7 +244,7 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
                           "--no-draw-numbers keeps the file's order"),
            force: bool = typer.Option(False, help="overwrite an existing event file")) -> None:
     """Create an event from a file of entries and draw its numbers."""
-    from qisai.competition.pairing.swiss import SwissOptions
+    from qisai.competition.pairing.swiss_options import SwissOptions
     from qisai.competition.scoring import preset, table_for_rules
     from qisai.competition.tiebreaks import parse_criteria
     from qisai.competition.tournament import Tournament

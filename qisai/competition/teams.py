@@ -31,7 +31,8 @@ from qisai.competition.errors import (
 )
 from qisai.competition.model import Colour, Outcome, Pairing, Result
 from qisai.competition.pairing.berger import berger_table
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, TEAM_MATCH, MatchPoints, ScoringTable
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_TEAM,

@@ -31,10 +31,11 @@ from qisai.competition.errors import (
     EventStateError,
     ResultError,
 )
-from qisai.competition.jsonfile import read_object, write_atomic
+from qisai.competition.jsonfile import check_fields, entry_fields, read_object, write_atomic
 from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, ScoringTable, table_for_rules
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
@@ -82,38 +83,7 @@ class Player:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Player:
         """Inverse of :meth:`to_dict`. Raises :class:`EntryError`."""
-        if not isinstance(data, Mapping) or not str(data.get("name", "")).strip():
-            raise EntryError(f"参赛者须有名字：{data!r}",
-                             f"an entry needs a non-empty name: {data!r}")
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        if unknown:
-            raise EntryError(f"参赛者 {data.get('name')!r}：未知字段 {sorted(unknown)}",
-                             f"entry {data.get('name')!r}: unknown fields {sorted(unknown)}")
-        clean: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in ("name", "title", "club", "team", "federation"):
-                if not isinstance(value, str):
-                    raise EntryError(f"参赛者 {data.get('name')!r}：{key} 须为文字",
-                                     f"entry {data.get('name')!r}: {key} must be text")
-                clean[key] = value.strip()
-            elif key == "withdrawn_after" and value is None:
-                clean[key] = None
-            else:
-                if isinstance(value, bool) or not isinstance(value, int | float | str):
-                    raise EntryError(f"参赛者 {data.get('name')!r}：{key} 须为数字",
-                                     f"entry {data.get('name')!r}: {key} must be a number")
-                try:
-                    number = int(value) if value != "" else 0
-                except ValueError:
-                    raise EntryError(
-                        f"参赛者 {data.get('name')!r}：{key} 须为数字，不是 {value!r}",
-                        f"entry {data.get('name')!r}: {key} must be a number, "
-                        f"not {value!r}") from None
-                if number < 0:
-                    raise EntryError(f"参赛者 {data.get('name')!r}：{key} 为负数 {number}",
-                                     f"entry {data.get('name')!r}: negative {key} {number}")
-                clean[key] = number
+        clean = entry_fields(data, set(cls.__dataclass_fields__))
         p = cls(**clean)
         if p.rating < 0:
             raise EntryError(f"参赛者 {p.name!r}：等级分为负数 {p.rating}",
@@ -143,22 +113,6 @@ class RoundRecord:
     def complete(self) -> bool:
         """True when every board that needs a result has one."""
         return all(p.board in self.results for p in self.pairings if not p.is_bye)
-
-
-def _check(where: str, data: Any, fields: Mapping[str, type]) -> None:
-    """Raise :class:`EventFileError` unless ``data`` is an object whose
-    ``fields`` have the given types."""
-    if not isinstance(data, Mapping):
-        raise EventFileError(f"{where}：应为对象，实为 {type(data).__name__}",
-                             f"{where}: expected an object, got {type(data).__name__}")
-    for key, kind in fields.items():
-        if key not in data:
-            raise EventFileError(f"{where}：缺少字段 {key!r}",
-                                 f"{where}: missing field {key!r}")
-        value = data[key]
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            raise EventFileError(f"{where}：字段 {key!r} 须为 {kind.__name__}",
-                                 f"{where}: field {key!r} must be {kind.__name__}")
 
 
 class Tournament:
@@ -696,7 +650,7 @@ class Tournament:
             if data.get("format") != "qisai-tournament":
                 raise EventFileError(f"{source}：不是 qisai 的比赛文件（format 键）",
                                      f"{source}: not a qisai tournament file (format key)")
-            _check(source, data, {"name": str, "system": str, "started": bool,
+            check_fields(source, data, {"name": str, "system": str, "started": bool,
                                   "players": list, "rounds": list, "tiebreaks": list,
                                   "scoring": dict})
             rp = data.get("rounds_planned")
@@ -728,7 +682,7 @@ class Tournament:
                     raise EventFileError(f"{source}：编排号不是 1..n",
                                          f"{source}: pairing numbers are not 1..n")
             for k, r in enumerate(data["rounds"], start=1):
-                _check(f"{source}, round {k}", r, {"number": int, "pairings": list,
+                check_fields(f"{source}, round {k}", r, {"number": int, "pairings": list,
                                                     "results": list})
                 for b in r["pairings"]:
                     if not (isinstance(b, list) and len(b) == 3
@@ -738,7 +692,7 @@ class Tournament:
                         raise EventFileError(f"{source}，第 {k} 轮：对阵有误 {b!r}",
                                              f"{source}, round {k}: bad pairing {b!r}")
                 for res in r["results"]:
-                    _check(f"{source}, round {k}", res, {"board": int, "result": str})
+                    check_fields(f"{source}, round {k}", res, {"board": int, "result": str})
                     for f in ("red_fouls", "black_fouls"):
                         v = res.get(f, 0)
                         if isinstance(v, bool) or not isinstance(v, int) or v < 0:

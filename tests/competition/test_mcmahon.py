@@ -8,7 +8,8 @@ import pytest
 
 from qisai.competition.errors import PairingError
 from qisai.competition.pairing.mcmahon import initial_scores, pair_mcmahon_round, rank_value
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer
+from qisai.competition.pairing.swiss import SwissPlayer
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 
 def test_rank_values() -> None:

@@ -25,7 +25,8 @@ import scipy.optimize  # noqa: F401
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 from ._swiss_clauses import due as _due
 from ._swiss_clauses import expected_colours as _expected_colours

@@ -44,7 +44,7 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import BOARD_SERIES, TeamEvent
-from qisai.competition.pairing.swiss import SwissOptions
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import preset, table_for_rules
 from qisai.competition.tiebreaks import parse_criteria
 from qisai.competition.tournament import Tournament

@@ -27,7 +27,8 @@ from qisai.competition.events.common import (
     match_key,
 )
 from qisai.competition.model import Outcome, Result
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, table_for_rules
 from qisai.competition.series import DECIDER_DRAWN, Series, SeriesFormat
 from qisai.competition.teams import (

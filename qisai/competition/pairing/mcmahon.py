@@ -19,12 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from qisai.competition.errors import PairingError
-from qisai.competition.pairing.swiss import (
-    SwissOptions,
-    SwissPlayer,
-    SwissResult,
-    pair_swiss_round,
-)
+from qisai.competition.pairing.swiss import SwissPlayer, SwissResult, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 _RANK = re.compile(r"^\s*(\d{1,2})\s*([dDkK段级])\s*$")
 

@@ -47,6 +47,7 @@ from typing import Any
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
 from qisai.competition.pairing import lookahead
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 _FORBIDDEN = 10**12  # assignment cost of a forbidden pair in the repair of round 1
 _MERGE_LIMIT = 64  # largest re-pairing of segments done for a stranded floater
@@ -90,52 +91,6 @@ class SwissPlayer:
         return last, n
 
 
-@dataclass(frozen=True, slots=True)
-class SwissOptions:
-    """Per-event parameters of 积分编排制.
-
-    ``max_colour_diff``: largest allowed |Red - Black| after the round.
-    ``max_streak``: longest allowed run of one colour.
-    ``avoid_group_rounds``: in rounds 1..k entries of the same group (team,
-    club or federation) are not paired (e.g. "前三轮同队不相遇").
-    ``segment_pairing``: ``"halves"`` (upper half meets lower half) or
-    ``"adjacent"`` (1-2, 3-4, ...).
-    ``first_round``: ``"lot"`` (Appendix 2) or ``"fold"`` (1 meets n/2 + 1,
-    colours alternating from the top, for reproducible test events).
-    ``colour_rule``: ``"score_first"`` (Appendix 2's order: equal or near
-    scores first, the colour limits a strong preference inside that) or
-    ``"hard"`` (the limits beat the score groups).
-    """
-
-    max_colour_diff: int = 2
-    max_streak: int = 2
-    avoid_group_rounds: int = 0
-    segment_pairing: str = "halves"
-    first_round: str = "lot"
-    colour_rule: str = "score_first"
-
-    def __post_init__(self) -> None:
-        for key in ("max_colour_diff", "max_streak", "avoid_group_rounds"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise PairingError(f"{key} 须为不小于 0 的整数，不是 {value!r}",
-                                   f"{key} must be a whole number >= 0, not {value!r}")
-        if self.segment_pairing not in ("halves", "adjacent"):
-            raise PairingError(
-                f"segment_pairing 须为 'halves'（上下半区）或 'adjacent'（相邻），不是 {self.segment_pairing!r}",
-                f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
-        if self.first_round not in ("lot", "fold"):
-            raise PairingError(f"first_round 须为 'lot'（抽签）或 'fold'（按序），不是 {self.first_round!r}",
-                               f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
-        if self.colour_rule not in ("score_first", "hard"):
-            raise PairingError(
-                f"colour_rule 须为 'score_first'（分数优先）或 'hard'（硬性），不是 {self.colour_rule!r}",
-                f"colour_rule must be 'score_first' or 'hard', not {self.colour_rule!r}")
-        if self.max_colour_diff < 1 or self.max_streak < 1:
-            raise PairingError("先后手限制至少为 1",
-                               "colour limits must be at least 1")
-
-
 @dataclass(slots=True)
 class SwissResult:
     """A paired round: boards (Red first), the bye holder, the constraints
@@ -173,27 +128,20 @@ class _Rules:
         self._stuck = set() if self.soft else {
             pid for pid, c in self._can.items() if not any(c)}
 
-    def terms(self) -> str:
+    def terms(self, lang: str = "en") -> str:
         """Name the rules a pair must keep at this level, for the error that
-        says no pairing keeps them: "without rematch", and, when they are in
-        force, "within the colour limits" (hard limits) and "keeping
-        same-group entries apart".  (A look-ahead re-pairing that rules out
-        boards and fails is never reported: the next one is tried.)"""
-        words = ["without rematch"]
+        says no pairing keeps them: "without rematch" (不重复对阵), and, when
+        they are in force, "within the colour limits" (hard limits) and
+        "keeping same-group entries apart"; in Chinese unless ``lang`` is
+        ``en``.  (A look-ahead re-pairing that rules out boards and fails is
+        never reported: the next one is tried.)"""
+        en = lang == "en"
+        words = ["without rematch" if en else "不重复对阵"]
         if self.colour_limits and not self.soft:
-            words.append("within the colour limits")
+            words.append("within the colour limits" if en else "不超出先后手限制")
         if self.group_avoid:
-            words.append("keeping same-group entries apart")
-        return " and ".join(words)
-
-    def terms_zh(self) -> str:
-        """:meth:`terms` in Chinese (不重复对阵、先后手限制、同单位回避)."""
-        words = ["不重复对阵"]
-        if self.colour_limits and not self.soft:
-            words.append("不超出先后手限制")
-        if self.group_avoid:
-            words.append("同单位选手不相遇")
-        return "、".join(words)
+            words.append("keeping same-group entries apart" if en else "同单位选手不相遇")
+        return (" and " if en else "、").join(words)
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         return not self.breaks(pl, c)
@@ -515,7 +463,7 @@ class _Solver:
         pairs = self._match(list(self.p), None, bye_pool=set(pool))
         paired = {x for pr in pairs for x in pr}
         if self.bye is None or len(paired) != len(self.p) - 1:
-            raise PairingError(f"任何轮空者都找不到{self.rules.terms_zh()}的编排",
+            raise PairingError(f"任何轮空者都找不到{self.rules.terms('zh')}的编排",
                                f"no pairing {self.rules.terms()} exists with any bye holder")
         return pairs, self.bye
 
@@ -565,7 +513,7 @@ class _Solver:
         while carry:
             if k == 0:
                 raise PairingError(
-                    f"{', '.join(map(str, carry))} 找不到{self.rules.terms_zh()}的编排",
+                    f"{', '.join(map(str, carry))} 找不到{self.rules.terms('zh')}的编排",
                     f"no pairing {self.rules.terms()} exists for {', '.join(map(str, carry))}")
             k = max(0, last - step)
             step *= 2
