@@ -171,7 +171,7 @@ class Series:
                 assert last is not None
                 if chosen_red not in (self.a, self.b):
                     raise EventStateError(
-                        f"决胜局须由 {last.black}（快棋执黑方）选择先后手：请给出 chosen_red",
+                        f"附加赛须由 {last.black}（超快棋执黑方）选择先后手：请给出 chosen_red",
                         f"the decider needs the colour choice of {last.black} (Black in the "
                         "rapid game): pass chosen_red")
                 assert chosen_red is not None

@@ -291,7 +291,7 @@ class KnockoutEvent(EntryList):
                                   f"({s.how}): no game {game}")
             chooser = self.awaiting_choice(round_no, index)
             if chooser is not None:
-                raise EventStateError(f"第 {round_no} 轮第 {index + 1} 场：决胜局等待参赛者 {chooser} 选择先后手",
+                raise EventStateError(f"第 {round_no} 轮第 {index + 1} 场：附加赛等待参赛者 {chooser} 选择先后手",
                                       f"round {round_no} match {index + 1}: the deciding "
                                       f"game waits for entry {chooser}'s colour choice")
             games.append(res.value)

@@ -106,7 +106,7 @@ class TeamEvent:
 
             for kind, text in times.items():
                 if kind not in LEAGUE_TIMES:
-                    raise CompetitionError(f"times：没有 {kind!r} 这种对局（slow 慢棋、rapid 快棋、decider 决胜局）",
+                    raise CompetitionError(f"times：没有 {kind!r} 这种对局（slow 慢棋、rapid 超快棋、decider 附加赛）",
                                            f"times: no game kind {kind!r} (slow, rapid, "
                                            "decider)")
                 try:
@@ -494,7 +494,7 @@ class TeamEvent:
         :class:`ResultError` for a player not on the board."""
         chooser = self.awaiting_choice(round_no, match, board)
         if chooser is None:
-            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：现在不需选先后手（001：快棋和棋之后才选）",
+            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：现在不需选先后手（001：超快棋和棋之后才选）",
                                   f"round {round_no} match {match} board {board}: no colour "
                                   "choice is due (001: after a drawn rapid game)")
         names = self._board_names(round_no, match, board)
@@ -553,7 +553,7 @@ class TeamEvent:
         where = f"round {round_no} match {match} board {board}"
         number = game if game is not None else len(games) + 1
         if game is not None and not 1 <= game <= 3:
-            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：一台有第 1-3 局（慢棋、快棋、决胜局）",
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：一台有第 1-3 局（慢棋、超快棋、附加赛）",
                               f"{where}: a board has games 1-3 (slow, rapid, decider)")
         if number <= len(games):
             if not overwrite:
@@ -573,7 +573,7 @@ class TeamEvent:
                               "corrects a game)")
         waiting = self.awaiting_choice(round_no, match, board)
         if waiting is not None:
-            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：决胜局等待 {waiting} 选择先后手（001：快棋执黑方选）",
+            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：附加赛等待 {waiting} 选择先后手（001：超快棋执黑方选）",
                                   f"{where}: the deciding game waits for {waiting}'s colour "
                                   "choice (001: the rapid game's Black chooses)")
         nxt = self.next_board_game(round_no, match, board)
