@@ -34,11 +34,11 @@ import networkx as nx  # noqa: E402
 from qisai.competition.errors import PairingError  # noqa: E402
 from qisai.competition.model import Colour  # noqa: E402
 from qisai.competition.pairing.swiss import (  # noqa: E402
-    SwissOptions,
     SwissPlayer,
     SwissResult,
     pair_swiss_round,
 )
+from qisai.competition.pairing.swiss_options import SwissOptions  # noqa: E402
 
 RoundHook = Callable[[int, list[SwissPlayer], SwissResult], None]
 

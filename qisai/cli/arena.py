@@ -28,12 +28,12 @@ def _stderr() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``error: MESSAGE`` on standard error (``MESSAGE`` is plain text,
-    no markup) and return the exit to raise with status ``code``."""
-    from rich.markup import escape
+def _fail(zh: str, en: str, code: int = 2) -> typer.Exit:
+    """Print ``错误：ZH`` and ``error: EN`` on standard error (plain text, no
+    markup; issue 32.8) and return the exit to raise with status ``code``."""
+    from qisai.cli.say import print_error
 
-    _stderr().print(f"[red]error:[/red] {escape(message)}")
+    print_error(_stderr(), zh, en)
     return typer.Exit(code)
 
 
@@ -93,8 +93,8 @@ def serve(
 
         from qisai.web import Settings, create_app
     except ImportError as exc:  # pragma: no cover - a broken install
-        _err.print(f"[red]error:[/red] the arena needs its dependencies: {exc}")
-        raise typer.Exit(2) from exc
+        raise _fail(f"竞技场缺少所需的软件包：{exc}",
+                    f"the arena needs its dependencies: {exc}") from exc
     engines: dict[str, str] = {}
     for spec in engine:
         from qisai.web.seats.opponents import parse_spec
@@ -103,14 +103,13 @@ def serve(
         if not sep or not re.fullmatch(r"[\w.+-]+", name.strip()):
             name, command = "", spec  # PROTOCOL:COMMAND alone: named after its program
             if not re.match(r"[A-Za-z]+:\S", spec.strip()):
-                _err.print(f"[red]error:[/red] --engine {spec!r}: expected NAME=COMMAND "
-                           "or PROTOCOL:COMMAND (e.g. xboard:maxqi)")
-                raise typer.Exit(2)
+                raise _fail(f"--engine {spec!r}：应写作 名称=命令 或 协议:命令（如 xboard:maxqi）",
+                            f"--engine {spec!r}: expected NAME=COMMAND "
+                            "or PROTOCOL:COMMAND (e.g. xboard:maxqi)")
         try:
             parsed = parse_spec(command.strip())
         except ValueError as exc:
-            _err.print(f"[red]error:[/red] --engine {spec!r}: {exc}")
-            raise typer.Exit(2) from None
+            raise _fail(f"--engine {spec!r}：{exc}", f"--engine {spec!r}: {exc}") from None
         engines[name.strip() or Path(parsed.argv[0]).name] = command.strip()
     try:
         folder = data_dir.expanduser() if data_dir is not None else None
@@ -118,8 +117,7 @@ def serve(
             os.environ["QISAI_DATA_DIR"] = str(folder)
         settings = Settings.from_env(folder, url=database_url)
     except (OSError, ValueError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+        raise _fail(f"设置有误：{exc}", str(exc)) from exc
     settings.engines = engines
     if engine_think is not None:
         settings.engine_think = engine_think
@@ -137,10 +135,12 @@ def serve(
         try:
             settings.redis_url = check_url(redis_url)
         except ValueError as exc:
-            raise _fail(f"--redis-url: {exc}") from None
+            raise _fail(f"--redis-url：{exc}", f"--redis-url: {exc}") from None
     settings.engine_queue = settings.engine_queue or engine_queue
     if (workers > 1 or settings.engine_queue) and settings.redis_url is None:
-        raise _fail("--workers above 1 and --engine-queue need a Redis between the processes: "
+        raise _fail("--workers 大于 1 或 --engine-queue 时进程之间需要 Redis："
+                    "请给出 --redis-url redis://主机:端口/0（或设置 QISAI_REDIS_URL）",
+                    "--workers above 1 and --engine-queue need a Redis between the processes: "
                     "pass --redis-url redis://HOST:PORT/0 (or set QISAI_REDIS_URL)")
     shown = settings.database_url.split("@")[-1]  # never print a password
     _err.print(f"qisai arena: http://{host}:{port}/  (data: {settings.data_dir}, db: {shown}"
@@ -166,8 +166,8 @@ def serve(
         tune_gc()
         uvicorn.run(app, **options)
     except OSError as exc:
-        _err.print(f"[red]error:[/red] cannot serve on {host}:{port}: {exc}")
-        raise typer.Exit(1) from exc
+        raise _fail(f"无法在 {host}:{port} 上服务：{exc}",
+                    f"cannot serve on {host}:{port}: {exc}", 1) from exc
 
 
 def tune_gc() -> None:
@@ -213,7 +213,7 @@ def _read_password(source: Path) -> str:
         text = sys.stdin.readline() if str(source) == "-" else \
             source.expanduser().read_text(encoding="utf-8").partition("\n")[0]
     except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"--password-file {source}: {exc}") from None
+        raise _fail(f"--password-file {source}：{exc}", f"--password-file {source}: {exc}") from None
     return text.rstrip("\r\n")
 
 
@@ -230,11 +230,11 @@ def _new_account(s: Any, username: str, password: str) -> Any:
     if problem is None and repo.find_lookalike(s, name) is not None:
         problem = f"username: {name!r} looks like another user's name"
     if problem is not None:
-        raise _fail(problem)
+        raise _fail(f"注册被拒绝：{problem}", problem)
     try:
         return repo.create_user(s, name, password_hash=new_hasher().hash(password))
     except ConflictError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(f"注册被拒绝：{exc}", str(exc)) from None
 
 
 def grant_role(
@@ -281,30 +281,36 @@ def grant_role(
     try:
         wanted = Role(role.strip().lower())
     except ValueError:
-        raise _fail(f"role {role!r}: expected one of {', '.join(r.value for r in Role)}") from None
+        raise _fail(f"角色 {role!r}：须为 {', '.join(r.value for r in Role)} 之一",
+                    f"role {role!r}: expected one of {', '.join(r.value for r in Role)}") from None
     folder = data_dir.expanduser() if data_dir is not None else store_config.data_dir(create=False)
     url = database_url or store_config.database_url(folder)
     try:
         sqlite_file = _sqlite_file(url)
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(f"数据库地址有误：{exc}", str(exc)) from None
     where = str(sqlite_file) if sqlite_file is not None else _shown_url(url)
     _err.print(f"database: {where}", markup=False)
     if sqlite_file is not None and not sqlite_file.is_file():
         if not create:
-            raise _fail(f"the database {where} does not exist; start the arena once (qisai "
+            raise _fail(f"数据库 {where} 不存在；请先用这个数据文件夹或地址启动一次竞技场（qisai serve），"
+                        "或给出 --create 新建",
+                        f"the database {where} does not exist; start the arena once (qisai "
                         "serve) with this data folder or URL, or pass --create to make a new one")
         try:
             sqlite_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
-            raise _fail(f"cannot create {sqlite_file.parent}: {exc}", 1) from exc
+            raise _fail(f"无法建立 {sqlite_file.parent}：{exc}",
+                        f"cannot create {sqlite_file.parent}: {exc}", 1) from exc
     try:
         db = Database(url)
     except SQLAlchemyError as exc:  # e.g. the driver of the URL is not installed
-        raise _fail(f"database {where}: {exc}", 1) from exc
+        raise _fail(f"数据库 {where}：{exc}", f"database {where}: {exc}", 1) from exc
     try:
         if not create and not inspect(db.engine).has_table("alembic_version"):
-            raise _fail(f"the database {where} has no qisai tables; start the arena once (qisai "
+            raise _fail(f"数据库 {where} 中没有 qisai 的表；请先用它启动一次竞技场（qisai serve），"
+                        "或给出 --create 建表",
+                        f"the database {where} has no qisai tables; start the arena once (qisai "
                         "serve) with it, or pass --create to create them")
         db.upgrade()
         with db.session() as s:
@@ -313,7 +319,9 @@ def grant_role(
                 user = _new_account(s, username, _read_password(password_file))
                 _err.print(f"account {user.username} created", markup=False)
             elif user is None:
-                raise _fail(f"no account named {username!r} in {where} (register it on the "
+                raise _fail(f"{where} 中没有名为 {username!r} 的账号（请先在竞技场注册，"
+                            "或给出 --password-file 在这里建立）",
+                            f"no account named {username!r} in {where} (register it on the "
                             "arena first, or give --password-file to create it here)")
             elif password_file is not None:
                 _err.print(f"account {user.username} exists: its password is left as it is",
@@ -321,10 +329,10 @@ def grant_role(
             try:
                 repo.set_role(s, user.id, wanted)
             except ConflictError as exc:
-                raise _fail(str(exc)) from None
+                raise _fail(f"不能改角色：{exc}", str(exc)) from None
             print(f"{user.username}: {wanted.value}")
     except SQLAlchemyError as exc:
-        raise _fail(f"database {where}: {exc}", 1) from exc
+        raise _fail(f"数据库 {where}：{exc}", f"database {where}: {exc}", 1) from exc
     finally:
         db.dispose()
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
     from qisai.competition.tournament import Tournament
@@ -25,8 +27,7 @@ def _run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except CompetitionError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise say.refused(exc) from None
 
 
 def correct(t: Tournament, round_no: int, board: int, res: str, reason: str,
@@ -44,9 +45,9 @@ def correct(t: Tournament, round_no: int, board: int, res: str, reason: str,
 
     if not reason.strip():
         if not sys.stdin.isatty():
-            typer.echo(f"error: round {t.current_round} is paired: a correction of round "
-                       f"{round_no} needs a reason (--reason)", err=True)
-            raise typer.Exit(2)
+            raise say.fail(f"第 {t.current_round} 轮已编排：更正第 {round_no} 轮须写明理由（--reason）",
+                           f"round {t.current_round} is paired: a correction of round "
+                           f"{round_no} needs a reason (--reason)")
         reason = typer.prompt("reason for the correction (logged)")
     done = _run(lambda: correct_result(t, round_no, board, res, reason, red_fouls=red_fouls,
                                        black_fouls=black_fouls))
@@ -65,8 +66,9 @@ def correct(t: Tournament, round_no: int, board: int, res: str, reason: str,
             repair = typer.confirm(f"re-pair the {len(unplayed)} unplayed board(s) of round "
                                    f"{nxt.number}?", default=False)
         else:
-            typer.echo(f"round {nxt.number}'s {len(unplayed)} unplayed board(s) were paired on "
-                       "the old scores: re-pair them with --repair", err=True)
+            say.note(f"第 {nxt.number} 轮未赛的 {len(unplayed)} 台是按原积分编排的：用 --repair 重新编排",
+                     f"round {nxt.number}'s {len(unplayed)} unplayed board(s) were paired on "
+                     "the old scores: re-pair them with --repair")
             return
     if not repair:
         return

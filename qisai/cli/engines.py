@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 import typer.core
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.engines.play import Adjudication
 
@@ -74,7 +76,8 @@ def _pairs(text: str, what: str) -> dict[str, int]:
         try:
             out[key] = int(value)
         except ValueError:
-            raise MatchError(f"--{what}: {word!r} is not key=number") from None
+            raise MatchError(f"--{what}：{word!r} 不是 键=数字 形式",
+                             f"--{what}: {word!r} is not key=number") from None
     return out
 
 
@@ -86,10 +89,12 @@ def _adjudication(resign: str, draw: str, max_plies: int) -> Adjudication:
     d = _pairs(draw, "draw")
     for key in r:
         if key not in ("movecount", "score"):
-            raise MatchError(f"--resign: unknown field {key!r} (movecount, score)")
+            raise MatchError(f"--resign：未知字段 {key!r}（movecount、score）",
+                             f"--resign: unknown field {key!r} (movecount, score)")
     for key in d:
         if key not in ("movenumber", "movecount", "score"):
-            raise MatchError(f"--draw: unknown field {key!r} (movenumber, movecount, score)")
+            raise MatchError(f"--draw：未知字段 {key!r}（movenumber、movecount、score）",
+                             f"--draw: unknown field {key!r} (movenumber, movecount, score)")
     return Adjudication(
         resign_moves=r.get("movecount", 3) if resign else None,
         resign_score=r.get("score", 1000),
@@ -155,7 +160,8 @@ def match(
     _console = Console(highlight=False, stderr=True)
     try:
         if game not in ("xiangqi", "go"):
-            raise MatchError("--game must be xiangqi or go")
+            raise MatchError("--game 须为 xiangqi（象棋）或 go（围棋）",
+                             "--game must be xiangqi or go")
         config = MatchConfig(
             game=game,
             engines=[EngineSpec.parse(text, game) for text in engine],
@@ -176,7 +182,9 @@ def match(
         config.pairings()
         config.profile()
     except MatchError as exc:
-        _console.print(f"[red]error:[/red] {exc}")
+        from qisai.cli.say import print_error
+
+        print_error(_console, exc.zh, exc.en)
         raise typer.Exit(2) from exc
     total = len(config.pairings()) * (games + games % 2)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -211,13 +219,13 @@ def _play_queued(config: Any, url: str, on_game: Any) -> Any:
 
         from qisai.competition.queued import run_match_queued
     except (ValueError, ImportError) as exc:
-        typer.echo(f"error: --queue: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        raise say.fail(f"--queue：{exc}",
+                       f"--queue: {exc}") from exc
     try:
         return asyncio.run(run_match_queued(config, url, on_game))
     except (RedisError, OSError) as exc:
-        typer.echo(f"error: --queue: cannot reach Redis: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise say.fail(f"--queue：连不上 Redis：{exc}",
+                       f"--queue: cannot reach Redis: {exc}", 1) from exc
 
 
 def _is_spec_word(word: str, keys: Sequence[str]) -> bool:

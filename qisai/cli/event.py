@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
 
@@ -40,8 +42,7 @@ def _run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except CompetitionError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise say.refused(exc) from None
 
 
 def _load(path: Path) -> EventFile:
@@ -54,8 +55,8 @@ def _numbers(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace("，", ",").split(",") if x.strip()]
     except ValueError:
-        typer.echo(f"error: {text!r} is not a list of numbers", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"{text!r} 不是一串号码",
+                       f"{text!r} is not a list of numbers") from None
 
 
 _LEAGUE_KIND = {"slow": "慢棋 slow", "rapid": "超快棋 rapid", "decider": "附加赛 decider"}
@@ -129,8 +130,8 @@ def create(
     from qisai.competition.events.file import Header
 
     if event.exists() and not force:
-        typer.echo(f"error: {event} exists (use --force)", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"{event} 已存在（覆盖请用 --force）",
+                       f"{event} exists (use --force)")
     times = {k: v for k, v in (("slow", time_slow), ("rapid", time_rapid),
                                ("decider", time_decider)) if v} or None
     opts = EventOptions(fmt, rounds, rules, scoring, tiebreaks, seed, draw_numbers,
@@ -316,7 +317,8 @@ def result(
             g = group if group is not None else (parts[0] if len(parts) == 1 else None)
             if g is None:
                 from qisai.competition.errors import ResultError
-                raise ResultError(f"round {round_no} is played in groups "
+                raise ResultError(f"第 {round_no} 轮分 {', '.join(map(str, parts))} 组进行：请给出 --group",
+                                  f"round {round_no} is played in groups "
                                   f"{', '.join(map(str, parts))}: give --group")
             ev.record_result(round_no, g, board, res, red_fouls=red_fouls,
                              black_fouls=black_fouls, overwrite=overwrite)
@@ -334,10 +336,12 @@ def result(
 
                 results = [x.strip() for x in res.replace("，", ",").split(",")]
                 if len(results) != ev.boards:
-                    raise ResultError(f"round {round_no} match {board}: {len(results)} results "
+                    raise ResultError(f"第 {round_no} 轮第 {board} 场：{len(results)} 个成绩，台数为 {ev.boards}（或给出 --board）",
+                                      f"round {round_no} match {board}: {len(results)} results "
                                       f"for {ev.boards} boards (or give --board)")
                 if ev.series == "single" and not all(results):
-                    raise ResultError(f"round {round_no} match {board}: a result for every "
+                    raise ResultError(f"第 {round_no} 轮第 {board} 场：每台都须有成绩（或给出 --board）",
+                                      f"round {round_no} match {board}: a result for every "
                                       "board (or give --board)")
                 entered = []
                 for b, r in enumerate(results, start=1):
@@ -386,8 +390,8 @@ def lineup(event: Path = typer.Argument(..., help="team event file"),
     ef = _load(event)
     ev = ef.event
     if not isinstance(ev, TeamEvent):
-        typer.echo("error: line-ups belong to team events", err=True)
-        raise typer.Exit(2)
+        raise say.fail("出场名单只用于团体赛",
+                       "line-ups belong to team events")
     _run(lambda: ev.set_lineups(round_no, match, _names(red), _names(black)))
     ef.save(event)
     for b, r, k in ev.board_players(round_no, match):
@@ -409,8 +413,8 @@ def choose(event: Path = typer.Argument(..., help="knock-out or team event file"
     ev = ef.event
     if isinstance(ev, TeamEvent):
         if on_board is None:
-            typer.echo("error: a team match: give the --board whose decider it is", err=True)
-            raise typer.Exit(2)
+            raise say.fail("团体赛的一场：请用 --board 指明是哪一台的决胜局",
+                           "a team match: give the --board whose decider it is")
         board = on_board
         chooser = _run(lambda: ev.choose_colour(round_no, match, board, red.strip()))
         ef.save(event)
@@ -422,12 +426,12 @@ def choose(event: Path = typer.Argument(..., help="knock-out or team event file"
                        f"(黑), time {nxt['time']}")
         return
     if not isinstance(ev, KnockoutEvent):
-        typer.echo("error: colour choices belong to knock-out and team events", err=True)
-        raise typer.Exit(2)
+        raise say.fail("选择先后手只用于淘汰赛和团体赛",
+                       "colour choices belong to knock-out and team events")
     number = _numbers(red)
     if len(number) != 1:
-        typer.echo(f"error: {red!r} is not an entry number", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"{red!r} 不是参赛者编号",
+                       f"{red!r} is not an entry number")
     _run(lambda: ev.choose_colour(round_no, match - 1, number[0]))
     ef.save(event)
     typer.echo(f"round {round_no} match {match}: {number[0]} has Red in the decider")
@@ -444,8 +448,8 @@ def decide(event: Path = typer.Argument(..., help="knock-out event file"),
     ef = _load(event)
     ev = ef.event
     if not isinstance(ev, KnockoutEvent):
-        typer.echo("error: decisions belong to knock-out events", err=True)
-        raise typer.Exit(2)
+        raise say.fail("裁决只用于淘汰赛",
+                       "decisions belong to knock-out events")
     _run(lambda: ev.decide(round_no, match - 1, winner, reason))
     ef.save(event)
     typer.echo(f"round {round_no} match {match}: {winner} goes through ({reason})")

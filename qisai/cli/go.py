@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from fractions import Fraction
 
@@ -42,13 +44,13 @@ def _load(path: Path) -> SgfGame:
     try:
         data = path.read_bytes()
     except OSError as err:
-        typer.echo(f"error: cannot read {path}: {err.strerror}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"无法读取 {path}：{err.strerror}",
+                       f"cannot read {path}: {err.strerror}") from None
     try:
         return read_sgf(data)
     except GoError as err:
-        typer.echo(f"error: {path}: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"{path}：{err}",
+                       f"{path}: {err}") from None
 
 
 def _rules(name: RulesName) -> Rules:
@@ -67,8 +69,8 @@ def _komi(option: str | None, game: SgfGame) -> Fraction | None:
         try:
             return Fraction(option)
         except (ValueError, ZeroDivisionError):
-            typer.echo(f"error: --komi {option!r} is not a number", err=True)
-            raise typer.Exit(2) from None
+            raise say.fail(f"--komi {option!r} 不是数字",
+                           f"--komi {option!r} is not a number") from None
     return game.komi
 
 
@@ -101,11 +103,11 @@ def score_command(
         for note in notes:
             typer.echo(f"note: {note}", err=True)
     except IllegalMoveError as err:
-        typer.echo(f"error: {file}: {err}", err=True)
-        raise typer.Exit(1) from None
+        raise say.fail(f"{file}：{err}",
+                       f"{file}: {err}", 1) from None
     except GoError as err:
-        typer.echo(f"error: {file}: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"{file}：{err}",
+                       f"{file}: {err}") from None
     try:
         if dead == "auto":
             from qisai.go.deadstones import estimate_dead
@@ -118,13 +120,13 @@ def score_command(
             for word in dead.replace(",", " ").split():
                 point = parse_gtp(word, board.size)
                 if point is None or board.get(point) is None:
-                    typer.echo(f"error: --dead {word}: {word.upper()} names no stone", err=True)
-                    raise typer.Exit(2)
+                    raise say.fail(f"--dead {word}：{word.upper()} 处没有棋子",
+                                   f"--dead {word}: {word.upper()} names no stone")
                 dead_points.append(point)
         result = count(board, dead_points, rules=the_rules, komi=komi_value)
     except GoError as err:
-        typer.echo(f"error: --dead {dead!r}: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"--dead {dead!r}：{err}",
+                       f"--dead {dead!r}: {err}") from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -158,8 +160,8 @@ def replay_command(
         typer.echo(f"illegal: {err}")
         raise typer.Exit(1) from None
     except GoError as err:
-        typer.echo(f"error: {file}: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"{file}：{err}",
+                       f"{file}: {err}") from None
     for note in notes:
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"ok: {board.move_number} moves, all legal ({the_rules.name} rules)")

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.xiangqi import Board
     from qisai.xiangqi.qili.rulings import Ruling
@@ -87,8 +89,7 @@ def judge(
         else:
             ruling = first_ruling(start, iccs, profile, occurrences)
     except XiangqiError as exc:
-        typer.echo(typer.style("error:", fg="red") + f" {exc}")
-        raise typer.Exit(1) from exc
+        raise say.fail(f"局面或着法不合规则：{exc}", str(exc), 1) from exc
     if ruling is None:
         print("none")
         return

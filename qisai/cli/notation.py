@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import typer
 
+from qisai.cli import say
+
 #: The names of :data:`qisai.xiangqi.notation.NOTATIONS` (a test keeps them
 #: equal), here so that the help needs no import of the notation module.
 NOTATION_NAMES = ("chinese", "wxf", "iccs", "engine")
@@ -43,23 +45,23 @@ def notation(
     from qisai.xiangqi.notation import NOTATIONS, format_line, parse_line
 
     if to not in NOTATIONS:
-        typer.echo(f"error: --to must be one of {', '.join(NOTATIONS)}, not {to!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"--to 须为 {', '.join(NOTATIONS)} 之一，不是 {to!r}",
+                       f"--to must be one of {', '.join(NOTATIONS)}, not {to!r}")
     if from_ != "auto" and from_ not in NOTATIONS:
-        typer.echo(f"error: --from must be 'auto' or one of {', '.join(NOTATIONS)}, "
-                   f"not {from_!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"--from 须为 'auto' 或 {', '.join(NOTATIONS)} 之一，不是 {from_!r}",
+                       f"--from must be 'auto' or one of {', '.join(NOTATIONS)}, "
+                       f"not {from_!r}")
     try:
         board = Board(STARTING_FEN if fen == "startpos" else fen)
     except XiangqiError as exc:
-        typer.echo(f"error: bad FEN: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        raise say.fail(f"FEN 有误：{exc}",
+                       f"bad FEN: {exc}") from exc
     try:
         parsed = parse_line(board, moves, None if from_ == "auto" else from_)
         out = format_line(board, parsed, to)
     except XiangqiError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        raise say.fail(f"{exc}",
+                       f"{exc}", 1) from exc
     typer.echo("\n".join(out) if lines else " ".join(out))
 
 

@@ -66,11 +66,12 @@ def xiangqi_board(board: Board) -> Text:
     return text
 
 
-def _fail(out: Console, message: str) -> typer.Exit:
-    """Print ``error: MESSAGE`` and return the exit (status 2) to raise."""
-    from rich.markup import escape
+def _fail(out: Console, zh: str, en: str) -> typer.Exit:
+    """Print ``错误：ZH`` and ``error: EN`` (issue 32.8) and return the exit
+    (status 2) to raise."""
+    from qisai.cli.say import print_error
 
-    out.print(f"[red]error:[/red] {escape(message)}")
+    print_error(out, zh, en)
     return typer.Exit(2)
 
 
@@ -105,25 +106,30 @@ def play(
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if game not in ("xiangqi", "go"):
-        raise _fail(err, f"--game {game!r}: use xiangqi or go")
+        raise _fail(err, f"--game {game!r}：请用 xiangqi（象棋）或 go（围棋）",
+                    f"--game {game!r}: use xiangqi or go")
     if opponent not in ("engine", "friend"):
-        raise _fail(err, f"--opponent {opponent!r}: use engine or friend")
+        raise _fail(err, f"--opponent {opponent!r}：请用 engine（电脑）或 friend（朋友）",
+                    f"--opponent {opponent!r}: use engine or friend")
     if game == "go":
         from qisai.cli.play_go import play_go
 
         if color not in (None, "black", "white"):
-            raise _fail(err, f"--color {color!r}: use black or white")
+            raise _fail(err, f"--color {color!r}：请用 black（黑）或 white（白）",
+                        f"--color {color!r}: use black or white")
         try:
             play_go(out, size=size, opponent=opponent, human_color=color or "black", think=think,
                     playouts=playouts or None, seed=None if seed < 0 else seed)
         except ValueError as exc:
-            raise _fail(err, str(exc)) from None
+            raise _fail(err, f"不能开局：{exc}", str(exc)) from None
         sys.stdout.flush()
         return
     if color not in (None, "red", "black"):
-        raise _fail(err, f"--color {color!r}: use red or black")
+        raise _fail(err, f"--color {color!r}：请用 red（红）或 black（黑）",
+                    f"--color {color!r}: use red or black")
     if notation_name not in ("chinese", "wxf", "iccs"):
-        raise _fail(err, f"--notation {notation_name!r}: use chinese, wxf or iccs")
+        raise _fail(err, f"--notation {notation_name!r}：请用 chinese（中文纵线）、wxf 或 iccs",
+                    f"--notation {notation_name!r}: use chinese, wxf or iccs")
     _play_xiangqi(out, err, opponent=opponent, human_red=color != "black", think=think,
                   notation_name=notation_name, fen=fen)
     sys.stdout.flush()
@@ -142,7 +148,7 @@ def _play_xiangqi(out: Console, err: Console, *, opponent: str, human_red: bool,
     try:
         game = XiangqiGame(ruleset("casual"), fen=fen, now=time.monotonic)  # type: ignore[arg-type]
     except EventError as exc:
-        raise _fail(err, str(exc)) from exc
+        raise _fail(err, f"不能开局：{exc}", str(exc)) from exc
     game.start()
     human = {Side.FIRST, Side.SECOND} if opponent == "friend" else (
         {Side.FIRST} if human_red else {Side.SECOND})

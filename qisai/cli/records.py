@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qisai.cli.say import print_error
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -58,7 +60,8 @@ def read_records(path: Path, *, strict: bool = True, encoding: str | None = None
     elif suffix == ".cbf":
         yield read_cbf(data, strict=strict)
     else:
-        raise typer.BadParameter(f"{path}: unknown record type {suffix!r} "
+        raise typer.BadParameter(f"{path}：未知的棋谱类型 {suffix!r}（应为 .pgn、.xqf、.cbl、.cbr "
+                                 f"或 .cbf） / {path}: unknown record type {suffix!r} "
                                  "(expected .pgn, .xqf, .cbl, .cbr or .cbf)")
 
 
@@ -87,13 +90,14 @@ def convert(
 
     err = _err()
     if notation not in NOTATIONS or notation == "engine":
-        raise typer.BadParameter(f"unknown notation {notation!r}: chinese, wxf or iccs")
+        raise typer.BadParameter(f"未知的记谱法 {notation!r}：请用 chinese、wxf 或 iccs / "
+                                 f"unknown notation {notation!r}: chinese, wxf or iccs")
     try:
         codecs.lookup(encoding)
         if input_encoding is not None:
             codecs.lookup(input_encoding)
     except LookupError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise typer.BadParameter(f"未知的编码：{exc} / {exc}") from None
     fullwidth = output is not None and \
         encoding.lower().replace("-", "") in ("gbk", "gb2312", "gb18030", "cp936")
     count = skipped = 0
@@ -138,11 +142,12 @@ def convert(
             if out is not None:
                 out.close()
     except (XiangqiError, OSError, LookupError) as exc:
-        err.print(f"[red]error:[/red] {source}: {exc}")
+        print_error(err, f"{source}：{exc}", f"{source}: {exc}")
         raise typer.Exit(1) from exc
     err.print(f"{count} game(s) converted, {skipped} skipped")
     if count == 0 and output is not None:
-        err.print(f"[red]error:[/red] no game of {source} could be written; {output} not made")
+        print_error(err, f"{source} 没有一局能写出；未生成 {output}",
+                    f"no game of {source} could be written; {output} not made")
         raise typer.Exit(1)
 
 
@@ -170,7 +175,7 @@ def svg(
         mark = Move.from_iccs(last_move) if last_move else None
         output.write_text(board_svg(board, flipped=flipped, last_move=mark), encoding="utf-8")
     except (XiangqiError, OSError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        print_error(err, f"无法画出局面：{exc}", str(exc))
         raise typer.Exit(1) from exc
     err.print(f"wrote {output}")
 

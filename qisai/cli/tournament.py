@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
     from qisai.competition.events.team_event import TeamEvent
@@ -44,17 +46,23 @@ def _run(fn: Callable[[], T]) -> T:
         if problems:  # one line per bad item (bulk results) or finding (manual pairing)
             from qisai.competition.entries import EntriesError
 
-            head = ("manual pairing refused (--force accepts a rematch only)"
-                    if hasattr(exc, "findings") else
-                    f"{len(problems)} bad row(s) in the entries, no event made"
-                    if isinstance(exc, EntriesError) else
-                    f"{len(problems)} bad item(s), nothing recorded")
-            typer.echo(f"error: {head}:", err=True)
-            for line in problems:
+            if hasattr(exc, "findings"):
+                say.error("人工编排被拒绝（--force 只放行重复对阵）：",
+                          "manual pairing refused (--force accepts a rematch only):")
+                zh = [f.text_zh() for f in exc.findings]
+            elif isinstance(exc, EntriesError):
+                say.error(f"报名表有 {len(problems)} 行有误，未建比赛：",
+                          f"{len(problems)} bad row(s) in the entries, no event made:")
+                zh = [p.text_zh() for p in exc.problems]
+            else:
+                say.error(f"{len(problems)} 项有误，未登记任何成绩：",
+                          f"{len(problems)} bad item(s), nothing recorded:")
+                zh = [getattr(line, "zh", str(line)) for line in problems]
+            for line_zh, line in zip(zh, problems, strict=True):
+                typer.echo(f"  {line_zh}", err=True)
                 typer.echo(f"  {line}", err=True)
-        else:
-            typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+            raise typer.Exit(2) from None
+        raise say.refused(exc) from None
 
 
 _WRAPPED: dict[int, EventFile] = {}
@@ -78,7 +86,7 @@ def read_entries(path: Path) -> list[Player]:
     row) or from JSON (a list of objects with the keys of
     :meth:`Player.from_dict`).  Raises :class:`EventFileError` naming the
     file and the row."""
-    from qisai.competition.errors import EntryError, EventFileError
+    from qisai.competition.errors import EntryError, EventFileError, en_of, zh_of
     from qisai.competition.tournament import Player
 
     if path.suffix.lower() != ".json":
@@ -86,18 +94,22 @@ def read_entries(path: Path) -> list[Player]:
 
         players = [e.player() for e in read_sheet(path)]
         if not players:
-            raise EventFileError(f"{path}: no entries")
+            raise EventFileError(f"{path}：没有参赛者",
+                                 f"{path}: no entries")
         return players
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise EventFileError(f"{path}: cannot read ({exc.strerror})") from None
+        raise EventFileError(f"{path}：无法读取（{exc.strerror}）",
+                             f"{path}: cannot read ({exc.strerror})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise EventFileError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        raise EventFileError(f"{path}，第 {exc.lineno} 行：不是 JSON（{exc.msg}）",
+                             f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
     if not isinstance(data, list):
-        raise EventFileError(f"{path}: expected a list of entries")
+        raise EventFileError(f"{path}：应为参赛者列表",
+                             f"{path}: expected a list of entries")
     players = []
     for k, d in enumerate(data, start=1):
         try:
@@ -106,9 +118,11 @@ def read_entries(path: Path) -> list[Player]:
                 d["rating"] = int(float(d["rating"]))
             players.append(Player.from_dict(d))
         except (EntryError, ValueError, TypeError) as exc:
-            raise EventFileError(f"{path}, entry {k}: {exc}") from None
+            raise EventFileError(f"{path}，第 {k} 名参赛者：{zh_of(exc)}",
+                                 f"{path}, entry {k}: {en_of(exc)}") from None
     if not players:
-        raise EventFileError(f"{path}: no entries")
+        raise EventFileError(f"{path}：没有参赛者",
+                             f"{path}: no entries")
     return players
 
 
@@ -142,9 +156,9 @@ def _load(event: Path) -> Tournament:
 
     t = _open(event)
     if not isinstance(t, Tournament):
-        typer.echo(f"error: {event} is a {t.kind} event; this command is for round robin "
-                   "and Swiss events (see 'qisai event')", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"{event} 是 {t.kind} 比赛；这个命令用于循环赛和积分编排赛（见 'qisai event'）",
+                       f"{event} is a {t.kind} event; this command is for round robin "
+                       "and Swiss events (see 'qisai event')")
     return t
 
 
@@ -171,9 +185,8 @@ def _split(event: Path) -> tuple[Tournament | None, EventFile | None]:
     if isinstance(obj, Tournament):
         return obj, None
     if obj.kind != "team":
-        typer.echo(f"error: {event} is a {obj.kind} event: run it with 'qisai event'",
-                   err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"{event} 是 {obj.kind} 比赛：请用 'qisai event' 运行",
+                       f"{event} is a {obj.kind} event: run it with 'qisai event'")
     return None, obj
 
 
@@ -244,14 +257,14 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
                           "--no-draw-numbers keeps the file's order"),
            force: bool = typer.Option(False, help="overwrite an existing event file")) -> None:
     """Create an event from a file of entries and draw its numbers."""
-    from qisai.competition.pairing.swiss import SwissOptions
+    from qisai.competition.pairing.swiss_options import SwissOptions
     from qisai.competition.scoring import preset, table_for_rules
     from qisai.competition.tiebreaks import parse_criteria
     from qisai.competition.tournament import Tournament
 
     if event.exists() and not force:
-        typer.echo(f"error: {event} exists (use --force)", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"{event} 已存在（覆盖请用 --force）",
+                       f"{event} exists (use --force)")
     if system.replace("_", "-") in ("all-play-all", "全队轮", "全队轮赛制"):
         from qisai.cli import tournament_team
 
@@ -259,8 +272,8 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
                                {}, score_by=score_by)
         return
     if score_by is not None:
-        typer.echo("error: --score-by is for --system all-play-all (12.4)", err=True)
-        raise typer.Exit(2)
+        raise say.fail("--score-by 只用于 --system all-play-all（全队轮赛制，12.4）",
+                       "--score-by is for --system all-play-all (12.4)")
 
     def make() -> Tournament:
         players = read_entries(entries)
@@ -286,8 +299,10 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
 
 
 def _findings(findings: list[Any]) -> None:
-    # a finding prints as "warning: [clause] message" already (manual.Finding)
+    # a finding prints as "warning: [clause] message" already (manual.Finding),
+    # its Chinese first
     for f in findings:
+        typer.echo(f.text_zh(), err=True)
         typer.echo(str(f), err=True)
 
 
@@ -313,17 +328,17 @@ def pair(event: Path = typer.Argument(..., help="event file"),
     t, ef = _split(event)
     if ef is not None:
         if manual is not None or fix is not None:
-            typer.echo("error: a 全队轮 match is paired by its schedule (12.4); change a "
-                       "team's order with 'qisai tournament lineup'", err=True)
-            raise typer.Exit(2)
+            raise say.fail("全队轮赛按赛程编排（12.4）；要改一队的出场次序请用 'qisai tournament lineup'",
+                           "a 全队轮 match is paired by its schedule (12.4); change a "
+                           "team's order with 'qisai tournament lineup'")
         from qisai.cli import tournament_team
 
         tournament_team.pair(ef, event)
         return
     assert t is not None
     if manual is not None and fix is not None:
-        typer.echo("error: give --manual or --fix, not both", err=True)
-        raise typer.Exit(2)
+        raise say.fail("--manual 与 --fix 只能给一个",
+                       "give --manual or --fix, not both")
     if manual is not None:
         boards = _run(lambda: hand.parse_boards(manual))
         _findings(_run(lambda: hand.set_round(t, boards, reason, round_no=round_no,
@@ -402,8 +417,8 @@ def pairings(event: Path = typer.Argument(..., help="event file"),
     render = {"text": output.pairings_text, "csv": output.pairings_csv,
               "html": output.pairings_html}.get(fmt)
     if render is None:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"未知格式 {fmt!r}",
+                       f"unknown format {fmt!r}")
     typer.echo(_run(lambda: render(t, r)), nl=False)
 
 
@@ -449,15 +464,13 @@ def result(event: Path = typer.Argument(..., help="event file"),
     assert t is not None
     if round_opt is None and file is None:
         if len(args) != 3:
-            typer.echo("error: give ROUND BOARD RESULT, or --round R with the items",
-                       err=True)
-            raise typer.Exit(2)
+            raise say.fail("请给出 轮次 台号 成绩，或用 --round R 加各项成绩",
+                           "give ROUND BOARD RESULT, or --round R with the items")
         try:
             round_no, board = int(args[0]), int(args[1])
         except ValueError:
-            typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
-                       err=True)
-            raise typer.Exit(2) from None
+            raise say.fail(f"轮次和台号须为数字，不是 {args[0]!r} {args[1]!r}",
+                           f"round and board must be numbers, not {args[0]!r} {args[1]!r}") from None
         rec = t.rounds[round_no - 1] if 1 <= round_no <= len(t.rounds) else None
         if overwrite and rec is not None and board in rec.results \
                 and t.current_round > round_no:
@@ -477,14 +490,14 @@ def result(event: Path = typer.Argument(..., help="event file"),
         try:
             text = file.read_text(encoding="utf-8-sig") + ("\n" + text if text else "")
         except OSError as exc:
-            typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
-            raise typer.Exit(2) from None
+            raise say.fail(f"{file}：无法读取（{exc.strerror}）",
+                           f"{file}: cannot read ({exc.strerror})") from None
     number = round_opt if round_opt is not None else t.current_round
     if overwrite and t.current_round > number:
-        typer.echo(f"error: round {number + 1} is paired: correct round {number}'s results one "
-                   "board at a time (ROUND BOARD RESULT --overwrite --reason ...), so that "
-                   "each correction is logged and its effect on later pairings shown", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"第 {number + 1} 轮已编排：第 {number} 轮的成绩请逐台更正（轮次 台号 成绩 --overwrite --reason ...），以便每次更正都有记录，并显示它对以后编排的影响",
+                       f"round {number + 1} is paired: correct round {number}'s results one "
+                       "board at a time (ROUND BOARD RESULT --overwrite --reason ...), so that "
+                       "each correction is logged and its effect on later pairings shown")
     # a file's unreadable items and its board errors are reported together (33.6)
     parsed, unread = parse_items_checked(text, by_player=by_player)
     if not parsed and not unread:
@@ -510,12 +523,11 @@ def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | N
 
     if round_opt is None and file is None:
         if len(args) != 3:
-            typer.echo("error: give ROUND BOARD RESULT, or --round R with the items", err=True)
-            raise typer.Exit(2)
+            raise say.fail("请给出 轮次 台号 成绩，或用 --round R 加各项成绩",
+                           "give ROUND BOARD RESULT, or --round R with the items")
         if not (args[0].isdigit() and args[1].isdigit()):
-            typer.echo(f"error: round and board must be numbers, not {args[0]!r} {args[1]!r}",
-                       err=True)
-            raise typer.Exit(2)
+            raise say.fail(f"轮次和台号须为数字，不是 {args[0]!r} {args[1]!r}",
+                           f"round and board must be numbers, not {args[0]!r} {args[1]!r}")
         round_no, text = int(args[0]), f"{args[1]} {args[2]}"
     else:
         text = ", ".join(args)
@@ -523,8 +535,8 @@ def _team_result(ef: EventFile, event: Path, args: list[str], round_opt: int | N
             try:
                 text = file.read_text(encoding="utf-8-sig") + ("\n" + text if text else "")
             except OSError as exc:
-                typer.echo(f"error: {file}: cannot read ({exc.strerror})", err=True)
-                raise typer.Exit(2) from None
+                raise say.fail(f"{file}：无法读取（{exc.strerror}）",
+                               f"{file}: cannot read ({exc.strerror})") from None
         round_no = round_opt if round_opt is not None else round_count(ef)
     tournament_team.result(ef, event, round_no, text, overwrite)
     _rating_after(ef, round_no, details=details)
@@ -620,8 +632,8 @@ def ratings(event: Path = typer.Argument(..., help="event file"),
                                "header": table.header, "rows": table.rows},
                               ensure_ascii=False, indent=1))
     else:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"未知格式 {fmt!r}",
+                       f"unknown format {fmt!r}")
 
 
 @app.command()
@@ -635,8 +647,8 @@ def lineup(event: Path = typer.Argument(..., help="全队轮 event file"),
 
     _, ef = _split(event)
     if ef is None:
-        typer.echo("error: line-ups belong to team events", err=True)
-        raise typer.Exit(2)
+        raise say.fail("出场名单只用于团体赛",
+                       "line-ups belong to team events")
     tournament_team.lineup(ef, event, team, order)
 
 
@@ -691,8 +703,8 @@ def standings(event: Path = typer.Argument(..., help="event file"),
     elif fmt == "html":
         typer.echo(_run(lambda: output.standings_html(t)), nl=False)
     else:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"未知格式 {fmt!r}",
+                       f"unknown format {fmt!r}")
 
 
 @app.command()
@@ -711,8 +723,8 @@ def crosstable(event: Path = typer.Argument(..., help="event file"),
     render = {"text": output.crosstable_text, "csv": output.crosstable_csv,
               "html": output.crosstable_html}.get(fmt)
     if render is None:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"未知格式 {fmt!r}",
+                       f"unknown format {fmt!r}")
     typer.echo(render(t), nl=False)
 
 

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
+from qisai.cli import say
+
 if TYPE_CHECKING:
     from qisai.competition.events.file import EventFile
 
@@ -35,9 +37,12 @@ def _run(fn: Callable[[], T]) -> T:
         return fn()
     except CompetitionError as exc:
         problems = getattr(exc, "problems", None)
-        typer.echo(f"error: {len(problems)} bad item(s), nothing recorded:" if problems
-                   else f"error: {exc}", err=True)
-        for line in problems or []:
+        if not problems:
+            raise say.refused(exc) from None
+        say.error(f"{len(problems)} 项有误，未登记任何成绩：",
+                  f"{len(problems)} bad item(s), nothing recorded:")
+        for line in problems:
+            typer.echo(f"  {getattr(line, 'zh', line)}", err=True)
             typer.echo(f"  {line}", err=True)
         raise typer.Exit(2) from None
 
@@ -58,7 +63,8 @@ def create(event: Path, entries: Path, name: str, boards: int | None, rules: str
         teams: dict[str, int] = {}
         for e in rows:
             if not e.team:
-                raise EntryError(f"row {e.row}: {e.name} has no team (队名); 12.4 全队轮赛制 "
+                raise EntryError(f"第 {e.row} 行：{e.name} 没有队名（队名）；12.4 全队轮赛制是队与队之间的比赛",
+                                 f"row {e.row}: {e.name} has no team (队名); 12.4 全队轮赛制 "
                                  "is played between teams")
             teams[e.team] = teams.get(e.team, 0) + 1
         n = boards or min(teams.values(), default=0)
@@ -89,9 +95,9 @@ def lineup(ef: EventFile, path: Path, team: str, order: str) -> None:
 
     ev = ef.event
     if not isinstance(ev, AllPlayAllEvent):
-        typer.echo("error: this team event sets line-ups per match: use "
-                   "'qisai event lineup'", err=True)
-        raise typer.Exit(2)
+        raise say.fail("这个团体赛每场单独定出场名单：请用 'qisai event lineup'",
+                       "this team event sets line-ups per match: use "
+                       "'qisai event lineup'")
     names = [x.strip() for x in order.replace("，", ",").split(",") if x.strip()]
     _run(lambda: ev.set_order(team, names))
     ef.save(path)
@@ -230,8 +236,8 @@ def standings(ef: EventFile, fmt: str, who: str = "teams") -> None:
             out["note"] = table.note
         typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
     else:
-        typer.echo(f"error: unknown format {fmt!r}", err=True)
-        raise typer.Exit(2)
+        raise say.fail(f"未知格式 {fmt!r}",
+                       f"unknown format {fmt!r}")
 
 
 def crosstable(ef: EventFile) -> None:

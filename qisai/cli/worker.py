@@ -14,6 +14,8 @@ from typing import Any
 
 import typer
 
+from qisai.cli import say
+
 __all__ = ["register", "worker"]
 
 
@@ -54,29 +56,28 @@ def worker(
         from qisai.web.play.resources import default_processes
         from qisai.web.seats.opponents import parse_spec
     except ImportError as exc:  # pragma: no cover - the cluster extra is missing
-        typer.echo(f"error: qisai worker needs the cluster extra (pip install "
-                   f"'qisai[cluster]'): {exc}", err=True)
-        raise typer.Exit(2) from exc
+        raise say.fail(f"qisai worker 需要 cluster 附加组件（pip install 'qisai[cluster]'）：{exc}",
+                       f"qisai worker needs the cluster extra (pip install "
+                       f"'qisai[cluster]'): {exc}") from exc
     try:
         url = check_url(redis_url) if redis_url else env_redis_url()
     except ValueError as exc:
-        typer.echo(f"error: --redis-url: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise say.fail(f"--redis-url：{exc}",
+                       f"--redis-url: {exc}") from None
     if url is None:
-        typer.echo("error: no Redis: pass --redis-url redis://HOST:PORT/0 or set QISAI_REDIS_URL",
-                   err=True)
-        raise typer.Exit(2)
+        raise say.fail("没有 Redis：请给出 --redis-url redis://主机:端口/0 或设置 QISAI_REDIS_URL",
+                       "no Redis: pass --redis-url redis://HOST:PORT/0 or set QISAI_REDIS_URL")
     engines: dict[str, str] = {}
     for spec in engine:
         name, sep, command = spec.partition("=")
         if not sep or not re.fullmatch(r"[\w.+-]+", name.strip()):
-            typer.echo(f"error: --engine {spec!r}: expected NAME=COMMAND", err=True)
-            raise typer.Exit(2)
+            raise say.fail(f"--engine {spec!r}：应写作 名称=命令",
+                           f"--engine {spec!r}: expected NAME=COMMAND")
         try:
             parse_spec(command.strip())
         except ValueError as exc:
-            typer.echo(f"error: --engine {spec!r}: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise say.fail(f"--engine {spec!r}：{exc}",
+                           f"--engine {spec!r}: {exc}") from None
         engines[name.strip()] = command.strip()
     size = processes or default_processes()
 

@@ -27,7 +27,9 @@ def _board_or_exit(fen: str) -> Board:
     try:
         return Board(STARTING_FEN if fen == "startpos" else fen)
     except XiangqiError as exc:
-        _console().print(f"[red]error:[/red] bad FEN: {exc}")
+        from qisai.cli.say import print_error
+
+        print_error(_console(), f"FEN 有误：{exc}", f"bad FEN: {exc}")
         raise typer.Exit(2) from exc
 
 

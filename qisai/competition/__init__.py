@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from qisai.competition.pairing.berger import berger_round, berger_table, double_round_robin
     from qisai.competition.pairing.knockout import Knockout, bracket_order, card_draw
     from qisai.competition.pairing.mcmahon import initial_scores, pair_mcmahon_round
-    from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+    from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+    from qisai.competition.pairing.swiss_options import SwissOptions
     from qisai.competition.scoring import CLASSIC, CXA_2011, TEAM_MATCH, TRIAL_2007, ScoringTable
     from qisai.competition.series import Series, SeriesFormat
     from qisai.competition.teams import LineupMode, Team, TeamTournament, legal_lineups
@@ -67,7 +68,7 @@ _LAZY = {
     "Series": "qisai.competition.series",
     "SeriesFormat": "qisai.competition.series",
     "Standing": "qisai.competition.tiebreaks",
-    "SwissOptions": "qisai.competition.pairing.swiss",
+    "SwissOptions": "qisai.competition.pairing.swiss_options",
     "SwissPlayer": "qisai.competition.pairing.swiss",
     "System": "qisai.competition.tournament",
     "TEAM_MATCH": "qisai.competition.scoring",

@@ -108,16 +108,20 @@ def correct_result(t: Tournament, round_no: int, board: int, result: Result | st
     raises.
     """
     if not 1 <= round_no <= len(t.rounds):
-        raise ResultError(f"{t.name}: round {round_no} has not been paired")
+        raise ResultError(f"{t.name}：第 {round_no} 轮尚未编排",
+                          f"{t.name}: round {round_no} has not been paired")
     rec = t.rounds[round_no - 1]
     if board not in rec.results:
-        raise ResultError(f"round {round_no} board {board} has no result to correct")
+        raise ResultError(f"第 {round_no} 轮第 {board} 台没有可更正的成绩",
+                          f"round {round_no} board {board} has no result to correct")
     if not reason.strip():
-        raise ResultError(f"round {round_no} board {board}: a correction needs a reason")
+        raise ResultError(f"第 {round_no} 轮第 {board} 台：更正须写明理由",
+                          f"round {round_no} board {board}: a correction needs a reason")
     old = rec.results[board]
     wanted = Result.parse(result) if isinstance(result, str) else result
     if wanted is old.result:
-        raise ResultError(f"round {round_no} board {board} is {old.result.value} already")
+        raise ResultError(f"第 {round_no} 轮第 {board} 台已是 {old.result.value}",
+                          f"round {round_no} board {board} is {old.result.value} already")
     later = later_rounds_paired(t, round_no)
     before = {r: scores_before(t, r) for r in later}
     new = t.record_result(round_no, board, result, red_fouls=red_fouls,
@@ -147,15 +151,18 @@ def repair_unplayed(t: Tournament, reason: str) -> tuple[int, list[Pairing]]:
     Raises :class:`EventStateError` for a round robin, a round whose
     boards are all played, or when the pairer fails."""
     if t.system is not System.SWISS:
-        raise EventStateError(f"{t.name}: a round robin's boards come from the Berger table "
+        raise EventStateError(f"{t.name}：循环赛的对阵来自贝格尔编排表（13.1）；更正成绩不改变对阵",
+                              f"{t.name}: a round robin's boards come from the Berger table "
                               "(13.1); a corrected score does not change them")
     if not t.rounds:
-        raise EventStateError(f"{t.name}: no round is paired")
+        raise EventStateError(f"{t.name}：尚无编排的轮次",
+                              f"{t.name}: no round is paired")
     rec = t.rounds[-1]
     open_boards = [p for p in rec.pairings
                    if p.is_bye or p.board not in rec.results]
     if not any(not p.is_bye for p in open_boards):
-        raise EventStateError(f"{t.name}: every board of round {rec.number} is played; "
+        raise EventStateError(f"{t.name}：第 {rec.number} 轮各台均已赛过；没有可重新编排的",
+                              f"{t.name}: every board of round {rec.number} is played; "
                               "nothing to re-pair")
     played: dict[frozenset[int], Game] = {}
     fixed: list[Pairing] = []

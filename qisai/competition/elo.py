@@ -31,11 +31,13 @@ def update(rating: float, results: Iterable[tuple[float, float]], k: float = 20.
     Raises :class:`CompetitionError` for a score outside 0..1 or K <= 0.
     """
     if k <= 0:
-        raise CompetitionError(f"K must be positive, got {k}")
+        raise CompetitionError(f"K 须为正数，实为 {k}",
+                               f"K must be positive, got {k}")
     change = 0.0
     for opp, score in results:
         if not 0.0 <= score <= 1.0:
-            raise CompetitionError(f"a game score must be within 0..1, got {score}")
+            raise CompetitionError(f"一局的得分须在 0..1 之间，实为 {score}",
+                                   f"a game score must be within 0..1, got {score}")
         change += score - expected(rating, opp)
     return rating + k * change
 
@@ -56,6 +58,7 @@ def rate_games(ratings: Mapping[int, float], games: Iterable[Game],
             opp = g.black if pid == g.red else g.red
             if pid not in ratings or opp not in ratings:
                 raise CompetitionError(
+                    f"第 {g.round} 轮：对局 {g.red}-{g.black} 有无等级分的棋手",
                     f"round {g.round}: game {g.red}-{g.black} has an unrated player")
             per[pid].append((ratings[opp], _SCORE[g.result.outcome(colour).value]))
     out = {}

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qisai.competition.errors import EventFileError
+from qisai.competition.errors import EventFileError, en_of, zh_of
 from qisai.competition.pairing.mcmahon import rank_value
 from qisai.competition.tournament import Player
 
@@ -71,10 +71,18 @@ class EntryProblem:
     row: int
     column: str
     message: str
+    """What is wrong, in English."""
+    zh: str = ""
+    """What is wrong, in Chinese (issue 32.8)."""
 
     def __str__(self) -> str:
         where = f"{self.file}, row {self.row}" + (f", column {self.column}" if self.column else "")
         return f"{where}: {self.message}"
+
+    def text_zh(self) -> str:
+        """Return the problem in Chinese: ``文件，第 N 行，列 X：说明``."""
+        where = f"{self.file}，第 {self.row} 行" + (f"，{self.column} 列" if self.column else "")
+        return f"{where}：{self.zh or self.message}"
 
 
 class EntriesError(EventFileError):
@@ -83,10 +91,11 @@ class EntriesError(EventFileError):
 
     def __init__(self, problems: Sequence[EntryProblem]) -> None:
         self.problems = list(problems)
-        shown = [str(p) for p in self.problems[:20]]
-        if len(self.problems) > 20:
-            shown.append(f"... and {len(self.problems) - 20} more")
-        super().__init__("\n".join(shown))
+        shown = self.problems[:20]
+        more = len(self.problems) - len(shown)
+        zh = [p.text_zh() for p in shown] + ([f"……另有 {more} 处"] if more else [])
+        en = [str(p) for p in shown] + ([f"... and {more} more"] if more else [])
+        super().__init__("\n".join(zh), "\n".join(en))
 
 
 @dataclass(slots=True)
@@ -143,7 +152,8 @@ def _rows_csv(path: Path) -> list[list[str]]:
         except UnicodeDecodeError:
             continue
     else:  # pragma: no cover - gb18030 decodes any byte string
-        raise EntriesError([EntryProblem(str(path), 0, "", "not UTF-8 or GB18030 text")])
+        raise EntriesError([EntryProblem(str(path), 0, "", "not UTF-8 or GB18030 text",
+                                         zh="不是 UTF-8 或 GB18030 文本")])
     return [[c.strip() for c in row] for row in csv.reader(io.StringIO(text))]
 
 
@@ -151,12 +161,14 @@ def _rows_xlsx(path: Path) -> list[list[str]]:
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency of qisai
-        raise EventFileError(f"{path}: reading .xlsx needs openpyxl (pip install openpyxl)") \
+        raise EventFileError(f"{path}：读 .xlsx 需要 openpyxl（pip install openpyxl）",
+                             f"{path}: reading .xlsx needs openpyxl (pip install openpyxl)") \
             from None
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a bad file
-        raise EventFileError(f"{path}: not an Excel .xlsx workbook ({exc})") from None
+        raise EventFileError(f"{path}：不是 Excel .xlsx 工作簿（{exc}）",
+                             f"{path}: not an Excel .xlsx workbook ({exc})") from None
     try:
         ws = wb.worksheets[0]
         return [[_cell(v) for v in row] for row in ws.iter_rows(values_only=True)]
@@ -175,15 +187,18 @@ def read_entries(path: str | Path) -> list[Entry]:
     """
     p = Path(path)
     if not p.is_file():
-        raise EventFileError(f"{p}: no such file")
+        raise EventFileError(f"{p}：没有这个文件",
+                             f"{p}: no such file")
     try:
         rows = _rows_xlsx(p) if p.suffix.lower() in (".xlsx", ".xlsm") else _rows_csv(p)
     except OSError as exc:
-        raise EventFileError(f"{p}: cannot read ({exc.strerror})") from None
+        raise EventFileError(f"{p}：无法读取（{exc.strerror}）",
+                             f"{p}: cannot read ({exc.strerror})") from None
     while rows and not any(rows[0]):
         rows.pop(0)
     if not rows:
-        raise EntriesError([EntryProblem(str(p), 1, "", "the file is empty")])
+        raise EntriesError([EntryProblem(str(p), 1, "", "the file is empty",
+                                         zh="文件是空的")])
     header = rows[0]
     columns: dict[int, str] = {}
     problems: list[EntryProblem] = []
@@ -192,12 +207,14 @@ def read_entries(path: str | Path) -> list[Entry]:
         if f is None:
             continue
         if f in columns.values():
-            problems.append(EntryProblem(str(p), 1, h, f"a second column for {f}"))
+            problems.append(EntryProblem(str(p), 1, h, f"a second column for {f}",
+                                         zh=f"{f} 的第二个列"))
         columns[k] = f
     if "name" not in columns.values():
         raise EntriesError([EntryProblem(
             str(p), 1, "", "the header needs a name column (姓名 or name); found "
-            + ", ".join(repr(h) for h in header if h))])
+            + ", ".join(repr(h) for h in header if h),
+                                         zh="表头须有姓名列（姓名 或 name）；现有 " + "、".join(repr(h) for h in header if h))])
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     for n, row in enumerate(rows[1:], start=2):
@@ -214,10 +231,12 @@ def read_entries(path: str | Path) -> list[Entry]:
         bad = len(problems)
         name = values.get("name", "")
         if not name:
-            problems.append(EntryProblem(str(p), n, heading["name"], "the name is empty"))
+            problems.append(EntryProblem(str(p), n, heading["name"], "the name is empty",
+                                         zh="姓名为空"))
         elif name in seen:
             problems.append(EntryProblem(str(p), n, heading["name"],
-                                         f"{name!r} is entered twice (row {seen[name]})"))
+                                         f"{name!r} is entered twice (row {seen[name]})",
+                                         zh=f"{name!r} 报名两次（第 {seen[name]} 行）"))
         rating = 0
         text = values.get("rating", "")
         if text:
@@ -228,12 +247,14 @@ def read_entries(path: str | Path) -> list[Entry]:
                 rating = int(number)
             except ValueError:
                 problems.append(EntryProblem(str(p), n, heading["rating"],
-                                             f"rating {text!r} is not a whole number >= 0"))
+                                             f"rating {text!r} is not a whole number >= 0",
+                                             zh=f"等级分 {text!r} 不是不小于 0 的整数"))
         sex = values.get("sex", "")
         if sex:
             if sex.lower() not in _SEX:
                 problems.append(EntryProblem(str(p), n, heading["sex"],
-                                             f"sex {sex!r} is not 男/女 (M/F)"))
+                                             f"sex {sex!r} is not 男/女 (M/F)",
+                                             zh=f"性别 {sex!r} 不是 男/女（M/F）"))
             else:
                 sex = _SEX[sex.lower()]
         rank = values.get("rank", "")
@@ -241,7 +262,8 @@ def read_entries(path: str | Path) -> list[Entry]:
             try:
                 rank_value(rank)
             except ValueError as exc:
-                problems.append(EntryProblem(str(p), n, heading["rank"], str(exc)))
+                problems.append(EntryProblem(str(p), n, heading["rank"], en_of(exc),
+                                             zh=zh_of(exc)))
         if len(problems) > bad:
             continue
         seen[name] = n
@@ -251,7 +273,8 @@ def read_entries(path: str | Path) -> list[Entry]:
     if problems:
         raise EntriesError(problems)
     if not entries:
-        raise EntriesError([EntryProblem(str(p), 2, "", "no entries under the header")])
+        raise EntriesError([EntryProblem(str(p), 2, "", "no entries under the header",
+                                         zh="表头下没有报名者")])
     return entries
 
 
@@ -308,4 +331,5 @@ def write_entries(entries: Sequence[Entry], path: str | Path, *, chinese: bool =
             p.write_text("\ufeff" + entries_csv(entries, chinese=chinese, numbers=numbers),
                          encoding="utf-8")
     except OSError as exc:
-        raise EventFileError(f"{p}: cannot write ({exc.strerror})") from None
+        raise EventFileError(f"{p}：无法写入（{exc.strerror}）",
+                             f"{p}: cannot write ({exc.strerror})") from None

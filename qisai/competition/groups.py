@@ -25,9 +25,11 @@ def snake_groups(seeded: Sequence[Player], groups: int) -> list[list[Player]]:
     fewer than two entries.
     """
     if groups < 1:
-        raise CompetitionError(f"number of groups must be at least 1, got {groups}")
+        raise CompetitionError(f"组数至少为 1，实为 {groups}",
+                               f"number of groups must be at least 1, got {groups}")
     if len(seeded) < 2 * groups:
         raise CompetitionError(
+            f"{len(seeded)} 名参赛者分不满 {groups} 个至少两人的组",
             f"{len(seeded)} entries cannot fill {groups} groups of at least two")
     out: list[list[Player]] = [[] for _ in range(groups)]
     for k, p in enumerate(seeded):
@@ -73,13 +75,16 @@ class GroupStage:
         :class:`CompetitionError` if ``per_group`` is out of range.
         """
         if per_group < 1:
-            raise CompetitionError(f"per_group must be at least 1, got {per_group}")
+            raise CompetitionError(f"per_group 至少为 1，实为 {per_group}",
+                                   f"per_group must be at least 1, got {per_group}")
         table: list[list[Player]] = []
         for t in self.groups:
             if not t.finished:
-                raise EventStateError(f"{t.name} is not finished")
+                raise EventStateError(f"{t.name} 尚未结束",
+                                      f"{t.name} is not finished")
             st = t.standings()
             if per_group > len(st):
-                raise CompetitionError(f"{t.name} has only {len(st)} ranked entries")
+                raise CompetitionError(f"{t.name} 只有 {len(st)} 名排出名次的参赛者",
+                                       f"{t.name} has only {len(st)} ranked entries")
             table.append([t.player(s.entry) for s in st[:per_group]])
         return [table[g][place] for place in range(per_group) for g in range(len(table))]

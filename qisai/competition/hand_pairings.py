@@ -33,6 +33,9 @@ ERROR = "error"
 WARNING = "warning"
 
 
+_SEVERITY_ZH = {ERROR: "错误", REMATCH: "重复对阵", WARNING: "提醒"}
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One thing a manual pairing breaks: its severity (``error``: always
@@ -42,9 +45,17 @@ class Finding:
     severity: str
     clause: str
     message: str
+    """What is wrong, in English."""
+    zh: str = ""
+    """What is wrong, in Chinese (issue 32.8)."""
 
     def __str__(self) -> str:
         return f"{self.severity}: [{self.clause}] {self.message}"
+
+    def text_zh(self) -> str:
+        """Return the finding in Chinese: ``错误：[条款] 说明``."""
+        return f"{_SEVERITY_ZH.get(self.severity, self.severity)}：[{self.clause}] " \
+               f"{self.zh or self.message}"
 
 
 class ManualPairingError(PairingError):
@@ -53,7 +64,8 @@ class ManualPairingError(PairingError):
     def __init__(self, findings: Sequence[Finding]) -> None:
         self.findings = list(findings)
         self.problems = [str(f) for f in self.findings]
-        super().__init__("manual pairing refused: " + "; ".join(self.problems))
+        super().__init__("人工编排被拒绝：" + "；".join(f.text_zh() for f in self.findings),
+                         "manual pairing refused: " + "; ".join(self.problems))
 
 
 def parse_boards(text: str) -> list[Pairing]:
@@ -65,12 +77,14 @@ def parse_boards(text: str) -> list[Pairing]:
             continue
         m = re.fullmatch(r"(\d+)\s*(?:[-:vV]\s*(\d+))?", item)
         if m is None:
-            raise PairingError(f"board item {k} {item!r}: write RED-BLACK, or one number "
+            raise PairingError(f"第 {k} 项对阵 {item!r}：写作 红-黑，轮空只写一个号码",
+                               f"board item {k} {item!r}: write RED-BLACK, or one number "
                                "for the bye")
         black = int(m.group(2)) if m.group(2) else None
         out.append(Pairing(int(m.group(1)), black, len(out) + 1))
     if not out:
-        raise PairingError("no boards given")
+        raise PairingError("没有给出对阵",
+                           "no boards given")
     return out
 
 
@@ -120,20 +134,26 @@ def check_round(t: Tournament, round_no: int, boards: Sequence[Pairing],
     for p in boards:
         for pid in p.players():
             if pid not in known:
-                out.append(Finding(ERROR, "entries", f"board {p.board}: no entry {pid}"))
+                out.append(Finding(ERROR, "entries", f"board {p.board}: no entry {pid}",
+                                   zh=f"第 {p.board} 台：没有参赛者 {pid}"))
             elif pid not in active:
-                out.append(Finding(ERROR, "20.3/20.4", f"board {p.board}: {pid} has withdrawn"))
+                out.append(Finding(ERROR, "20.3/20.4", f"board {p.board}: {pid} has withdrawn",
+                                   zh=f"第 {p.board} 台：{pid} 已退赛"))
             if pid in seen:
                 out.append(Finding(ERROR, "entries", f"board {p.board}: {pid} is also on "
-                                                     f"board {seen[pid]}"))
+                                                     f"board {seen[pid]}",
+                                   zh=f"第 {p.board} 台：{pid} 也在第 {seen[pid]} 台"))
             seen[pid] = p.board
         if p.black is not None and p.red == p.black:
-            out.append(Finding(ERROR, "entries", f"board {p.board}: {p.red} against itself"))
+            out.append(Finding(ERROR, "entries", f"board {p.board}: {p.red} against itself",
+                               zh=f"第 {p.board} 台：{p.red} 与自己对阵"))
     missing = sorted(active - set(seen))
     if missing and not partial:
-        out.append(Finding(ERROR, "entries", f"not paired: {', '.join(map(str, missing))}"))
+        out.append(Finding(ERROR, "entries", f"not paired: {', '.join(map(str, missing))}",
+                           zh=f"未编排：{', '.join(map(str, missing))}"))
     if len(byes) > (len(active) % 2 if not partial else 1):
-        out.append(Finding(ERROR, "轮空", f"{len(byes)} byes for {len(active)} entries"))
+        out.append(Finding(ERROR, "轮空", f"{len(byes)} byes for {len(active)} entries",
+                           zh=f"{len(active)} 名参赛者有 {len(byes)} 个轮空"))
     if any(f.severity == ERROR for f in out):
         return out
     games = [g for rec in t.rounds[:round_no - 1] for g in rec.results.values()]
@@ -145,7 +165,8 @@ def check_round(t: Tournament, round_no: int, boards: Sequence[Pairing],
             if t.system is System.DOUBLE_ROUND_ROBIN:
                 continue  # the second cycle meets everyone again
             out.append(Finding(REMATCH, clause, f"board {p.board}: {p.red} and {p.black} "
-                                                "have met already"))
+                                                "have met already",
+                               zh=f"第 {p.board} 台：{p.red} 与 {p.black} 已相遇过"))
     if t.system is System.SWISS:
         out += _swiss_findings(t, round_no, boards, met, partial)
     else:
@@ -158,7 +179,8 @@ def check_round(t: Tournament, round_no: int, boards: Sequence[Pairing],
             if (p.red, p.black) not in want:
                 out.append(Finding(WARNING, "13.1 附录一 表上每轮号码列前者执红棋",
                                    f"board {p.board}: {p.red}-{p.black} is not in the Berger "
-                                   f"table of round {round_no}"))
+                                   f"table of round {round_no}",
+                                   zh=f"第 {p.board} 台：{p.red}-{p.black} 不在第 {round_no} 轮的贝格尔编排表中"))
     order = {ERROR: 0, REMATCH: 1, WARNING: 2}
     return sorted(out, key=lambda f: order[f.severity])
 
@@ -171,7 +193,8 @@ def _swiss_findings(t: Tournament, round_no: int, boards: Sequence[Pairing],
     for p in boards:
         if p.is_bye:
             if states[p.red].byes:
-                out.append(Finding(WARNING, "轮空", f"{p.red} has had a bye already"))
+                out.append(Finding(WARNING, "轮空", f"{p.red} has had a bye already",
+                                   zh=f"{p.red} 已轮空过"))
             continue
         assert p.black is not None
         for pid, colour in ((p.red, Colour.RED), (p.black, Colour.BLACK)):
@@ -183,18 +206,21 @@ def _swiss_findings(t: Tournament, round_no: int, boards: Sequence[Pairing],
             if abs(diff) > o.max_colour_diff:
                 out.append(Finding(WARNING, "13.3 附录二 平衡先后走",
                                    f"board {p.board}: {pid} takes {name}: |Red - Black| "
-                                   f"becomes {abs(diff)} > {o.max_colour_diff}"))
+                                   f"becomes {abs(diff)} > {o.max_colour_diff}",
+                                   zh=f"第 {p.board} 台：{pid} 执{'红' if colour is Colour.RED else '黑'}：红黑次数之差成为 {abs(diff)} > {o.max_colour_diff}"))
             if run > o.max_streak:
                 out.append(Finding(WARNING, "13.3 附录二 平衡先后走",
                                    f"board {p.board}: {pid} takes {name} {run} times in a "
-                                   f"row > {o.max_streak}"))
+                                   f"row > {o.max_streak}",
+                                   zh=f"第 {p.board} 台：{pid} 连续第 {run} 次执{'红' if colour is Colour.RED else '黑'}，超过 {o.max_streak}"))
         a, b = t.player(p.red), t.player(p.black)
         group_a = a.team or a.club or a.federation
         if round_no <= o.avoid_group_rounds and group_a and \
                 group_a == (b.team or b.club or b.federation):
             out.append(Finding(WARNING, "同队回避", f"board {p.board}: {p.red} and {p.black} "
                                                 f"are both of {group_a} (avoided in rounds "
-                                                f"1-{o.avoid_group_rounds})"))
+                                                f"1-{o.avoid_group_rounds})",
+                               zh=f"第 {p.board} 台：{p.red} 与 {p.black} 同属 {group_a}（第 1-{o.avoid_group_rounds} 轮回避）"))
     if partial:
         return out
     score = {i: s.score for i, s in states.items()}
@@ -209,7 +235,8 @@ def _swiss_findings(t: Tournament, round_no: int, boards: Sequence[Pairing],
                   for p in boards if p.black is not None and score[p.red] != score[p.black]]
         out.append(Finding(WARNING, "附录二 同分者编对，以近分者编对",
                            "the boards cross score groups more than needed; across scores: "
-                           + ", ".join(across)))
+                           + ", ".join(across),
+                           zh="对阵跨分组多于必要；跨分组的台：" + "，".join(across)))
     return out
 
 
@@ -230,9 +257,11 @@ def _log(rec: RoundRecord, action: str, reason: str, findings: Sequence[Finding]
 
 def _open_round(t: Tournament, round_no: int) -> RoundRecord:
     if not 1 <= round_no <= len(t.rounds):
-        raise EventStateError(f"{t.name}: round {round_no} has not been paired")
+        raise EventStateError(f"{t.name}：第 {round_no} 轮尚未编排",
+                              f"{t.name}: round {round_no} has not been paired")
     if round_no != len(t.rounds):
-        raise EventStateError(f"{t.name}: only the last round ({len(t.rounds)}) can be "
+        raise EventStateError(f"{t.name}：只能改最后一轮（第 {len(t.rounds)} 轮）",
+                              f"{t.name}: only the last round ({len(t.rounds)}) can be "
                               "changed")
     return t.rounds[round_no - 1]
 
@@ -249,16 +278,19 @@ def set_round(t: Tournament, boards: Sequence[Pairing], reason: str, *,
     if round_no is None or round_no == len(t.rounds) + 1:
         number = len(t.rounds) + 1
         if not t.started or (t.rounds_planned is not None and number > t.rounds_planned):
-            raise EventStateError(f"{t.name}: no round {number} to pair")
+            raise EventStateError(f"{t.name}：没有可编排的第 {number} 轮",
+                                  f"{t.name}: no round {number} to pair")
         if t.rounds and not t.rounds[-1].complete:
-            raise EventStateError(f"{t.name}: round {len(t.rounds)} still lacks results")
+            raise EventStateError(f"{t.name}：第 {len(t.rounds)} 轮尚缺成绩",
+                                  f"{t.name}: round {len(t.rounds)} still lacks results")
         replacing = False
     else:
         rec = _open_round(t, round_no)
         number = round_no
         if any(b in rec.results and not rec.board(b).is_bye
                for b in (p.board for p in rec.pairings)):
-            raise EventStateError(f"{t.name}: round {round_no} has results; it cannot be "
+            raise EventStateError(f"{t.name}：第 {round_no} 轮已有成绩，不能重新编排",
+                                  f"{t.name}: round {round_no} has results; it cannot be "
                                   "re-paired")
         replacing = True
     numbered = [Pairing(p.red, p.black, k) for k, p in enumerate(boards, start=1)]
@@ -284,9 +316,11 @@ def swap(t: Tournament, round_no: int, a: int, b: int, reason: str, *,
     for x in (a, b):
         if x not in where:
             raise ManualPairingError([Finding(ERROR, "entries",
-                                              f"{x} is not paired in round {round_no}")])
+                                              f"{x} is not paired in round {round_no}",
+                                              zh=f"{x} 在第 {round_no} 轮没有编排")])
         if where[x].board in rec.results and not where[x].is_bye:
-            raise EventStateError(f"round {round_no} board {where[x].board} has a result")
+            raise EventStateError(f"第 {round_no} 轮第 {where[x].board} 台已有成绩",
+                                  f"round {round_no} board {where[x].board} has a result")
 
     def moved(x: int | None) -> int | None:
         return b if x == a else a if x == b else x

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qisai.competition.elo import elo_interval, expected, los
+from qisai.competition.errors import BilingualError, en_of, zh_of
 from qisai.engines.builtin import builtin_command
 from qisai.engines.clients import XiangqiClient, protocol_name, start_xiangqi_engine
 from qisai.engines.errors import EngineError
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 
-class MatchError(ValueError):
+class MatchError(BilingualError):
     """A match setting that cannot be used (bad engine spec, time control,
     opening file); the message says which and why."""
 
@@ -102,29 +103,35 @@ class EngineSpec:
         try:
             words = shlex.split(text)
         except ValueError as exc:
-            raise MatchError(f"engine spec {text!r}: {exc}") from None
+            raise MatchError(f"引擎设定 {text!r}：{exc}",
+                             f"engine spec {text!r}: {exc}") from None
         fields: dict[str, str] = {}
         options: list[tuple[str, str]] = []
         for word in words:
             key, sep, value = word.partition("=")
             if not sep:
-                raise MatchError(f"engine spec {text!r}: {word!r} is not key=value")
+                raise MatchError(f"引擎设定 {text!r}：{word!r} 不是 key=value 形式",
+                                 f"engine spec {text!r}: {word!r} is not key=value")
             if key.startswith("option."):
                 options.append((key[len("option."):], value))
             elif key in ENGINE_SPEC_KEYS:
                 fields[key] = (fields[key] + " " + value) if key == "arg" and key in fields else value
             else:
-                raise MatchError(f"engine spec {text!r}: unknown key {key!r} "
+                raise MatchError(f"引擎设定 {text!r}：未知的键 {key!r}（name、cmd、proto、arg、option.X）",
+                                 f"engine spec {text!r}: unknown key {key!r} "
                                  "(name, cmd, proto, arg, option.X)")
         if "cmd" not in fields:
-            raise MatchError(f"engine spec {text!r}: cmd= is missing")
+            raise MatchError(f"引擎设定 {text!r}：缺少 cmd=",
+                             f"engine spec {text!r}: cmd= is missing")
         default_proto = "gtp" if game == "go" else "uci"
         proto = protocol_name(fields.get("proto", default_proto))
         if proto not in ("uci", "ucci", "xboard", "gtp"):
-            raise MatchError(f"engine spec {text!r}: proto must be uci, ucci, xboard "
+            raise MatchError(f"引擎设定 {text!r}：proto 须为 uci、ucci、xboard（cecp、winboard）或 gtp",
+                             f"engine spec {text!r}: proto must be uci, ucci, xboard "
                              "(cecp, winboard) or gtp")
         if (proto == "gtp") != (game == "go"):
-            raise MatchError(f"engine spec {text!r}: {proto} engines cannot play {game}")
+            raise MatchError(f"引擎设定 {text!r}：{proto} 引擎不能下 {game}",
+                             f"engine spec {text!r}: {proto} engines cannot play {game}")
         if fields["cmd"] == "builtin":
             command = tuple(builtin_command(game))
         else:
@@ -168,7 +175,8 @@ def parse_time_control(text: str) -> MatchTime:
     if m:
         mt = float(m.group(1))
         if mt <= 0:
-            raise MatchError(f"time control {text!r}: move time must be positive")
+            raise MatchError(f"用时 {text!r}：每步用时须为正数",
+                             f"time control {text!r}: move time must be positive")
         side = SideTimeControl((Stage(None, 86400.0),), move_limit=mt + max(1.0, mt))
         return MatchTime(TimeControl.both(side), mt, text)
     parts = s.split()
@@ -185,13 +193,15 @@ def parse_time_control(text: str) -> MatchTime:
             byoyomi = Byoyomi(ByoyomiKind.CANADIAN, periods=1, period_seconds=float(period),
                               moves=int(moves))
         elif len(parts) != 1:
-            raise ValueError("unknown overtime form")
+            raise MatchError("未知的加时形式",
+                             "unknown overtime form")
         stages: list[Stage] = []
         increment = 0.0
         for chunk in main.split(":"):
             mm = _TC_STAGES.fullmatch(chunk)
             if mm is None:
-                raise ValueError(f"bad stage {chunk!r}")
+                raise MatchError(f"时段 {chunk!r} 有误",
+                                 f"bad stage {chunk!r}")
             moves_s, seconds_s, inc_s = mm.groups()
             stages.append(Stage(int(moves_s) if moves_s else None, float(seconds_s)))
             if inc_s:
@@ -200,7 +210,8 @@ def parse_time_control(text: str) -> MatchTime:
         side = SideTimeControl(tuple(stages), repeat_last=repeat, increment=increment,
                                byoyomi=byoyomi)
     except (ValueError, IndexError) as exc:
-        raise MatchError(f"time control {text!r} is not understood ({exc}); examples: "
+        raise MatchError(f"看不懂用时 {text!r}（{zh_of(exc)}）；例：60+1、40/5400+0、'300 byoyomi 5x60'、movetime=0.1",
+                         f"time control {text!r} is not understood ({en_of(exc)}); examples: "
                          "60+1, 40/5400+0, '300 byoyomi 5x60', movetime=0.1") from None
     return MatchTime(TimeControl.both(side), None, text)
 
@@ -228,25 +239,29 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise MatchError(f"openings {path}: {exc}") from None
+        raise MatchError(f"开局库 {path}：{exc}",
+                         f"openings {path}: {exc}") from None
     out: list[Opening] = []
     if game == "go":
         for i, chunk in enumerate(re.findall(r"\(\s*;.*?\)\s*(?=\(|$)", text, re.S)):
             try:
                 sgf = read_sgf(chunk)
             except ValueError as exc:
-                raise MatchError(f"openings {path}, game {i + 1}: {exc}") from None
+                raise MatchError(f"开局库 {path}，第 {i + 1} 局：{exc}",
+                                 f"openings {path}, game {i + 1}: {exc}") from None
             go_moves = []
             for color, point in sgf.moves():
                 if point is None:
-                    raise MatchError(f"openings {path}, game {i + 1}: an opening cannot pass")
+                    raise MatchError(f"开局库 {path}，第 {i + 1} 局：开局不能停一手",
+                                     f"openings {path}, game {i + 1}: an opening cannot pass")
                 go_moves.append(f"{color.letter} {point[0]},{point[1]}")
             out.append(Opening(None, tuple(go_moves), f"{p.name}#{i + 1}"))
     elif text.lstrip().startswith("["):
         try:
             games = pgn.parse_pgn(text)
         except XiangqiError as exc:
-            raise MatchError(f"openings {path}: {exc}") from None
+            raise MatchError(f"开局库 {path}：{exc}",
+                             f"openings {path}: {exc}") from None
         for i, record in enumerate(games):
             start, moves = record.headers.get("FEN"), tuple(m.iccs() for m in record.mainline_moves())
             out.append(Opening(Board(start, strict=False).fen() if start else None, moves,
@@ -268,10 +283,12 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
                 for mv in line_moves:
                     board.push(Move.from_iccs(mv))
             except XiangqiError as exc:
-                raise MatchError(f"openings {path}, line {n}: {exc}") from None
+                raise MatchError(f"开局库 {path}，第 {n} 行：{exc}",
+                                 f"openings {path}, line {n}: {exc}") from None
             out.append(Opening(fen, line_moves, f"{p.name}:{n}"))
     if not out:
-        raise MatchError(f"openings {path}: no opening found")
+        raise MatchError(f"开局库 {path}：没有找到开局",
+                         f"openings {path}: no opening found")
     return out
 
 
@@ -296,14 +313,17 @@ class Sprt:
         for word in text.split():
             key, _, value = word.partition("=")
             if key not in ("elo0", "elo1", "alpha", "beta"):
-                raise MatchError(f"sprt: unknown field {key!r} (elo0, elo1, alpha, beta)")
+                raise MatchError(f"sprt：未知字段 {key!r}（elo0、elo1、alpha、beta）",
+                                 f"sprt: unknown field {key!r} (elo0, elo1, alpha, beta)")
             try:
                 values[key] = float(value)
             except ValueError:
-                raise MatchError(f"sprt: {word!r} is not a number") from None
+                raise MatchError(f"sprt：{word!r} 不是数字",
+                                 f"sprt: {word!r} is not a number") from None
         sprt = cls(**values)
         if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo1 <= sprt.elo0:
-            raise MatchError("sprt: need 0 < alpha, beta < 1 and elo0 < elo1")
+            raise MatchError("sprt：须 0 < alpha、beta < 1 且 elo0 < elo1",
+                             "sprt: need 0 < alpha, beta < 1 and elo0 < elo1")
         return sprt
 
     @property
@@ -381,10 +401,12 @@ class MatchConfig:
         try:
             profile = ruleset(name, **overrides)
         except ValueError as exc:
-            raise MatchError(str(exc)) from None
+            raise MatchError(f"规则配置有误：{exc}",
+                             str(exc)) from None
         wanted = XiangqiRules if self.game == "xiangqi" else GoRules
         if not isinstance(profile, wanted):
-            raise MatchError(f"rule profile {name!r} is not a {self.game} profile")
+            raise MatchError(f"规则配置 {name!r} 不是{'象棋' if self.game == 'xiangqi' else '围棋'}的规则配置",
+                             f"rule profile {name!r} is not a {self.game} profile")
         return profile
 
     def pairings(self) -> list[tuple[int, int]]:
@@ -395,14 +417,17 @@ class MatchConfig:
         """
         n = len(self.engines)
         if n < 2:
-            raise MatchError("a match needs at least two engines")
+            raise MatchError("对抗赛至少要有两个引擎",
+                             "a match needs at least two engines")
         if self.tournament in ("match", "round-robin"):
             if self.tournament == "match" and n != 2:
-                raise MatchError("a match is between two engines; use round-robin or gauntlet")
+                raise MatchError("match 是两个引擎的对抗；多个引擎请用 round-robin 或 gauntlet",
+                                 "a match is between two engines; use round-robin or gauntlet")
             return [(i, j) for i in range(n) for j in range(i + 1, n)]
         if self.tournament == "gauntlet":
             return [(0, j) for j in range(1, n)]
-        raise MatchError(f"unknown tournament type {self.tournament!r} (match, round-robin, gauntlet)")
+        raise MatchError(f"未知的比赛方式 {self.tournament!r}（match 对抗、round-robin 循环、gauntlet 车轮）",
+                         f"unknown tournament type {self.tournament!r} (match, round-robin, gauntlet)")
 
 
 # ---------------------------------------------------------------- results
@@ -541,7 +566,8 @@ def game_record(report: GameReport, event: str, round_no: int) -> str:
         return records.go_to_sgf(game, {"PB": report.names[0], "PW": report.names[1],
                                         "EV": event, "RO": str(round_no)}).strip() + "\n"
     except RefereeError as exc:
-        raise MatchError(f"game {round_no}: {exc}") from exc
+        raise MatchError(f"第 {round_no} 局：{exc}",
+                         f"game {round_no}: {exc}") from exc
 
 
 # ----------------------------------------------------------------- running

@@ -75,6 +75,7 @@ class Result(enum.Enum):
             return table[key]
         except KeyError:
             raise ResultError(
+                f"未知成绩 {text!r}；请用 1-0、0-1、=、+-、-+、-- 或 bye",
                 f"unknown result {text!r}; use 1-0, 0-1, =, +-, -+, -- or bye"
             ) from None
 
@@ -107,7 +108,8 @@ class Result(enum.Enum):
                 return r
         from qisai.competition.errors import ResultError
 
-        raise ResultError(f"no single result has Red outcome {red_outcome.value}")
+        raise ResultError(f"没有红方结果为 {red_outcome.value} 的单一成绩",
+                          f"no single result has Red outcome {red_outcome.value}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,8 @@ def pairings_text(t: Tournament, round_no: int) -> str:
     Raises :class:`CompetitionError` if the round is not paired.
     """
     if not 1 <= round_no <= len(t.rounds):
-        raise CompetitionError(f"{t.name}: round {round_no} has not been paired")
+        raise CompetitionError(f"{t.name}：第 {round_no} 轮尚未编排",
+                               f"{t.name}: round {round_no} has not been paired")
     rec = t.rounds[round_no - 1]
     lines = [f"{t.name} — round {round_no}"]
     for p in rec.pairings:
@@ -57,7 +58,8 @@ def pairings_rows(t: Tournament, round_no: int) -> list[dict[str, Any]]:
     Raises :class:`CompetitionError` if the round is not paired.
     """
     if not 1 <= round_no <= len(t.rounds):
-        raise CompetitionError(f"{t.name}: round {round_no} has not been paired")
+        raise CompetitionError(f"{t.name}：第 {round_no} 轮尚未编排",
+                               f"{t.name}: round {round_no} has not been paired")
     rec = t.rounds[round_no - 1]
     rows = []
     for p in rec.pairings:

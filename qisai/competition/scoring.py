@@ -45,7 +45,8 @@ class ScoringTable:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
-            raise CompetitionError(f"scoring table name must be text, not {self.name!r}")
+            raise CompetitionError(f"计分表的名称须为文字，不是 {self.name!r}",
+                                   f"scoring table name must be text, not {self.name!r}")
         for field in ("win", "draw_red", "draw_black", "loss", "forfeit_loss",
                       "forfeit_win", "bye"):
             value = getattr(self, field)
@@ -53,9 +54,11 @@ class ScoringTable:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
                 raise CompetitionError(
+                    f"计分表 {self.name!r}：{field} 须为不小于 0 的数，实为 {value!r}",
                     f"scoring table {self.name!r}: {field} must be a number >= 0, got {value!r}")
         if self.win < max(self.draw_red, self.draw_black, self.loss):
-            raise CompetitionError(f"scoring table {self.name!r}: a win must be worth the most")
+            raise CompetitionError(f"计分表 {self.name!r}：胜局的分须最高",
+                                   f"scoring table {self.name!r}: a win must be worth the most")
 
     @property
     def colour_neutral(self) -> bool:
@@ -77,6 +80,7 @@ class ScoringTable:
                 return self.draw_red
             if colour is None:
                 raise CompetitionError(
+                    f"计分表 {self.name!r}：和局须知道先后手才能计分",
                     f"scoring table {self.name!r}: a draw needs the colour to be scored")
             return self.draw_red if colour is Colour.RED else self.draw_black
         if outcome is Outcome.FORFEIT_WIN:
@@ -105,7 +109,8 @@ class ScoringTable:
         try:
             return cls(**data)
         except TypeError as exc:
-            raise CompetitionError(f"bad scoring table {data!r}: {exc}") from None
+            raise CompetitionError(f"计分表有误 {data!r}：{exc}",
+                                   f"bad scoring table {data!r}: {exc}") from None
 
 
 # 14.1: 胜者 1 分，负者 0 分，和棋各记 0.5 分
@@ -131,6 +136,7 @@ def preset(name: str) -> ScoringTable:
         return PRESETS[name]
     except KeyError:
         raise CompetitionError(
+            f"未知的计分方法 {name!r}；可选 {', '.join(PRESETS)}",
             f"unknown scoring {name!r}; choose one of {', '.join(PRESETS)}") from None
 
 
@@ -151,7 +157,8 @@ def table_for_rules(rules: str | XiangqiRules | GoRules) -> ScoringTable:
         try:
             profile = ruleset(rules)
         except RulesetError as exc:
-            raise CompetitionError(f"scoring: {exc}") from None
+            raise CompetitionError(f"计分：{exc}",
+                                   f"scoring: {exc}") from None
     else:
         profile = rules
     pts = profile.points

@@ -107,15 +107,19 @@ class Series:
 
     def __post_init__(self) -> None:
         if self.a == self.b:
-            raise EventStateError(f"a series needs two different entries, got {self.a} twice")
+            raise EventStateError(f"对局系列须有两名不同的参赛者，{self.a} 出现两次",
+                                  f"a series needs two different entries, got {self.a} twice")
         if self.first_colours not in (None, "pairing", "lot"):
             raise EventStateError(
+                f"first_colours 须为 'pairing'（按编排）或 'lot'（抽签），不是 {self.first_colours!r}",
                 f"first_colours must be 'pairing' or 'lot', not {self.first_colours!r}")
         if self.decider_drawn not in DECIDER_DRAWN:
-            raise EventStateError(f"decider_drawn must be one of {', '.join(DECIDER_DRAWN)}, "
+            raise EventStateError(f"decider_drawn 须为 {', '.join(DECIDER_DRAWN)} 之一，不是 {self.decider_drawn!r}",
+                                  f"decider_drawn must be one of {', '.join(DECIDER_DRAWN)}, "
                                   f"not {self.decider_drawn!r}")
         if self.tied not in ("extra_game", "lot"):
-            raise EventStateError(f"tied must be 'extra_game' or 'lot', not {self.tied!r}")
+            raise EventStateError(f"tied 须为 'extra_game'（加赛）或 'lot'（抽签），不是 {self.tied!r}",
+                                  f"tied must be 'extra_game' or 'lot', not {self.tied!r}")
         self._rng = random.Random(f"{self.seed}:{self.a}:{self.b}")
         lot = self._rng.random() < 0.5  # drawn always, so later lots stay reproducible
         how = self.first_colours or ("lot" if self.format is SeriesFormat.TWO_GAMES
@@ -167,6 +171,7 @@ class Series:
                 assert last is not None
                 if chosen_red not in (self.a, self.b):
                     raise EventStateError(
+                        f"附加赛须由 {last.black}（超快棋执黑方）选择先后手：请给出 chosen_red",
                         f"the decider needs the colour choice of {last.black} (Black in the "
                         "rapid game): pass chosen_red")
                 assert chosen_red is not None
@@ -188,9 +193,11 @@ class Series:
         Raises :class:`ResultError` when no game is pending or for a bye.
         """
         if self._pending is None:
-            raise ResultError("no game of the series is waiting for a result")
+            raise ResultError("这组对局没有等待成绩的一局",
+                              "no game of the series is waiting for a result")
         if result is Result.BYE:
-            raise ResultError("a series game cannot be a bye")
+            raise ResultError("轮空不能有对局",
+                              "a series game cannot be a bye")
         self.games.append((self._pending, result))
         self._pending = None
         self._settle()

@@ -57,7 +57,7 @@ class SimulError(CompetitionError):
 
 
 def _refuse(zh: str, en: str) -> SimulError:
-    return SimulError(f"{zh} / {en}")
+    return SimulError(zh, en)
 
 
 class SimulStatus(enum.Enum):

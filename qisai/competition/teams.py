@@ -31,7 +31,8 @@ from qisai.competition.errors import (
 )
 from qisai.competition.model import Colour, Outcome, Pairing, Result
 from qisai.competition.pairing.berger import berger_table
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, TEAM_MATCH, MatchPoints, ScoringTable
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_TEAM,
@@ -65,12 +66,15 @@ class Team:
 
     def __post_init__(self) -> None:
         if self.boards < 1:
-            raise LineupError(f"team {self.name!r}: needs at least one board")
+            raise LineupError(f"队 {self.name!r}：至少要有一台",
+                              f"team {self.name!r}: needs at least one board")
         if len(self.roster) < self.boards:
-            raise LineupError(f"team {self.name!r}: {len(self.roster)} players for "
+            raise LineupError(f"队 {self.name!r}：{len(self.roster)} 名队员，台数为 {self.boards}",
+                              f"team {self.name!r}: {len(self.roster)} players for "
                               f"{self.boards} boards")
         if len(set(self.roster)) != len(self.roster):
-            raise LineupError(f"team {self.name!r}: a player is registered twice")
+            raise LineupError(f"队 {self.name!r}：有队员报名两次",
+                              f"team {self.name!r}: a player is registered twice")
 
 
 def legal_lineups(team: Team, mode: LineupMode = LineupMode.SUBSTITUTES) -> list[tuple[str, ...]]:
@@ -94,20 +98,25 @@ def validate_lineup(team: Team, lineup: Sequence[str], mode: LineupMode) -> tupl
     """
     lu = tuple(lineup)
     if len(lu) != team.boards:
-        raise LineupError(f"team {team.name!r}: line-up has {len(lu)} players for "
+        raise LineupError(f"队 {team.name!r}：出场名单有 {len(lu)} 人，台数为 {team.boards}",
+                          f"team {team.name!r}: line-up has {len(lu)} players for "
                           f"{team.boards} boards")
     unknown = [p for p in lu if p not in team.roster]
     if unknown:
-        raise LineupError(f"team {team.name!r}: not registered: {', '.join(unknown)}")
+        raise LineupError(f"队 {team.name!r}：未报名：{', '.join(unknown)}",
+                          f"team {team.name!r}: not registered: {', '.join(unknown)}")
     if len(set(lu)) != len(lu):
-        raise LineupError(f"team {team.name!r}: a player sits on two boards")
+        raise LineupError(f"队 {team.name!r}：一名队员排在两个台次",
+                          f"team {team.name!r}: a player sits on two boards")
     if mode is LineupMode.FIXED and lu != tuple(team.roster[: team.boards]):
-        raise LineupError(f"team {team.name!r}: 12.1 fixed boards must be "
+        raise LineupError(f"队 {team.name!r}：12.1 分台定人，台次须为 {', '.join(team.roster[: team.boards])}",
+                          f"team {team.name!r}: 12.1 fixed boards must be "
                           f"{', '.join(team.roster[: team.boards])}")
     if mode is LineupMode.SUBSTITUTES:
         idx = [team.roster.index(p) for p in lu]
         if idx != sorted(idx):
-            raise LineupError(f"team {team.name!r}: 12.2 the registered order may not be "
+            raise LineupError(f"队 {team.name!r}：12.2 报名次序不能颠倒（{' - '.join(lu)}）",
+                              f"team {team.name!r}: 12.2 the registered order may not be "
                               f"reversed ({' - '.join(lu)})")
     return lu
 
@@ -128,7 +137,8 @@ def all_play_all_schedule(a: Sequence[str], b: Sequence[str]) -> list[list[tuple
     Raises :class:`LineupError` if the teams differ in size.
     """
     if len(a) != len(b) or not a:
-        raise LineupError("全队轮赛制 needs two teams of the same non-zero size")
+        raise LineupError("全队轮赛制须有两支人数相同且不为零的队",
+                          "全队轮赛制 needs two teams of the same non-zero size")
     n = len(a)
     rounds = []
     for r in range(n):
@@ -193,11 +203,14 @@ class TeamTournament:
         two teams, or teams with different board counts.
         """
         if system not in ("round_robin", "swiss"):
-            raise CompetitionError(f"team system must be round_robin or swiss, not {system!r}")
+            raise CompetitionError(f"团体赛赛制须为 round_robin（循环）或 swiss（积分编排），不是 {system!r}",
+                                   f"team system must be round_robin or swiss, not {system!r}")
         if len(teams) < 2:
-            raise CompetitionError("a team event needs at least two teams")
+            raise CompetitionError("团体赛至少要有两支队",
+                                   "a team event needs at least two teams")
         if len({t.boards for t in teams}) != 1:
-            raise CompetitionError("all teams must play on the same number of boards")
+            raise CompetitionError("各队的台数须相同",
+                                   "all teams must play on the same number of boards")
         self.name = name
         self.teams = list(teams)
         for k, t in enumerate(self.teams, start=1):
@@ -206,7 +219,8 @@ class TeamTournament:
         n = len(teams)
         table_rounds = (n if n % 2 == 0 else n + 1) - 1
         if system == "swiss" and rounds is None:
-            raise CompetitionError("a team Swiss needs a number of rounds")
+            raise CompetitionError("团体积分编排赛须定轮数",
+                                   "a team Swiss needs a number of rounds")
         self.rounds_planned = rounds or table_rounds
         self.lineup_mode = lineup_mode
         self.scoring = scoring
@@ -220,7 +234,8 @@ class TeamTournament:
     def team(self, tid: int) -> Team:
         """Return team number ``tid``. Raises :class:`CompetitionError`."""
         if not 1 <= tid <= len(self.teams):
-            raise CompetitionError(f"{self.name}: no team number {tid}")
+            raise CompetitionError(f"{self.name}：没有编号为 {tid} 的队",
+                                   f"{self.name}: no team number {tid}")
         return self.teams[tid - 1]
 
     def pair_next_round(self) -> list[TeamMatch]:
@@ -230,10 +245,12 @@ class TeamTournament:
         is incomplete; :class:`PairingError` if Swiss pairing fails.
         """
         if len(self.rounds) >= self.rounds_planned:
-            raise EventStateError(f"{self.name}: all rounds are paired")
+            raise EventStateError(f"{self.name}：所有轮次均已编排",
+                                  f"{self.name}: all rounds are paired")
         if self.rounds and any(not m.results and m.forfeit is None and m.black_team is not None
                                for m in self.rounds[-1]):
-            raise EventStateError(f"{self.name}: round {len(self.rounds)} is not complete")
+            raise EventStateError(f"{self.name}：第 {len(self.rounds)} 轮尚未赛完",
+                                  f"{self.name}: round {len(self.rounds)} is not complete")
         number = len(self.rounds) + 1
         if self.system == "round_robin":
             pairings = berger_table(len(self.teams))[number - 1]
@@ -259,11 +276,13 @@ class TeamTournament:
 
     def _match(self, round_no: int, board: int) -> TeamMatch:
         if not 1 <= round_no <= len(self.rounds):
-            raise ResultError(f"{self.name}: round {round_no} has not been paired")
+            raise ResultError(f"{self.name}：第 {round_no} 轮尚未编排",
+                              f"{self.name}: round {round_no} has not been paired")
         for m in self.rounds[round_no - 1]:
             if m.board == board:
                 return m
-        raise ResultError(f"{self.name}: round {round_no} has no match {board}")
+        raise ResultError(f"{self.name}：第 {round_no} 轮没有第 {board} 场",
+                          f"{self.name}: round {round_no} has no match {board}")
 
     def record_match(self, round_no: int, board: int, red_lineup: Sequence[str],
                      black_lineup: Sequence[str], results: Sequence[Result | str],
@@ -276,16 +295,19 @@ class TeamTournament:
         """
         m = self._match(round_no, board)
         if m.black_team is None:
-            raise ResultError(f"round {round_no} match {board} is a bye")
+            raise ResultError(f"第 {round_no} 轮第 {board} 场为轮空",
+                              f"round {round_no} match {board} is a bye")
         red_team, black_team = self.team(m.red_team), self.team(m.black_team)
         lu_r = validate_lineup(red_team, red_lineup, self.lineup_mode)
         lu_b = validate_lineup(black_team, black_lineup, self.lineup_mode)
         res = [Result.parse(r) if isinstance(r, str) else r for r in results]
         if len(res) != red_team.boards:
-            raise ResultError(f"round {round_no} match {board}: {len(res)} results for "
+            raise ResultError(f"第 {round_no} 轮第 {board} 场：{len(res)} 个成绩，台数为 {red_team.boards}",
+                              f"round {round_no} match {board}: {len(res)} results for "
                               f"{red_team.boards} boards")
         if any(r is Result.BYE for r in res):
-            raise ResultError(f"round {round_no} match {board}: a board cannot be a bye")
+            raise ResultError(f"第 {round_no} 轮第 {board} 场：一台不能轮空",
+                              f"round {round_no} match {board}: a board cannot be a bye")
         m.red_lineup, m.black_lineup, m.results = lu_r, lu_b, res
         m.fouls = list(fouls) if fouls is not None else [(0, 0)] * len(res)
         m.forfeit = None
@@ -298,7 +320,8 @@ class TeamTournament:
         """
         if result not in (Result.RED_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN,
                           Result.DOUBLE_FORFEIT):
-            raise ResultError(f"{result.value} is not a forfeit")
+            raise ResultError(f"{result.value} 不是弃权",
+                              f"{result.value} is not a forfeit")
         m = self._match(round_no, board)
         m.forfeit, m.results = result, []
         return m
@@ -367,7 +390,8 @@ class TeamTournament:
         """
         try:
             if data.get("format") != "qisai-team-tournament":
-                raise EventFileError(f"{source}: not a qisai team tournament (format key)")
+                raise EventFileError(f"{source}：不是 qisai 的团体赛文件（format 键）",
+                                     f"{source}: not a qisai team tournament (format key)")
             teams = [Team(t["name"], list(t["roster"]), int(t["boards"])) for t in data["teams"]]
             ev = cls(str(data["name"]), teams, system=data["system"],
                      rounds=data.get("rounds_planned"),
@@ -394,9 +418,11 @@ class TeamTournament:
         except EventFileError:
             raise
         except CompetitionError as exc:
-            raise EventFileError(f"{source}: {exc}") from None
+            raise EventFileError(f"{source}：{exc.zh}",
+                                 f"{source}: {exc.en}") from None
         except (KeyError, TypeError, ValueError) as exc:
-            raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
+            raise EventFileError(f"{source}：字段有误或缺失（{exc!r}）",
+                                 f"{source}: bad or missing field ({exc!r})") from None
         return ev
 
 
@@ -411,7 +437,8 @@ def team_totals(points: Mapping[str, float], teams: Sequence[Team]) -> dict[str,
     for t in teams:
         missing = [p for p in t.roster if p not in points]
         if missing:
-            raise CompetitionError(f"team {t.name!r}: no individual result for "
+            raise CompetitionError(f"队 {t.name!r}：{', '.join(missing)} 没有个人成绩",
+                                   f"team {t.name!r}: no individual result for "
                                    f"{', '.join(missing)}")
         out[t.name] = float(sum(points[p] for p in t.roster))
     return out
@@ -435,7 +462,8 @@ def rank_by_place_sum(places: Mapping[str, int], teams: Sequence[Team],
     for t in teams:
         ps = sorted(places[p] for p in t.roster if p in places)
         if not ps:
-            raise CompetitionError(f"team {t.name!r} has no placed player")
+            raise CompetitionError(f"队 {t.name!r} 没有排出名次的队员",
+                                   f"team {t.name!r} has no placed player")
         if counted is not None:
             ps = ps[:counted]
         team_fouls = sum((fouls or {}).get(p, 0) for p in t.roster)

@@ -83,6 +83,7 @@ class Criterion(enum.Enum):
         if key in extra:
             return extra[key]
         raise CompetitionError(
+            f"未知的小分 {name!r}；可选：" + "、".join(f"{c.value}（{c.chinese}）" for c in cls),
             f"unknown tie-break {name!r}; known: "
             + ", ".join(f"{c.value} ({c.chinese})" for c in cls))
 
@@ -165,7 +166,8 @@ class TiebreakPolicy:
                        DirectEncounterMode(data.get("direct", "mini_table")),
                        bool(data.get("bye_counts_as_win", False)))
         except (ValueError, TypeError, AttributeError) as exc:
-            raise CompetitionError(f"bad tie-break policy {data!r}: {exc}") from None
+            raise CompetitionError(f"小分规则有误 {data!r}：{exc}",
+                                   f"bad tie-break policy {data!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +217,8 @@ def records_from_games(entries: Iterable[int], games: Iterable[Game], scoring: S
             if pid is None:
                 continue
             if pid not in recs:
-                raise CompetitionError(f"round {g.round}: game names unknown entry {pid}")
+                raise CompetitionError(f"第 {g.round} 轮：对局中有未知的参赛者 {pid}",
+                                       f"round {g.round}: game names unknown entry {pid}")
             side = seen.get((g.result, colour))
             if side is None:
                 outcome = g.result.outcome(colour)
@@ -355,7 +358,8 @@ def value(criterion: Criterion, rec: Record, ctx: _Context) -> Any:
     if criterion is Criterion.MATCH_WINS:
         return sum(1 for e in rec.encounters
                    if e.outcome in (Outcome.WIN, Outcome.FORFEIT_WIN))
-    raise CompetitionError(f"{criterion.value} needs the tied group")
+    raise CompetitionError(f"{criterion.value} 需要同分的一组",
+                           f"{criterion.value} needs the tied group")
 
 
 def direct_encounter(group: Sequence[int], records: Mapping[int, Record],

@@ -31,10 +31,11 @@ from qisai.competition.errors import (
     EventStateError,
     ResultError,
 )
-from qisai.competition.jsonfile import read_object, write_atomic
+from qisai.competition.jsonfile import check_fields, entry_fields, read_object, write_atomic
 from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, ScoringTable, table_for_rules
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
@@ -82,35 +83,11 @@ class Player:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Player:
         """Inverse of :meth:`to_dict`. Raises :class:`EntryError`."""
-        if not isinstance(data, Mapping) or not str(data.get("name", "")).strip():
-            raise EntryError(f"an entry needs a non-empty name: {data!r}")
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        if unknown:
-            raise EntryError(f"entry {data.get('name')!r}: unknown fields {sorted(unknown)}")
-        clean: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in ("name", "title", "club", "team", "federation"):
-                if not isinstance(value, str):
-                    raise EntryError(f"entry {data.get('name')!r}: {key} must be text")
-                clean[key] = value.strip()
-            elif key == "withdrawn_after" and value is None:
-                clean[key] = None
-            else:
-                if isinstance(value, bool) or not isinstance(value, int | float | str):
-                    raise EntryError(f"entry {data.get('name')!r}: {key} must be a number")
-                try:
-                    number = int(value) if value != "" else 0
-                except ValueError:
-                    raise EntryError(
-                        f"entry {data.get('name')!r}: {key} must be a number, "
-                        f"not {value!r}") from None
-                if number < 0:
-                    raise EntryError(f"entry {data.get('name')!r}: negative {key} {number}")
-                clean[key] = number
+        clean = entry_fields(data, set(cls.__dataclass_fields__))
         p = cls(**clean)
         if p.rating < 0:
-            raise EntryError(f"entry {p.name!r}: negative rating {p.rating}")
+            raise EntryError(f"参赛者 {p.name!r}：等级分为负数 {p.rating}",
+                             f"entry {p.name!r}: negative rating {p.rating}")
         return p
 
 
@@ -129,25 +106,13 @@ class RoundRecord:
         for p in self.pairings:
             if p.board == board:
                 return p
-        raise ResultError(f"round {self.number} has no board {board}")
+        raise ResultError(f"第 {self.number} 轮没有第 {board} 台",
+                          f"round {self.number} has no board {board}")
 
     @property
     def complete(self) -> bool:
         """True when every board that needs a result has one."""
         return all(p.board in self.results for p in self.pairings if not p.is_bye)
-
-
-def _check(where: str, data: Any, fields: Mapping[str, type]) -> None:
-    """Raise :class:`EventFileError` unless ``data`` is an object whose
-    ``fields`` have the given types."""
-    if not isinstance(data, Mapping):
-        raise EventFileError(f"{where}: expected an object, got {type(data).__name__}")
-    for key, kind in fields.items():
-        if key not in data:
-            raise EventFileError(f"{where}: missing field {key!r}")
-        value = data[key]
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            raise EventFileError(f"{where}: field {key!r} must be {kind.__name__}")
 
 
 class Tournament:
@@ -191,10 +156,12 @@ class Tournament:
             self.system = System(system)
         except ValueError:
             raise CompetitionError(
+                f"未知赛制 {system!r}；可选 {', '.join(s.value for s in System)}",
                 f"unknown system {system!r}; use one of "
                 f"{', '.join(s.value for s in System)}") from None
         if rounds is not None and rounds < 1:
-            raise CompetitionError(f"rounds must be at least 1, got {rounds}")
+            raise CompetitionError(f"轮数至少为 1，实为 {rounds}",
+                                   f"rounds must be at least 1, got {rounds}")
         self.name = name
         self.rounds_planned = rounds
         self.rules = rules
@@ -222,9 +189,11 @@ class Tournament:
         :class:`EntryError` for a duplicate name.
         """
         if self.started:
-            raise EventStateError(f"{self.name}: entries are closed once the event started")
+            raise EventStateError(f"{self.name}：比赛已开始，报名已截止",
+                                  f"{self.name}: entries are closed once the event started")
         if any(p.name == player.name for p in self.players):
-            raise EntryError(f"{self.name}: duplicate entry {player.name!r}")
+            raise EntryError(f"{self.name}：参赛者 {player.name!r} 重复",
+                             f"{self.name}: duplicate entry {player.name!r}")
         self.players.append(player)
         return player
 
@@ -236,11 +205,13 @@ class Tournament:
         for an unknown name.
         """
         if self.started:
-            raise EventStateError(f"{self.name}: use withdraw() once the event started")
+            raise EventStateError(f"{self.name}：比赛开始后请用 withdraw()（退赛）",
+                                  f"{self.name}: use withdraw() once the event started")
         before = len(self.players)
         self.players = [p for p in self.players if p.name != name]
         if len(self.players) == before:
-            raise EntryError(f"{self.name}: no entry named {name!r}")
+            raise EntryError(f"{self.name}：没有名为 {name!r} 的参赛者",
+                             f"{self.name}: no entry named {name!r}")
 
     def player(self, pid: int) -> Player:
         """Return the player with pairing number ``pid``.
@@ -252,7 +223,8 @@ class Tournament:
         for p in self.players:
             if p.id == pid:
                 return p
-        raise EntryError(f"{self.name}: no entry number {pid}")
+        raise EntryError(f"{self.name}：没有编号为 {pid} 的参赛者",
+                         f"{self.name}: no entry number {pid}")
 
     def start(self) -> None:
         """Close entries and assign pairing numbers: by lot for a round robin
@@ -263,15 +235,19 @@ class Tournament:
         entries, :class:`CompetitionError` if a Swiss has no round count.
         """
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         if len(self.players) < 2:
-            raise EventStateError(f"{self.name}: at least two entries are needed to start")
+            raise EventStateError(f"{self.name}：至少需要两名参赛者才能开始",
+                                  f"{self.name}: at least two entries are needed to start")
         rng = random.Random(f"{self.seed}:numbers")
         if self.system is System.SWISS:
             if self.rounds_planned is None:
-                raise CompetitionError(f"{self.name}: a Swiss event needs a number of rounds")
+                raise CompetitionError(f"{self.name}：积分编排制比赛须定轮数",
+                                       f"{self.name}: a Swiss event needs a number of rounds")
             if self.rounds_planned >= len(self.players) + (len(self.players) % 2):
                 raise CompetitionError(
+                    f"{self.name}：{len(self.players)} 名参赛者不重复对阵打不满 {self.rounds_planned} 轮",
                     f"{self.name}: {self.rounds_planned} rounds is too many for "
                     f"{len(self.players)} entries without rematches")
             nodes = len(self.players) + len(self.players) % 2
@@ -308,6 +284,7 @@ class Tournament:
                 self.rounds_planned = table_rounds
             elif self.rounds_planned > table_rounds:
                 raise CompetitionError(
+                    f"{self.name}：{n} 人的循环赛共 {table_rounds} 轮，不是 {self.rounds_planned} 轮",
                     f"{self.name}: a round robin of {n} has {table_rounds} rounds, "
                     f"not {self.rounds_planned}")
         for k, p in enumerate(ordered, start=1):
@@ -351,17 +328,21 @@ class Tournament:
         :meth:`pair_next_round`; :class:`EventStateError` for fixed boards
         in a round robin."""
         if not self.started:
-            raise EventStateError(f"{self.name}: start the event before pairing")
+            raise EventStateError(f"{self.name}：编排前须先开始比赛",
+                                  f"{self.name}: start the event before pairing")
         if fixed and self.system is not System.SWISS:
-            raise EventStateError(f"{self.name}: a round robin's boards come from the "
+            raise EventStateError(f"{self.name}：循环赛的对阵来自贝格尔编排表（13.1）；改动请用人工编排",
+                                  f"{self.name}: a round robin's boards come from the "
                                   "Berger table (13.1); change them with a manual pairing")
         assert self.rounds_planned is not None
         if len(self.rounds) >= self.rounds_planned:
-            raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
+            raise EventStateError(f"{self.name}：全部 {self.rounds_planned} 轮均已编排",
+                                  f"{self.name}: all {self.rounds_planned} rounds are paired")
         if self.rounds and not self.rounds[-1].complete:
             missing = [p.board for p in self.rounds[-1].pairings
                        if not p.is_bye and p.board not in self.rounds[-1].results]
             raise EventStateError(
+                f"{self.name}：第 {self.rounds[-1].number} 轮第 {', '.join(map(str, missing))} 台尚无成绩",
                 f"{self.name}: round {self.rounds[-1].number} still lacks results on "
                 f"board(s) {', '.join(map(str, missing))}")
         number = len(self.rounds) + 1
@@ -386,7 +367,8 @@ class Tournament:
         Raises :class:`EventStateError` unless ``number`` is the next round.
         """
         if number != len(self.rounds) + 1:
-            raise EventStateError(f"{self.name}: round {number} is not the next round")
+            raise EventStateError(f"{self.name}：第 {number} 轮不是下一轮",
+                                  f"{self.name}: round {number} is not the next round")
         rec = RoundRecord(number, list(pairings), explanation=list(explanation))
         self.rounds.append(rec)
         for p in rec.pairings:
@@ -471,17 +453,21 @@ class Tournament:
         fouls, or an unreadable result.
         """
         if not 1 <= round_no <= len(self.rounds):
-            raise ResultError(f"{self.name}: round {round_no} has not been paired")
+            raise ResultError(f"{self.name}：第 {round_no} 轮尚未编排",
+                              f"{self.name}: round {round_no} has not been paired")
         res = Result.parse(result) if isinstance(result, str) else result
         rec = self.rounds[round_no - 1]
         p = rec.board(board)
         if p.is_bye or res is Result.BYE:
-            raise ResultError(f"round {round_no} board {board}: a bye takes no result")
+            raise ResultError(f"第 {round_no} 轮第 {board} 台：轮空不登记成绩",
+                              f"round {round_no} board {board}: a bye takes no result")
         if board in rec.results and not overwrite:
-            raise ResultError(f"round {round_no} board {board}: result already entered "
+            raise ResultError(f"第 {round_no} 轮第 {board} 台：成绩已登记（{rec.results[board].result.value}）",
+                              f"round {round_no} board {board}: result already entered "
                               f"({rec.results[board].result.value})")
         if red_fouls < 0 or black_fouls < 0:
-            raise ResultError(f"round {round_no} board {board}: fouls cannot be negative")
+            raise ResultError(f"第 {round_no} 轮第 {board} 台：犯规次数不能为负",
+                              f"round {round_no} board {board}: fouls cannot be negative")
         game = Game(round_no, p.red, p.black, res, red_fouls, black_fouls)
         rec.results[board] = game
         return game
@@ -509,11 +495,13 @@ class Tournament:
         :class:`EventStateError` before the start.
         """
         if not self.started:
-            raise EventStateError(f"{self.name}: before the start use remove_player() (20.2)")
+            raise EventStateError(f"{self.name}：比赛开始前请用 remove_player()（20.2）",
+                                  f"{self.name}: before the start use remove_player() (20.2)")
         player = self.player(pid)
         last = self.current_round if after_round is None else after_round
         if not 0 <= last <= self.current_round:
-            raise EventStateError(f"{self.name}: cannot withdraw after round {last}")
+            raise EventStateError(f"{self.name}：第 {last} 轮之后不能退赛",
+                                  f"{self.name}: cannot withdraw after round {last}")
         player.withdrawn_after = last
         for rec in self.rounds[last:]:
             for p in rec.pairings:
@@ -660,19 +648,23 @@ class Tournament:
         """
         try:
             if data.get("format") != "qisai-tournament":
-                raise EventFileError(f"{source}: not a qisai tournament file (format key)")
-            _check(source, data, {"name": str, "system": str, "started": bool,
+                raise EventFileError(f"{source}：不是 qisai 的比赛文件（format 键）",
+                                     f"{source}: not a qisai tournament file (format key)")
+            check_fields(source, data, {"name": str, "system": str, "started": bool,
                                   "players": list, "rounds": list, "tiebreaks": list,
                                   "scoring": dict})
             rp = data.get("rounds_planned")
             if rp is not None and (isinstance(rp, bool) or not isinstance(rp, int)):
-                raise EventFileError(f"{source}: rounds_planned must be a whole number")
+                raise EventFileError(f"{source}：rounds_planned 须为整数",
+                                     f"{source}: rounds_planned must be a whole number")
             for key in ("seed",):
                 if isinstance(data.get(key, 0), bool) or not isinstance(data.get(key, 0), int):
-                    raise EventFileError(f"{source}: {key} must be a whole number")
+                    raise EventFileError(f"{source}：{key} 须为整数",
+                                         f"{source}: {key} must be a whole number")
             rules = data.get("rules")
             if rules is not None and not isinstance(rules, str):
-                raise EventFileError(f"{source}: rules must be a rule profile name")
+                raise EventFileError(f"{source}：rules 须为规则配置的名称",
+                                     f"{source}: rules must be a rule profile name")
             t = cls(
                 str(data["name"]), data["system"], rounds=data.get("rounds_planned"),
                 scoring=ScoringTable.from_dict(dict(data["scoring"])), rules=rules,
@@ -687,24 +679,28 @@ class Tournament:
             if t.started:
                 ids = sorted(p.id for p in t.players)
                 if ids != list(range(1, len(t.players) + 1)):
-                    raise EventFileError(f"{source}: pairing numbers are not 1..n")
+                    raise EventFileError(f"{source}：编排号不是 1..n",
+                                         f"{source}: pairing numbers are not 1..n")
             for k, r in enumerate(data["rounds"], start=1):
-                _check(f"{source}, round {k}", r, {"number": int, "pairings": list,
+                check_fields(f"{source}, round {k}", r, {"number": int, "pairings": list,
                                                     "results": list})
                 for b in r["pairings"]:
                     if not (isinstance(b, list) and len(b) == 3
                             and all(isinstance(x, int) and not isinstance(x, bool)
                                     for x in b[:2])
                             and (b[2] is None or isinstance(b[2], int))):
-                        raise EventFileError(f"{source}, round {k}: bad pairing {b!r}")
+                        raise EventFileError(f"{source}，第 {k} 轮：对阵有误 {b!r}",
+                                             f"{source}, round {k}: bad pairing {b!r}")
                 for res in r["results"]:
-                    _check(f"{source}, round {k}", res, {"board": int, "result": str})
+                    check_fields(f"{source}, round {k}", res, {"board": int, "result": str})
                     for f in ("red_fouls", "black_fouls"):
                         v = res.get(f, 0)
                         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                            raise EventFileError(f"{source}, round {k}: bad {f} {v!r}")
+                            raise EventFileError(f"{source}，第 {k} 轮：{f} 有误 {v!r}",
+                                                 f"{source}, round {k}: bad {f} {v!r}")
                 if int(r["number"]) != k:
-                    raise EventFileError(f"{source}: rounds out of order at round {k}")
+                    raise EventFileError(f"{source}：第 {k} 轮次序不对",
+                                         f"{source}: rounds out of order at round {k}")
                 pairings = [Pairing(int(red), None if black is None else int(black), int(b))
                             for b, red, black in r["pairings"]]
                 for p in pairings:
@@ -720,35 +716,42 @@ class Tournament:
                                               int(res.get("black_fouls", 0)))
                 seen = [x for p in pairings for x in p.players()]
                 if len(seen) != len(set(seen)):
-                    raise EventFileError(f"{source}, round {k}: an entry is paired twice")
+                    raise EventFileError(f"{source}，第 {k} 轮：有参赛者被编排两次",
+                                         f"{source}, round {k}: an entry is paired twice")
                 t.rounds.append(rec)
             t._check_consistency(source)
         except EventFileError:
             raise
         except CompetitionError as exc:
-            raise EventFileError(f"{source}: {exc}") from None
+            raise EventFileError(f"{source}：{exc.zh}",
+                                 f"{source}: {exc.en}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
+            raise EventFileError(f"{source}：字段有误或缺失（{exc!r}）",
+                                 f"{source}: bad or missing field ({exc!r})") from None
         return t
 
     def _check_consistency(self, source: str) -> None:
         """Raise :class:`EventFileError` when loaded data contradict each other."""
         if not self.started:
             if self.rounds:
-                raise EventFileError(f"{source}: rounds recorded before the start")
+                raise EventFileError(f"{source}：比赛开始前记录了轮次",
+                                     f"{source}: rounds recorded before the start")
             return
         if self.rounds_planned is None or self.rounds_planned < 1:
-            raise EventFileError(f"{source}: a started event needs rounds_planned >= 1")
+            raise EventFileError(f"{source}：已开始的比赛须有 rounds_planned >= 1",
+                                 f"{source}: a started event needs rounds_planned >= 1")
         if self.system is not System.SWISS:
             n = len(self.players)
             table = (n if n % 2 == 0 else n + 1) - 1
             if self.system is System.DOUBLE_ROUND_ROBIN:
                 table *= 2
             if self.rounds_planned > table:
-                raise EventFileError(f"{source}: {self.rounds_planned} rounds is more than "
+                raise EventFileError(f"{source}：{self.rounds_planned} 轮多于循环赛编排表的 {table} 轮",
+                                     f"{source}: {self.rounds_planned} rounds is more than "
                                      f"the {table} of the round robin table")
         if len(self.rounds) > self.rounds_planned:
-            raise EventFileError(f"{source}: {len(self.rounds)} rounds recorded, "
+            raise EventFileError(f"{source}：已记录 {len(self.rounds)} 轮，计划 {self.rounds_planned} 轮",
+                                 f"{source}: {len(self.rounds)} rounds recorded, "
                                  f"{self.rounds_planned} planned")
 
     def to_json(self) -> str:

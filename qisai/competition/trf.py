@@ -72,13 +72,15 @@ class TrfTournament:
                     continue
                 other = self.players.get(opp)
                 if other is None or len(other.rounds) < r or other.rounds[r - 1][0] != p.number:
-                    raise TrfError(f"round {r}: player {p.number} meets {opp}, "
+                    raise TrfError(f"第 {r} 轮：棋手 {p.number} 对 {opp}，但 {opp} 的行不一致",
+                                   f"round {r}: player {p.number} meets {opp}, "
                                    f"but {opp}'s line disagrees")
                 res = {"1": Result.RED_WIN, "=": Result.DRAW, "0": Result.BLACK_WIN,
                        "W": Result.RED_WIN, "D": Result.DRAW, "L": Result.BLACK_WIN,
                        "+": Result.RED_FORFEIT_WIN, "-": Result.BLACK_FORFEIT_WIN}.get(code)
                 if res is None:
-                    raise TrfError(f"round {r}: player {p.number}: unknown result {code!r}")
+                    raise TrfError(f"第 {r} 轮：棋手 {p.number}：未知成绩 {code!r}",
+                                   f"round {r}: player {p.number}: unknown result {code!r}")
                 if code == "-" and other.rounds[r - 1][2] == "-":
                     res = Result.DOUBLE_FORFEIT
                 out.append(Game(r, p.number, opp, res))
@@ -196,9 +198,11 @@ def parse_trf(text: str, source: str = "<trf>") -> TrfTournament:
                     pos += 10
                 players[number] = TrfPlayer(number, pname, rating, points, prank, rr)
         except (ValueError, IndexError) as exc:
-            raise TrfError(f"{source}, line {lineno}: malformed {code} line ({exc})") from None
+            raise TrfError(f"{source}，第 {lineno} 行：{code} 行格式有误（{exc}）",
+                           f"{source}, line {lineno}: malformed {code} line ({exc})") from None
     if not players:
-        raise TrfError(f"{source}: no 001 player lines")
+        raise TrfError(f"{source}：没有 001 棋手行",
+                       f"{source}: no 001 player lines")
     if not rounds:
         rounds = max(len(p.rounds) for p in players.values())
     return TrfTournament(name, players, rounds)
@@ -220,9 +224,11 @@ def export_trf(name: str, players: Sequence[tuple[int, str, int]], games: Sequen
     draw points, which TRF cannot express, or for unknown ``columns``.
     """
     if columns not in ("chars", "bytes"):
-        raise TrfError(f"columns must be 'chars' or 'bytes', not {columns!r}")
+        raise TrfError(f"columns 须为 'chars'（字符）或 'bytes'（字节），不是 {columns!r}",
+                       f"columns must be 'chars' or 'bytes', not {columns!r}")
     if not scoring.colour_neutral:
-        raise TrfError(f"scoring {scoring.name!r} gives Red and Black different draw points; "
+        raise TrfError(f"计分方法 {scoring.name!r} 的红黑和局分不同；TRF 无法表示",
+                       f"scoring {scoring.name!r} gives Red and Black different draw points; "
                        "TRF cannot express it")
     by_player: dict[int, dict[int, str]] = {p[0]: {} for p in players}
     totals = dict.fromkeys(by_player, 0.0)

@@ -2,8 +2,8 @@
 can be offered at.
 
 The arena offers, besides qisai's own engines, the programs Debian (or the
-user) installed: Fairy-Stockfish for Xiangqi, GNU Go, Pachi and KataGo for
-Go.  :func:`discover` looks for each on ``PATH`` and in ``/usr/games``
+user) installed: Fairy-Stockfish and Pikafish for Xiangqi, GNU Go, Pachi and
+KataGo for Go.  :func:`discover` looks for each on ``PATH`` and in ``/usr/games``
 (where Debian puts games), starts it once to ask who it is (UCI ``id
 name``; GTP ``name`` and ``version``) and what it offers (UCI options), and
 returns a :class:`Found` per program with its named :class:`Level` s:
@@ -15,6 +15,15 @@ returns a :class:`Found` per program with its named :class:`Level` s:
 * KataGo: visits a move (``-override-config maxVisits=N``); it needs a
   network and a configuration (``QISAI_KATAGO_MODEL`` and
   ``QISAI_KATAGO_CONFIG``, or the files of Debian's ``katago`` package).
+* Pikafish (issue 32.5): a UCI Xiangqi engine that needs no
+  ``UCI_Variant`` (it speaks Xiangqi FEN and ICCS squares, ranks 0-9):
+  ``QISAI_PIKAFISH`` names the program, else ``pikafish`` on ``PATH``; an
+  NNUE build (one that offers ``EvalFile``) needs its network,
+  ``QISAI_PIKAFISH_NNUE`` or ``pikafish.nnue`` beside the program, set as
+  ``EvalFile`` at every level; a build without a network option (the
+  hand-written evaluation, Pikafish-HCE) needs none.  Levels as
+  Fairy-Stockfish's, from its own options.  It is offered only once it has
+  answered a short search with a move.
 
 A program that is missing, fails to start or does not answer is left out
 (its reason kept in :attr:`Discovery.skipped`); discovery never raises.
@@ -39,6 +48,7 @@ __all__ = [
     "discover",
     "fairy_levels",
     "find_program",
+    "pikafish_network",
     "probe_gtp",
     "probe_uci",
 ]
@@ -70,7 +80,7 @@ class Found:
     """An installed engine, as it named itself, and its levels."""
 
     program: str
-    """The program's short name: ``fairy-stockfish``, ``gnugo``, ``pachi``,
+    """The program's short name: ``fairy-stockfish``, ``pikafish``, ``gnugo``, ``pachi``,
     ``katago``."""
     kind: str
     """``xiangqi`` or ``go``."""
@@ -165,6 +175,9 @@ def fairy_levels(options: dict[str, object]) -> tuple[Level, ...]:
     return tuple(levels)
 
 
+PIKAFISH_NETWORK = "pikafish.nnue"
+"""The network file Pikafish loads by default, looked for beside the program."""
+
 GNUGO_LEVELS = (1, 5, 10)
 PACHI_PLAYOUTS = (1000, 5000, 20000)
 KATAGO_VISITS = (10, 100, 1000)
@@ -194,6 +207,47 @@ async def _fairy(path: str, timeout: float) -> Found:
         raise EngineError(f"{path} offers no UCI_Variant xiangqi")
     return Found("fairy-stockfish", "xiangqi", "uci", (path,), name or "Fairy-Stockfish",
                  fairy_levels(options))
+
+
+def pikafish_network(program: str) -> str | None:
+    """Return Pikafish's NNUE network: ``QISAI_PIKAFISH_NNUE`` when it names
+    a file, else :data:`PIKAFISH_NETWORK` beside ``program`` (the resolved
+    path, links followed), else ``None``."""
+    named = os.environ.get("QISAI_PIKAFISH_NNUE", "")
+    if named:
+        return named if os.path.isfile(named) else None
+    beside = os.path.join(os.path.dirname(os.path.realpath(program)), PIKAFISH_NETWORK)
+    return beside if os.path.isfile(beside) else None
+
+
+async def _pikafish(path: str, timeout: float) -> Found:
+    from qisai.engines.results import Limit
+    from qisai.engines.uci import UciEngine
+    from qisai.xiangqi import Board
+
+    name, options = await probe_uci([path], timeout)
+    if "pikafish" not in name.lower():
+        raise EngineError(f"{path} names itself {name!r}, not Pikafish")
+    base: tuple[tuple[str, OptionValue], ...] = ()
+    if "EvalFile" in options:  # an NNUE build: without its network it stops at the first search
+        network = pikafish_network(path)
+        if network is None:
+            raise EngineError(f"no NNUE network (put {PIKAFISH_NETWORK} beside {path} or set "
+                              "QISAI_PIKAFISH_NNUE)")
+        base = (("EvalFile", network),)
+    # One short search from the start: a program that cannot search (a bad
+    # network, a wrong build) is left out here, not found in a game.
+    engine = await UciEngine.start([path], options=dict(base), timeout=timeout)
+    try:
+        board = Board()
+        played = await engine.play(board, Limit(depth=4), timeout=timeout)
+        if played.move not in board.legal_moves():
+            raise EngineError(f"{path} answered the start position with {played.text!r}")
+    finally:
+        await engine.quit()
+    levels = tuple(Level(lv.key, lv.zh, lv.en, lv.args, base + lv.options)
+                   for lv in fairy_levels(options))
+    return Found("pikafish", "xiangqi", "uci", (path,), name, levels)
 
 
 def _gtp_title(name: str, version: str) -> str:
@@ -229,24 +283,35 @@ async def _katago(path: str, timeout: float) -> Found:
 
 _PROGRAMS = (
     ("fairy-stockfish", ("fairy-stockfish", "fairy-stockfish-largeboard"), _fairy),
+    ("pikafish", ("pikafish",), _pikafish),
     ("gnugo", ("gnugo",), _gnugo),
     ("pachi", ("pachi",), _pachi),
     ("katago", ("katago",), _katago),
 )
 
 
+def _named(program: str) -> str | None:
+    """The program an environment variable names (``QISAI_PIKAFISH``), or
+    ``None``: then it is looked for by name."""
+    if program != "pikafish":
+        return None
+    named = os.environ.get("QISAI_PIKAFISH", "")
+    return shutil.which(named) if named else None
+
+
 async def discover(path: str | None = None, dirs: Sequence[str] = SEARCH_DIRS,
                    timeout: float = 10.0, only: Sequence[str] | None = None) -> Discovery:
     """Look for the known engines (``only`` those programs, if given) on
     ``path`` (default ``$PATH``) and in ``dirs``, ask each who it is and
-    return what was found, in the order Fairy-Stockfish, GNU Go, Pachi,
-    KataGo.  The programs are probed at once, each within ``timeout``
+    return what was found, in the order Fairy-Stockfish, Pikafish, GNU Go,
+    Pachi, KataGo (Pikafish: ``QISAI_PIKAFISH`` first, when it names a
+    program).  The programs are probed at once, each within ``timeout``
     seconds (KataGo at least 60).  Never raises."""
     wanted = [p for p in _PROGRAMS if only is None or p[0] in only]
     out = Discovery()
     jobs = []
     for program, names, probe in wanted:
-        where = find_program(names, path, dirs)
+        where = _named(program) or find_program(names, path, dirs)
         if where is None:
             out.skipped[program] = f"not installed (looked for {', '.join(names)} on PATH " \
                                    f"and in {', '.join(dirs)})"

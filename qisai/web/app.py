@@ -64,6 +64,7 @@ from qisai.web.pages import live as live_pages
 from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
+from qisai.web.pages.i18n import choose_language
 from qisai.web.play import archive as play_archive
 from qisai.web.play import comfort, socket
 from qisai.web.play import routes as play_api
@@ -157,7 +158,8 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
         lobby = SharedLobby(db, hub, hub.now, settings.redis_url)
     app.state.lobby = lobby
 
-    add_bound_handlers(app)  # short error details, out-of-range ids are 404
+    # short error details, out-of-range ids are 404, refusals in the page's language
+    add_bound_handlers(app, choose_language)
     # No client takes every worker thread: 429 past 8 requests at once (issue 29.1).
     app.add_middleware(InFlightLimit, per_client=settings.inflight_per_client,
                        per_address=settings.inflight_per_address)

@@ -31,6 +31,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from qisai.web.refusals import Refusal
+
 __all__ = ["MAX_BODY", "MAX_FRAME", "MAX_JSON_DEPTH", "ROUTE_LIMITS", "BodyLimitMiddleware",
            "DbId", "JsonTooDeep", "add_bound_handlers", "loads_bounded", "prefix",
            "short_detail", "too_often"]
@@ -193,11 +195,16 @@ def _is_out_of_range(exc: DataError) -> bool:
     return "numericvalueoutofrange" in text.replace(" ", "") or "out of range" in text
 
 
-def add_bound_handlers(app: FastAPI) -> None:
+def add_bound_handlers(app: FastAPI,
+                       language: Callable[[str | None, str | None], str] = lambda c, a: "en"
+                       ) -> None:
     """Add to ``app`` the handlers that keep errors short and ids in range:
     a validation error names the field and the problem without the input;
     an ``HTTPException``'s long detail is cut; an integer the database
-    cannot hold (``OverflowError``, numeric-out-of-range) is 404."""
+    cannot hold (``OverflowError``, numeric-out-of-range) is 404.  A
+    :class:`~qisai.web.refusals.Refusal` is said in the language that
+    ``language(lang cookie, Accept-Language)`` chooses (the app passes the
+    pages' :func:`~qisai.web.pages.i18n.choose_language`), with both texts."""
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -213,6 +220,11 @@ def add_bound_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if exc.status_code in (204, 304):
             return Response(status_code=exc.status_code, headers=exc.headers)
+        if isinstance(exc, Refusal):  # said in the page's language (issue 32.8)
+            lang = language(request.cookies.get("lang"), request.headers.get("accept-language"))
+            return JSONResponse({"detail": short_detail(exc.text(lang)),
+                                 "zh": short_detail(exc.zh), "en": short_detail(exc.en)},
+                                status_code=exc.status_code, headers=exc.headers)
         detail = short_detail(exc.detail) if isinstance(exc.detail, str) else exc.detail
         return JSONResponse({"detail": detail}, status_code=exc.status_code,
                             headers=exc.headers)

@@ -18,7 +18,8 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from qisai.competition.model import Colour
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer
+from qisai.competition.pairing.swiss import SwissPlayer
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 R, B = Colour.RED, Colour.BLACK
 

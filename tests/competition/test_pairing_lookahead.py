@@ -24,12 +24,8 @@ import pytest
 import scipy.optimize  # noqa: F401
 
 from qisai.competition.errors import PairingError
-from qisai.competition.pairing.swiss import (
-    SwissOptions,
-    SwissPlayer,
-    SwissResult,
-    pair_swiss_round,
-)
+from qisai.competition.pairing.swiss import SwissPlayer, SwissResult, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 from ._swiss_clauses import (
     B,

@@ -25,7 +25,8 @@ import scipy.optimize  # noqa: F401
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 from ._swiss_clauses import due as _due
 from ._swiss_clauses import expected_colours as _expected_colours
@@ -65,7 +66,7 @@ def test_colour_difference_and_run(colours, diff, streak) -> None:  # type: igno
 @pytest.mark.parametrize("key", ["max_colour_diff", "max_streak", "avoid_group_rounds"])
 @pytest.mark.parametrize("bad", [True, -1, 1.5, "2"])
 def test_options_refuse_what_is_not_a_whole_number(key: str, bad: object) -> None:
-    with pytest.raises(PairingError, match=f"^{key} must be a whole number >= 0, not "):
+    with pytest.raises(PairingError, match=f"/ {key} must be a whole number >= 0, not "):
         SwissOptions(**{key: bad})  # type: ignore[arg-type]
 
 
@@ -73,14 +74,14 @@ def test_options_bounds_and_names() -> None:
     assert SwissOptions(avoid_group_rounds=0).avoid_group_rounds == 0
     assert SwissOptions(max_colour_diff=1, max_streak=1).max_streak == 1
     for key in ("max_colour_diff", "max_streak"):
-        with pytest.raises(PairingError, match="^colour limits must be at least 1$"):
+        with pytest.raises(PairingError, match="/ colour limits must be at least 1$"):
             SwissOptions(**{key: 0})  # type: ignore[arg-type]
-    with pytest.raises(PairingError, match="^segment_pairing must be 'halves' or 'adjacent', "
+    with pytest.raises(PairingError, match="/ segment_pairing must be 'halves' or 'adjacent', "
                                            "not 'random'$"):
         SwissOptions(segment_pairing="random")
-    with pytest.raises(PairingError, match="^first_round must be 'lot' or 'fold', not 'x'$"):
+    with pytest.raises(PairingError, match="/ first_round must be 'lot' or 'fold', not 'x'$"):
         SwissOptions(first_round="x")
-    with pytest.raises(PairingError, match="^colour_rule must be 'score_first' or 'hard', "
+    with pytest.raises(PairingError, match="/ colour_rule must be 'score_first' or 'hard', "
                                            "not 'soft'$"):
         SwissOptions(colour_rule="soft")
     d = SwissOptions()
@@ -93,12 +94,12 @@ def test_options_bounds_and_names() -> None:
 
 
 def test_field_errors_name_the_round() -> None:
-    with pytest.raises(PairingError, match="^round 3: at least two entries are needed$"):
+    with pytest.raises(PairingError, match="/ round 3: at least two entries are needed$"):
         pair_swiss_round([SwissPlayer(1, 0.0, 1)], 3, SwissOptions(), random.Random(0))
-    with pytest.raises(PairingError, match="^round 2: duplicate entry ids$"):
+    with pytest.raises(PairingError, match="/ round 2: duplicate entry ids$"):
         pair_swiss_round([SwissPlayer(1, 0.0, 1), SwissPlayer(1, 0.0, 2)], 2, SwissOptions(),
                          random.Random(0))
-    with pytest.raises(PairingError, match=r"^round 2: .*no pairing without rematch exists"):
+    with pytest.raises(PairingError, match=r"/ round 2: .*no pairing without rematch exists"):
         pair_swiss_round([SwissPlayer(1, 1.0, 1, frozenset({2})),
                           SwissPlayer(2, 0.0, 2, frozenset({1}))], 2, SwissOptions(),
                          random.Random(0))
@@ -615,7 +616,7 @@ def test_bye_goes_where_the_rest_can_still_pair() -> None:
 def test_no_bye_holder_works() -> None:
     ps = [SwissPlayer(1, 1.0, 1, frozenset({2, 3})), SwissPlayer(2, 0.0, 2, frozenset({1, 3})),
           SwissPlayer(3, 0.0, 3, frozenset({1, 2}))]
-    with pytest.raises(PairingError, match="^round 3: no pairing without rematch exists with "
+    with pytest.raises(PairingError, match="/ round 3: no pairing without rematch exists with "
                                            "any bye holder$"):
         pair_swiss_round(ps, 3, SwissOptions(), random.Random(0))
 

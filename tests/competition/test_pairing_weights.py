@@ -25,13 +25,8 @@ import networkx  # noqa: F401
 import pytest
 import scipy.optimize  # noqa: F401
 
-from qisai.competition.pairing.swiss import (
-    SwissOptions,
-    SwissPlayer,
-    _Rules,
-    _Solver,
-    pair_swiss_round,
-)
+from qisai.competition.pairing.swiss import SwissPlayer, _Rules, _Solver, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 from ._swiss_clauses import B, R, clash, lexicographic_minimum, limits_broken, may_take
 

@@ -10,12 +10,8 @@ import pytest
 
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour
-from qisai.competition.pairing.swiss import (
-    SwissOptions,
-    SwissPlayer,
-    SwissResult,
-    pair_swiss_round,
-)
+from qisai.competition.pairing.swiss import SwissPlayer, SwissResult, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.trf import parse_trf
 
 from ._sim import make_event

@@ -278,3 +278,49 @@ def test_qisai_go_engine_suggests_by_genmove_and_undo(register: Any,
         for m in moves:
             b.play(parse_gtp(m, 9))
         assert line["best"] == "PASS" or b.legal_reason(parse_gtp(line["best"], 9)) is None
+
+
+def test_pikafish_found_installed_analyses_at_its_strongest_level(register: Any,
+                                                                   settings: Settings,
+                                                                   clock: Any) -> None:
+    """Issue 32.5: a Pikafish found installed (``pikafish`` on PATH or
+    QISAI_PIKAFISH; CI has none, so this skips there) is offered for
+    analysis at its strongest level and finds the mate in one in a process
+    of the pool, its line legal in the rules core."""
+    import asyncio
+    import shutil
+    from pathlib import Path
+
+    from qisai.engines.discovery import discover
+    from qisai.web.analysis.engine import engines_for
+    from qisai.web.seats.lineup import found_offers
+
+    named = os.environ.get("QISAI_PIKAFISH", "")
+    program = shutil.which(named) if named else shutil.which("pikafish")
+    if not program:
+        pytest.skip("Pikafish is not installed (put pikafish on PATH or set QISAI_PIKAFISH)")
+    found = asyncio.run(discover(only=["pikafish"], path=str(Path(program).parent)))
+    assert found.found, found.skipped
+    app = create_app(settings, time_source=clock, tick_period=0.05)
+    hub = app.state.qisai.hub
+    hub.levels.update(found_offers(found, {}))
+    name = engines_for(hub, "xiangqi")[0]
+    assert name.startswith("pikafish-") and "elo" not in name
+    with TestClient(app) as c:
+        me = register(c, "me")
+        r = c.post("/api/analysis/engine", json={"fen": MATE_IN_ONE, "seconds": 1.0,
+                                                 "engine": name}, headers=me["headers"])
+        assert r.status_code == 200, r.text
+        line = r.json()
+        assert line["engine"] == name and line["mate"] == 1
+        b = Board(MATE_IN_ONE)
+        for m in line["pv"]:
+            mv = Move.from_iccs(m)
+            assert b.is_legal(mv)
+            b.push(mv)
+        assert Board(MATE_IN_ONE).is_legal(Move.from_iccs(line["pv"][0]))
+        after = Board(MATE_IN_ONE)
+        after.push(Move.from_iccs(line["pv"][0]))
+        assert after.is_checkmate()
+        pids = c.app.state.qisai.hub.pool.pids()  # type: ignore[attr-defined]
+        assert any(b"pikafish" in open(f"/proc/{p}/cmdline", "rb").read() for p in pids)

@@ -103,9 +103,11 @@ def board_pairs(first: Sequence[str], second: Sequence[str], round_no: int
     outside 1..n."""
     n = len(first)
     if n == 0 or len(second) != n:
-        raise LineupError("12.4 全队轮赛制 needs two orders of the same non-zero length")
+        raise LineupError("12.4 全队轮赛制须有两份长度相同且不为零的出场次序",
+                          "12.4 全队轮赛制 needs two orders of the same non-zero length")
     if not 1 <= round_no <= n:
-        raise LineupError(f"a 全队轮 match of {n} a side has rounds 1..{n}, not {round_no}")
+        raise LineupError(f"每方 {n} 人的全队轮赛共 1..{n} 轮，没有第 {round_no} 轮",
+                          f"a 全队轮 match of {n} a side has rounds 1..{n}, not {round_no}")
     r = round_no - 1
     games = [(first[i], second[(i + r) % n]) for i in range(n)]
     if n % 2 == 0:
@@ -133,7 +135,8 @@ class AllPlayAllEvent(TeamEvent):
         (场分 per round, 15.3).  Raises :class:`CompetitionError` for a bad
         option."""
         if score_by not in SCORE_BY:
-            raise CompetitionError(f"score_by must be games (总局分) or matches (场分), "
+            raise CompetitionError(f"score_by 须为 games（总局分）或 matches（场分），不是 {score_by!r}",
+                                   f"score_by must be games (总局分) or matches (场分), "
                                    f"not {score_by!r}")
         self.score_by = score_by
         super().__init__(name, system="round_robin", rounds=boards, boards=boards,
@@ -148,7 +151,8 @@ class AllPlayAllEvent(TeamEvent):
         """Register one of the two teams.  Raises :class:`CompetitionError`
         for a third team or what :meth:`TeamEvent.add_team` raises."""
         if len(self.teams) >= 2 and not self.started:
-            raise CompetitionError(f"{self.name}: 12.4 全队轮赛制 is a match between two teams; "
+            raise CompetitionError(f"{self.name}：12.4 全队轮赛制是两队之间的比赛；现已报名 {', '.join(t.name for t in self.teams)}",
+                                   f"{self.name}: 12.4 全队轮赛制 is a match between two teams; "
                                    f"{', '.join(t.name for t in self.teams)} are entered")
         return super().add_team(name, roster)
 
@@ -157,9 +161,11 @@ class AllPlayAllEvent(TeamEvent):
         player a side).  Raises :class:`CompetitionError` unless exactly two
         teams are entered."""
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         if len(self.teams) != 2:
-            raise CompetitionError(f"{self.name}: 12.4 全队轮赛制 needs exactly two teams, "
+            raise CompetitionError(f"{self.name}：12.4 全队轮赛制须恰有两支队，不是 {len(self.teams)} 支",
+                                   f"{self.name}: 12.4 全队轮赛制 needs exactly two teams, "
                                    f"not {len(self.teams)}")
         ordered = list(self.teams)
         random.Random(f"{self.seed}:numbers").shuffle(ordered)
@@ -184,23 +190,28 @@ class AllPlayAllEvent(TeamEvent):
         results already in."""
         names = [t.name for t in (self.tt.teams if self.tt else self.teams)]
         if team not in names:
-            raise CompetitionError(f"{self.name}: no team named {team!r}")
+            raise CompetitionError(f"{self.name}：没有名为 {team!r} 的队",
+                                   f"{self.name}: no team named {team!r}")
         if any(st["results"] for st in self.matches.values()) or (
                 self.tt is not None and any(m.forfeit is not None
                                             for rnd in self.tt.rounds for m in rnd)):
-            raise EventStateError(f"{self.name}: results are in; the order is fixed "
+            raise EventStateError(f"{self.name}：已有成绩，出场次序不能再改（12.4：全部对阵都由它决定）",
+                                  f"{self.name}: results are in; the order is fixed "
                                   "(12.4: every pairing of the match is set by it)")
         roster = next(t for t in (self.tt.teams if self.tt else self.teams)
                       if t.name == team).roster
         order = [x.strip() for x in order]
         if len(order) != self.boards:
-            raise LineupError(f"{team}: the order names {len(order)} players; 12.4 needs all "
+            raise LineupError(f"{team}：出场次序列了 {len(order)} 人；12.4 须列出全部 {self.boards} 名出场队员",
+                              f"{team}: the order names {len(order)} players; 12.4 needs all "
                               f"{self.boards} who play")
         unknown = [x for x in order if x not in roster]
         if unknown:
-            raise LineupError(f"{team}: {', '.join(unknown)} not on the roster")
+            raise LineupError(f"{team}：{', '.join(unknown)} 不在报名名单上",
+                              f"{team}: {', '.join(unknown)} not on the roster")
         if len(set(order)) != len(order):
-            raise LineupError(f"{team}: a player is named twice")
+            raise LineupError(f"{team}：有队员列了两次",
+                              f"{team}: a player is named twice")
         self.orders[team] = order
         if self.tt is not None:  # rounds already paired take the new order
             for k, rnd in enumerate(self.tt.rounds, start=1):
@@ -222,10 +233,12 @@ class AllPlayAllEvent(TeamEvent):
         previous round is not complete."""
         tt = self.team_tournament()
         if len(tt.rounds) >= self.boards:
-            raise EventStateError(f"{self.name}: all {self.boards} rounds of the 全队轮 match "
+            raise EventStateError(f"{self.name}：全队轮赛的 {self.boards} 轮均已编排",
+                                  f"{self.name}: all {self.boards} rounds of the 全队轮 match "
                                   "are paired")
         if tt.rounds and any(not m.results and m.forfeit is None for m in tt.rounds[-1]):
-            raise EventStateError(f"{self.name}: round {len(tt.rounds)} is not complete")
+            raise EventStateError(f"{self.name}：第 {len(tt.rounds)} 轮尚未赛完",
+                                  f"{self.name}: round {len(tt.rounds)} is not complete")
         number = len(tt.rounds) + 1
         one_first, _ = board_pairs(self.orders[tt.teams[0].name],
                                    self.orders[tt.teams[1].name], number)
@@ -244,7 +257,8 @@ class AllPlayAllEvent(TeamEvent):
                     black: Sequence[str]) -> None:
         """Refused: under 12.4 the boards of every round follow from the
         teams' orders (:meth:`set_order`).  Raises :class:`LineupError`."""
-        raise LineupError("12.4 全队轮赛制: the boards of each round follow from the teams' "
+        raise LineupError("12.4 全队轮赛制：每轮的对阵由两队的出场次序决定；请改一队的次序",
+                          "12.4 全队轮赛制: the boards of each round follow from the teams' "
                           "orders; set a team's order instead")
 
     def _tiebreaks(self) -> tuple[Criterion, ...]:
@@ -331,9 +345,11 @@ class AllPlayAllEvent(TeamEvent):
             ev.orders = {str(k): [str(x) for x in v] for k, v in data.get("orders", {}).items()}
             ev.ratings = {str(k): int(v) for k, v in data.get("ratings", {}).items()}
         except (TypeError, ValueError, AttributeError) as exc:
-            raise CompetitionError(f"bad 全队轮 event data ({exc!r})") from None
+            raise CompetitionError(f"全队轮赛数据有误（{exc!r}）",
+                                   f"bad 全队轮 event data ({exc!r})") from None
         if ev.tt is not None and len(ev.orders) != 2:
-            raise CompetitionError("bad 全队轮 event data: a started match needs both orders")
+            raise CompetitionError("全队轮赛数据有误：已开始的比赛须有两队的出场次序",
+                                   "bad 全队轮 event data: a started match needs both orders")
         if ev.tt is not None:  # the reading fixes the tie-breaks, whatever the file lists
             ev.tt.tiebreaks = ev._tiebreaks()
         return ev

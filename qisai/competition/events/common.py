@@ -57,19 +57,23 @@ class EntryList:
         """Register ``player``.  Raises :class:`CompetitionError` after the
         start or for a duplicate name."""
         if self.started:
-            raise EventStateError(f"{self.name}: entries are closed once the event started")
+            raise EventStateError(f"{self.name}：比赛已开始，报名已截止",
+                                  f"{self.name}: entries are closed once the event started")
         if any(p.name == player.name for p in self.players):
-            raise CompetitionError(f"{self.name}: duplicate entry {player.name!r}")
+            raise CompetitionError(f"{self.name}：参赛者 {player.name!r} 重复",
+                                   f"{self.name}: duplicate entry {player.name!r}")
         self.players.append(player)
         return player
 
     def remove_player(self, name: str) -> None:
         """Withdraw before the start (20.2).  Raises :class:`CompetitionError`."""
         if self.started:
-            raise EventStateError(f"{self.name}: the event has started; withdraw instead")
+            raise EventStateError(f"{self.name}：比赛已开始；请改为退赛",
+                                  f"{self.name}: the event has started; withdraw instead")
         before = len(self.players)
         self.players = [p for p in self.players if p.name != name]
         if len(self.players) == before:
-            raise CompetitionError(f"{self.name}: no entry named {name!r}")
+            raise CompetitionError(f"{self.name}：没有名为 {name!r} 的参赛者",
+                                   f"{self.name}: no entry named {name!r}")
 
 

@@ -44,7 +44,7 @@ from qisai.competition.events.group_event import GroupEvent
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import BOARD_SERIES, TeamEvent
-from qisai.competition.pairing.swiss import SwissOptions
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import preset, table_for_rules
 from qisai.competition.tiebreaks import parse_criteria
 from qisai.competition.tournament import Tournament
@@ -107,16 +107,20 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
     """
     o = options
     if o.format not in FORMATS:
-        raise CompetitionError(f"unknown format {o.format!r}; use one of {', '.join(FORMATS)}")
+        raise CompetitionError(f"未知的比赛形式 {o.format!r}；可选 {', '.join(FORMATS)}",
+                               f"unknown format {o.format!r}; use one of {', '.join(FORMATS)}")
     if o.score_by is not None and o.format != "team-all-play-all":
-        raise CompetitionError("score_by (games or matches) is an option of team-all-play-all "
+        raise CompetitionError("score_by（games 总局分或 matches 场分）只用于全队轮赛（12.4）",
+                               "score_by (games or matches) is an option of team-all-play-all "
                                "(12.4) only")
     if o.series not in ("single", "") and o.format not in (
             "knockout", "team-round-robin", "team-swiss"):
-        raise CompetitionError(f"series {o.series!r} is an option of knock-out and team "
+        raise CompetitionError(f"series {o.series!r} 只用于淘汰赛和团体赛，不用于 {o.format}",
+                               f"series {o.series!r} is an option of knock-out and team "
                                f"events, not of {o.format}")
     if not entries:
-        raise EntryError(f"{header.name}: no entries")
+        raise EntryError(f"{header.name}：没有报名者",
+                         f"{header.name}: no entries")
     rules = o.rules or ("chinese" if header.game == "go" else "cxa")
     table = preset(o.scoring) if o.scoring else table_for_rules(rules)
     crit = parse_criteria([c for c in o.tiebreaks.split(",") if c.strip()]) \
@@ -165,7 +169,8 @@ def create_event(entries: Sequence[Entry], options: EventOptions, header: Header
         system = "round_robin" if o.format == "team-round-robin" else "swiss"
         board_series = o.series.replace("-", "_")
         if board_series not in BOARD_SERIES:
-            raise CompetitionError(f"a team event plays each board as {' or '.join(BOARD_SERIES)}"
+            raise CompetitionError(f"团体赛一台的对局为 {' 或 '.join(BOARD_SERIES)}，不是 {o.series!r}",
+                                   f"a team event plays each board as {' or '.join(BOARD_SERIES)}"
                                    f", not {o.series!r}")
         te = TeamEvent(header.name, system=system, rounds=o.rounds, boards=o.boards,
                        lineup_mode=o.lineup_mode, seed=o.seed, series=board_series,
@@ -190,6 +195,7 @@ def _rosters(entries: Sequence[Entry]) -> dict[str, list[str]]:
     rosters: dict[str, list[str]] = {}
     for e in entries:
         if not e.team:
-            raise EntryError(f"row {e.row}: {e.name} has no team (队名) for a team event")
+            raise EntryError(f"第 {e.row} 行：团体赛中 {e.name} 没有队名（队名）",
+                             f"row {e.row}: {e.name} has no team (队名) for a team event")
         rosters.setdefault(e.team, []).append(e.name)
     return rosters

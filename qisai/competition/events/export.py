@@ -40,7 +40,8 @@ def write_tables(tables: Sequence[Table], path: str | Path) -> None:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise CompetitionError(f"{path}: write .csv or .xlsx, not {suffix or 'no suffix'!r}")
+        raise CompetitionError(f"{path}：请写 .csv 或 .xlsx，不是 {suffix or 'no suffix'!r}",
+                               f"{path}: write .csv or .xlsx, not {suffix or 'no suffix'!r}")
     try:
         if suffix == ".csv":
             buf = io.StringIO()
@@ -84,4 +85,5 @@ def write_tables(tables: Sequence[Table], path: str | Path) -> None:
                     40, 4 + 2 * width)
         wb.save(path)
     except OSError as exc:
-        raise CompetitionError(f"{path}: cannot write ({exc.strerror})") from None
+        raise CompetitionError(f"{path}：无法写入（{exc.strerror}）",
+                               f"{path}: cannot write ({exc.strerror})") from None

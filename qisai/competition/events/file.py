@@ -75,7 +75,8 @@ class Header:
 
     def __post_init__(self) -> None:
         if self.game not in ("xiangqi", "go"):
-            raise CompetitionError(f"game must be xiangqi or go, not {self.game!r}")
+            raise CompetitionError(f"棋种须为 xiangqi（象棋）或 go（围棋），不是 {self.game!r}",
+                                   f"game must be xiangqi or go, not {self.game!r}")
 
     @property
     def colour_names(self) -> tuple[str, str]:
@@ -157,7 +158,8 @@ class EventFile:
     def __init__(self, kind: str, event: AnyEvent, header: Header | None = None) -> None:
         """Raises :class:`CompetitionError` for an unknown kind."""
         if kind not in KINDS:
-            raise CompetitionError(f"unknown event kind {kind!r}; use one of {', '.join(KINDS)}")
+            raise CompetitionError(f"未知的比赛类型 {kind!r}；可选 {', '.join(KINDS)}",
+                                   f"unknown event kind {kind!r}; use one of {', '.join(KINDS)}")
         self.kind = kind
         self.event = event
         self.header = header or Header(event.name)
@@ -172,7 +174,8 @@ class EventFile:
         """The event as an individual round robin / Swiss / McMahon.
         Raises :class:`EventStateError` for another kind."""
         if not isinstance(self.event, Tournament):
-            raise EventStateError(f"{self.header.name}: a {self.kind} event has no such command")
+            raise EventStateError(f"{self.header.name}：{self.kind} 比赛没有这个命令",
+                                  f"{self.header.name}: a {self.kind} event has no such command")
         return self.event
 
     def entry_name(self, number: int) -> str:
@@ -186,7 +189,8 @@ class EventFile:
         for p in ev.players:
             if p.id == number:
                 return p.name
-        raise EntryError(f"{self.header.name}: no entry number {number}")
+        raise EntryError(f"{self.header.name}：没有编号为 {number} 的参赛者",
+                         f"{self.header.name}: no entry number {number}")
 
     def resolve(self, who: str) -> int:
         """Return the number of the entry (or team) given by number or name.
@@ -198,7 +202,8 @@ class EventFile:
         for number, name in names.items():
             if name == who:
                 return number
-        raise EntryError(f"{self.header.name}: no entry {who!r}")
+        raise EntryError(f"{self.header.name}：没有参赛者 {who!r}",
+                         f"{self.header.name}: no entry {who!r}")
 
     def numbered(self) -> dict[int, str]:
         """Return every entry's (team's) number and name."""
@@ -217,11 +222,13 @@ class EventFile:
         Raises :class:`CompetitionError` for an unknown kind or entry.
         """
         if kind not in PENALTY_KINDS:
-            raise CompetitionError(f"penalty kind must be one of {', '.join(PENALTY_KINDS)}, "
+            raise CompetitionError(f"处罚类型须为 {', '.join(PENALTY_KINDS)} 之一，不是 {kind!r}",
+                                   f"penalty kind must be one of {', '.join(PENALTY_KINDS)}, "
                                    f"not {kind!r}")
         number = self.resolve(who)
         if round_no < 0:
-            raise CompetitionError(f"bad round {round_no}")
+            raise CompetitionError(f"轮次 {round_no} 有误",
+                                   f"bad round {round_no}")
         self.penalties.append(Penalty(number, round_no, kind, note))
         self._apply_penalties()
         name = self.entry_name(number)
@@ -279,16 +286,20 @@ class EventFile:
         ev = self.event
         if isinstance(ev, TeamEvent):
             if ev.started:
-                raise EventStateError(f"{self.header.name}: entries are closed once the "
+                raise EventStateError(f"{self.header.name}：比赛已开始，报名已截止",
+                                      f"{self.header.name}: entries are closed once the "
                                       "event started")
             if not team:
-                raise EntryError(f"{self.header.name}: a team event needs the entry's team")
+                raise EntryError(f"{self.header.name}：团体赛报名须写明所属队",
+                                 f"{self.header.name}: a team event needs the entry's team")
             existing = next((t for t in ev.teams if t.name == team), None)
             if existing is None:
-                raise EntryError(f"{self.header.name}: no team {team!r} (a new team comes "
+                raise EntryError(f"{self.header.name}：没有队 {team!r}（新队须在报名表中带全部队员报名）",
+                                 f"{self.header.name}: no team {team!r} (a new team comes "
                                  "with its whole roster in the entries sheet)")
             if any(player.name in t.roster for t in ev.teams):
-                raise EntryError(f"{self.header.name}: {player.name!r} is entered already")
+                raise EntryError(f"{self.header.name}：{player.name!r} 已报名",
+                                 f"{self.header.name}: {player.name!r} is entered already")
             k = ev.teams.index(existing)
             ev.teams[k] = Team(team, existing.roster + [player.name], ev.boards)
             return f"{player.name} added to {team} as a reserve (12.2)"
@@ -350,7 +361,8 @@ class EventFile:
         elif isinstance(ev, Tournament):
             st = ev.standings()
         else:
-            raise EventStateError(f"{self.header.name}: a {self.kind} event has placements, "
+            raise EventStateError(f"{self.header.name}：{self.kind} 比赛只有名次，没有积分表",
+                                  f"{self.header.name}: a {self.kind} event has placements, "
                                   "not standings")
         return self._with_playoffs(st)
 
@@ -398,14 +410,17 @@ class EventFile:
         entries = list(entries)
         places = {e: (p, s) for p, s, e in self.placements()}
         if len(entries) < 2 or any(e not in places for e in entries):
-            raise CompetitionError("a play-off needs two or more placed entries")
+            raise CompetitionError("附加赛须有两名以上已排名次的参赛者",
+                                   "a play-off needs two or more placed entries")
         if len({places[e][0] for e in entries}) != 1 or not places[entries[0]][1]:
-            raise CompetitionError(f"entries {', '.join(map(str, entries))} do not share a "
+            raise CompetitionError(f"参赛者 {', '.join(map(str, entries))} 名次不同",
+                                   f"entries {', '.join(map(str, entries))} do not share a "
                                    "place")
         try:
             SeriesFormat(series)
         except ValueError:
-            raise CompetitionError(f"unknown play-off series {series!r}") from None
+            raise CompetitionError(f"未知的附加赛赛制 {series!r}",
+                                   f"unknown play-off series {series!r}") from None
         po = Playoff(entries, series, note=note, seed=len(self.playoffs) + 1)
         self.playoffs.append(po)
         return po
@@ -416,10 +431,12 @@ class EventFile:
         po = self._playoff(index)
         s = po.replay()
         if s is None:
-            raise ResultError(f"play-off {index} has {len(po.entries)} entries: record its "
+            raise ResultError(f"第 {index} 组附加赛有 {len(po.entries)} 名参赛者：请登记其名次顺序",
+                              f"play-off {index} has {len(po.entries)} entries: record its "
                               "order instead")
         if s.decided:
-            raise ResultError(f"play-off {index} is decided ({s.how})")
+            raise ResultError(f"第 {index} 组附加赛已决出（{s.how}）",
+                              f"play-off {index} is decided ({s.how})")
         s.next_game()
         res = Result.parse(result)
         s.record(res)
@@ -431,14 +448,16 @@ class EventFile:
         :class:`ResultError` unless it names exactly its entries."""
         po = self._playoff(index)
         if sorted(order) != sorted(po.entries):
-            raise ResultError(f"play-off {index}: the order must name entries "
+            raise ResultError(f"第 {index} 组附加赛：顺序须列出参赛者 {', '.join(map(str, po.entries))}",
+                              f"play-off {index}: the order must name entries "
                               f"{', '.join(map(str, po.entries))}")
         po.order = list(order)
         return po
 
     def _playoff(self, index: int) -> Playoff:
         if not 1 <= index <= len(self.playoffs):
-            raise ResultError(f"{self.header.name}: no play-off {index}")
+            raise ResultError(f"{self.header.name}：没有第 {index} 组附加赛",
+                              f"{self.header.name}: no play-off {index}")
         return self.playoffs[index - 1]
 
     # -- persistence -----------------------------------------------------------
@@ -464,7 +483,8 @@ class EventFile:
             elif fmt in _INNER_FORMATS:
                 kind, inner = _INNER_FORMATS[str(fmt)], data
             else:
-                raise EventFileError(f"{source}: not a qisai event file (format {fmt!r})")
+                raise EventFileError(f"{source}：不是 qisai 的比赛文件（format {fmt!r}）",
+                                     f"{source}: not a qisai event file (format {fmt!r})")
             event: AnyEvent
             if kind == "individual":
                 event = Tournament.from_dict(inner, source)
@@ -479,22 +499,26 @@ class EventFile:
             elif kind == "team":
                 event = TeamEvent.from_dict(inner)
             else:
-                raise EventFileError(f"{source}: unknown kind {kind!r}")
+                raise EventFileError(f"{source}：未知的比赛类型 {kind!r}",
+                                     f"{source}: unknown kind {kind!r}")
             head = data.get("header") or {"name": event.name}
             ef = cls(kind, event, Header(**head))
             ef.penalties = [Penalty(**p) for p in data.get("penalties", [])]
             for p in ef.penalties:
                 if p.kind not in PENALTY_KINDS:
-                    raise EventFileError(f"{source}: unknown penalty kind {p.kind!r}")
+                    raise EventFileError(f"{source}：未知的处罚类型 {p.kind!r}",
+                                         f"{source}: unknown penalty kind {p.kind!r}")
             ef.playoffs = [Playoff(**p) for p in data.get("playoffs", [])]
             ef.extras = {str(k): dict(v) for k, v in data.get("extras", {}).items()}
             ef._apply_penalties()
         except EventFileError:
             raise
         except CompetitionError as exc:
-            raise EventFileError(f"{source}: {exc}") from None
+            raise EventFileError(f"{source}：{exc.zh}",
+                                 f"{source}: {exc.en}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise EventFileError(f"{source}: bad or missing field ({exc!r})") from None
+            raise EventFileError(f"{source}：字段有误或缺失（{exc!r}）",
+                                 f"{source}: bad or missing field ({exc!r})") from None
         return ef
 
     def save(self, path: str | Path) -> None:

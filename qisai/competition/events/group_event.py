@@ -44,13 +44,17 @@ class GroupEvent(EntryList):
         names the rule profile: the groups and the final score by its points
         (``cxa-2007``: win 3, loss 0, draw 1 to Red and 2 to Black)."""
         if not 2 <= groups <= 32:
-            raise CompetitionError(f"groups must be 2..32, not {groups}")
+            raise CompetitionError(f"组数须为 2..32，不是 {groups}",
+                                   f"groups must be 2..32, not {groups}")
         if grouping not in GROUPINGS:
-            raise CompetitionError(f"grouping must be snake or lot, not {grouping!r}")
+            raise CompetitionError(f"分组方式须为 snake（蛇形）或 lot（抽签），不是 {grouping!r}",
+                                   f"grouping must be snake or lot, not {grouping!r}")
         if final not in FINAL_STAGES:
-            raise CompetitionError(f"final must be round_robin or none, not {final!r}")
+            raise CompetitionError(f"决赛须为 round_robin（循环）或 none（无），不是 {final!r}",
+                                   f"final must be round_robin or none, not {final!r}")
         if advance < 1:
-            raise CompetitionError(f"advance must be at least 1, not {advance}")
+            raise CompetitionError(f"出线人数至少为 1，不是 {advance}",
+                                   f"advance must be at least 1, not {advance}")
         self.name, self.group_count, self.grouping = name, groups, grouping
         self.advance, self.final_stage, self.seed = advance, final, seed
         self.rules = rules
@@ -70,13 +74,16 @@ class GroupEvent(EntryList):
         groups, or, with a final, when a group would be smaller than
         ``advance`` + 1 (the final would take a whole group)."""
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         n, g = len(self.players), self.group_count
         if n < 2 * g:
-            raise EventStateError(f"{self.name}: {n} entries cannot fill {g} groups of at "
+            raise EventStateError(f"{self.name}：{n} 名参赛者分不满 {g} 个至少两人的组",
+                                  f"{self.name}: {n} entries cannot fill {g} groups of at "
                                   "least two")
         if self.final_stage == "round_robin" and n // g <= self.advance:
-            raise CompetitionError(f"{self.name}: groups of {n // g} cannot send {self.advance} "
+            raise CompetitionError(f"{self.name}：{n // g} 人一组，每组出线不了 {self.advance} 人",
+                                   f"{self.name}: groups of {n // g} cannot send {self.advance} "
                                    "each on")
         if self.grouping == "snake":
             # 11.3 排定种子: by rating, snaked so that the groups are even
@@ -105,7 +112,8 @@ class GroupEvent(EntryList):
     # -- structure
     def _stage(self) -> GroupStage:
         if self.stage is None:
-            raise EventStateError(f"{self.name}: start the event first")
+            raise EventStateError(f"{self.name}：请先开始比赛",
+                                  f"{self.name}: start the event first")
         return self.stage
 
     @property
@@ -143,7 +151,8 @@ class GroupEvent(EntryList):
         for p in self.players:
             if p.id == pid:
                 return p
-        raise CompetitionError(f"{self.name}: no entry number {pid}")
+        raise CompetitionError(f"{self.name}：没有编号为 {pid} 的参赛者",
+                               f"{self.name}: no entry number {pid}")
 
     def number(self, name: str) -> int:
         """Return the event's entry number of ``name``.  Raises
@@ -151,17 +160,20 @@ class GroupEvent(EntryList):
         for p in self.players:
             if p.name == name:
                 return p.id
-        raise CompetitionError(f"{self.name}: no entry named {name!r}")
+        raise CompetitionError(f"{self.name}：没有名为 {name!r} 的参赛者",
+                               f"{self.name}: no entry named {name!r}")
 
     def tournament(self, group: int) -> Tournament:
         """Return group ``group``'s round robin (1-based), or the final for
         0.  Raises :class:`ResultError` if there is none."""
         if group == 0:
             if self.final is None:
-                raise ResultError(f"{self.name}: the final is not paired yet")
+                raise ResultError(f"{self.name}：决赛尚未编排",
+                                  f"{self.name}: the final is not paired yet")
             return self.final
         if not 1 <= group <= len(self.groups):
-            raise ResultError(f"{self.name}: no group {group}")
+            raise ResultError(f"{self.name}：没有第 {group} 组",
+                              f"{self.name}: no group {group}")
         return self.groups[group - 1]
 
     def round_parts(self, round_no: int) -> list[tuple[int, Tournament, int]]:
@@ -200,14 +212,16 @@ class GroupEvent(EntryList):
         if not self.groups_finished:
             behind = [t.name for t in stage.groups if t.rounds and not t.rounds[-1].complete]
             if behind:
-                raise EventStateError(f"{self.name}: round {self.paired_rounds} lacks results "
+                raise EventStateError(f"{self.name}：第 {self.paired_rounds} 轮在 {', '.join(behind)} 尚缺成绩",
+                                      f"{self.name}: round {self.paired_rounds} lacks results "
                                       f"in {', '.join(behind)}")
             for t in stage.groups:
                 if len(t.rounds) < (t.rounds_planned or 0):
                     t.pair_next_round()
             return self.paired_rounds
         if self.final_stage == "none":
-            raise EventStateError(f"{self.name}: the group stage is over and the event has no "
+            raise EventStateError(f"{self.name}：分组赛已结束，本赛没有决赛阶段",
+                                  f"{self.name}: the group stage is over and the event has no "
                                   "final stage")
         if self.final is None:
             final = Tournament(f"{self.name} final", System.ROUND_ROBIN, seed=self.seed * 1000,
@@ -230,11 +244,13 @@ class GroupEvent(EntryList):
         table: list[list[Player]] = []
         for t in self._stage().groups:
             if not t.finished:
-                raise EventStateError(f"{t.name} is not finished")
+                raise EventStateError(f"{t.name} 尚未结束",
+                                      f"{t.name} is not finished")
             ranked = [t.player(s.entry) for s in t.standings()
                       if t.player(s.entry).withdrawn_after is None]
             if len(ranked) < self.advance:
-                raise CompetitionError(f"{t.name} has only {len(ranked)} entries to go on")
+                raise CompetitionError(f"{t.name} 只有 {len(ranked)} 名参赛者可以出线",
+                                       f"{t.name} has only {len(ranked)} entries to go on")
             table.append(ranked[: self.advance])
         return [table[g][k] for k in range(self.advance) for g in range(len(table))]
 
@@ -255,7 +271,8 @@ class GroupEvent(EntryList):
         for g, t, local in self.round_parts(round_no):
             if g == group:
                 return t, local
-        raise ResultError(f"{self.name}: group {group} has no round {round_no}")
+        raise ResultError(f"{self.name}：第 {group} 组没有第 {round_no} 轮",
+                          f"{self.name}: group {group} has no round {round_no}")
 
     def record_result(self, round_no: int, group: int, board: int, result: str | Result, *,
                       red_fouls: int = 0, black_fouls: int = 0, overwrite: bool = False) -> None:
@@ -264,7 +281,8 @@ class GroupEvent(EntryList):
         made: they chose its entries.  Raises :class:`CompetitionError`."""
         t, local = self._local(round_no, group)
         if group != 0 and self.final is not None:
-            raise EventStateError(f"{self.name}: the final is paired; the group results that "
+            raise EventStateError(f"{self.name}：决赛已编排；决定出线者的分组赛成绩不能再改",
+                                  f"{self.name}: the final is paired; the group results that "
                                   "chose its entries stand")
         t.record_result(local, board, result, red_fouls=red_fouls, black_fouls=black_fouls,
                         overwrite=overwrite)
@@ -286,7 +304,8 @@ class GroupEvent(EntryList):
         self.number(name)
         if self.groups_finished:
             if self.final is None or all(p.name != name for p in self.final.players):
-                raise EventStateError(f"{self.name}: {name} is not in the final; the group "
+                raise EventStateError(f"{self.name}：{name} 不在决赛中；分组赛已结束",
+                                      f"{self.name}: {name} is not in the final; the group "
                                       "stage is over")
             t, where = self.final, "the final"
         else:
@@ -294,7 +313,8 @@ class GroupEvent(EntryList):
             where = t.name
         pid = next(p.id for p in t.players if p.name == name)
         if t.player(pid).withdrawn_after is not None:
-            raise EventStateError(f"{self.name}: {name} withdrew already")
+            raise EventStateError(f"{self.name}：{name} 已退赛",
+                                  f"{self.name}: {name} withdrew already")
         after = t.settled_round(pid)  # an unfinished game of the round is forfeited
         t.withdraw(pid, after_round=after)
         struck = " — results struck out (20.3)" if pid in t.annulled_entries() else ""
@@ -359,7 +379,8 @@ class GroupEvent(EntryList):
             if data.get("final_event") is not None:
                 ev.final = Tournament.from_dict(data["final_event"], source=f"{ev.name} final")
         except (KeyError, TypeError, ValueError) as exc:
-            raise CompetitionError(f"bad group event data ({exc!r})") from None
+            raise CompetitionError(f"分组赛数据有误（{exc!r}）",
+                                   f"bad group event data ({exc!r})") from None
         return ev
 
 

@@ -50,21 +50,28 @@ class KnockoutEvent(EntryList):
         its points (``cxa-2007``: win 3, loss 0, draw 1 to Red and 2 to Black).
         Raises :class:`CompetitionError` for an unknown option."""
         if tied not in ("extra_game", "lot"):
-            raise CompetitionError(f"tied must be extra_game or lot, not {tied!r}")
+            raise CompetitionError(f"tied 须为 extra_game（加赛）或 lot（抽签），不是 {tied!r}",
+                                   f"tied must be extra_game or lot, not {tied!r}")
         if first_colours not in ("pairing", None):
-            raise CompetitionError(f"first_colours must be pairing or None, "
+            raise CompetitionError(f"first_colours 须为 pairing 或 None，不是 {first_colours!r}",
+                                   f"first_colours must be pairing or None, "
                                    f"not {first_colours!r}")
         if series not in KNOCKOUT_SERIES:
-            raise CompetitionError(f"series must be one of {', '.join(KNOCKOUT_SERIES)}, "
+            raise CompetitionError(f"series 须为 {', '.join(KNOCKOUT_SERIES)} 之一，不是 {series!r}",
+                                   f"series must be one of {', '.join(KNOCKOUT_SERIES)}, "
                                    f"not {series!r}")
         if seeding not in ("rating", "order", "lot"):
-            raise CompetitionError(f"seeding must be rating, order or lot, not {seeding!r}")
+            raise CompetitionError(f"seeding 须为 rating（等级分）、order（报名次序）或 lot（抽签），不是 {seeding!r}",
+                                   f"seeding must be rating, order or lot, not {seeding!r}")
         if draw not in ("bracket", "cards"):
-            raise CompetitionError(f"draw must be bracket or cards, not {draw!r}")
+            raise CompetitionError(f"draw 须为 bracket（对阵表）或 cards（抽牌），不是 {draw!r}",
+                                   f"draw must be bracket or cards, not {draw!r}")
         if byes not in ("seeded", "lot"):
-            raise CompetitionError(f"byes must be seeded or lot, not {byes!r}")
+            raise CompetitionError(f"byes 须为 seeded（按种子）或 lot（抽签），不是 {byes!r}",
+                                   f"byes must be seeded or lot, not {byes!r}")
         if double and draw != "bracket":
-            raise CompetitionError("double elimination uses the bracket draw, not cards")
+            raise CompetitionError("双败淘汰用对阵表抽签，不用抽牌",
+                                   "double elimination uses the bracket draw, not cards")
         self.name = name
         self.rules = rules
         self.scoring = None if rules is None else table_for_rules(rules)
@@ -92,16 +99,19 @@ class KnockoutEvent(EntryList):
         for p in self.players:
             if p.id == pid:
                 return p
-        raise CompetitionError(f"{self.name}: no entry number {pid}")
+        raise CompetitionError(f"{self.name}：没有编号为 {pid} 的参赛者",
+                               f"{self.name}: no entry number {pid}")
 
     def start(self) -> None:
         """Seed the entries, number them 1..n in seed order and make the
         bracket.  Raises :class:`CompetitionError` if started or with fewer
         than two entries."""
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         if len(self.players) < 2:
-            raise EventStateError(f"{self.name}: at least two entries are needed to start")
+            raise EventStateError(f"{self.name}：至少需要两名参赛者才能开始",
+                                  f"{self.name}: at least two entries are needed to start")
         rng = random.Random(f"{self.seed}:seeding")
         ordered = list(self.players)
         if self.seeding == "lot":
@@ -120,7 +130,8 @@ class KnockoutEvent(EntryList):
     # -- rounds and matches
     def _ko(self) -> Knockout:
         if self.ko is None:
-            raise EventStateError(f"{self.name}: start the event first")
+            raise EventStateError(f"{self.name}：请先开始比赛",
+                                  f"{self.name}: start the event first")
         return self.ko
 
     @property
@@ -138,7 +149,8 @@ class KnockoutEvent(EntryList):
         Raises :class:`ResultError` if there is none."""
         rounds = self._ko().rounds
         if not 1 <= round_no <= len(rounds) or not 0 <= index < len(rounds[round_no - 1]):
-            raise ResultError(f"{self.name}: no match {index + 1} in round {round_no}")
+            raise ResultError(f"{self.name}：第 {round_no} 轮没有第 {index + 1} 场",
+                              f"{self.name}: no match {index + 1} in round {round_no}")
         return rounds[round_no - 1][index]
 
     def series(self, round_no: int, index: int) -> Series | None:
@@ -198,11 +210,13 @@ class KnockoutEvent(EntryList):
         self._open(round_no)
         chooser = self.awaiting_choice(round_no, index)
         if chooser is None:
-            raise EventStateError(f"round {round_no} match {index + 1}: no colour choice is "
+            raise EventStateError(f"第 {round_no} 轮第 {index + 1} 场：现在不需选先后手",
+                                  f"round {round_no} match {index + 1}: no colour choice is "
                                   "due")
         m = self.match(round_no, index)
         if red not in (m.red, m.black):
-            raise ResultError(f"round {round_no} match {index + 1}: {red} does not play "
+            raise ResultError(f"第 {round_no} 轮第 {index + 1} 场：{red} 不在这一场（{m.red} 对 {m.black}）",
+                              f"round {round_no} match {index + 1}: {red} does not play "
                               f"({m.red} v {m.black})")
         self.choices[match_key(round_no, index)] = red
 
@@ -245,7 +259,8 @@ class KnockoutEvent(EntryList):
     def _open(self, round_no: int) -> None:
         rounds = self._ko().rounds
         if round_no != len(rounds):
-            raise EventStateError(f"{self.name}: round {round_no} is closed: round "
+            raise EventStateError(f"{self.name}：第 {round_no} 轮已结束：其后已编排第 {len(rounds)} 轮",
+                                  f"{self.name}: round {round_no} is closed: round "
                                   f"{len(rounds)} is paired after it")
 
     def record_game(self, round_no: int, index: int, game: int, result: str | Result, *,
@@ -260,29 +275,35 @@ class KnockoutEvent(EntryList):
         self._open(round_no)
         m = self.match(round_no, index)
         if m.black is None:
-            raise ResultError(f"round {round_no} match {index + 1} is a bye")
+            raise ResultError(f"第 {round_no} 轮第 {index + 1} 场为轮空",
+                              f"round {round_no} match {index + 1} is a bye")
         res = Result.parse(result) if isinstance(result, str) else result
         if res is Result.BYE:
-            raise ResultError("a series game cannot be a bye")
+            raise ResultError("轮空不能有对局",
+                              "a series game cannot be a bye")
         games = list(self.games.get(match_key(round_no, index), []))
         if game == len(games) + 1:
             s = self.series(round_no, index)
             assert s is not None
             if s.decided:
-                raise ResultError(f"round {round_no} match {index + 1} is decided "
+                raise ResultError(f"第 {round_no} 轮第 {index + 1} 场胜负已定（{s.how}）：没有第 {game} 局",
+                                  f"round {round_no} match {index + 1} is decided "
                                   f"({s.how}): no game {game}")
             chooser = self.awaiting_choice(round_no, index)
             if chooser is not None:
-                raise EventStateError(f"round {round_no} match {index + 1}: the deciding "
+                raise EventStateError(f"第 {round_no} 轮第 {index + 1} 场：附加赛等待参赛者 {chooser} 选择先后手",
+                                      f"round {round_no} match {index + 1}: the deciding "
                                       f"game waits for entry {chooser}'s colour choice")
             games.append(res.value)
         elif 1 <= game <= len(games):
             if not overwrite:
-                raise ResultError(f"round {round_no} match {index + 1} game {game}: result "
+                raise ResultError(f"第 {round_no} 轮第 {index + 1} 场第 {game} 局：成绩已登记（{games[game - 1]}）",
+                                  f"round {round_no} match {index + 1} game {game}: result "
                                   f"already entered ({games[game - 1]})")
             games[game - 1] = res.value
         else:
-            raise ResultError(f"round {round_no} match {index + 1}: game {game} is not due "
+            raise ResultError(f"第 {round_no} 轮第 {index + 1} 场：还没到第 {game} 局（下一局是第 {len(games) + 1} 局）",
+                              f"round {round_no} match {index + 1}: game {game} is not due "
                               f"(next is game {len(games) + 1})")
         # replay: drop games a corrected result makes unnecessary
         _, kept = self._replay(round_no, index, games)
@@ -303,13 +324,15 @@ class KnockoutEvent(EntryList):
         self._open(round_no)
         m = self.match(round_no, index)
         if m.black is None:
-            raise ResultError(f"round {round_no} match {index + 1} is a bye")
+            raise ResultError(f"第 {round_no} 轮第 {index + 1} 场为轮空",
+                              f"round {round_no} match {index + 1} is a bye")
         k = match_key(round_no, index)
         if winner is None:
             self.decisions.pop(k, None)
         else:
             if winner not in (m.red, m.black):
-                raise ResultError(f"round {round_no} match {index + 1}: {winner} did not play "
+                raise ResultError(f"第 {round_no} 轮第 {index + 1} 场：{winner} 没有参赛（{m.red} 对 {m.black}）",
+                                  f"round {round_no} match {index + 1}: {winner} did not play "
                                   f"({m.red} v {m.black})")
             self.decisions[k] = {"winner": winner, "reason": reason}
         self._settle(round_no, index)
@@ -336,7 +359,8 @@ class KnockoutEvent(EntryList):
                 assert other is not None
                 self.decide(len(rounds), m.index, other, f"withdrawal (20.4): {reason}")
                 return
-        raise EventStateError(f"{self.name}: entry {pid} has no undecided match in the "
+        raise EventStateError(f"{self.name}：参赛者 {pid} 在本轮没有未决的对局",
+                              f"{self.name}: entry {pid} has no undecided match in the "
                               "current round")
 
     def placements(self) -> list[tuple[int, bool, int]]:
@@ -403,7 +427,8 @@ class KnockoutEvent(EntryList):
             ev.decisions = {str(k): dict(v) for k, v in data.get("decisions", {}).items()}
             ev.choices = {str(k): int(v) for k, v in data.get("choices", {}).items()}
         except (KeyError, TypeError, ValueError) as exc:
-            raise CompetitionError(f"bad knock-out event data ({exc!r})") from None
+            raise CompetitionError(f"淘汰赛数据有误（{exc!r}）",
+                                   f"bad knock-out event data ({exc!r})") from None
         return ev
 
 

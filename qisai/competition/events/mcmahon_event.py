@@ -60,9 +60,11 @@ class McMahonTournament(Tournament):
         kwargs["draw_numbers"] = False  # numbered by McMahon score at start()
         super().__init__(name, system, **kwargs)
         if self.system is not System.SWISS:
-            raise CompetitionError("McMahon pairs like 积分编排制: its system is swiss")
+            raise CompetitionError("麦克马洪制按积分编排制编排：赛制须为 swiss",
+                                   "McMahon pairs like 积分编排制: its system is swiss")
         if start_by not in ("rank", "rating"):
-            raise CompetitionError(f"start_by must be rank or rating, not {start_by!r}")
+            raise CompetitionError(f"start_by 须为 rank（段级位）或 rating（等级分），不是 {start_by!r}",
+                                   f"start_by must be rank or rating, not {start_by!r}")
         initial_scores({}, bar, floor)  # the bar above the floor, both readable
         self.bar, self.floor, self.start_by = bar, floor, start_by
         self.ranks: dict[str, str] = {}
@@ -93,7 +95,8 @@ class McMahonTournament(Tournament):
         rating, then by lot).  Raises :class:`CompetitionError` as
         :meth:`Tournament.start`."""
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         scores = initial_scores({k: self.rank_for(p) for k, p in enumerate(self.players)},
                                 self.bar, self.floor)
         rng = random.Random(f"{self.seed}:mcmahon")
@@ -113,12 +116,15 @@ class McMahonTournament(Tournament):
         round 1 too, by score groups).  Raises :class:`CompetitionError` as
         :meth:`Tournament.pair_next_round`."""
         if not self.started:
-            raise EventStateError(f"{self.name}: start the event before pairing")
+            raise EventStateError(f"{self.name}：编排前须先开始比赛",
+                                  f"{self.name}: start the event before pairing")
         assert self.rounds_planned is not None
         if len(self.rounds) >= self.rounds_planned:
-            raise EventStateError(f"{self.name}: all {self.rounds_planned} rounds are paired")
+            raise EventStateError(f"{self.name}：全部 {self.rounds_planned} 轮均已编排",
+                                  f"{self.name}: all {self.rounds_planned} rounds are paired")
         if self.rounds and not self.rounds[-1].complete:
-            raise EventStateError(f"{self.name}: round {len(self.rounds)} still lacks results")
+            raise EventStateError(f"{self.name}：第 {len(self.rounds)} 轮尚缺成绩",
+                                  f"{self.name}: round {len(self.rounds)} still lacks results")
         number = len(self.rounds) + 1
         games = self.games(annul=False)
         states = []
@@ -175,6 +181,7 @@ class McMahonTournament(Tournament):
             t.ranks = {str(k): str(v) for k, v in mm.get("ranks", {}).items()}
             t.start_scores = {str(k): int(v) for k, v in mm.get("start_scores", {}).items()}
         except (KeyError, TypeError, ValueError) as exc:
-            raise CompetitionError(f"{source}: bad McMahon data ({exc!r})") from None
+            raise CompetitionError(f"{source}：麦克马洪数据有误（{exc!r}）",
+                                   f"{source}: bad McMahon data ({exc!r})") from None
         return t
 

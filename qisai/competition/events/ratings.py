@@ -96,10 +96,12 @@ def rating_rows(ev: Tournament | TeamEvent, through: int | None = None,
     (default: every round), in entry-number order.  Raises
     :class:`CompetitionError` for an event without rated players or K <= 0."""
     if k <= 0:
-        raise CompetitionError(f"K must be positive, not {k}")
+        raise CompetitionError(f"K 须为正数，不是 {k}",
+                               f"K must be positive, not {k}")
     rated = rated_players(ev)
     if not rated:
-        raise CompetitionError(f"{ev.name}: no player has a rating (等级分); nothing to rate")
+        raise CompetitionError(f"{ev.name}：没有棋手有等级分；无从计算",
+                               f"{ev.name}: no player has a rating (等级分); nothing to rate")
     limit = through if through is not None else 10**6
     games = [g for g in _games(ev, limit)
              if g.result.played and g.black is not None and g.red in rated and g.black in rated]
@@ -131,7 +133,8 @@ def rating_table(ef: EventFile, through: int | None = None, k: float = 20.0) -> 
 
     ev = ef.event
     if not isinstance(ev, Tournament | TeamEvent):
-        raise CompetitionError(f"{ef.header.name}: rating changes are shown for round robin, "
+        raise CompetitionError(f"{ef.header.name}：等级分变化只用于循环赛、积分编排赛和团体赛",
+                               f"{ef.header.name}: rating changes are shown for round robin, "
                                "Swiss and team events")
     rows = rating_rows(ev, through, k)
     upto = "" if through is None else f"（第{through}轮后）"

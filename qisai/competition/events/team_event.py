@@ -27,7 +27,8 @@ from qisai.competition.events.common import (
     match_key,
 )
 from qisai.competition.model import Outcome, Result
-from qisai.competition.pairing.swiss import SwissOptions, SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 from qisai.competition.scoring import CLASSIC, table_for_rules
 from qisai.competition.series import DECIDER_DRAWN, Series, SeriesFormat
 from qisai.competition.teams import (
@@ -85,10 +86,12 @@ class TeamEvent:
         and ``times`` sets the time controls of the ``slow``, ``rapid`` and
         ``decider`` games (default :data:`LEAGUE_TIMES`)."""
         if series not in BOARD_SERIES:
-            raise CompetitionError(f"a team board is played as {' or '.join(BOARD_SERIES)}, "
+            raise CompetitionError(f"团体赛一台的对局为 {' 或 '.join(BOARD_SERIES)}，不是 {series!r}",
+                                   f"a team board is played as {' or '.join(BOARD_SERIES)}, "
                                    f"not {series!r}")
         if decider_drawn not in DECIDER_DRAWN:
-            raise CompetitionError(f"decider_drawn must be {' or '.join(DECIDER_DRAWN)}, not "
+            raise CompetitionError(f"decider_drawn 须为 {' 或 '.join(DECIDER_DRAWN)}，不是 {decider_drawn!r}",
+                                   f"decider_drawn must be {' or '.join(DECIDER_DRAWN)}, not "
                                    f"{decider_drawn!r}")
         self.series, self.decider_drawn = series, decider_drawn
         self.draw_numbers = draw_numbers
@@ -97,28 +100,35 @@ class TeamEvent:
         self.times = dict(LEAGUE_TIMES) if series == "league_2021" else {}
         if times:
             if series != "league_2021":
-                raise CompetitionError("time controls per game are for the 2021 league format")
+                raise CompetitionError("每局各定用时只适用于 2021 联赛赛制",
+                                       "time controls per game are for the 2021 league format")
             from qisai.competition.match import MatchError, parse_time_control
 
             for kind, text in times.items():
                 if kind not in LEAGUE_TIMES:
-                    raise CompetitionError(f"times: no game kind {kind!r} (slow, rapid, "
+                    raise CompetitionError(f"times：没有 {kind!r} 这种对局（slow 慢棋、rapid 超快棋、decider 附加赛）",
+                                           f"times: no game kind {kind!r} (slow, rapid, "
                                            "decider)")
                 try:
                     parse_time_control(str(text))
                 except MatchError as exc:
-                    raise CompetitionError(f"times.{kind}: {exc}") from None
+                    raise CompetitionError(f"times.{kind}：{exc.zh}",
+                                           f"times.{kind}: {exc.en}") from None
                 self.times[kind] = str(text)
         if system not in ("round_robin", "swiss"):
-            raise CompetitionError(f"team system must be round_robin or swiss, not {system!r}")
+            raise CompetitionError(f"团体赛赛制须为 round_robin（循环）或 swiss（积分编排），不是 {system!r}",
+                                   f"team system must be round_robin or swiss, not {system!r}")
         if system == "swiss" and rounds is None:
-            raise CompetitionError("a team Swiss needs a number of rounds")
+            raise CompetitionError("团体积分编排赛须定轮数",
+                                   "a team Swiss needs a number of rounds")
         if not 1 <= boards <= 12:
-            raise CompetitionError(f"boards must be 1..12, not {boards}")
+            raise CompetitionError(f"台数须为 1..12，不是 {boards}",
+                                   f"boards must be 1..12, not {boards}")
         try:
             self.lineup_mode = LineupMode(lineup_mode)
         except ValueError:
-            raise CompetitionError(f"line-up mode must be fixed, substitutes or free, "
+            raise CompetitionError(f"出场方式须为 fixed（固定）、substitutes（替补）或 free（自由），不是 {lineup_mode!r}",
+                                   f"line-up mode must be fixed, substitutes or free, "
                                    f"not {lineup_mode!r}") from None
         self.name, self.system, self.rounds_planned = name, system, rounds
         self.boards, self.seed = boards, seed
@@ -142,9 +152,11 @@ class TeamEvent:
         Raises :class:`CompetitionError` after the start, for a duplicate
         name or a roster shorter than the boards."""
         if self.started:
-            raise EventStateError(f"{self.name}: entries are closed once the event started")
+            raise EventStateError(f"{self.name}：比赛已开始，报名已截止",
+                                  f"{self.name}: entries are closed once the event started")
         if any(t.name == name for t in self.teams):
-            raise CompetitionError(f"{self.name}: duplicate team {name!r}")
+            raise CompetitionError(f"{self.name}：队名 {name!r} 重复",
+                                   f"{self.name}: duplicate team {name!r}")
         team = Team(name, [m.strip() for m in roster], self.boards)
         self.teams.append(team)
         return team
@@ -152,18 +164,21 @@ class TeamEvent:
     def remove_team(self, name: str) -> None:
         """Withdraw a team before the start (20.2).  Raises :class:`CompetitionError`."""
         if self.started:
-            raise EventStateError(f"{self.name}: the event has started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: the event has started")
         before = len(self.teams)
         self.teams = [t for t in self.teams if t.name != name]
         if len(self.teams) == before:
-            raise CompetitionError(f"{self.name}: no team named {name!r}")
+            raise CompetitionError(f"{self.name}：没有名为 {name!r} 的队",
+                                   f"{self.name}: no team named {name!r}")
 
     def start(self) -> None:
         """Number the teams (by lot for a round robin, 制签; as registered
         for a Swiss) and create the competition.  Raises
         :class:`CompetitionError` if started or with fewer than two teams."""
         if self.started:
-            raise EventStateError(f"{self.name}: already started")
+            raise EventStateError(f"{self.name}：比赛已开始",
+                                  f"{self.name}: already started")
         ordered = list(self.teams)
         if self.system == "round_robin" and self.draw_numbers:
             random.Random(f"{self.seed}:numbers").shuffle(ordered)
@@ -180,7 +195,8 @@ class TeamEvent:
         and the arena read its teams and matches).  Raises
         :class:`EventStateError` before the start."""
         if self.tt is None:
-            raise EventStateError(f"{self.name}: start the event first")
+            raise EventStateError(f"{self.name}：请先开始比赛",
+                                  f"{self.name}: start the event first")
         return self.tt
 
     def member_numbers(self) -> dict[tuple[int, str], int]:
@@ -231,10 +247,12 @@ class TeamEvent:
         groups of 场分, no rematch, colour balance)."""
         tt = self.team_tournament()
         if len(tt.rounds) >= tt.rounds_planned:
-            raise EventStateError(f"{self.name}: all rounds are paired")
+            raise EventStateError(f"{self.name}：所有轮次均已编排",
+                                  f"{self.name}: all rounds are paired")
         if tt.rounds and any(not m.results and m.forfeit is None and m.black_team is not None
                              for m in tt.rounds[-1]):
-            raise EventStateError(f"{self.name}: round {len(tt.rounds)} is not complete")
+            raise EventStateError(f"{self.name}：第 {len(tt.rounds)} 轮尚未赛完",
+                                  f"{self.name}: round {len(tt.rounds)} is not complete")
         number = len(tt.rounds) + 1
         recs = tt.records()
         states = []
@@ -248,7 +266,8 @@ class TeamEvent:
                 tuple(e.colour for e in rec.encounters if e.colour is not None),
                 sum(1 for e in rec.encounters if e.outcome is Outcome.BYE)))
         if len(states) < 2:
-            raise EventStateError(f"{self.name}: fewer than two teams are left to pair")
+            raise EventStateError(f"{self.name}：剩下可编排的队不足两支",
+                                  f"{self.name}: fewer than two teams are left to pair")
         res = pair_swiss_round(states, number, SwissOptions(),
                                random.Random(f"{self.seed}:team:{number}"))
         matches = [TeamMatch(number, p.board, p.red, p.black) for p in res.pairings]
@@ -273,9 +292,11 @@ class TeamEvent:
         tt = self.team_tournament()
         team = next((t for t in tt.teams if t.name == name), None)
         if team is None:
-            raise CompetitionError(f"{self.name}: no team named {name!r}")
+            raise CompetitionError(f"{self.name}：没有名为 {name!r} 的队",
+                                   f"{self.name}: no team named {name!r}")
         if team.id in self.withdrawn:
-            raise EventStateError(f"{self.name}: {name} withdrew already (after round "
+            raise EventStateError(f"{self.name}：{name} 已退赛（第 {self.withdrawn[team.id]} 轮后）",
+                                  f"{self.name}: {name} withdrew already (after round "
                                   f"{self.withdrawn[team.id]})")
         last = len(tt.rounds)
         forfeited = ""
@@ -333,13 +354,15 @@ class TeamEvent:
             for m in tt.rounds[round_no - 1]:
                 if m.board == match:
                     return m
-        raise ResultError(f"{self.name}: no match {match} in round {round_no}")
+        raise ResultError(f"{self.name}：第 {round_no} 轮没有第 {match} 场",
+                          f"{self.name}: no match {match} in round {round_no}")
 
     def _state(self, round_no: int, match: int) -> dict[str, Any]:
         m = self.match(round_no, match)
         state = self.matches.get(match_key(round_no, match))
         if state is None or m.black_team is None:
-            raise ResultError(f"round {round_no} match {match} is a bye")
+            raise ResultError(f"第 {round_no} 轮第 {match} 场为轮空",
+                              f"round {round_no} match {match} is a bye")
         return state
 
     def set_lineups(self, round_no: int, match: int, red: Sequence[str],
@@ -350,7 +373,8 @@ class TeamEvent:
         tt = self.team_tournament()
         state = self._state(round_no, match)
         if state["results"]:
-            raise EventStateError(f"round {round_no} match {match}: results are in; the "
+            raise EventStateError(f"第 {round_no} 轮第 {match} 场：已有成绩，出场名单不能再改",
+                                  f"round {round_no} match {match}: results are in; the "
                                   "line-ups are fixed")
         m = self.match(round_no, match)
         assert m.black_team is not None
@@ -384,15 +408,19 @@ class TeamEvent:
         deciding game whose colours are not chosen yet."""
         state = self._state(round_no, match)
         if not 1 <= board <= self.boards:
-            raise ResultError(f"round {round_no} match {match}: no board {board}")
+            raise ResultError(f"第 {round_no} 轮第 {match} 场：没有第 {board} 台",
+                              f"round {round_no} match {match}: no board {board}")
         res = Result.parse(result) if isinstance(result, str) else result
         if res is Result.BYE:
-            raise ResultError("a board of a team match cannot be a bye")
+            raise ResultError("团体赛一场中的一台不能轮空",
+                              "a board of a team match cannot be a bye")
         if red_fouls < 0 or black_fouls < 0:
-            raise ResultError("fouls cannot be negative")
+            raise ResultError("犯规次数不能为负",
+                              "fouls cannot be negative")
         m = self.match(round_no, match)
         if m.forfeit is not None and not overwrite:
-            raise ResultError(f"round {round_no} match {match} was forfeited "
+            raise ResultError(f"第 {round_no} 轮第 {match} 场已判弃权（{m.forfeit.value}）",
+                              f"round {round_no} match {match} was forfeited "
                               f"({m.forfeit.value})")
         if self.series == "league_2021":
             self._record_league_game(round_no, match, board, res, red_fouls, black_fouls,
@@ -400,7 +428,8 @@ class TeamEvent:
             self._enter(round_no, match)
             return
         if str(board) in state["results"] and not overwrite:
-            raise ResultError(f"round {round_no} match {match} board {board}: result already "
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：成绩已登记（{state['results'][str(board)]}）",
+                              f"round {round_no} match {match} board {board}: result already "
                               f"entered ({state['results'][str(board)]})")
         state["results"][str(board)] = res.value
         state["fouls"][str(board)] = [red_fouls, black_fouls]
@@ -422,7 +451,8 @@ class TeamEvent:
         is the board's Red (13.2/13.3; Red in the slow game), entry 2 its
         Black.  Raises :class:`CompetitionError` for a one-game event."""
         if self.series != "league_2021":
-            raise EventStateError(f"{self.name}: its boards are single games")
+            raise EventStateError(f"{self.name}：各台只下一局",
+                                  f"{self.name}: its boards are single games")
         state = self._state(round_no, match)
         s = Series(1, 2, SeriesFormat.LEAGUE_2021, seed=self._series_seed(round_no, match, board),
                    first_colours="pairing", decider_drawn=self.decider_drawn)
@@ -441,7 +471,8 @@ class TeamEvent:
         for b, red, black in self.board_players(round_no, match):
             if b == board:
                 return red, black
-        raise ResultError(f"round {round_no} match {match}: no board {board}")
+        raise ResultError(f"第 {round_no} 轮第 {match} 场：没有第 {board} 台",
+                          f"round {round_no} match {match}: no board {board}")
 
     def awaiting_choice(self, round_no: int, match: int, board: int) -> str | None:
         """The player who must choose the colours of the board's deciding
@@ -463,11 +494,13 @@ class TeamEvent:
         :class:`ResultError` for a player not on the board."""
         chooser = self.awaiting_choice(round_no, match, board)
         if chooser is None:
-            raise EventStateError(f"round {round_no} match {match} board {board}: no colour "
+            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：现在不需选先后手（001：超快棋和棋之后才选）",
+                                  f"round {round_no} match {match} board {board}: no colour "
                                   "choice is due (001: after a drawn rapid game)")
         names = self._board_names(round_no, match, board)
         if red not in names:
-            raise ResultError(f"round {round_no} match {match} board {board}: {red!r} does not "
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：{red!r} 不在这一台（{names[0]}、{names[1]}）",
+                              f"round {round_no} match {match} board {board}: {red!r} does not "
                               f"play on it ({names[0]}, {names[1]})")
         self._state(round_no, match).setdefault("choices", {})[str(board)] = red
         return chooser
@@ -520,23 +553,28 @@ class TeamEvent:
         where = f"round {round_no} match {match} board {board}"
         number = game if game is not None else len(games) + 1
         if game is not None and not 1 <= game <= 3:
-            raise ResultError(f"{where}: a board has games 1-3 (slow, rapid, decider)")
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：一台有第 1-3 局（慢棋、超快棋、附加赛）",
+                              f"{where}: a board has games 1-3 (slow, rapid, decider)")
         if number <= len(games):
             if not overwrite:
-                raise ResultError(f"{where}: game {number} has a result ({games[number - 1]['result']}"
+                raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：第 {number} 局已有成绩（{games[number - 1]['result']}；用 --overwrite 更正）",
+                                  f"{where}: game {number} has a result ({games[number - 1]['result']}"
                                   "; --overwrite corrects it)")
             del games[number - 1:]
             if number < 3:  # the decider's colours were chosen after the rapid game
                 state.setdefault("choices", {}).pop(str(board), None)
         elif number > len(games) + 1:
-            raise ResultError(f"{where}: game {len(games) + 1} is next, not game {number}")
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：下一局是第 {len(games) + 1} 局，不是第 {number} 局",
+                              f"{where}: game {len(games) + 1} is next, not game {number}")
         s = self.board_series(round_no, match, board)
         if s.decided:
-            raise ResultError(f"{where}: decided already ({s.how}; --overwrite --game N "
+            raise ResultError(f"第 {round_no} 轮第 {match} 场第 {board} 台：胜负已定（{s.how}；用 --overwrite --game N 更正某局）",
+                              f"{where}: decided already ({s.how}; --overwrite --game N "
                               "corrects a game)")
         waiting = self.awaiting_choice(round_no, match, board)
         if waiting is not None:
-            raise EventStateError(f"{where}: the deciding game waits for {waiting}'s colour "
+            raise EventStateError(f"第 {round_no} 轮第 {match} 场第 {board} 台：附加赛等待 {waiting} 选择先后手（001：超快棋执黑方选）",
+                                  f"{where}: the deciding game waits for {waiting}'s colour "
                                   "choice (001: the rapid game's Black chooses)")
         nxt = self.next_board_game(round_no, match, board)
         assert nxt is not None
@@ -659,7 +697,8 @@ class TeamEvent:
             ev.matches = {str(k): dict(v) for k, v in data.get("matches", {}).items()}
             ev.withdrawn = {int(k): int(v) for k, v in data.get("withdrawn", {}).items()}
         except (KeyError, TypeError, ValueError) as exc:
-            raise CompetitionError(f"bad team event data ({exc!r})") from None
+            raise CompetitionError(f"团体赛数据有误（{exc!r}）",
+                                   f"bad team event data ({exc!r})") from None
         return ev
 
 

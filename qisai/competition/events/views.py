@@ -116,7 +116,8 @@ def board_count(ef: EventFile) -> int:
 def _check_round(ef: EventFile, round_no: int) -> None:
     n = round_count(ef)
     if not 1 <= round_no <= n:
-        raise CompetitionError(f"{ef.header.name}: round {round_no} is not paired "
+        raise CompetitionError(f"{ef.header.name}：第 {round_no} 轮尚未编排（已编排 {n} 轮）",
+                               f"{ef.header.name}: round {round_no} is not paired "
                                f"({n} paired)")
 
 
@@ -352,7 +353,8 @@ def crosstable_table(ef: EventFile) -> Table:
         return Table(f"{ef.header.name} 交叉表", grid[0], grid[1:],
                      "格式：场分（局分）；+ 对方弃权，- 弃权（21.4）")
     if not isinstance(ev, Tournament):
-        raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no crosstable; "
+        raise CompetitionError(f"{ef.header.name}：{ef.kind} 比赛没有交叉表；请打印对阵表或名次",
+                               f"{ef.header.name}: a {ef.kind} event has no crosstable; "
                                "print its bracket or placements")
     return _crosstable_of(ef, ev, ef.standings(), f"{ef.header.name} 交叉表", lambda pid: pid)
 
@@ -436,7 +438,8 @@ def _crosstable_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
 def _group_parts(ef: EventFile) -> list[tuple[str, Tournament]]:
     ev = ef.event
     if not isinstance(ev, GroupEvent):
-        raise CompetitionError(f"{ef.header.name}: a {ef.kind} event has no groups")
+        raise CompetitionError(f"{ef.header.name}：{ef.kind} 比赛没有分组",
+                               f"{ef.header.name}: a {ef.kind} event has no groups")
     ef._apply_penalties()  # 18.4 inside each group and the final
     parts = [(f"第{g}组", t) for g, t in enumerate(ev.groups, start=1)]
     if ev.final is not None:
@@ -478,10 +481,12 @@ def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = No
 
     ev = ef.event
     if not isinstance(ev, Tournament):
-        raise CompetitionError(f"{ef.header.name}: 12.5 team totals come from an individual "
+        raise CompetitionError(f"{ef.header.name}：12.5 队员总分来自个人赛",
+                               f"{ef.header.name}: 12.5 team totals come from an individual "
                                "event")
     if by not in ("team", "club"):
-        raise CompetitionError(f"group entries by team or club, not {by!r}")
+        raise CompetitionError(f"参赛者按 team（队）或 club（单位）分组，不是 {by!r}",
+                               f"group entries by team or club, not {by!r}")
     st = ef.standings()
     places = {ev.player(s.entry).name: s.rank for s in st}
     points = {ev.player(s.entry).name: s.points for s in st}
@@ -493,7 +498,8 @@ def team_ranking_table(ef: EventFile, by: str = "team", counted: int | None = No
         if key and p.name in places:
             rosters.setdefault(key, []).append(p.name)
     if not rosters:
-        raise CompetitionError(f"{ef.header.name}: no entry has a {by}")
+        raise CompetitionError(f"{ef.header.name}：没有参赛者填写 {by}",
+                               f"{ef.header.name}: no entry has a {by}")
     teams = [Team(name, roster, 1) for name, roster in rosters.items()]
     totals = team_totals(points, teams)
     head = ["名次", "队名", "名次总和", "个人名次", "总分"]
@@ -513,7 +519,8 @@ def bracket_rounds(ef: EventFile) -> list[list[tuple[str, str, str]]]:
     :class:`CompetitionError` for another kind."""
     ev = ef.event
     if not isinstance(ev, KnockoutEvent):
-        raise CompetitionError(f"{ef.header.name}: only a knock-out event has a bracket")
+        raise CompetitionError(f"{ef.header.name}：只有淘汰赛有对阵表",
+                               f"{ef.header.name}: only a knock-out event has a bracket")
 
     def label(pid: int | None) -> str:
         return "" if pid is None else f"{pid} {ev.player(pid).name}"

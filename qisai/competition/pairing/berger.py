@@ -34,10 +34,12 @@ def berger_round(n: int, r: int) -> Round:
     Raises :class:`PairingError` if ``n < 2`` or ``r`` is out of range.
     """
     if n < 2:
-        raise PairingError(f"a round robin needs at least 2 entries, got {n}")
+        raise PairingError(f"循环赛至少需要 2 名参赛者，实有 {n} 名",
+                           f"a round robin needs at least 2 entries, got {n}")
     big = n if n % 2 == 0 else n + 1
     if not 1 <= r <= big - 1:
-        raise PairingError(f"round {r} out of range 1..{big - 1} for {n} entries")
+        raise PairingError(f"第 {r} 轮超出 {n} 名参赛者的范围 1..{big - 1}",
+                           f"round {r} out of range 1..{big - 1} for {n} entries")
     m = big - 1
     # 2p ≡ r + 1 (mod m); m is odd, so 2 is invertible: p = (r + 1) * (m + 1) / 2
     p = _wrap((r + 1) * (m + 1) // 2, m)
@@ -59,7 +61,8 @@ def berger_table(n: int) -> list[Round]:
     Raises :class:`PairingError` if ``n < 2``.
     """
     if n < 2:
-        raise PairingError(f"a round robin needs at least 2 entries, got {n}")
+        raise PairingError(f"循环赛至少需要 2 名参赛者，实有 {n} 名",
+                           f"a round robin needs at least 2 entries, got {n}")
     big = n if n % 2 == 0 else n + 1
     return [berger_round(n, r) for r in range(1, big)]
 

@@ -39,7 +39,8 @@ def bracket_order(size: int) -> list[int]:
     Raises :class:`PairingError` if ``size`` is not a power of two.
     """
     if size < 1 or size & (size - 1):
-        raise PairingError(f"bracket size must be a power of two, got {size}")
+        raise PairingError(f"对阵表的大小须为 2 的幂，实为 {size}",
+                           f"bracket size must be a power of two, got {size}")
     order = [1]
     while len(order) < size:
         n = 2 * len(order)
@@ -64,9 +65,11 @@ def card_draw(entries: Sequence[int], rng: random.Random) -> CardDraw:
     Raises :class:`PairingError` for fewer than two or duplicate entries.
     """
     if len(entries) < 2:
-        raise PairingError(f"a card draw needs at least two entries, got {len(entries)}")
+        raise PairingError(f"抽牌至少需要两名参赛者，实有 {len(entries)} 名",
+                           f"a card draw needs at least two entries, got {len(entries)}")
     if len(set(entries)) != len(entries):
-        raise PairingError("duplicate entries in the card draw")
+        raise PairingError("抽牌的参赛者有重复",
+                           "duplicate entries in the card draw")
     k = len(entries) // 2
     deck: list[tuple[str, int]] = [("红", i) for i in range(1, k + 1)]
     deck += [("黑", i) for i in range(1, k + 1)]
@@ -126,15 +129,20 @@ class Knockout:
 
     def __post_init__(self) -> None:
         if len(self.entries) < 2:
-            raise PairingError(f"a knock-out needs at least two entries, got {len(self.entries)}")
+            raise PairingError(f"淘汰赛至少需要两名参赛者，实有 {len(self.entries)} 名",
+                               f"a knock-out needs at least two entries, got {len(self.entries)}")
         if len(set(self.entries)) != len(self.entries):
-            raise PairingError("duplicate entries in the knock-out")
+            raise PairingError("淘汰赛的参赛者有重复",
+                               "duplicate entries in the knock-out")
         if self.draw not in ("bracket", "cards"):
-            raise PairingError(f"draw must be 'bracket' or 'cards', not {self.draw!r}")
+            raise PairingError(f"draw 须为 'bracket'（对阵表）或 'cards'（抽牌），不是 {self.draw!r}",
+                               f"draw must be 'bracket' or 'cards', not {self.draw!r}")
         if self.byes not in ("seeded", "lot"):
-            raise PairingError(f"byes must be 'seeded' or 'lot', not {self.byes!r}")
+            raise PairingError(f"byes 须为 'seeded'（按种子）或 'lot'（抽签），不是 {self.byes!r}",
+                               f"byes must be 'seeded' or 'lot', not {self.byes!r}")
         if self.double and self.draw != "bracket":
-            raise PairingError("double elimination uses the bracket draw")
+            raise PairingError("双败淘汰用对阵表抽签",
+                               "double elimination uses the bracket draw")
         if not self._slots and self.draw == "bracket" and not self.double:
             self._slots = self._initial_slots()
 
@@ -200,9 +208,11 @@ class Knockout:
         the event is over.
         """
         if self.rounds and any(m.winner is None for m in self.rounds[-1]):
-            raise EventStateError(f"knock-out round {len(self.rounds)} is not decided yet")
+            raise EventStateError(f"淘汰赛第 {len(self.rounds)} 轮尚未决出",
+                                  f"knock-out round {len(self.rounds)} is not decided yet")
         if self.rounds and len(self.alive()) == 1:
-            raise EventStateError("the knock-out is over")
+            raise EventStateError("淘汰赛已结束",
+                                  "the knock-out is over")
         number = len(self.rounds) + 1
         rng = self._rng(f"round:{number}")
         matches: list[KnockoutMatch] = []
@@ -222,7 +232,8 @@ class Knockout:
             for k in range(0, len(slots), 2):
                 a, b = slots[k], slots[k + 1]
                 if a is None and b is None:
-                    raise PairingError("a bracket match has two empty places")
+                    raise PairingError("对阵表中有一场两个位置都空",
+                                       "a bracket match has two empty places")
                 if a is None or b is None:
                     only = a if a is not None else b
                     assert only is not None
@@ -275,14 +286,17 @@ class Knockout:
         from qisai.competition.series import Series, SeriesFormat
 
         if not 1 <= round_no <= len(self.rounds) or not 0 <= index < len(self.rounds[round_no - 1]):
-            raise ResultError(f"knock-out round {round_no} has no match {index}")
+            raise ResultError(f"淘汰赛第 {round_no} 轮没有第 {index} 场",
+                              f"knock-out round {round_no} has no match {index}")
         m = self.rounds[round_no - 1][index]
         if m.black is None:
-            raise ResultError(f"round {round_no} match {index} is a bye")
+            raise ResultError(f"第 {round_no} 轮第 {index} 场为轮空",
+                              f"round {round_no} match {index} is a bye")
         try:
             fmt = SeriesFormat(format)
         except ValueError:
-            raise EventStateError(f"unknown series format {format!r}") from None
+            raise EventStateError(f"未知的对局赛制 {format!r}",
+                                  f"unknown series format {format!r}") from None
         return Series(m.red, m.black, fmt, seed=self.seed * 1009 + round_no * 97 + index,
                       first_colours="pairing", tied=tied)
 
@@ -293,13 +307,16 @@ class Knockout:
         not play in it.
         """
         if not 1 <= round_no <= len(self.rounds):
-            raise ResultError(f"knock-out round {round_no} has not been paired")
+            raise ResultError(f"淘汰赛第 {round_no} 轮尚未编排",
+                              f"knock-out round {round_no} has not been paired")
         rnd = self.rounds[round_no - 1]
         if not 0 <= index < len(rnd):
-            raise ResultError(f"knock-out round {round_no} has no match {index}")
+            raise ResultError(f"淘汰赛第 {round_no} 轮没有第 {index} 场",
+                              f"knock-out round {round_no} has no match {index}")
         m = rnd[index]
         if winner not in (m.red, m.black):
-            raise ResultError(f"round {round_no} match {index}: {winner} did not play "
+            raise ResultError(f"第 {round_no} 轮第 {index} 场：{winner} 没有参赛（{m.red} 对 {m.black}）",
+                              f"round {round_no} match {index}: {winner} did not play "
                               f"({m.red} v {m.black})")
         m.winner = winner
 
@@ -323,5 +340,6 @@ class Knockout:
                                                 m.get("note", ""))
                                   for k, m in enumerate(rnd)])
         except (KeyError, TypeError) as exc:
-            raise PairingError(f"bad knock-out data ({exc!r})") from None
+            raise PairingError(f"淘汰赛数据有误（{exc!r}）",
+                               f"bad knock-out data ({exc!r})") from None
         return ko

@@ -19,12 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from qisai.competition.errors import PairingError
-from qisai.competition.pairing.swiss import (
-    SwissOptions,
-    SwissPlayer,
-    SwissResult,
-    pair_swiss_round,
-)
+from qisai.competition.pairing.swiss import SwissPlayer, SwissResult, pair_swiss_round
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 _RANK = re.compile(r"^\s*(\d{1,2})\s*([dDkK段级])\s*$")
 
@@ -36,10 +32,12 @@ def rank_value(rank: str) -> int:
     """
     m = _RANK.match(rank)
     if not m:
-        raise PairingError(f"unreadable Go rank {rank!r}; write e.g. 3d, 5k, 2段, 10级")
+        raise PairingError(f"看不懂的围棋段级位 {rank!r}；请写如 3d、5k、2段、10级",
+                           f"unreadable Go rank {rank!r}; write e.g. 3d, 5k, 2段, 10级")
     n, kind = int(m.group(1)), m.group(2).lower()
     if n < 1 or (kind in ("d", "段") and n > 9) or (kind in ("k", "级") and n > 30):
-        raise PairingError(f"Go rank out of range: {rank!r}")
+        raise PairingError(f"围棋段级位超出范围：{rank!r}",
+                           f"Go rank out of range: {rank!r}")
     return n - 1 if kind in ("d", "段") else -n
 
 
@@ -51,7 +49,8 @@ def initial_scores(ranks: Mapping[int, str], bar: str, floor: str) -> dict[int, 
     """
     top, bottom = rank_value(bar), rank_value(floor)
     if top < bottom:
-        raise PairingError(f"McMahon bar {bar} is below the floor {floor}")
+        raise PairingError(f"麦克马洪上限 {bar} 低于下限 {floor}",
+                           f"McMahon bar {bar} is below the floor {floor}")
     return {pid: min(max(rank_value(r), bottom), top) - bottom for pid, r in ranks.items()}
 
 
@@ -66,7 +65,8 @@ def pair_mcmahon_round(players: Sequence[SwissPlayer], start: Mapping[int, float
     """
     missing = [p.id for p in players if p.id not in start]
     if missing:
-        raise PairingError(f"no McMahon starting score for {', '.join(map(str, missing))}")
+        raise PairingError(f"{', '.join(map(str, missing))} 没有麦克马洪起始分",
+                           f"no McMahon starting score for {', '.join(map(str, missing))}")
     shifted = [replace(p, score=p.score + start[p.id]) for p in players]
     # round 1 too is paired by MMS groups, not by the halves draw of Appendix 2
     return pair_swiss_round(shifted, round_no, options, rng, draw_first_round=False)

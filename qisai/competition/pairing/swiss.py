@@ -47,6 +47,7 @@ from typing import Any
 from qisai.competition.errors import PairingError
 from qisai.competition.model import Colour, Pairing
 from qisai.competition.pairing import lookahead
+from qisai.competition.pairing.swiss_options import SwissOptions
 
 _FORBIDDEN = 10**12  # assignment cost of a forbidden pair in the repair of round 1
 _MERGE_LIMIT = 64  # largest re-pairing of segments done for a stranded floater
@@ -90,47 +91,6 @@ class SwissPlayer:
         return last, n
 
 
-@dataclass(frozen=True, slots=True)
-class SwissOptions:
-    """Per-event parameters of 积分编排制.
-
-    ``max_colour_diff``: largest allowed |Red - Black| after the round.
-    ``max_streak``: longest allowed run of one colour.
-    ``avoid_group_rounds``: in rounds 1..k entries of the same group (team,
-    club or federation) are not paired (e.g. "前三轮同队不相遇").
-    ``segment_pairing``: ``"halves"`` (upper half meets lower half) or
-    ``"adjacent"`` (1-2, 3-4, ...).
-    ``first_round``: ``"lot"`` (Appendix 2) or ``"fold"`` (1 meets n/2 + 1,
-    colours alternating from the top, for reproducible test events).
-    ``colour_rule``: ``"score_first"`` (Appendix 2's order: equal or near
-    scores first, the colour limits a strong preference inside that) or
-    ``"hard"`` (the limits beat the score groups).
-    """
-
-    max_colour_diff: int = 2
-    max_streak: int = 2
-    avoid_group_rounds: int = 0
-    segment_pairing: str = "halves"
-    first_round: str = "lot"
-    colour_rule: str = "score_first"
-
-    def __post_init__(self) -> None:
-        for key in ("max_colour_diff", "max_streak", "avoid_group_rounds"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise PairingError(f"{key} must be a whole number >= 0, not {value!r}")
-        if self.segment_pairing not in ("halves", "adjacent"):
-            raise PairingError(
-                f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
-        if self.first_round not in ("lot", "fold"):
-            raise PairingError(f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
-        if self.colour_rule not in ("score_first", "hard"):
-            raise PairingError(
-                f"colour_rule must be 'score_first' or 'hard', not {self.colour_rule!r}")
-        if self.max_colour_diff < 1 or self.max_streak < 1:
-            raise PairingError("colour limits must be at least 1")
-
-
 @dataclass(slots=True)
 class SwissResult:
     """A paired round: boards (Red first), the bye holder, the constraints
@@ -168,18 +128,20 @@ class _Rules:
         self._stuck = set() if self.soft else {
             pid for pid, c in self._can.items() if not any(c)}
 
-    def terms(self) -> str:
+    def terms(self, lang: str = "en") -> str:
         """Name the rules a pair must keep at this level, for the error that
-        says no pairing keeps them: "without rematch", and, when they are in
-        force, "within the colour limits" (hard limits) and "keeping
-        same-group entries apart".  (A look-ahead re-pairing that rules out
-        boards and fails is never reported: the next one is tried.)"""
-        words = ["without rematch"]
+        says no pairing keeps them: "without rematch" (不重复对阵), and, when
+        they are in force, "within the colour limits" (hard limits) and
+        "keeping same-group entries apart"; in Chinese unless ``lang`` is
+        ``en``.  (A look-ahead re-pairing that rules out boards and fails is
+        never reported: the next one is tried.)"""
+        en = lang == "en"
+        words = ["without rematch" if en else "不重复对阵"]
         if self.colour_limits and not self.soft:
-            words.append("within the colour limits")
+            words.append("within the colour limits" if en else "不超出先后手限制")
         if self.group_avoid:
-            words.append("keeping same-group entries apart")
-        return " and ".join(words)
+            words.append("keeping same-group entries apart" if en else "同单位选手不相遇")
+        return (" and " if en else "、").join(words)
 
     def _may(self, pl: SwissPlayer, c: Colour) -> bool:
         return not self.breaks(pl, c)
@@ -327,7 +289,8 @@ def _first_round(players: list[SwissPlayer], options: SwissOptions, rng: random.
                                   else changed + rng.randrange(1000))
         chosen = list(zip(*linear_sum_assignment(cost), strict=True))
         if any(cost[i, j] >= _FORBIDDEN for i, j in chosen):
-            raise PairingError("round 1: no pairing of the halves avoids same-group opponents")
+            raise PairingError("第 1 轮：上下半区的任何对阵都避不开同单位选手",
+                               "round 1: no pairing of the halves avoids same-group opponents")
         pairs = [(top[i].id, bottom[j].id) for i, j in chosen]
         notes.append("draw repaired to keep same-group entries apart")
     return pairs, notes
@@ -500,7 +463,8 @@ class _Solver:
         pairs = self._match(list(self.p), None, bye_pool=set(pool))
         paired = {x for pr in pairs for x in pr}
         if self.bye is None or len(paired) != len(self.p) - 1:
-            raise PairingError(f"no pairing {self.rules.terms()} exists with any bye holder")
+            raise PairingError(f"任何轮空者都找不到{self.rules.terms('zh')}的编排",
+                               f"no pairing {self.rules.terms()} exists with any bye holder")
         return pairs, self.bye
 
     def solve(self) -> tuple[list[tuple[int, int]], list[str]]:
@@ -549,6 +513,7 @@ class _Solver:
         while carry:
             if k == 0:
                 raise PairingError(
+                    f"{', '.join(map(str, carry))} 找不到{self.rules.terms('zh')}的编排",
                     f"no pairing {self.rules.terms()} exists for {', '.join(map(str, carry))}")
             k = max(0, last - step)
             step *= 2
@@ -582,10 +547,12 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
     duplicated, or no pairing without a rematch exists.
     """
     if len(players) < 2:
-        raise PairingError(f"round {round_no}: at least two entries are needed")
+        raise PairingError(f"第 {round_no} 轮：至少需要两名参赛者",
+                           f"round {round_no}: at least two entries are needed")
     by_id = {p.id: p for p in players}
     if len(by_id) != len(players):
-        raise PairingError(f"round {round_no}: duplicate entry ids")
+        raise PairingError(f"第 {round_no} 轮：参赛者编号重复",
+                           f"round {round_no}: duplicate entry ids")
     explanation: list[str] = []
     relaxed: list[str] = []
     attempts = [(True, True, ""),
@@ -607,12 +574,13 @@ def pair_swiss_round(players: Sequence[SwissPlayer], round_no: int, options: Swi
             relaxed.append(label)
             # say why the stricter attempt failed: the arbiter sees which rule gave way
             result.explanation.insert(
-                0, f"relaxed: {label} (no pairing satisfied them: {last_error})")
+                0, f"relaxed: {label} (no pairing satisfied them: {'' if last_error is None else last_error.en})")
         result.relaxed = relaxed + result.relaxed
         result.explanation = explanation + result.explanation
         return result
     assert last_error is not None
-    raise PairingError(f"round {round_no}: {last_error}")
+    raise PairingError(f"第 {round_no} 轮：{last_error.zh}",
+                       f"round {round_no}: {last_error.en}")
 
 
 def _keep_completable(result: SwissResult, by_id: dict[int, SwissPlayer], round_no: int,

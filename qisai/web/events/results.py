@@ -46,6 +46,7 @@ from qisai.web.events.model import (
     source_of,
 )
 from qisai.web.events.server_games import mirror_result, open_boards, players_at
+from qisai.web.refusals import refused
 
 __all__ = ["Board", "Entered", "GroupBoard", "IndividualBoard", "SeriesGame", "TeamBoard",
            "board_staff", "enter_result", "record_game_result"]
@@ -284,7 +285,7 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
     except CompetitionError as exc:
         if server:
             return Entered(False)
-        raise HTTPException(board.refusal(exc), f"{where}: {exc}") from None
+        raise refused(board.refusal(exc), exc, where) from None
     save(s, row, ev, log=log_entry(row, user, action, f"{where}: {res.value}", reason))
     mirror_result(s, row, board.key, res.value, "server" if user is None else source_of(part))
     out = Entered(True)

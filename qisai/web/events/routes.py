@@ -114,6 +114,7 @@ from qisai.web.events.server_games import open_boards, players_against, players_
 from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
+from qisai.web.refusals import refused
 from qisai.web.state import AppState, SessionDep, StateDep
 
 __all__ = ["api"]
@@ -141,13 +142,15 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
         league_teams = body.system in TEAM and body.series == "league_2021"
         if body.times and not league_teams:
             if body.system not in KNOCKOUT:
-                raise CompetitionError("times: a time control per series game is for "
+                raise CompetitionError("times：每局各定用时只用于淘汰赛和 2021 联赛制团体赛",
+                                       "times: a time control per series game is for "
                                        "knock-out events and 2021-league team events")
             for game_kind, tc in body.times.items():
                 try:
                     referee_games.make_rules(body.kind, ruleset, {"time": tc})
                 except RefereeError as exc:
-                    raise CompetitionError(f"times.{game_kind}: {exc}") from None
+                    raise CompetitionError(f"times.{game_kind}：{exc}",
+                                           f"times.{game_kind}: {exc}") from None
             settings["times"] = dict(body.times)
         if body.system in KNOCKOUT:
             ev = KnockoutEvent(body.name, series=body.series, draw=body.draw, byes=body.byes,
@@ -158,7 +161,9 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
             if body.times:
                 bad = [k for k, v in body.times.items() if not isinstance(v, str)]
                 if bad or len(str(body.times)) > 400:
-                    raise CompetitionError("times: a 2021-league team event takes time "
+                    raise CompetitionError("times：2021 联赛制团体赛的用时须为文字，如 "
+                                           "{\"slow\": \"1200\"}",
+                                           "times: a 2021-league team event takes time "
                                            "controls as text, e.g. {\"slow\": \"1200\"}")
                 times = {str(k): str(v) for k, v in body.times.items()}
             ev = TeamEvent(body.name, system=body.system.removeprefix("team_"),
@@ -172,16 +177,18 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
                             rules=ruleset)
         elif body.system == "mcmahon":
             if body.kind != "go":
-                raise CompetitionError("McMahon is a Go pairing system (ranks in kyu and dan)")
+                raise CompetitionError("麦克马洪制是围棋的编排方法（按段级位）",
+                                       "McMahon is a Go pairing system (ranks in kyu and dan)")
             if body.rounds is None:
-                raise CompetitionError("a McMahon event needs a number of rounds")
+                raise CompetitionError("麦克马洪制比赛须定轮数",
+                                       "a McMahon event needs a number of rounds")
             ev = McMahonTournament(body.name, rounds=body.rounds, bar=body.bar,
                                    floor=body.floor, start_by=body.start_by, seed=seed)
         else:
             ev = Tournament(body.name, System(body.system), rounds=body.rounds, seed=seed,
                             rules=ruleset)  # scores by the profile's points (issue 13.11)
     except (RefereeError, CompetitionError) as exc:
-        raise HTTPException(422, f"tournament: {exc}") from None
+        raise refused(422, exc, "tournament") from None
     settings["event"] = ev.to_dict()
     settings["users"] = {}
     settings["log"] = []
@@ -249,9 +256,9 @@ def add_entry(tournament_id: int, body: NewEntry, s: SessionDep, user: UserDep
                 try:
                     ev.set_rank(name, body.rank)
                 except CompetitionError as exc:
-                    raise HTTPException(422, f"rank: {exc}") from None
+                    raise refused(422, exc, "rank") from None
         except CompetitionError as exc:
-            raise HTTPException(409, f"entries: {exc}") from None
+            raise refused(409, exc, "entries") from None
         users = dict(row.settings.get("users", {}))
         if account is not None:
             users[name] = account.id
@@ -275,7 +282,7 @@ def add_team(tournament_id: int, body: NewTeam, s: SessionDep, user: UserDep
             ev.add_team(body.name.strip(), [n for n, _ in members])
         except CompetitionError as exc:
             status = 409 if "duplicate" in str(exc) or "closed" in str(exc) else 422
-            raise HTTPException(status, f"teams: {exc}") from None
+            raise refused(status, exc, "teams") from None
         users = dict(row.settings.get("users", {}))
         for n, account in members:
             if account is not None:
@@ -295,7 +302,7 @@ def start(tournament_id: int, s: SessionDep, user: UserDep) -> dict[str, Any]:
         try:
             ev.start()
         except CompetitionError as exc:
-            raise HTTPException(409, f"start: {exc}") from None
+            raise refused(409, exc, "start") from None
         users = row.settings.get("users", {})
         if isinstance(ev, TeamEvent):
             for (tid, name), number in ev.member_numbers().items():
@@ -339,7 +346,7 @@ def _pair_round(st: AppState, tournament_id: int, user: User) -> tuple[list[str]
             else:
                 number = ev.pair_next_round()
         except CompetitionError as exc:
-            raise HTTPException(409, f"pairing: {exc}") from None
+            raise refused(409, exc, "pairing") from None
         hidden = hidden_rounds(row)
         if row.settings.get("publish", "auto") == "manual":
             hidden.add(number)
@@ -500,7 +507,7 @@ async def decide(tournament_id: int, round_no: int, match: int, body: Decision, 
                 ev.decide(round_no, match - 1, body.winner, body.reason)
             except CompetitionError as exc:
                 status = 409 if "closed" in str(exc) else 422
-                raise HTTPException(status, f"round {round_no} match {match}: {exc}") from None
+                raise refused(status, exc, f"round {round_no} match {match}") from None
             who = "taken back" if body.winner is None else f"won by #{body.winner}"
             save(s, row, ev, log=log_entry(row, user, "decision",
                                            f"round {round_no} match {match} {who}",
@@ -551,7 +558,7 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
         try:
             chooser = ev.awaiting_choice(round_no, match - 1)
         except CompetitionError as exc:
-            raise HTTPException(404, f"{where}: {exc}") from None
+            raise refused(404, exc, where) from None
         if chooser is None:
             raise HTTPException(409, f"{where}: no colour choice is due")
         name = ev.player(chooser).name
@@ -586,7 +593,7 @@ def choose_board_colour(tournament_id: int, round_no: int, match: int, board: in
                 raise HTTPException(404, f"{where}: no such board")
             chooser = ev.awaiting_choice(round_no, match, board)
         except CompetitionError as exc:
-            raise HTTPException(404, f"{where}: {exc}") from None
+            raise refused(404, exc, where) from None
         if chooser is None:
             raise HTTPException(409, f"{where}: no colour choice is due")
         tt = ev.team_tournament()
@@ -623,7 +630,7 @@ def _choose_decider_colours(s: Session, row: TournamentRow, ev: Event, user: Use
         choose()
     except CompetitionError as exc:
         status = 409 if isinstance(exc, EventStateError) else 422
-        raise HTTPException(status, f"{where}: {exc}") from None
+        raise refused(status, exc, where) from None
     by = "" if own else f" for {chooser}"
     save(s, row, ev, log=log_entry(row, user, "colour",
                                f"{where} decider (附加赛): {chooser} chose {red()} to have Red{by}"))
@@ -647,7 +654,7 @@ async def forfeit_match(tournament_id: int, round_no: int, match: int, body: For
             try:
                 ev.record_forfeit(round_no, match, Result.parse(body.result))
             except CompetitionError as exc:
-                raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+                raise refused(422, exc, f"round {round_no} match {match}") from None
             save(s, row, ev, log=log_entry(row, user, "forfeit",
                                            f"round {round_no} match {match}: {body.result}",
                                            body.reason))
@@ -680,7 +687,7 @@ def set_lineups(tournament_id: int, round_no: int, match: int, body: Lineups,
             authorise(s, row, user, Act.RUN, team_accounts(row, teams))
             ev.set_lineups(round_no, match, body.red, body.black)
         except CompetitionError as exc:
-            raise HTTPException(422, f"round {round_no} match {match}: {exc}") from None
+            raise refused(422, exc, f"round {round_no} match {match}") from None
         save(s, row, ev, log=log_entry(row, user, "lineups", f"round {round_no} match {match}: "
                                    f"{', '.join(body.red)} v {', '.join(body.black)}"))
         return tournament_view(s, row, user)
@@ -741,6 +748,6 @@ def _withdraw(s: Session, tournament_id: int, body: Withdrawal, user: User
                 what = f"{name} withdrew; the current match goes to the opponent (20.4)"
     except CompetitionError as exc:
         status = 404 if "no entry" in str(exc) or "no team" in str(exc) else 409
-        raise HTTPException(status, f"withdrawal: {exc}") from None
+        raise refused(status, exc, "withdrawal") from None
     save(s, row, ev, log=log_entry(row, user, "withdrawal", what, body.reason))
     return rulings_due(s, row), tournament_view(s, row, user)
