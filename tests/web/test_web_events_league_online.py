@@ -28,15 +28,18 @@ def organiser(client: TestClient, register: Any) -> dict[str, Any]:
     return org
 
 
-def league(client: TestClient, register: Any, boards: int = 2) -> tuple[str, dict[str, Any],
-                                                                       dict[str, Any]]:
+def league(client: TestClient, register: Any, boards: int = 2, system: str = "team_round_robin"
+           ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """A two-team league event whose players all have accounts; returns the
     API base, the organiser and the players' sessions by name."""
     org = organiser(client, register)
     players = {n: register(client, n) for n in
                (f"{team}{k}" for team in ("jia", "yi") for k in range(1, boards + 1))}
-    body = {"name": "象甲联赛", "system": "team_round_robin", "boards": boards,
-            "series": "league_2021", "times": {"slow": "1200", "rapid": "300+3"}}
+    body: dict[str, Any] = {"name": "象甲联赛", "system": system, "boards": boards,
+                            "series": "league_2021",
+                            "times": {"slow": "1200", "rapid": "300+3"}}
+    if system == "team_swiss":
+        body["rounds"] = 1
     ev = client.post("/api/tournaments", json=body, headers=org["headers"]).json()
     base = f"/api/tournaments/{ev['id']}"
     for team, prefix in (("甲", "jia"), ("乙", "yi")):
@@ -77,9 +80,10 @@ def agree_draw(client: TestClient, gid: str, heads: dict[int, dict[str, str]]) -
     assert game(client, gid)["result"]["outcome"] == "draw"
 
 
-def test_league_board_plays_rapid_and_decider_on_the_server(register: Any,
-                                                            client: TestClient) -> None:
-    base, org, players = league(client, register, boards=1)
+@pytest.mark.parametrize("system", ["team_round_robin", "team_swiss"])
+def test_league_board_plays_rapid_and_decider_on_the_server(register: Any, client: TestClient,
+                                                            system: str) -> None:
+    base, org, players = league(client, register, boards=1, system=system)
     uid = {n: p["user"]["id"] for n, p in players.items()}
     heads = {p["user"]["id"]: p["headers"] for p in players.values()}
     bd = board_of(client, base, 1)
