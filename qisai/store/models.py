@@ -39,6 +39,7 @@ __all__ = [
     "Game",
     "GameEvent",
     "GameStatus",
+    "GroupBallot",
     "Pairing",
     "RatingChange",
     "Role",
@@ -381,3 +382,28 @@ class Simul(Base):
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class GroupBallot(Base):
+    """The open decisions of a consultation group (会商) playing one side of
+    a game (issue 33 item 7): the ballot of the side's turn (its members'
+    votes in order, the captain's confirmation, its deadline), the members
+    counted absent, and the support of its motions (resign, draw) in the
+    current position, as JSON (``data``; see
+    :mod:`qisai.web.exhibitions.ballots`).  Kept here, not in a server's
+    memory, so that a restarted server, or another one serving the game,
+    counts the same votes (issue 30: the database is the truth).
+    ``deadline`` is the open ballot's, for the tick that decides ballots
+    whose reserve ran out (``None`` when none is open); ``version`` grows
+    with every save, and a save is conditional on it, so two servers never
+    both take the same vote or both play the group's move."""
+
+    __tablename__ = "group_ballots"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    side: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """``first`` or ``second``."""
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    deadline: Mapped[float | None] = mapped_column(Float, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)

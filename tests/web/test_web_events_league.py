@@ -40,6 +40,8 @@ def test_team_league_board_games_and_the_colour_choice(register: Any,
     board1 = m["boards"][0]
     red, black = board1["red"], board1["black"]  # 13.2: the first-listed team Red on board 1
     url = f"{base}/rounds/1/matches/{m['match']}/boards/1"
+    # the slow game is played on the server (both players have accounts)
+    assert board1["next"].pop("server") == board1["game"] is not None
     assert board1["next"] == {"kind": "slow", "red": red, "black": black, "time": "1200"}
     ev = client.put(url, json={"result": "="}, headers=h).json()
     bd = ev["rounds"][0]["matches"][0]["boards"][0]
@@ -67,6 +69,7 @@ def test_team_league_board_games_and_the_colour_choice(register: Any,
     assert client.post(colour, json={"red": black},
                        headers=chooser["headers"]).status_code == 409
     bd = ev["rounds"][0]["matches"][0]["boards"][0]
+    assert bd["next"].pop("server") == bd["game"] is not None  # the decider's server game
     assert bd["next"] == {"kind": "decider", "red": black, "black": red, "time": "30/300"}
     # the decider drawn: under the "black" reading its Black (the chooser) wins the board
     ev = client.put(url, json={"result": "="}, headers=h).json()

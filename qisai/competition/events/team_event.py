@@ -521,6 +521,27 @@ class TeamEvent:
         return {"kind": nxt.kind, "red": names[nxt.red - 1], "black": names[nxt.black - 1],
                 "time": self.times.get(nxt.kind, "")}
 
+    def game_colours(self, round_no: int, match: int, board: int, number: int
+                     ) -> tuple[str, str] | None:
+        """The colours of game ``number`` (1 slow, 2 rapid, 3 decider) of a
+        board in the 2021 league format: ``(Red, Black)`` by name, as played
+        or as due (the slow game the board's colours, 13.2/13.3; the rapid
+        game swapped, 换先; the decider as the rapid game's Black chose), or
+        None when not known yet (the decider before the choice)."""
+        games = self.board_games(round_no, match, board)
+        if 1 <= number <= len(games):
+            g = games[number - 1]
+            return str(g["red"]), str(g["black"])
+        red, black = self._board_names(round_no, match, board)
+        if number == 1:
+            return red, black
+        if number == 2:
+            return black, red
+        chosen = self._state(round_no, match).get("choices", {}).get(str(board))
+        if number != 3 or chosen is None:
+            return None
+        return (red, black) if chosen == red else (black, red)
+
     def board_note(self, round_no: int, match: int, board: int) -> str:
         """The board's games so far in Chinese, e.g. ``慢棋 和；超快棋 和；
         附加赛（乙选先后手，甲执红）1-0 → 甲胜``; empty for a one-game board."""

@@ -61,22 +61,50 @@ def _board_result(ev: Event, key: tuple[int, ...]) -> str | None:
             played = ev.games.get(f"{r}:{index}", [])
             return played[n - 1] if 1 <= n <= len(played) else None
         assert isinstance(ev, TeamEvent)
-        r, match, board = key
-        found: str | None = ev.matches.get(f"{r}:{match}", {}).get("results", {}).get(
-            str(board))
-        if found is not None:
-            return found
-        # a whole team match forfeited (21.4): the present team's player wins
-        # his board; the first-listed team has Red on odd boards (13.2)
-        assert ev.tt is not None
-        m = next((m for m in ev.tt.rounds[r - 1] if m.board == match), None)
-        if m is None or m.forfeit is None or m.forfeit is Result.DOUBLE_FORFEIT:
-            return None
-        first_wins = m.forfeit is Result.RED_FORFEIT_WIN
-        red_wins = first_wins == (board % 2 == 1)
-        return Result.RED_FORFEIT_WIN.value if red_wins else Result.BLACK_FORFEIT_WIN.value
+        r, match, board = key[:3]
+        if ev.series == "league_2021":
+            return _league_game_result(ev, key)
+        return _team_board_result(ev, r, match, board)
     except (CompetitionError, IndexError, ValueError, KeyError):
         return None
+
+
+def _team_board_result(ev: TeamEvent, r: int, match: int, board: int) -> str | None:
+    """A team board's result from its Red side, or ``None``."""
+    found: str | None = ev.matches.get(f"{r}:{match}", {}).get("results", {}).get(str(board))
+    if found is not None:
+        return found
+    # a whole team match forfeited (21.4): the present team's player wins
+    # his board; the first-listed team has Red on odd boards (13.2)
+    assert ev.tt is not None
+    m = next((m for m in ev.tt.rounds[r - 1] if m.board == match), None)
+    if m is None or m.forfeit is None or m.forfeit is Result.DOUBLE_FORFEIT:
+        return None
+    first_wins = m.forfeit is Result.RED_FORFEIT_WIN
+    red_wins = first_wins == (board % 2 == 1)
+    return Result.RED_FORFEIT_WIN.value if red_wins else Result.BLACK_FORFEIT_WIN.value
+
+
+def _league_game_result(ev: TeamEvent, key: tuple[int, ...]) -> str | None:
+    """The result (from that game's Red side) a 2021-league board's game
+    ``key`` (``(round, match, board)`` the slow game, ``(..., game)`` a
+    later one) must end with: its own, once entered; else, the board
+    decided without it (a forfeited match, 21.4), the board's winner's."""
+    r, match, board = key[:3]
+    number = key[3] if len(key) > 3 else 1
+    games = ev.board_games(r, match, board)
+    if number <= len(games):
+        return str(games[number - 1]["result"])
+    board_result = _team_board_result(ev, r, match, board)
+    colours = ev.game_colours(r, match, board, number)
+    if board_result is None or board_result not in PGN or colours is None:
+        return None
+    _, board_red, _ = ev.board_players(r, match)[board - 1]
+    board_red_won = board_result in ("1-0", "+--")
+    forfeit = board_result in ("+--", "--+")
+    if board_red_won == (colours[0] == board_red):  # the game's Red won the board
+        return "+--" if forfeit else "1-0"
+    return "--+" if forfeit else "0-1"
 
 
 def _series_winner(row: TournamentRow, ev: KnockoutEvent, key: tuple[int, ...],

@@ -185,7 +185,7 @@ def round_detail(ev: Event, users: dict[str, int], games: dict[tuple[int, ...], 
     assert isinstance(ev, TeamEvent) and ev.tt is not None
     tms = ev.tt.rounds[r - 1]
     return {"number": r, "matches_total": len(tms), "from": lo,
-            "matches": [_team_match(ev, r, m, games) for m in tms[lo:hi]]}
+            "matches": [_team_match(ev, r, m, games, users) for m in tms[lo:hi]]}
 
 
 def _knockout_match(ev: KnockoutEvent, r: int, m: Any, names: dict[int, str],
@@ -219,8 +219,8 @@ def _knockout_match(ev: KnockoutEvent, r: int, m: Any, names: dict[int, str],
                 "bye" if m.black is None else "")}
 
 
-def _team_match(ev: TeamEvent, r: int, m: Any, games: dict[tuple[int, ...], str]
-                ) -> dict[str, Any]:
+def _team_match(ev: TeamEvent, r: int, m: Any, games: dict[tuple[int, ...], str],
+                users: dict[str, int]) -> dict[str, Any]:
     assert ev.tt is not None
     tt = ev.tt
     red = tt.team(m.red_team)
@@ -237,10 +237,24 @@ def _team_match(ev: TeamEvent, r: int, m: Any, games: dict[tuple[int, ...], str]
     if ev.series == "league_2021" and m.forfeit is None:
         for bd in boards:  # 001: the board's games, the next one, the choice due
             b = int(bd["board"])
-            bd.update(games=ev.board_games(r, m.board, b),
-                      next=ev.next_board_game(r, m.board, b),
-                      chooser=ev.awaiting_choice(r, m.board, b),
-                      note=ev.board_note(r, m.board, b))
+            # each game's server game: the slow game's is the board's key, a later one's
+            # (round, match, board, game) (web.events.server_games.LEAGUE_GAMES)
+            server = [games.get((r, m.board, b) if n == 1 else (r, m.board, b, n))
+                      for n in (1, 2, 3)]
+            played = [dict(g, server=server[k])
+                      for k, g in enumerate(ev.board_games(r, m.board, b))]
+            due = ev.next_board_game(r, m.board, b)
+            nxt: dict[str, Any] | None = None if due is None else {
+                **due, "server": server[len(played)] if len(played) < 3 else None}
+            chooser = ev.awaiting_choice(r, m.board, b)
+            team = next((t.name for t in (red, black) if chooser in t.roster), "")
+            bd.update(games=played, next=nxt, chooser=chooser,
+                      # the chooser's account: he may choose on the page
+                      chooser_user=None if chooser is None else users.get(
+                          member_key(team, chooser)),
+                      note=ev.board_note(r, m.board, b),
+                      # the board's link: its latest server game
+                      game=next((g for g in reversed(server) if g), None))
     score = list(m.board_points(tt.scoring)) if m.results else None
     mp = None
     if score is not None:

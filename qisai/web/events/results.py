@@ -83,6 +83,12 @@ class Board:
         board has none yet (and, for a series, the game is the one due)."""
         return self.current(ev) is None
 
+    def entered(self, ev: Event) -> tuple[int, ...]:
+        """The key of the server game the result just applied to ``ev`` is
+        the result of (the board's own, but for a 2021-league team board's
+        later game): the game an arbiter's entry ends."""
+        return self.key
+
     def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
               overwrite: bool) -> None:
         """Record ``result`` in ``ev``.  Raises :class:`CompetitionError`."""
@@ -184,33 +190,50 @@ class SeriesGame(Board):
 @dataclass(frozen=True)
 class TeamBoard(Board):
     """Board ``key[2]`` of team match ``key[1]`` of round ``key[0]``, from
-    the board's Red side."""
+    the board's Red side; in the 2021 league format ``key[3]``, when given,
+    is the board's game (2 rapid, 3 decider; the key of its server game,
+    see :data:`~qisai.web.events.server_games.LEAGUE_GAMES`), from that
+    game's Red side."""
 
     family: ClassVar[str] = "team"
 
     @property
+    def game(self) -> int:
+        """The board's game this key stands for (1: the slow game, or the board's only)."""
+        return self.key[3] if len(self.key) > 3 else 1
+
+    @property
     def where(self) -> str:
-        return f"round {self.key[0]} match {self.key[1]} board {self.key[2]}"
+        game = f" game {self.game}" if len(self.key) > 3 else ""
+        return f"round {self.key[0]} match {self.key[1]} board {self.key[2]}{game}"
 
     def current(self, ev: Event) -> str | None:
         assert isinstance(ev, TeamEvent)
-        r, match, board = self.key
+        r, match, board = self.key[:3]
         found: str | None = ev.matches.get(f"{r}:{match}", {}).get("results", {}).get(str(board))
         return found
 
     def open_to_server(self, ev: Event) -> bool:
         assert isinstance(ev, TeamEvent)
         if ev.series == "league_2021":
-            # 001: the server game is the board's slow game; a result entered over the
-            # board meanwhile (which ends that game) must not count a second time
-            r, match, board = self.key
-            return not ev.board_games(r, match, board)
+            # 001: a server game counts as the board's game it was made for, while that
+            # game is the one due: a result entered over the board meanwhile (which ends
+            # that game) must not count a second time
+            return (self.current(ev) is None
+                    and len(ev.board_games(*self.key[:3])) == self.game - 1)
         return self.current(ev) is None
+
+    def entered(self, ev: Event) -> tuple[int, ...]:
+        assert isinstance(ev, TeamEvent)
+        if ev.series != "league_2021":
+            return self.key
+        n = len(ev.board_games(*self.key[:3]))  # the game just entered is the last
+        return self.key[:3] if n <= 1 else (*self.key[:3], n)
 
     def apply(self, ev: Event, result: Result, red_fouls: int, black_fouls: int,
               overwrite: bool) -> None:
         assert isinstance(ev, TeamEvent)
-        r, match, board = self.key
+        r, match, board = self.key[:3]
         ev.record_board(r, match, board, result, red_fouls=red_fouls, black_fouls=black_fouls,
                         overwrite=overwrite)
 
@@ -291,9 +314,12 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
     out = Entered(True)
     if not server and res.value in PGN:
         # the server game of the board, if still in play, ends with this ruling
-        out.ends = games_by_key(s, row).get(board.key)
+        out.ends = games_by_key(s, row).get(board.entered(ev))
         out.result = PGN[res.value]
-    if isinstance(ev, KnockoutEvent):
+    if isinstance(ev, KnockoutEvent) or (isinstance(ev, TeamEvent)
+                                         and ev.series == "league_2021"):
+        # the series' next game (a knock-out's; a 2021-league board's rapid game or
+        # decider) is made as the last one ends
         out.created = open_boards(s, row, ev, board.round_no, None if user is None else user.id)
     return out
 

@@ -110,7 +110,13 @@ from qisai.web.events.schemas import (
     NewTournament,
     Withdrawal,
 )
-from qisai.web.events.server_games import open_boards, players_against, players_at, team_accounts
+from qisai.web.events.server_games import (
+    league_time,
+    open_boards,
+    players_against,
+    players_at,
+    team_accounts,
+)
 from qisai.web.play import referee_games
 from qisai.web.play.deps import HubDep
 from qisai.web.play.hub import Hub
@@ -171,6 +177,12 @@ def create(body: NewTournament, s: SessionDep, user: OrganiserDep) -> dict[str, 
                            lineup_mode=body.lineup_mode, seed=seed, rules=ruleset,
                            series="league_2021" if league_teams else "single",
                            decider_drawn=body.decider_drawn, times=times)
+            if league_teams and body.online:  # each game is played on the server's clock
+                for league_game, tc in ev.times.items():
+                    try:
+                        league_time(tc)
+                    except CompetitionError as exc:
+                        raise CompetitionError(f"times.{league_game}: {exc}") from None
         elif body.system in GROUP:
             ev = GroupEvent(body.name, groups=body.groups, grouping=body.grouping,
                             advance=body.advance, final=body.final, seed=seed,
@@ -571,16 +583,27 @@ def _choose_colour(st: AppState, tournament_id: int, round_no: int, match: int, 
 
 
 @api.post("/{tournament_id}/rounds/{round_no}/matches/{match}/boards/{board}/colour")
-def choose_board_colour(tournament_id: int, round_no: int, match: int, board: int,
-                        body: BoardColourChoice, s: SessionDep, user: UserDep
-                        ) -> dict[str, Any]:
+async def choose_board_colour(tournament_id: int, round_no: int, match: int, board: int,
+                              body: BoardColourChoice, st: StateDep, hub: HubDep,
+                              user: UserDep) -> dict[str, Any]:
     """2021 league, team events: choose the colours of a board's deciding
     game: ``red`` is the player (by name) who will have Red.  The choice
     belongs to the rapid game's Black (001), so only his registered
-    account, or an arbiter of the event for him, may make it; it is final.
-    403 for anyone else, 409 when no choice is due, 422 for a player not on
-    the board, 404 for an unknown match or board."""
-    with LOCK:
+    account, or an arbiter of the event for him, may make it; it is final,
+    and the decider is then created on the server.  403 for anyone else,
+    409 when no choice is due, 422 for a player not on the board, 404 for
+    an unknown match or board."""
+    created, view = await run_in_threadpool(_choose_board_colour, st, tournament_id, round_no,
+                                            match, board, body, user)
+    for game_id in created:
+        await hub.start_if_ready(game_id)
+    return view
+
+
+def _choose_board_colour(st: AppState, tournament_id: int, round_no: int, match: int,
+                         board: int, body: BoardColourChoice, user: User
+                         ) -> tuple[list[str], dict[str, Any]]:
+    with LOCK, st.db.session() as s:
         row = load_row(s, tournament_id)
         need(row, "team")
         check_open(row, round_no)
@@ -605,7 +628,8 @@ def choose_board_colour(tournament_id: int, round_no: int, match: int, board: in
                                board=(round_no, match, board),
                                choose=lambda: ev.choose_colour(round_no, match, board, red),
                                red=lambda: red)
-        return tournament_view(s, row, user)
+        created = open_boards(s, row, ev, round_no, user.id)
+        return created, tournament_view(s, row, user)
 
 
 def _choose_decider_colours(s: Session, row: TournamentRow, ev: Event, user: User, where: str,

@@ -21,8 +21,14 @@ and sent with each move's Chinese text.  The reserve is capped at the side's
 time left and members who missed a ballot are not waited for (see
 :mod:`qisai.referee.consultation`).
 
-The ballots and the group's talk live in memory (a restart opens a new
-ballot for the turn; the talk is not part of the record).  The talk is sent
+The group's open decisions (the ballot of its turn, the members counted
+absent, the support of its motions) are kept in the database
+(:mod:`qisai.web.exhibitions.ballots`): each vote and motion is read from it,
+changed and written back on condition that nobody wrote meanwhile, so a
+restarted server resumes an open vote and every server of a cluster counts
+the same votes (issue 30: the database is the truth); the server whose
+write closes a ballot plays its move.  The group's talk lives in memory
+(it is not part of the record).  The talk is sent
 only to the group's members and to those who may rule on the game (the
 event's arbiters, or the site's for a casual game; never a player of it,
 17.4).
@@ -45,6 +51,8 @@ from qisai.referee.verdict import Side
 from qisai.referee.xiangqi_game import XiangqiGame
 from qisai.store import repo
 from qisai.store.models import User
+from qisai.web.exhibitions import ballots
+from qisai.web.exhibitions.ballots import Decisions
 from qisai.web.play import explain
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame, group_of, member_side
@@ -61,6 +69,10 @@ TALK_KEPT = 200
 
 _SIDES = {"first": Side.FIRST, "second": Side.SECOND}
 
+TRIES = 5
+"""Times a vote or motion is read and written again when another request
+(or server) wrote the group's decisions first."""
+
 
 def _refused(status: int, zh: str, en: str, clause: str = "") -> ActionError:
     return ActionError(status, en, {"code": "group", "zh": zh, "en": en, "clause": clause})
@@ -72,19 +84,18 @@ def _setting(group: Mapping[str, Any]) -> Consultation:
                         str(group.get("mode", "majority")), float(group.get("reserve", 60)))
 
 
+def _name(side: Side) -> str:
+    return "first" if side is Side.FIRST else "second"
+
+
 @dataclass
 class _Side:
-    """A group side's ballot for the current turn and its talk."""
+    """A group side: its setting, its open decisions as last read from the
+    database (:class:`~qisai.web.exhibitions.ballots.Decisions`), its talk."""
 
     setting: Consultation
-    ballot: Ballot | None = None
-    ply: int = 0
+    d: Decisions = field(default_factory=Decisions)
     talk: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=TALK_KEPT))
-    absent: frozenset[str] = frozenset()
-    """Members who missed a ballot's reserve and have not voted since."""
-    motions: dict[str, set[str]] = field(default_factory=dict)
-    """Motion (resign, offer_draw ...) -> its supporters, for :attr:`motion_ply`."""
-    motion_ply: int = -1
 
 
 class GroupBoards:
@@ -138,9 +149,39 @@ class GroupBoards:
             return False  # the other group's member plays in this game
         return await self.hub.may_rule(live, user, "group_talk") is None
 
+    async def _read(self, live: LiveGame, side: Side, state: _Side) -> Decisions:
+        """Read the side's open decisions from the database into ``state``."""
+        def load() -> Decisions:
+            with self.hub.db.session() as s:
+                return ballots.load(s, live.id, _name(side), state.setting)
+        state.d = await asyncio.to_thread(load)
+        return state.d
+
+    async def _write(self, live: LiveGame, side: Side, state: _Side) -> bool:
+        """Write ``state``'s decisions back; False if another wrote first."""
+        def store() -> bool:
+            with self.hub.db.session() as s:
+                return ballots.save(s, live.id, _name(side), state.d)
+        return await asyncio.to_thread(store)
+
+    @staticmethod
+    def _not_behind(live: LiveGame, d: Decisions) -> Decisions:
+        """Return ``d``, read for ``live``; raise :class:`ActionError` 409
+        when it was written for a later position than this server's copy of
+        the game holds (another server of the cluster moved, and the relay
+        has not brought the move yet): counted on the old position, the
+        vote or motion would wipe the group's newer ones."""
+        moves = len(live.game.moves)
+        # a closed ballot (none open, its ply stored) is a move played
+        if d.ply > moves + 1 or (d.ballot is None and d.ply > moves) or d.motion_ply > moves:
+            raise _refused(409, "对局刚有新着法，请稍后再试",
+                           "the game has just moved on; try again in a moment")
+        return d
+
     def _ballot(self, live: LiveGame, state: _Side) -> Ballot:
         ply = len(live.game.moves) + 1
-        if state.ballot is None or state.ply != ply:
+        d = state.d
+        if d.ballot is None or d.ply != ply:
             moves = live.game.moves
             now = self.hub.now()
             opened = moves[-1].at if moves else (live.game.start_time or now)
@@ -149,9 +190,9 @@ class GroupBoards:
             # The side's time left when the turn began: the reserve never
             # outlasts the clock (a proposed move is played before the flag).
             left = None if clock is None else clock.remaining(side, now) + max(0.0, now - opened)
-            state.ballot = state.setting.ballot(opened, left, state.absent)
-            state.ply = ply
-        return state.ballot
+            d.ballot = state.setting.ballot(opened, left, d.absent)
+            d.ply = ply
+        return d.ballot
 
     @staticmethod
     def _texts(live: LiveGame, moves: list[str]) -> dict[str, str]:
@@ -280,15 +321,22 @@ class GroupBoards:
             reason = self._illegal(live, move)
             if reason is not None:
                 raise ActionError(400, f"move {move}: {reason['en']}", reason)
-            ballot = self._ballot(live, state)
-            try:
-                if confirm:
-                    ballot.confirm(str(user.id), move)
-                else:
-                    ballot.vote(str(user.id), move)
-            except ConsultationError as exc:
-                zh, _, en = str(exc).partition(" / ")
-                raise _refused(409, zh, en) from None
+            for _ in range(TRIES):  # the stored ballot is the truth: read, vote, write
+                self._not_behind(live, await self._read(live, side, state))
+                ballot = self._ballot(live, state)
+                try:
+                    if confirm:
+                        ballot.confirm(str(user.id), move)
+                    else:
+                        ballot.vote(str(user.id), move)
+                except ConsultationError as exc:
+                    zh, _, en = str(exc).partition(" / ")
+                    raise _refused(409, zh, en) from None
+                if await self._write(live, side, state):
+                    break
+            else:
+                raise _refused(409, "小组的投票刚有变化，请再投一次",
+                               "the group's ballot changed meanwhile; vote again")
             tally = ballot.tally()
             texts = self._texts(live, [m for m, _ in tally])
         self.start()  # the reserve may run out: the tick decides then
@@ -318,21 +366,28 @@ class GroupBoards:
             group = group_of(live, side)
             assert group is not None
             ply = len(live.game.moves)
-            if state.motion_ply != ply:  # support counts for one position only
-                state.motions, state.motion_ply = {}, ply
-            supporters = state.motions.get(kind, set())
-            if str(user.id) in supporters:
-                raise _refused(409, "你已经支持过这个提议", "you already support this motion")
-            try:
-                carried = state.setting.carries(kind, str(user.id), supporters | {str(user.id)},
-                                                state.absent)
-            except ConsultationError as exc:
-                zh, _, en = str(exc).partition(" / ")
-                raise _refused(403, zh, en) from None
-            supporters = state.motions[kind] = supporters | {str(user.id)}
-            support, present = len(supporters), state.setting.present(state.absent)
-            if carried:
-                state.motions.pop(kind, None)
+            for _ in range(TRIES):  # the stored support is the truth: read, add, write
+                d = self._not_behind(live, await self._read(live, side, state))
+                if d.motion_ply != ply:  # support counts for one position only
+                    d.motions, d.motion_ply = {}, ply
+                supporters = d.motions.get(kind, set())
+                if str(user.id) in supporters:
+                    raise _refused(409, "你已经支持过这个提议", "you already support this motion")
+                try:
+                    carried = state.setting.carries(kind, str(user.id),
+                                                    supporters | {str(user.id)}, d.absent)
+                except ConsultationError as exc:
+                    zh, _, en = str(exc).partition(" / ")
+                    raise _refused(403, zh, en) from None
+                supporters = d.motions[kind] = supporters | {str(user.id)}
+                support, present = len(supporters), state.setting.present(d.absent)
+                if carried:  # the write that carries it is the one that takes it
+                    d.motions.pop(kind, None)
+                if await self._write(live, side, state):
+                    break
+            else:
+                raise _refused(409, "小组的提议刚有变化，请再试一次",
+                               "the group's motions changed meanwhile; try again")
         if carried:
             account = await self._account(int(group["account"]))
             await self.hub.act(live.id, account, {"type": kind})
@@ -360,28 +415,38 @@ class GroupBoards:
     async def _decide(self, live: LiveGame, side: Side) -> str | None:
         """Play the group's move if its ballot has decided; return it."""
         async with live.lock:
-            state = self.sides.get((live.id, side))
+            state = self._side(live, side)
             group = group_of(live, side)
-            if state is None or state.ballot is None or group is None:
+            if state is None or group is None or live.game.is_over \
+                    or live.game.to_move is not side:
                 return None
-            if live.game.is_over or live.game.to_move is not side \
-                    or state.ply != len(live.game.moves) + 1:
+            d = await self._read(live, side, state)
+            if d.ballot is None or d.ply != len(live.game.moves) + 1:
                 return None
             now = self.hub.now()
-            move = state.ballot.decision(now)
-            ply = state.ply
-            if move is not None:
-                state.absent = state.ballot.absent_after(now)
-        if move is None:
-            return None
+            move = d.ballot.decision(now)
+            ply = d.ply
+            if move is None:
+                return None
+            # the ballot is closed in the database before its move is played: of two
+            # servers deciding it at once, only the one whose write counts plays it
+            closed, absent = d.ballot, d.absent
+            d.absent, d.ballot = d.ballot.absent_after(now), None
+            if not await self._write(live, side, state):
+                return None
         account = await self._account(int(group["account"]))
         kind = "pass" if live.kind == "go" and move.lower() == "pass" else "move"
         try:
             await self.hub.act(live.id, account, {"type": kind, "ply": ply, "move": move})
-        except ActionError as exc:  # e.g. the clock fell meanwhile
+        except ActionError as exc:  # e.g. the clock fell meanwhile, the database was away
             log.info("group move %s refused in game %s: %s", move, live.id, exc.message)
+            async with live.lock:  # not played: the ballot opens again (the tick retries)
+                d = await self._read(live, side, state)
+                if (d.ballot is None and d.ply == ply and not live.game.is_over
+                        and len(live.game.moves) == ply - 1):
+                    d.ballot, d.absent = closed, absent
+                    await self._write(live, side, state)
             return None
-        state.ballot = None
         return move
 
     async def _account(self, user_id: int) -> User:
@@ -433,15 +498,17 @@ class GroupBoards:
                            "only the group's members and the arbiters see the group's talk")
         state = self._side(live, side)
         assert state is not None
+        self.start()  # a restarted server resumes deciding the open ballots
+        d = await self._read(live, side, state)
         game = live.game
         if (live.status == "active" and not game.is_over and game.to_move is side
                 and game.phase.value == "playing"):
             ballot: Ballot | None = self._ballot(live, state)  # its deadline: the countdown
         else:
-            ballot = state.ballot if state.ply == len(game.moves) + 1 else None
+            ballot = d.ballot if d.ply == len(game.moves) + 1 else None
         tally = ballot.tally() if ballot else []
-        motions = ({k: len(v) for k, v in state.motions.items()}
-                   if state.motion_ply == len(live.game.moves) else {})
+        motions = ({k: len(v) for k, v in d.motions.items()}
+                   if d.motion_ply == len(live.game.moves) else {})
         return {"side": "first" if side is Side.FIRST else "second",
                 "mode": group.get("mode"), "captain": group.get("captain"),
                 "reserve": group.get("reserve"), "members": group["members"],
@@ -451,8 +518,8 @@ class GroupBoards:
                 "tally": tally, "texts": self._texts(live, [m for m, _ in tally]),
                 "voted": sorted(ballot.votes) if ballot else [],
                 "deadline": ballot.deadline if ballot else None, "now": self.hub.now(),
-                "absent": sorted(state.absent), "motions": motions,
-                "present": state.setting.present(state.absent),
+                "absent": sorted(d.absent), "motions": motions,
+                "present": state.setting.present(d.absent),
                 "talk": list(state.talk)}
 
     async def _send_group(self, live: LiveGame, side: Side, msg: dict[str, Any]) -> None:
@@ -485,14 +552,27 @@ class GroupBoards:
 
     # --------------------------------------------------------------- tick
     async def tick(self) -> None:
-        """Decide the ballots whose reserved seconds have run out."""
-        for (game_id, side), state in list(self.sides.items()):
+        """Decide the ballots whose reserved seconds have run out, of the
+        group games this server holds (their deadlines are in the database:
+        a ballot opened before a restart, or on another server, too)."""
+        for game_id, side in list(self.sides):
             live = self.hub.games.get(game_id)
             if live is None or live.game.is_over:
                 self.sides.pop((game_id, side), None)
-                continue
-            if state.ballot is not None:
-                await self._decide(live, side)
+        held = [gid for gid, live in list(self.hub.games.items())
+                if not live.game.is_over and (group_of(live, Side.FIRST) is not None
+                                              or group_of(live, Side.SECOND) is not None)]
+        if not held:
+            return
+        now = self.hub.now()
+
+        def due() -> list[tuple[str, str]]:
+            with self.hub.db.session() as s:
+                return ballots.due(s, held, now)
+        for game_id, name in await asyncio.to_thread(due):
+            live = self.hub.games.get(game_id)
+            if live is not None and name in _SIDES:
+                await self._decide(live, _SIDES[name])
 
     def start(self, period: float = 0.5) -> None:
         """Start the background tick (once; needs a running loop)."""
