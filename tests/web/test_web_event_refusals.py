@@ -62,3 +62,14 @@ def test_a_result_refused_names_the_board_in_both_languages(register: Any,
     body = r.json()
     assert "round 1 board 9" in body["en"] and "第 1 轮第 9 台" in body["zh"]
     assert body["detail"] == body["zh"]
+
+
+def test_the_place_of_a_refusal_in_chinese() -> None:
+    from qisai.web.refusals import where_zh
+
+    assert where_zh("round 3 match 2 board 1") == "第 3 轮第 2 场第 1 台"
+    assert where_zh("round 2 group 2 board 1") == "第 2 轮第 2 组第 1 台"
+    assert where_zh("round 2 final board 1") == "第 2 轮决赛第 1 台"
+    assert where_zh("round 1 match 1 game 3") == "第 1 轮第 1 场第 3 局"
+    assert where_zh("pairing") == "编排" and where_zh("withdrawal") == "退赛"
+    assert where_zh("an unknown step") == "an unknown step"  # left as it is, never garbled
