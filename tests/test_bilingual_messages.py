@@ -79,8 +79,8 @@ def english_only(source: str, classes: set[str]) -> list[str]:
         elif isinstance(node, ast.Call) and _name(node) in ("Finding", "EntryProblem") \
                 and not any(k.arg == "zh" for k in node.keywords):
             out.append(f"{node.lineno}: {_name(node)} without zh=")
-        elif isinstance(node, ast.Call) and _name(node) == "Problem" and len(node.args) < 2:
-            out.append(f"{node.lineno}: Problem without its Chinese")
+        elif isinstance(node, ast.Call) and _name(node) == "BilingualText" and len(node.args) < 2:
+            out.append(f"{node.lineno}: BilingualText without its Chinese")
     return out
 
 
@@ -107,7 +107,7 @@ def f(n):
     raise EventStateError(f"round {n} is not paired", f"round {n} is not paired")
     raise PairingError("第 1 轮", "round 1")
     Finding("error", "entries", "no entry")
-    Problem("item 1: bad")
+    BilingualText("item 1: bad")
 '''
     assert [line.split(":")[0] for line in english_only(bad, classes)] == ["3", "4", "6", "7"]
     echo = '''
