@@ -55,7 +55,7 @@ def correct(t: Tournament, round_no: int, board: int, res: str, reason: str,
     typer.echo(f"round {round_no} board {board}: {done.old} -> {done.new} corrected "
                f"(reason: {done.reason}; logged in round {round_no}'s record)")
     for a in done.affected:
-        typer.echo(f"warning: {a.describe()}", err=True)
+        say.warning(a.describe_zh(), a.describe())
     nxt = t.rounds[-1]
     unplayed = [p for p in nxt.pairings if not p.is_bye and p.board not in nxt.results]
     touched = [a for a in done.affected if a.round == nxt.number and not a.played]

@@ -97,7 +97,7 @@ def convert(
         if input_encoding is not None:
             codecs.lookup(input_encoding)
     except LookupError as exc:
-        raise typer.BadParameter(f"未知的编码：{exc} / {exc}") from None
+        raise typer.BadParameter(f"编码名称有误（{exc}） / {exc}") from None
     fullwidth = output is not None and \
         encoding.lower().replace("-", "") in ("gbk", "gb2312", "gb18030", "cp936")
     count = skipped = 0

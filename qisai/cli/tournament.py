@@ -293,7 +293,7 @@ def create(event: Path = typer.Argument(..., help="event file to write (JSON)"),
     typer.echo(f"{t.name}: {len(t.players)} entries, {t.rounds_planned} rounds, "
                f"{t.system.value}, rules {t.rules}, scoring {t.scoring.name}")
     for line in t.warnings:
-        typer.echo(f"warning: {line}", err=True)
+        say.warning(getattr(line, "zh", line), line)
     for p in t.players:
         typer.echo(f"{p.id:4d}  {p.name}  {p.rating or ''}")
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from qisai.competition.errors import CompetitionError, ResultError
+from qisai.competition.errors import BilingualText, CompetitionError, ResultError
 from qisai.competition.model import Game, Result
 from qisai.competition.tournament import Tournament
 
@@ -33,20 +33,8 @@ _PAIR = re.compile(r"^(\d+)\s*[-:vV/]\s*(\d+)$")
 _FOULS = re.compile(r"^(?:f|fouls)=(\d+)/(\d+)$")
 
 
-class Problem(str):
-    """One bad item's line: the English text (the string itself, as the
-    lines were before issue 32.8) that also carries its Chinese, :attr:`zh`."""
-
-    zh: str
-
-    def __new__(cls, en: str, zh: str) -> Problem:
-        line = super().__new__(cls, en)
-        line.zh = zh
-        return line
-
-
 def _zh(line: str) -> str:
-    return line.zh if isinstance(line, Problem) else line
+    return line.zh if isinstance(line, BilingualText) else line
 
 
 class BulkResultError(ResultError):
@@ -85,7 +73,7 @@ def parse_items(text: str, *, by_player: bool = False) -> list[ResultItem]:
     if problems:
         raise BulkResultError(problems)
     if not items:
-        raise BulkResultError([Problem("no results given", "没有给出成绩")])
+        raise BulkResultError([BilingualText("no results given", "没有给出成绩")])
     return items
 
 
@@ -106,21 +94,21 @@ def parse_items_checked(text: str, *, by_player: bool = False
         where = f"item {k} {chunk!r}"
         wzh = f"第 {k} 项 {chunk!r}"
         if len(tokens) not in (2, 3):
-            problems.append(Problem(f"{where}: expected 'BOARD RESULT' or 'A-B RESULT'",
+            problems.append(BilingualText(f"{where}: expected 'BOARD RESULT' or 'A-B RESULT'",
                                     f"{wzh}：应写作“台号 成绩”或“甲-乙 成绩”"))
             continue
         fouls = None
         if len(tokens) == 3:
             m = _FOULS.match(tokens[2].lower())
             if m is None:
-                problems.append(Problem(f"{where}: fouls are written f=RED/BLACK, e.g. f=1/0",
+                problems.append(BilingualText(f"{where}: fouls are written f=RED/BLACK, e.g. f=1/0",
                                         f"{wzh}：犯规写作 f=红/黑，如 f=1/0"))
                 continue
             fouls = (int(m.group(1)), int(m.group(2)))
         try:
             res = Result.parse(tokens[1])
         except ResultError as exc:
-            problems.append(Problem(f"{where}: {exc.en}", f"{wzh}：{exc.zh}"))
+            problems.append(BilingualText(f"{where}: {exc.en}", f"{wzh}：{exc.zh}"))
             continue
         pair = _PAIR.match(tokens[0])
         if pair is not None:
@@ -132,7 +120,7 @@ def parse_items_checked(text: str, *, by_player: bool = False
             else:
                 items.append(ResultItem(chunk, int(tokens[0]), (), res, fouls, k))
         else:
-            problems.append(Problem(f"{where}: {tokens[0]!r} is neither a board nor two players",
+            problems.append(BilingualText(f"{where}: {tokens[0]!r} is neither a board nor two players",
                                     f"{wzh}：{tokens[0]!r} 既不是台号也不是两名棋手"))
     return items, problems
 
@@ -170,19 +158,19 @@ def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
         if item.board is not None:
             p = by_board.get(item.board)
             if p is None:
-                problems.append(Problem(f"{where}: round {round_no} has no board {item.board}",
+                problems.append(BilingualText(f"{where}: round {round_no} has no board {item.board}",
                                         f"{wzh}：第 {round_no} 轮没有第 {item.board} 台"))
                 continue
         else:
             first = item.players[0]
             p = by_player.get(first)
             if p is None:
-                problems.append(Problem(f"{where}: player {first} is not paired in round {round_no}",
+                problems.append(BilingualText(f"{where}: player {first} is not paired in round {round_no}",
                                         f"{wzh}：棋手 {first} 在第 {round_no} 轮没有编排"))
                 continue
             if len(item.players) == 2 and item.players[1] not in p.players():
                 other = p.red if first == p.black else p.black
-                problems.append(Problem(f"{where} (board {p.board}): {first} plays {other}, not "
+                problems.append(BilingualText(f"{where} (board {p.board}): {first} plays {other}, not "
                                         f"{item.players[1]}",
                                         f"{wzh}（第 {p.board} 台）：{first} 的对手是 {other}，"
                                         f"不是 {item.players[1]}"))
@@ -192,16 +180,16 @@ def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
         where += f" (board {p.board})"
         wzh += f"（第 {p.board} 台）"
         if p.is_bye:
-            problems.append(Problem(f"{where}: {p.red} has the bye; a bye takes no result",
+            problems.append(BilingualText(f"{where}: {p.red} has the bye; a bye takes no result",
                                     f"{wzh}：{p.red} 轮空；轮空不登记成绩"))
             continue
         if p.board in seen:
-            problems.append(Problem(f"{where}: board {p.board} is also given by item {seen[p.board]}",
+            problems.append(BilingualText(f"{where}: board {p.board} is also given by item {seen[p.board]}",
                                     f"{wzh}：第 {p.board} 台也出现在第 {seen[p.board]} 项"))
             continue
         seen[p.board] = k
         if p.board in rec.results and not overwrite:
-            problems.append(Problem(f"{where}: result already entered "
+            problems.append(BilingualText(f"{where}: result already entered "
                                     f"({rec.results[p.board].result.value}; use overwrite)",
                                     f"{wzh}：成绩已登记（{rec.results[p.board].result.value}；"
                                     "更正请用 overwrite）"))
@@ -218,6 +206,6 @@ def record_results(t: Tournament, round_no: int, items: Sequence[ResultItem], *,
             games.append(t.record_result(round_no, board, res, red_fouls=rf, black_fouls=bf,
                                          overwrite=overwrite))
         except CompetitionError as exc:  # checked above; kept for safety
-            raise BulkResultError([Problem(f"board {board}: {exc.en}",
+            raise BulkResultError([BilingualText(f"board {board}: {exc.en}",
                                            f"第 {board} 台：{exc.zh}")]) from None
     return games

@@ -59,6 +59,18 @@ class Affected:
                 f"({self.before[0]:g} - {self.before[1]:g} before, "
                 f"{self.after[0]:g} - {self.after[1]:g} now; {state})")
 
+    def describe_zh(self) -> str:
+        """:meth:`describe` in Chinese, e.g. ``第 3 轮第 2 台：5 - 8 现在跨
+        分组（更正前 1.5 - 1.5，现在 2 - 1.5；未赛）``."""
+        who = f"{self.red} - {self.black}" if self.black is not None else f"{self.red}（轮空）"
+        what = ("现在跨分组" if self.crosses else
+                "不再跨分组" if self.before[0] != self.before[1] and self.after[0] == self.after[1]
+                else "积分有变")
+        state = "已赛" if self.played else "未赛"
+        return (f"第 {self.round} 轮第 {self.board} 台：{who} {what}"
+                f"（更正前 {self.before[0]:g} - {self.before[1]:g}，"
+                f"现在 {self.after[0]:g} - {self.after[1]:g}；{state}）")
+
 
 @dataclass(slots=True)
 class Correction:

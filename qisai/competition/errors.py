@@ -18,7 +18,7 @@ Example::
 
 from __future__ import annotations
 
-__all__ = ["BilingualError", "CompetitionError", "EntryError", "EventFileError", "EventStateError", "LineupError",
+__all__ = ["BilingualError", "BilingualText", "CompetitionError", "EntryError", "EventFileError", "EventStateError", "LineupError",
            "PairingError", "ResultError", "both", "en_of", "zh_of"]
 
 
@@ -34,6 +34,20 @@ def both(zh: str, en: str) -> str:
     if "\n" in zh or "\n" in en:
         return f"{zh}\n{en}"
     return f"{zh} / {en}"
+
+
+class BilingualText(str):
+    """A line in English (the string itself, as such lines were before
+    issue 32.8: compared, sorted and joined as before) that also carries
+    its Chinese, :attr:`zh`: a bad item of a bulk entry, an event's
+    warning."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> BilingualText:
+        line = super().__new__(cls, en)
+        line.zh = zh
+        return line
 
 
 def zh_of(exc: BaseException) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from qisai.competition.errors import (
+    BilingualText,
     CompetitionError,
     EntryError,
     EventFileError,
@@ -255,11 +256,13 @@ class Tournament:
                 # up to n/2 rounds every history can be paired (a graph of
                 # degree >= n/2 has a perfect matching); beyond that a round
                 # can be a dead end (相遇过的对手不再编对) unless paired with look-ahead
-                self.warnings.append(
+                self.warnings.append(BilingualText(
                     f"{self.rounds_planned} rounds for {len(self.players)} entries is more "
                     f"than {nodes // 2} (half the field): rounds are paired with look-ahead "
                     "so that the later ones stay pairable without rematches, which can "
-                    "take some pairings out of their score groups (Appendix 2)")
+                    "take some pairings out of their score groups (Appendix 2)",
+                    f"{len(self.players)} 名参赛者打 {self.rounds_planned} 轮，多于半数（{nodes // 2} 轮）："
+                    "各轮编排时向后看，使以后各轮仍能不重复对阵，因此有些对阵会跨出同分组（附录二）"))
             if self.draw_numbers:
                 # Appendix 2: order by 等级分; unrated entries after the rated
                 # ones, in an order drawn by lot; equal ratings by lot too

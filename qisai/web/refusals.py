@@ -26,8 +26,9 @@ _WORDS = {"tournament": "比赛", "rank": "段级位", "entries": "报名", "tea
           "start": "开始", "pairing": "编排", "withdrawal": "退赛", "import": "导入"}
 """The words a route names the step it refuses by, in Chinese."""
 
-_PARTS = (("round", "轮"), ("match", "场"), ("board", "台"), ("group", "组"), ("game", "局"))
-_PLACE = re.compile(r"(?:(?:round|match|board|group|game) \w+ ?)+")
+_PARTS = {"round": "轮", "group": "组", "match": "场", "board": "台", "game": "局"}
+_PLACE = re.compile(r"(?:(?:round|group|match|board|game) \w+|final)(?: (?:(?:round|group|match|"
+                    r"board|game) \w+|final))*")
 
 
 class Refusal(HTTPException):
@@ -45,14 +46,17 @@ class Refusal(HTTPException):
 
 
 def where_zh(where: str) -> str:
-    """Return a route's place words in Chinese: ``round 3 match 2 board 1``
-    as ``第 3 轮第 2 场第 1 台``, ``pairing`` as ``编排``; other words as
-    they are."""
+    """Return a route's place words in Chinese, in their order: ``round 3
+    match 2 board 1`` as ``第 3 轮第 2 场第 1 台``, ``final`` as ``决赛``,
+    ``pairing`` as ``编排``; other words as they are."""
     if where in _WORDS:
         return _WORDS[where]
     if _PLACE.fullmatch(where):
-        numbers = dict(re.findall(r"(round|match|board|group|game) (\w+)", where))
-        return "".join(f"第 {numbers[en]} {zh}" for en, zh in _PARTS if en in numbers)
+        words, out = where.split(), []
+        while words:
+            word = words.pop(0)
+            out.append("决赛" if word == "final" else f"第 {words.pop(0)} {_PARTS[word]}")
+        return "".join(out)
     return where
 
 
