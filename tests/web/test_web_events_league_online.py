@@ -214,3 +214,24 @@ def test_league_times_the_server_cannot_play_are_refused(register: Any,
     # played over the board only, any control the desk can keep is taken
     r = client.post("/api/tournaments", json={**body, "online": False}, headers=org["headers"])
     assert r.status_code == 201
+
+
+def test_a_forfeited_match_ends_the_rapid_game_in_play(register: Any,
+                                                       client: TestClient) -> None:
+    base, org, players = league(client, register, boards=1)
+    heads = {p["user"]["id"]: p["headers"] for p in players.values()}
+    bd = board_of(client, base, 1)
+    agree_draw(client, bd["game"], heads)
+    rapid = board_of(client, base, 1)["next"]["server"]
+    assert game(client, rapid)["result"] is None
+    # 21.4: the first-listed team wins the match by forfeit; its board-1 player has
+    # Red on the board (13.2) and so Black in the rapid game, which he wins
+    r = client.put(f"{base}/rounds/1/matches/1/forfeit",
+                   json={"result": "+--", "reason": "乙队未到场"}, headers=org["headers"])
+    assert r.status_code == 200, r.text
+    res = game(client, rapid)["result"]
+    assert res["winner"] == "second" and res["pgn"] == "0-1"
+    ev = client.get(base).json()
+    m = ev["rounds"][0]["matches"][0]
+    assert m["forfeit"] == "+--" and m["complete"]
+    assert ev["standings"][0]["name"] == m["red_team"] and ev["standings"][0]["points"] == 2
