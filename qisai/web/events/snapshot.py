@@ -116,8 +116,16 @@ class Snapshot:
         """The entry numbers of ``user_id``'s entries (none for ``None``)."""
         if user_id is None:
             return []
-        names = {n for n, u in self.users.items() if u == user_id}
-        return [p.id for p in self.individual.players if p.name in names]
+
+        def index() -> dict[int, list[int]]:  # once a snapshot: O(entries)
+            out: dict[int, list[int]] = {}
+            for p in self.individual.players:
+                uid = self.users.get(p.name)
+                if uid is not None:
+                    out.setdefault(uid, []).append(p.id)
+            return out
+
+        return list(self.memo("own", index).get(user_id, []))
 
     def search(self, text: str) -> list[int]:
         """Entry numbers whose name contains ``text`` (case folded), or whose
