@@ -86,7 +86,9 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None, 
         "listing": listing_of(row),  # the calendar's facts and entry conditions
     }
     users = snap.users
-    in_play = rounds_in_play(s, row, snap)
+    # a knock-out, team or group event's server games are made with its mirror
+    # map, which is written to the row (a new revision): kept with the snapshot
+    in_play = snap.memo("in_play", lambda: rounds_in_play(s, row, snap))
     paired = paired_rounds(ev)
     visible = [r for r in range(1, paired + 1) if is_staff or r not in hidden]
     shown = round_no if round_no in visible else (visible[-1] if visible else None)
