@@ -198,8 +198,8 @@ def snapshot(s: Session, row: TournamentRow) -> Snapshot:
         kept = _kept(row.id, row.revision)
         if kept is not None:
             return _settled(row, kept)
-        if "settings" not in state.unloaded:
-            # read with the row (a writer's, just saved): the two are of one read
+        if "settings" not in state.unloaded and not state.modified:
+            # read with the row, unchanged since: the two are of one read
             revision, settings = row.revision, row.settings
         else:
             found = s.execute(select(TournamentRow.revision, TournamentRow.settings)
