@@ -35,6 +35,25 @@ is reported as absent.
     python3 bench/event_pages.py [--views N] [--root DIR ...] [--no-big] [--no-papers]
                                  [--big-unplayed] [--big-papers] [--no-families]
                                  [--no-individual]
+
+Measured 2026-12-04 22:57-23:02 on the 2-core machine, ``--views 10
+--no-papers --root <main at 21c3edb> --root <this branch>`` back to back,
+load average 17.7-22.0 (other sessions' benches): median (p99) of a kept
+page, before -> after a kept event checked by the row's revision (the
+whole settings text read and hashed per page before; the other families
+read and ranked whole per page before):
+
+* 500 x 11, anonymous page 56 (137) -> 23 (430) ms, player 70 (134) -> 46
+  (85) ms, 18.6-19.0 KB; API event 62 -> 31 ms;
+* 2,000 x 50, anonymous page 147 (147) -> 71 (156) ms, player 109 (156)
+  -> 59 (64) ms, organiser 148 (204) -> 78 (88) ms, ``?round=1`` 115 (893)
+  -> 89 (103) ms, 20.3-59.7 KB; API event 107 -> 55 ms;
+* 16 groups of 16: page 486 (927) -> 58 (122) ms, API event 481 (2,508)
+  -> 44 (88) ms, ``?group=3`` 894 -> 42 ms; 100 teams: organiser's API
+  event 292 (638) -> 30 (38) ms; knock-outs of 64 and 256 alike.
+
+The first view after a change still reads the event (from_dict and the
+standings: 3.9-5.1 s cold for 2,000 x 50 on this load).
 """
 
 from __future__ import annotations

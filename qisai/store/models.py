@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import secrets
 from typing import Any
 
 from sqlalchemy import (
@@ -51,6 +52,7 @@ __all__ = [
     "Tournament",
     "TournamentEntry",
     "User",
+    "new_revision",
     "utcnow",
 ]
 
@@ -251,6 +253,11 @@ class RatingChange(Base):
     at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
 
+def new_revision() -> str:
+    """A fresh :attr:`Tournament.revision` (128 random bits, hex)."""
+    return secrets.token_hex(16)
+
+
 class Tournament(Base):
     """An event run by an organiser: its format (round robin, Swiss,
     knock-out, McMahon ...) and settings are data for :mod:`qisai.competition`."""
@@ -266,6 +273,14 @@ class Tournament(Base):
     status: Mapped[str] = mapped_column(String(16), default="registration")
     organiser_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    revision: Mapped[str] = mapped_column(String(32), default=new_revision,
+                                          onupdate=new_revision, server_default="0")
+    """A new random token at every write of the row (whatever the column,
+    by any process: SQLAlchemy sets it in the same UPDATE), so a reader can
+    tell that the row is unchanged by reading this short value alone, never
+    the settings (the event's whole state, megabytes for a big event;
+    issue 29).  Random, not a counter, so a row removed and made again
+    under the same id never repeats the value a reader kept."""
 
 
 class StaffRole(enum.StrEnum):

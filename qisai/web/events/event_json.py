@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from qisai.competition import (
@@ -28,24 +29,23 @@ from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.output import crosstable_grid, standings_rows
 from qisai.store import repo
+from qisai.store.models import Game, Pairing, Round, User
 from qisai.store.models import Tournament as TournamentRow
-from qisai.store.models import User
 from qisai.web.events.listing import listing_of
 from qisai.web.events.model import (
     Event,
     family,
-    hidden_rounds,
-    load_event,
     member_key,
     round_has_results,
     staff_role,
 )
 from qisai.web.events.paged import LOG_LINES, SEARCH_HITS, engine_marks, page_view
+from qisai.web.events.snapshot import Snapshot, snapshot
 from qisai.web.events.staff import staff_view
 
 __all__ = ["FIELD_LINES", "PAGE_MATCHES", "SMALL_TEAMS", "entry_matches", "field_lines",
            "games_by_key", "paired_rounds", "ranking_lines", "round_detail",
-           "team_crosstable", "tournament_view"]
+           "round_games_by_key", "rounds_in_play", "team_crosstable", "tournament_view"]
 
 PAGE_MATCHES = 32
 """Matches of a round (a group event's: boards of one group) on one page."""
@@ -68,64 +68,105 @@ def tournament_view(s: Session, row: TournamentRow, viewer: User | None = None, 
     individual event's is :func:`~qisai.web.events.paged.page_view`'s."""
     if family(row) == "individual":
         return page_view(s, row, viewer, round_no=round_no, start=start, at=at, q=q)
-    ev = load_event(row)
-    hidden = hidden_rounds(row)
-    log: list[dict[str, Any]] = row.settings.get("log", [])
+    snap = snapshot(s, row)
+    ev = snap.event
+    hidden = snap.hidden
+    log: list[dict[str, Any]] = snap.settings.get("log", [])
     part = staff_role(s, row, viewer)
     is_staff = part is not None
     base: dict[str, Any] = {
         "id": row.id, "name": row.name, "kind": row.kind, "system": row.format,
         "family": family(row), "ruleset": row.ruleset, "status": row.status,
-        "organiser": row.organiser_id, "publish": row.settings.get("publish", "auto"),
-        "online": row.settings.get("online", True),
+        "organiser": row.organiser_id, "publish": snap.settings.get("publish", "auto"),
+        "online": snap.settings.get("online", True),
         "started": ev.started, "finished": ev.started and ev.finished,
         # the last of the log (it grows with every act); the rest by GET .../log
         "hidden_rounds": sorted(hidden), "log": log[-LOG_LINES:], "log_total": len(log),
         "staff": staff_view(s, row), "you": part,
         "listing": listing_of(row),  # the calendar's facts and entry conditions
     }
-    users: dict[str, int] = row.settings.get("users", {})
-    games = games_by_key(s, row)
-    in_play = {k[0] for k in games}
+    users = snap.users
+    # a knock-out, team or group event's server games are made with its mirror
+    # map, which is written to the row (a new revision): kept with the snapshot
+    in_play = snap.memo("in_play", lambda: rounds_in_play(s, row, snap))
     paired = paired_rounds(ev)
     visible = [r for r in range(1, paired + 1) if is_staff or r not in hidden]
     shown = round_no if round_no in visible else (visible[-1] if visible else None)
+    state = snap.memo("round_state", lambda: {
+        r: (_round_complete(ev, r), round_has_results(ev, r)) for r in range(1, paired + 1)})
     base["round_links"] = [
         {"number": r, "published": r not in hidden, "latest": r == paired,
-         "complete": _round_complete(ev, r),
+         "complete": state[r][0],
          # once a result or a server game exists the pairings stand
-         "locked": r in in_play or round_has_results(ev, r)} for r in visible]
+         "locked": r in in_play or state[r][1]} for r in visible]
     base["round_shown"] = shown
     base["page_matches"], base["page_lines"] = PAGE_MATCHES, FIELD_LINES
     own = set() if viewer is None else {n for n, u in users.items() if u == viewer.id}
     if isinstance(ev, KnockoutEvent):
-        base.update(_knockout_view(ev))
+        base.update(snap.memo("knockout", lambda: _knockout_view(ev)))
     elif isinstance(ev, GroupEvent):
-        base.update(_group_view(ev, users, own, group))
+        base.update(_group_view(snap, ev, own, group))
     else:
         assert isinstance(ev, TeamEvent)  # individual events are page_view's
-        base.update(_team_view(ev))
+        base.update(snap.memo("team", lambda: _team_view(ev)))
     base["group_shown"] = base.pop("_group", None)
     base["group_asked"] = group  # the round's boards are that group's only
     # a group event's round: every group's boards, a page at a time, or
     # only those of the group asked for
     base["rounds"] = [] if shown is None else [
-        dict(round_detail(ev, users, games, shown, start, start + PAGE_MATCHES, group),
+        dict(round_detail(ev, users, round_games_by_key(s, row, snap, shown), shown, start,
+                          start + PAGE_MATCHES, group),
              **next(x for x in base["round_links"] if x["number"] == shown))]
-    ranking = ranking_lines(ev)
+    ranking = snap.memo("ranking", lambda: ranking_lines(ev))
     base["ranking_total"] = len(ranking)
     base["ranking_from"] = at
     key = "placements" if not isinstance(ev, TeamEvent) else "standings"
     base[key] = ranking[at:at + FIELD_LINES]
-    field = field_lines(ev, users, engine_marks(row.settings))
+    field = snap.memo("field", lambda: field_lines(ev, users, engine_marks(snap.settings)))
     base["entries_total"] = len(field)
     base["teams" if isinstance(ev, TeamEvent) else "players"] = field[:FIELD_LINES]
-    mine = [f for f in field if _is_own(f, own)]
+    mine = [f for f in field if _is_own(f, own)] if own else []
     hits = [f for f in field if entry_matches(f, q)][:SEARCH_HITS] if q.strip() else []
-    place = {x["number"]: x for x in ranking}
+    place = snap.memo("place", lambda: {x["number"]: x for x in ranking})
     base["own"] = [_with_place(f, place) for f in mine[:SEARCH_HITS]]
     base["search"] = {"q": q, "hits": [_with_place(f, place) for f in hits]}
     return base
+
+
+def rounds_in_play(s: Session, row: TournamentRow, snap: Snapshot) -> set[int]:
+    """The event rounds of ``row`` with a server game (their pairings then
+    stand): one query, its answer one number a mirror round."""
+    mirror: dict[str, list[list[int]]] = snap.settings.get("mirror", {})
+    numbers = s.scalars(select(Round.number).distinct()
+                        .join(Pairing, Pairing.round_id == Round.id)
+                        .join(Game, Game.pairing_id == Pairing.id)
+                        .where(Round.tournament_id == row.id))
+    # a mirror round's boards are of one event round (a knock-out's: one game each)
+    return {int(mirror[str(n)][0][0]) if mirror.get(str(n)) else int(n) for n in numbers}
+
+
+def round_games_by_key(s: Session, row: TournamentRow, snap: Snapshot, number: int
+                       ) -> dict[tuple[int, ...], str]:
+    """The server games of event round ``number`` by their place, as
+    :func:`games_by_key` gives them (the mirror key for a knock-out, team
+    or group event), read for that round alone."""
+    mirror: dict[str, list[list[int]]] = snap.settings.get("mirror", {})
+    rounds = [int(k) for k, keys in mirror.items() if keys and keys[0][0] == number] \
+        if mirror else [number]
+    out: dict[tuple[int, ...], str] = {}
+    if not rounds:
+        return out
+    rows = s.execute(select(Round.number, Pairing.board, Game.id)
+                     .join(Pairing, Pairing.round_id == Round.id)
+                     .join(Game, Game.pairing_id == Pairing.id)
+                     .where(Round.tournament_id == row.id, Round.number.in_(rounds)))
+    for n, board, gid in rows:
+        keys = mirror.get(str(n))
+        if keys is None:
+            out[(int(n), int(board))] = gid
+        elif 1 <= board <= len(keys):
+            out[tuple(keys[board - 1])] = gid
+    return out
 
 
 def games_by_key(s: Session, row: TournamentRow) -> dict[tuple[int, ...], str]:
@@ -403,9 +444,10 @@ def _team_view(ev: TeamEvent) -> dict[str, Any]:
     return view
 
 
-def _group_view(ev: GroupEvent, users: dict[str, int], own: set[str], group: int | None
+def _group_view(snap: Snapshot, ev: GroupEvent, own: set[str], group: int | None
                 ) -> dict[str, Any]:
-    number = {p.name: p.id for p in ev.players}
+    users = snap.users
+    number = snap.memo("numbers", lambda: {p.name: p.id for p in ev.players})
 
     def table(g: int, t: Tournament) -> dict[str, Any]:
         return {"group": g, "name": t.name, "rounds_planned": t.rounds_planned,
@@ -422,23 +464,29 @@ def _group_view(ev: GroupEvent, users: dict[str, int], own: set[str], group: int
     count = len(ev.groups)
     g_shown = group if group is not None and 1 <= group <= count else \
         (mine[0] if mine else (1 if count else None))
-    qualifiers: list[str] = []
-    if ev.final is not None:
-        qualifiers = [p.name for p in ev.final.players]
-    elif ev.groups_finished and ev.final_stage == "round_robin":
-        try:
-            qualifiers = [p.name for p in ev.qualifiers()]
-        except CompetitionError:
-            qualifiers = []  # withdrawals left a group short: pairing the final says so
+    final = ev.final
+    qualifiers: list[str] = snap.memo("qualifiers", lambda: _qualifiers(ev))
     return {
         "groups_count": ev.group_count, "grouping": ev.grouping, "advance": ev.advance,
         "final_stage": ev.final_stage, "group_rounds": ev.group_rounds,
         "group_links": [{"group": g, "name": t.name, "finished": t.finished}
                         for g, t in enumerate(ev.groups, start=1)],
-        "groups": [] if g_shown is None else [table(g_shown, ev.groups[g_shown - 1])],
+        "groups": [] if g_shown is None else [
+            snap.memo(("group", g_shown), lambda: table(g_shown, ev.groups[g_shown - 1]))],
         "_group": g_shown,
-        "final": None if ev.final is None else table(0, ev.final),
-        "qualifiers": qualifiers, "cut_ties": ev.cut_ties(),
+        "final": None if final is None else snap.memo(("group", 0), lambda: table(0, final)),
+        "qualifiers": qualifiers, "cut_ties": snap.memo("cut_ties", ev.cut_ties),
         "tiebreaks": [{"key": c.value, "name": c.chinese}
                       for c in (ev.groups[0].tiebreaks if ev.groups else ())],
     }
+
+
+def _qualifiers(ev: GroupEvent) -> list[str]:
+    if ev.final is not None:
+        return [p.name for p in ev.final.players]
+    if ev.groups_finished and ev.final_stage == "round_robin":
+        try:
+            return [p.name for p in ev.qualifiers()]
+        except CompetitionError:
+            return []  # withdrawals left a group short: pairing the final says so
+    return []

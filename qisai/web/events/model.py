@@ -44,7 +44,8 @@ __all__ = [
     "Act", "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "OWN_GAME", "TEAM", "authorise",
     "check_open", "correction", "download_header", "event_file", "staff_role",
     "family", "group_label", "hidden_rounds", "load_event", "load_row", "log_entry",
-    "member_key", "need", "own", "paired_rounds", "round_has_results", "save", "source_of",
+    "member_key", "need", "own", "paired_rounds", "read_event", "round_has_results", "save",
+    "source_of",
     "staff"
 ]
 
@@ -93,10 +94,13 @@ def load_event(row: TournamentRow) -> Event:
         kept = _WORKING.pop(row.id, None)
     if kept is not None and kept.to_dict() == data:
         return kept
-    return _read_event(row, data)
+    return read_event(row, data)
 
 
-def _read_event(row: TournamentRow, data: dict[str, Any]) -> Event:
+def read_event(row: TournamentRow, data: dict[str, Any]) -> Event:
+    """Return the event of ``row`` read from ``data`` (its stored
+    ``settings["event"]``) as its format's class.  Raises
+    :class:`~qisai.competition.CompetitionError` if it cannot be read."""
     fam = family(row)
     if fam == "knockout":
         return KnockoutEvent.from_dict(data)

@@ -75,12 +75,12 @@ def _visible(snap: Snapshot, row: TournamentRow, is_staff: bool) -> list[int]:
     """The rounds the viewer may see: every paired one for the staff, the
     published ones for the rest."""
     hidden = set(snap.settings.get("hidden", []))
-    return [r.number for r in snap.event.rounds if is_staff or r.number not in hidden]
+    return [r.number for r in snap.individual.rounds if is_staff or r.number not in hidden]
 
 
 def _boards(snap: Snapshot, number: int, games: dict[tuple[int, ...], str], lo: int,
             hi: int) -> list[dict[str, Any]]:
-    t = snap.event
+    t = snap.individual
     rec = t.rounds[number - 1]
     out = []
     for p in rec.pairings[lo:hi]:
@@ -101,19 +101,19 @@ def _round(s: Session, row: TournamentRow, snap: Snapshot, number: int, lo: int,
     give it."""
     if games is None:
         games = {(number, b): g for b, g in repo.round_games(s, row.id, number).items()}
-    rec = snap.event.rounds[number - 1]
+    rec = snap.individual.rounds[number - 1]
     in_play = any(k[0] == number for k in games)
     return {"number": number, "boards": _boards(snap, number, games, lo, hi),
             "complete": rec.complete, "boards_total": len(rec.pairings), "from": lo,
             "published": number not in set(snap.settings.get("hidden", [])),
             # once a result or a server game exists the pairings stand
-            "locked": in_play or round_has_results(snap.event, number)}
+            "locked": in_play or round_has_results(snap.individual, number)}
 
 
 def _entry_line(snap: Snapshot, number: int, shown: int | None) -> dict[str, Any]:
     """An entry's line for the own-line box and the search: its standing
     and its board of round ``shown``."""
-    t = snap.event
+    t = snap.individual
     p = t.player(number)
     k = snap.place_of.get(number)
     line: dict[str, Any] = {"number": p.id, "name": p.name, "rating": p.rating,
@@ -151,7 +151,7 @@ def _crosstable_line(snap: Snapshot, number: int, rounds: list[int]) -> list[str
             cells.append(f"{x[0]}{x[1]}{x[2]}")
     k = snap.place_of.get(number)
     points = "" if k is None else f"{snap.standings[k]['points']:g}"
-    return [str(number), snap.event.player(number).name, *cells, points]
+    return [str(number), snap.individual.player(number).name, *cells, points]
 
 
 def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: int | None = None,
@@ -163,7 +163,7 @@ def page_view(s: Session, row: TournamentRow, viewer: User | None, *, round_no: 
     line, ``q`` a search.  A small event's page has every round, line and
     the whole crosstable, as before."""
     snap = snapshot(s, row)
-    t = snap.event
+    t = snap.individual
     part = staff_role(s, row, viewer)
     settings = snap.settings
     visible = _visible(snap, row, part is not None)
@@ -293,9 +293,9 @@ async def crosstable_page(tournament_id: int, v: ViewerDep, st: StateDep, offset
         with st.db.session() as s:
             row, snap, is_staff = _individual(s, tournament_id, v.user)
             rounds = _visible(snap, row, is_staff)
-            numbers = [p.id for p in snap.event.players
-                       ][offset:offset + limit] if snap.event.started else []
-            return {"total": len(snap.event.players), "offset": offset,
+            numbers = [p.id for p in snap.individual.players
+                       ][offset:offset + limit] if snap.individual.started else []
+            return {"total": len(snap.individual.players), "offset": offset,
                     "header": ["#", "name", *[str(r) for r in rounds], "points"],
                     "rows": [_crosstable_line(snap, e, rounds) for e in numbers]}
     return await run_in_threadpool(run)
@@ -314,10 +314,10 @@ async def entries_page(tournament_id: int, v: ViewerDep, st: StateDep,
             row, snap, is_staff = _individual(s, tournament_id, v.user)
             visible = _visible(snap, row, is_staff)
             shown = visible[-1] if visible else None
-            if not snap.event.started:
+            if not snap.individual.started:
                 raise HTTPException(409, "the event has not started: its entries have no "
                                          "numbers yet (the event page lists them)")
-            numbers = snap.search(q) if q.strip() else [p.id for p in snap.event.players]
+            numbers = snap.search(q) if q.strip() else [p.id for p in snap.individual.players]
             return {"total": len(numbers), "offset": offset, "q": q,
                     "entries": [_entry_line(snap, e, shown)
                                 for e in numbers[offset:offset + limit]]}
@@ -334,7 +334,7 @@ async def log_page(tournament_id: int, v: ViewerDep, st: StateDep, offset: Offse
     def run() -> dict[str, Any]:
         with st.db.session() as s:
             row = light_row_or_404(s, tournament_id)
-            log: list[dict[str, Any]] = row.settings.get("log", [])
+            log: list[dict[str, Any]] = snapshot(s, row).settings.get("log", [])
             return {"total": len(log), "offset": offset,
                     "entries": log[offset:offset + limit]}
     return await run_in_threadpool(run)

@@ -33,21 +33,15 @@ from qisai.web.events.event_json import (
     PAGE_MATCHES,
     entry_matches,
     field_lines,
-    games_by_key,
     paired_rounds,
     ranking_lines,
     round_detail,
+    round_games_by_key,
     team_crosstable,
 )
-from qisai.web.events.model import (
-    Event,
-    hidden_rounds,
-    load_event,
-    load_row,
-    need,
-    staff_role,
-)
-from qisai.web.events.paged import engine_marks
+from qisai.web.events.model import need, staff_role
+from qisai.web.events.paged import engine_marks, light_row_or_404
+from qisai.web.events.snapshot import Snapshot, snapshot
 from qisai.web.state import StateDep
 
 __all__ = ["router"]
@@ -62,12 +56,13 @@ Offset = Annotated[int, Query(ge=0, le=1_000_000, description="the first line (f
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="lines at most")]
 
 
-def _event(s: Session, tournament_id: int, *families: str) -> tuple[TournamentRow, Event]:
-    """Event row ``tournament_id`` and its event: 404 if there is none, 409
-    if it is not of ``families``."""
-    row = load_row(s, tournament_id)
+def _event(s: Session, tournament_id: int, *families: str
+           ) -> tuple[TournamentRow, Snapshot]:
+    """Event row ``tournament_id`` and its kept snapshot: 404 if there is
+    none, 409 if it is not of ``families``."""
+    row = light_row_or_404(s, tournament_id)
     need(row, *families)
-    return row, load_event(row)
+    return row, snapshot(s, row)
 
 
 @router.get("/{tournament_id}/rounds/{round_no}/matches")
@@ -83,12 +78,13 @@ async def round_matches(tournament_id: int, round_no: int, v: ViewerDep, st: Sta
     an individual event (its ``.../boards``)."""
     def run() -> dict[str, Any]:
         with st.db.session() as s:
-            row, ev = _event(s, tournament_id, *FAMILIES)
-            hidden = hidden_rounds(row)
-            if not 1 <= round_no <= paired_rounds(ev) or (
+            row, snap = _event(s, tournament_id, *FAMILIES)
+            hidden = snap.hidden
+            if not 1 <= round_no <= paired_rounds(snap.event) or (
                     round_no in hidden and staff_role(s, row, v.user) is None):
                 raise HTTPException(404, f"round {round_no} is not paired (or not published)")
-            out = round_detail(ev, row.settings.get("users", {}), games_by_key(s, row),
+            out = round_detail(snap.event, snap.users,
+                               round_games_by_key(s, row, snap, round_no),
                                round_no, offset, offset + limit, group)
             out["published"] = round_no not in hidden
             return out
@@ -106,8 +102,9 @@ async def field_page(tournament_id: int, v: ViewerDep, st: StateDep,
     their roster, withdrawal and strike).  Public, as the page."""
     def run() -> dict[str, Any]:
         with st.db.session() as s:
-            row, ev = _event(s, tournament_id, *FAMILIES)
-            lines = field_lines(ev, row.settings.get("users", {}), engine_marks(row.settings))
+            _, snap = _event(s, tournament_id, *FAMILIES)
+            lines = snap.memo("field", lambda: field_lines(snap.event, snap.users,
+                                                           engine_marks(snap.settings)))
             if q.strip():
                 lines = [x for x in lines if entry_matches(x, q)]
             return {"total": len(lines), "offset": offset, "q": q,
@@ -124,8 +121,8 @@ async def ranking_page(tournament_id: int, v: ViewerDep, st: StateDep, offset: O
     Public, as the page."""
     def run() -> dict[str, Any]:
         with st.db.session() as s:
-            _, ev = _event(s, tournament_id, *FAMILIES)
-            rows = ranking_lines(ev)
+            _, snap = _event(s, tournament_id, *FAMILIES)
+            rows = snap.memo("ranking", lambda: ranking_lines(snap.event))
             return {"total": len(rows), "offset": offset, "rows": rows[offset:offset + limit]}
     return await run_in_threadpool(run)
 
@@ -139,9 +136,10 @@ async def team_crosstable_page(tournament_id: int, v: ViewerDep, st: StateDep,
     points of each meeting).  Public, as the page; 409 for other families."""
     def run() -> dict[str, Any]:
         with st.db.session() as s:
-            _, ev = _event(s, tournament_id, "team")
+            _, snap = _event(s, tournament_id, "team")
+            ev = snap.event
             assert isinstance(ev, TeamEvent)
-            grid = team_crosstable(ev)
+            grid = snap.memo("team_crosstable", lambda: team_crosstable(ev))
             return {"total": max(len(grid) - 1, 0), "offset": offset,
                     "header": grid[0] if grid else [],
                     "rows": grid[1 + offset:1 + offset + limit]}
