@@ -1,7 +1,7 @@
 """An event row's revision: a token changed at every write (issue 29)
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-04 22:30:00
 
 ``tournaments.revision``: a random token that every write of the row
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0007'
-down_revision = '0006'
+revision = '0008'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 
