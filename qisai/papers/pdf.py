@@ -273,7 +273,8 @@ class Document:
         its widest cell (at ``size`` pt), scaled to the usable width."""
         natural = []
         for i, h in enumerate(header):
-            cells = [h] + [r[i] if i < len(r) else "" for r in rows]
+            cells = {r[i] for r in rows if i < len(r)}  # each text measured once
+            cells.add(h)
             natural.append(max(self.string_width(c, size) for c in cells) + 3)
         if weights:
             natural = [n * w for n, w in zip(natural, weights, strict=True)]
@@ -309,12 +310,13 @@ class Document:
         string_width = self.string_width
         text = pdf.text
         line = pdf.line
-        # per column width: text -> (face, size, offset of its origin); a
-        # crosstable's round columns share one width and repeat their texts
-        by_width: dict[float, dict[str, tuple[bool, float, float]]] = {}
+        # per column width: text -> (face, size, offsets of its origin from the
+        # cell's top left); a crosstable's round columns share one width and
+        # repeat their texts
+        by_width: dict[float, dict[str, tuple[bool, float, float, float]]] = {}
         fits = [by_width.setdefault(width, {}) for width in w]
 
-        def fit(c: str, bold: bool, col: int) -> tuple[bool, float, float]:
+        def fit(c: str, bold: bool, col: int) -> tuple[bool, float, float, float]:
             room = w[col] - 1.5
             per_pt = string_width(c, 1.0, bold=bold)  # widths are linear in the size
             s = size
@@ -324,26 +326,25 @@ class Document:
                     s += 0.5
                 while s > 5 and per_pt * s > room:
                     s -= 0.5
-            return (bold, s, (w[col] - per_pt * s) / 2)
+            # the baseline of fpdf2's cell: half the height, then 0.3 of the size
+            return (bold, s, (w[col] - per_pt * s) / 2, height / 2 + 0.3 * s / k)
 
-        face: tuple[bool, float] | None = None
+        face: tuple[bool, float] | None = None  # the face and size set last
 
         def texts(cells: Sequence[str], y: float, bold: bool) -> None:
             nonlocal face
-            base = y + height / 2  # fpdf2's cell: half the height, then 0.3 of the size
-            for col, c in enumerate(cells):
-                if not c or col >= ncols:
+            for col, c in enumerate(cells[:ncols]):
+                if not c:
                     continue
                 got = fits[col].get(c)
                 if got is None or got[0] is not bold:
                     got = fit(c, bold, col)
-                    if not bold:
+                    if not bold:  # the body's texts repeat; the header's do not
                         fits[col][c] = got
-                b, s, dx = got
-                if face is None or face[1] != s or face[0] is not b:
-                    pdf.set_font("cjk", "B" if b else "", s)
-                    face = (b, s)
-                text(edges[col] + dx, base + 0.3 * s / k, c)
+                if got[:2] != face:
+                    pdf.set_font("cjk", "B" if bold else "", got[1])
+                    face = got[:2]
+                text(edges[col] + got[2], y + got[3], c)
 
         def shaded(y: float, grey: int) -> None:
             pdf.set_fill_color(grey, grey, grey)
