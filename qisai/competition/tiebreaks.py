@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qisai.competition.errors import CompetitionError
-from qisai.competition.model import Colour, Game, Outcome
+from qisai.competition.model import Colour, Game, Outcome, Result
 from qisai.competition.scoring import ScoringTable
 
 
@@ -200,6 +200,10 @@ class Record:
         return sum(e.points for e in self.encounters)
 
 
+_Side = tuple[Outcome, float, "Colour | None", int]
+"""One side of a result in a record: outcome, points, colour if played, win."""
+
+
 def records_from_games(entries: Iterable[int], games: Iterable[Game], scoring: ScoringTable,
                        penalties: Mapping[int, int] | None = None) -> dict[int, Record]:
     """Build one :class:`Record` per entry from individual games.
@@ -207,28 +211,30 @@ def records_from_games(entries: Iterable[int], games: Iterable[Game], scoring: S
     Raises :class:`CompetitionError` if a game names an unknown entry.
     """
     recs = {e: Record(e, [], (penalties or {}).get(e, 0)) for e in entries}
-    # a side's outcome, points and win follow from the result and its colour
-    # alone: worked out once per pair, not once per game (100,000 encounters
-    # in a 2,000-entry, 50-round event)
-    seen: dict[tuple[Any, Colour], tuple[Outcome, float, Colour | None, int]] = {}
+    # a side's outcome, points, colour (played games) and win follow from the
+    # result and its colour alone: worked out once per result, not once per
+    # game (100,000 games in a 2,000-entry, 50-round event)
+    sides: dict[Result, tuple[_Side, _Side]] = {}
+
+    def side(result: Result, colour: Colour) -> _Side:
+        outcome = result.outcome(colour)
+        return (outcome, scoring.points(outcome, colour), colour if result.played else None,
+                int(outcome in (Outcome.WIN, Outcome.FORFEIT_WIN)))
+
     for g in games:
-        for pid, colour, opponent, fouls in ((g.red, Colour.RED, g.black, g.red_fouls),
-                                             (g.black, Colour.BLACK, g.red, g.black_fouls)):
+        both = sides.get(g.result)
+        if both is None:
+            both = sides[g.result] = (side(g.result, Colour.RED), side(g.result, Colour.BLACK))
+        for pid, (outcome, points, played, win), opponent, fouls in (
+                (g.red, both[0], g.black, g.red_fouls), (g.black, both[1], g.red, g.black_fouls)):
             if pid is None:
                 continue
-            if pid not in recs:
+            rec = recs.get(pid)
+            if rec is None:
                 raise CompetitionError(f"第 {g.round} 轮：对局中有未知的参赛者 {pid}",
                                        f"round {g.round}: game names unknown entry {pid}")
-            side = seen.get((g.result, colour))
-            if side is None:
-                outcome = g.result.outcome(colour)
-                side = (outcome, scoring.points(outcome, colour),
-                        colour if g.result.played else None,
-                        int(outcome in (Outcome.WIN, Outcome.FORFEIT_WIN)))
-                seen[(g.result, colour)] = side
-            outcome, points, played, win = side
-            recs[pid].encounters.append(Encounter(g.round, opponent, outcome, points, played,
-                                                  fouls, points, win))
+            rec.encounters.append(Encounter(g.round, opponent, outcome, points, played,
+                                            fouls, points, win))
     return recs
 
 

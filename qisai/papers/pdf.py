@@ -17,6 +17,7 @@ collection is Simplified Chinese); ``QISAI_CJK_FONT`` (and
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from qisai.competition.errors import CompetitionError
 if TYPE_CHECKING:
     from qisai.competition.events.file import Header
 
-__all__ = ["FONT_CANDIDATES", "Document", "FontSpec", "PapersError", "find_font"]
+__all__ = ["FONT_CANDIDATES", "Document", "FontSpec", "Frame", "Label", "PapersError", "find_font"]
 
 
 class PapersError(CompetitionError):
@@ -58,6 +59,30 @@ FONT_CANDIDATES: tuple[tuple[str, int, str | None], ...] = (
 """Where Debian puts Chinese fonts (fonts-noto-cjk, fonts-wqy-microhei,
 fonts-wqy-zenhei, fonts-arphic-uming), best first, with the collection
 face of Simplified Chinese."""
+
+
+Label = tuple[float, float, float, float, str, float, bool]
+"""A label of a :class:`Frame` as :meth:`Document.frame` takes it: its
+cell's ``(x, y, width, height)`` in mm from the frame's top-left corner,
+the text, the size in pt and bold or not."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Rules and labels laid out once by :meth:`Document.frame` and drawn
+    on any number of pages by :meth:`Document.draw_frame` (the 记录纸's
+    move grid and notes: the same on each of a round's 250 pages).
+    Lengths in mm from the frame's top-left corner: ``xs`` the vertical
+    rules and ``ys`` the horizontal ones (each spanning the other's
+    extent), ``shaded`` bands ``(y0, y1)`` filled grey under the rules,
+    ``placed`` each label's origin (left end of its baseline), face, size
+    and text; ``height`` the extent downwards."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    shaded: tuple[tuple[float, float], ...]
+    placed: tuple[tuple[float, float, bool, float, str], ...]
+    height: float
 
 
 def find_font() -> FontSpec:
@@ -163,6 +188,70 @@ class Document:
         """Start a page (header included)."""
         self.pdf.add_page()
 
+    # -- frames ------------------------------------------------------------------
+    def frame(self, labels: Sequence[Label], *, xs: Sequence[float] = (),
+              ys: Sequence[float] = (), shaded: Sequence[tuple[float, float]] = (),
+              align: str = "C") -> Frame:
+        """Lay out rules and labels once, to draw on many pages: each
+        label placed in its cell where fpdf2's ``cell`` with ``align``
+        (``C`` centred, ``L`` left after the cell margin) puts it, a
+        centred one shrunk by half points (not below 5 pt) to fit; rules
+        at ``xs`` (vertical, from ``ys[0]`` to ``ys[-1]``) and ``ys``
+        (horizontal, from ``xs[0]`` to ``xs[-1]``); ``shaded`` bands filled
+        grey.  Returns the :class:`Frame` (see :meth:`draw_frame`): a page
+        of it costs a line a rule and a ``text`` a label, where a bordered
+        ``cell`` costs ten times as much (the 记录纸 of a 500-player round
+        drew 81,500 of them).  Raises :class:`PapersError` for an unknown
+        ``align`` or rules on one axis only."""
+        if align not in ("C", "L"):
+            raise PapersError(f"frame: align {align!r}; use C or L")
+        if bool(xs) != bool(ys):
+            raise PapersError("frame: rules need both their columns (xs) and rows (ys)")
+        k = float(self.pdf.k)
+        margin = float(self.pdf.c_margin)
+        placed = []
+        for x, y, w, h, text, size, bold in labels:
+            if not text:
+                continue
+            s = size
+            if align == "C":
+                while s > 5 and self.string_width(text, s, bold=bold) > w - 1.5:
+                    s -= 0.5
+                dx = (w - self.string_width(text, s, bold=bold)) / 2
+            else:
+                dx = margin
+            # the baseline of fpdf2's cell: half the height, then 0.3 of the size
+            placed.append((x + dx, y + h / 2 + 0.3 * s / k, bold, s, text))
+        bottom = max([y + h for _x, y, _w, h, *_ in labels] + [max(ys, default=0.0)])
+        return Frame(tuple(xs), tuple(ys), tuple(shaded), tuple(placed), bottom)
+
+    def draw_frame(self, frame: Frame, left: float, top: float, *,
+                   grey: int = 230) -> None:
+        """Draw ``frame`` with its top-left corner at (``left``, ``top``) mm
+        on the current page: the shaded bands (``grey``), the rules (a line
+        each, where bordered cells would draw them) and the labels.  Leaves
+        the regular face at 10 pt."""
+        pdf = self.pdf
+        if frame.shaded:
+            pdf.set_fill_color(grey, grey, grey)
+            for y0, y1 in frame.shaded:
+                pdf.rect(left + frame.xs[0], top + y0, frame.xs[-1] - frame.xs[0], y1 - y0,
+                         style="F")
+        if frame.xs:
+            x0, x1 = left + frame.xs[0], left + frame.xs[-1]
+            y0, y1 = top + frame.ys[0], top + frame.ys[-1]
+            for y in frame.ys:
+                pdf.line(x0, top + y, x1, top + y)
+            for x in frame.xs:
+                pdf.line(left + x, y0, left + x, y1)
+        face: tuple[bool, float] | None = None
+        for x, y, bold, size, text in frame.placed:
+            if face != (bold, size):
+                pdf.set_font("cjk", "B" if bold else "", size)
+                face = (bold, size)
+            pdf.text(left + x, top + y, text)
+        pdf.set_font("cjk", "", 10)
+
     # -- tables ------------------------------------------------------------------
     def string_width(self, text: str, size: float, *, bold: bool = False) -> float:
         """Width of ``text`` in mm at ``size`` pt in the regular (or bold)
@@ -184,7 +273,8 @@ class Document:
         its widest cell (at ``size`` pt), scaled to the usable width."""
         natural = []
         for i, h in enumerate(header):
-            cells = [h] + [r[i] if i < len(r) else "" for r in rows]
+            cells = {r[i] for r in rows if i < len(r)}  # each text measured once
+            cells.add(h)
             natural.append(max(self.string_width(c, size) for c in cells) + 3)
         if weights:
             natural = [n * w for n, w in zip(natural, weights, strict=True)]
@@ -203,63 +293,91 @@ class Document:
         The grid is drawn as lines (one per row, one per column and page)
         and each cell's text placed where fpdf2's centred ``cell`` would put
         it: a cell per ``cell`` call costs ten times as much, and a 2,000 x
-        50 crosstable has 110,000 of them (25 s on a busy machine)."""
+        50 crosstable has 114,000 of them.  Each text is fitted to its
+        column once (a crosstable repeats its texts), the face set only
+        when it changes, and the fill colour put back to the text's after
+        shading (fpdf2 wraps every text in a colour change otherwise)."""
         pdf = self.pdf
         w = list(widths) if widths else self.column_widths(header, rows, size)
+        ncols = len(header)
         left = float(pdf.l_margin)
         edges = [left]
         for width in w:
             edges.append(edges[-1] + width)
         right = edges[-1]
-        top = float(pdf.get_y())  # where the table's part on this page starts
+        bottom = self.bottom
+        k = float(pdf.k)
+        string_width = self.string_width
+        text = pdf.text
+        line = pdf.line
+        # per column width: text -> (face, size, offsets of its origin from the
+        # cell's top left); a crosstable's round columns share one width and
+        # repeat their texts
+        by_width: dict[float, dict[str, tuple[bool, float, float, float]]] = {}
+        fits = [by_width.setdefault(width, {}) for width in w]
 
-        fits: dict[tuple[str, bool, int], tuple[float, float]] = {}
-        font: list[tuple[bool, float] | None] = [None]  # the face and size set last
-
-        def fit(c: str, bold: bool, k: int) -> tuple[float, float]:
-            """The size text ``c`` fits column ``k`` at, and its offset there
-            (centred); a 2,000-entry crosstable repeats its texts."""
-            got = fits.get((c, bold, k))
-            if got is None:
-                s = size
-                while s > 5 and self.string_width(c, s, bold=bold) > w[k] - 1.5:
+        def fit(c: str, bold: bool, col: int) -> tuple[bool, float, float, float]:
+            room = w[col] - 1.5
+            per_pt = string_width(c, 1.0, bold=bold)  # widths are linear in the size
+            s = size
+            if per_pt * s > room:  # down by half points until it fits, not below 5
+                s = max(5.0, size - 0.5 * math.ceil((per_pt * size - room) / (0.5 * per_pt)))
+                while s < size and per_pt * (s + 0.5) <= room:  # rounding at the edge
+                    s += 0.5
+                while s > 5 and per_pt * s > room:
                     s -= 0.5
-                got = fits[(c, bold, k)] = (s, (w[k] - self.string_width(c, s, bold=bold)) / 2)
-            return got
+            # the baseline of fpdf2's cell: half the height, then 0.3 of the size
+            return (bold, s, (w[col] - per_pt * s) / 2, height / 2 + 0.3 * s / k)
 
-        def columns(bottom: float) -> None:  # the vertical rules of this page's part
-            for x in edges:
-                pdf.line(x, top, x, bottom)
+        face: tuple[bool, float] | None = None  # the face and size set last
 
-        def line(cells: Sequence[str], bold: bool, fill: bool) -> None:
-            y = float(pdf.get_y())
-            if bold or fill:
-                pdf.set_fill_color(225, 225, 225) if bold else pdf.set_fill_color(242, 242, 242)
-                pdf.rect(left, y, right - left, height, style="F")
-            pdf.line(left, y, right, y)
-            pdf.line(left, y + height, right, y + height)
-            for k, c in enumerate(cells):
+        def texts(cells: Sequence[str], y: float, bold: bool) -> None:
+            nonlocal face
+            for col, c in enumerate(cells[:ncols]):
                 if not c:
                     continue
-                s, dx = fit(c, bold, k)
-                if font[0] != (bold, s):  # fpdf2's own no-op check costs as much as a cell
-                    pdf.set_font("cjk", "B" if bold else "", s)
-                    font[0] = (bold, s)
-                # the baseline of fpdf2's cell: half the height, then 0.3 of the size
-                pdf.text(edges[k] + dx, y + height / 2 + 0.3 * s / pdf.k, c)
-            pdf.set_y(y + height)
+                got = fits[col].get(c)
+                if got is None or got[0] is not bold:
+                    got = fit(c, bold, col)
+                    if not bold:  # the body's texts repeat; the header's do not
+                        fits[col][c] = got
+                if got[:2] != face:
+                    pdf.set_font("cjk", "B" if bold else "", got[1])
+                    face = got[:2]
+                text(edges[col] + got[2], y + got[3], c)
 
-        line(header, True, True)
-        for k, r in enumerate(rows):
-            if pdf.get_y() + height > self.bottom:
-                columns(float(pdf.get_y()))
+        def shaded(y: float, grey: int) -> None:
+            pdf.set_fill_color(grey, grey, grey)
+            pdf.rect(left, y, right - left, height, style="F")
+            pdf.set_fill_color(0, 0, 0)  # the text's colour: no colour change a text
+
+        def head(y: float) -> float:
+            shaded(y, 225)
+            line(left, y, right, y)
+            texts(header, y, True)
+            line(left, y + height, right, y + height)
+            return y + height
+
+        top = float(pdf.get_y())  # where the table's part on this page starts
+        y = head(top)
+        for n, r in enumerate(rows):
+            if y + height > bottom:
+                for x in edges:  # the vertical rules of this page's part
+                    line(x, top, x, y)
+                pdf.set_y(y)
                 pdf.add_page()
-                font[0] = None  # the page header set its own
+                face = None  # the page header set its own
                 top = float(pdf.get_y())
-                line(header, True, True)
-            cells = [r[i] if i < len(r) else "" for i in range(len(header))]
-            line(cells, False, bool(shade and shade[k]))
-        columns(float(pdf.get_y()))
+                y = head(top)
+            if shade and shade[n]:
+                shaded(y, 242)
+                line(left, y, right, y)  # the shading covered the rule above
+            texts(r, y, False)
+            y += height
+            line(left, y, right, y)
+        for x in edges:
+            line(x, top, x, y)
+        pdf.set_y(y)
         pdf.set_font("cjk", "", 10)
 
     def text(self, text: str, size: float = 10, *, bold: bool = False, height: float = 6,

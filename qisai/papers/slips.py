@@ -22,9 +22,9 @@ from qisai.competition.events.file import EventFile
 from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.team_event import TeamEvent
 from qisai.competition.events.views import BoardRow, round_count, round_rows
-from qisai.papers.pdf import Document, FontSpec, PapersError
+from qisai.papers.pdf import Document, FontSpec, Frame, Label, PapersError
 
-__all__ = ["GRID_ROUNDS", "Sheet", "sheets", "slips"]
+__all__ = ["GRID_ROUNDS", "ROW_HEIGHT", "Sheet", "foot", "move_grid", "sheets", "slips"]
 
 GRID_ROUNDS = 60
 """Rounds (回合) of the grid on the front of a sheet: two columns of 30."""
@@ -124,16 +124,63 @@ def slips(ef: EventFile, round_no: int | None = None,
     doc = Document(ef.header, f"第{r}轮 记录纸", font=font)
     first, second = ef.header.colour_names
     todo = sheets(ef, r)
+    grid, under = move_grid(doc, first, second), foot(doc, first, second)
     for sheet in todo:
-        _draw(doc, ef, r, sheet, first, second)
+        _draw(doc, r, sheet, first, second, grid, under)
     if not todo:
         doc.new_page()
         doc.text(f"第{r}轮没有需要登记的对局。")
     return doc
 
 
-def _draw(doc: Document, ef: EventFile, r: int, sheet: Sheet, first: str,
-          second: str) -> None:
+ROW_HEIGHT = 5.6
+"""Height (mm) of a row of the move grid."""
+
+
+def move_grid(doc: Document, first: str, second: str) -> Frame:
+    """The move grid of 7.1/7.5 on a sheet of ``doc``, laid out once for
+    every sheet: two columns of :data:`GRID_ROUNDS` // 2 rounds, each
+    回合 | ``first``方 | 用时 | ``second``方 | 用时 under a shaded header row,
+    the rounds numbered 1..:data:`GRID_ROUNDS` down the first column, then
+    the second."""
+    per_col = GRID_ROUNDS // 2
+    col_w = doc.width / 2
+    widths = [col_w * f for f in (0.12, 0.30, 0.14, 0.30, 0.14)] * 2
+    xs = [0.0]
+    for w in widths:
+        xs.append(xs[-1] + w)
+    ys = [k * ROW_HEIGHT for k in range(per_col + 2)]
+    heads = ("回合", f"{first}方", "用时", f"{second}方", "用时") * 2
+    labels: list[Label] = [(xs[j], 0.0, widths[j], ROW_HEIGHT, h, 9, True)
+                           for j, h in enumerate(heads)]
+    for c in range(2):
+        labels.extend((xs[5 * c], ys[k + 1], widths[5 * c], ROW_HEIGHT,
+                       str(c * per_col + k + 1), 8.5, False) for k in range(per_col))
+    return doc.frame(labels, xs=xs, ys=ys, shaded=[(0.0, ROW_HEIGHT)])
+
+
+def foot(doc: Document, first: str, second: str) -> Frame:
+    """What a sheet has under its grid, the same on every sheet: how to
+    record (7.5, 7.1), the result's boxes, the time used and the fouls of
+    both sides, the signatures of both players and the arbiter and 10.1."""
+    w, half, third = doc.width, doc.width / 2, doc.width / 3
+    labels: list[Label] = [
+        (0, 0, w, 4.5, "7.5 记录示例：完整 1 炮二平五 马8进7；简写 1 炮25 马87。"
+                       "用时：走完该着后棋钟所示本方已用时间。续记另页。", 8, False),
+        (0, 4.5, w, 4.5, "7.1 双方对每一回合都要逐着记录；每连续漏记4着，判犯规一次。", 8, False),
+        (0, 11, w, 7, f"结果：  □ {first}胜 (1-0)     □ 和棋 (=)     "
+                      f"□ {second}胜 (0-1)     □ 弃权 ________", 11, False),
+        (0, 18, half, 7, f"用时  {first}方：________    {second}方：________", 11, False),
+        (half, 18, half, 7, f"犯规  {first}方：______    {second}方：______", 11, False)]
+    labels.extend((k * third, 28, third, 7, f"{label}：____________", 11, False)
+                  for k, label in enumerate((f"{first}方签字", f"{second}方签字", "裁判签字")))
+    labels.append((0, 36, w, 5, "10.1 对局终了后，在记录纸上记录比赛结果及双方所用时间、犯规情况，"
+                                "双方棋手和裁判当场签字认可。", 7.5, False))
+    return doc.frame(labels, align="L")
+
+
+def _draw(doc: Document, r: int, sheet: Sheet, first: str, second: str,
+          grid: Frame, under: Frame) -> None:
     doc.new_page()
     pdf = doc.pdf
     x0 = doc.MARGIN
@@ -153,52 +200,7 @@ def _draw(doc: Document, ef: EventFile, r: int, sheet: Sheet, first: str,
         pdf.cell(half, 6, f"{second}方：" + " ".join(x for x in sheet.black if x),
                  new_x="LMARGIN", new_y="NEXT")
     pdf.ln(1)
-    # the grid (7.1, 7.5): 回合 | 红方 | 用时 | 黑方 | 用时, two columns of rounds
-    per_col = GRID_ROUNDS // 2
-    row_h = 5.6
+    # the grid (7.1, 7.5), the same frame on every page (laid out once)
     top = pdf.get_y()
-    col_w = doc.width / 2
-    widths = [0.12, 0.30, 0.14, 0.30, 0.14]
-    heads = ["回合", f"{first}方", "用时", f"{second}方", "用时"]
-    for c in range(2):
-        x = x0 + c * col_w
-        pdf.set_fill_color(230, 230, 230)
-        pdf.set_font("cjk", "B", 9)
-        xx = x
-        for w, h in zip(widths, heads, strict=True):
-            pdf.set_xy(xx, top)
-            pdf.cell(col_w * w, row_h, h, border=1, align="C", fill=True)
-            xx += col_w * w
-        pdf.set_font("cjk", "", 8.5)
-        for k in range(per_col):
-            xx = x
-            y = top + (k + 1) * row_h
-            for j, w in enumerate(widths):
-                pdf.set_xy(xx, y)
-                pdf.cell(col_w * w, row_h, str(c * per_col + k + 1) if j == 0 else "",
-                         border=1, align="C")
-                xx += col_w * w
-    pdf.set_xy(x0, top + (per_col + 1) * row_h + 2)
-    pdf.set_font("cjk", "", 8)
-    pdf.cell(doc.width, 4.5, "7.5 记录示例：完整 1 炮二平五 马8进7；简写 1 炮25 马87。"
-                             "用时：走完该着后棋钟所示本方已用时间。续记另页。",
-             new_x="LMARGIN", new_y="NEXT")
-    pdf.cell(doc.width, 4.5, "7.1 双方对每一回合都要逐着记录；每连续漏记4着，判犯规一次。",
-             new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
-    pdf.set_font("cjk", "", 11)
-    pdf.cell(doc.width, 7, f"结果：  □ {first}胜 (1-0)     □ 和棋 (=)     "
-                           f"□ {second}胜 (0-1)     □ 弃权 ________",
-             new_x="LMARGIN", new_y="NEXT")
-    pdf.cell(half, 7, f"用时  {first}方：________    {second}方：________")
-    pdf.cell(half, 7, f"犯规  {first}方：______    {second}方：______",
-             new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(3)
-    third = doc.width / 3
-    for label in (f"{first}方签字", f"{second}方签字", "裁判签字"):
-        pdf.cell(third, 7, f"{label}：____________")
-    pdf.ln(8)
-    pdf.set_font("cjk", "", 7.5)
-    pdf.cell(doc.width, 5, "10.1 对局终了后，在记录纸上记录比赛结果及双方所用时间、犯规情况，"
-                           "双方棋手和裁判当场签字认可。")
-    pdf.set_font("cjk", "", 10)
+    doc.draw_frame(grid, x0, top)
+    doc.draw_frame(under, x0, top + grid.height + 2)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from qisai.competition.elo import expected, rate_games
+from qisai.competition.elo import expected, update
 from qisai.competition.errors import CompetitionError
 from qisai.competition.model import Colour, Game, Result
 from qisai.competition.tournament import Tournament
@@ -106,12 +106,19 @@ def rating_rows(ev: Tournament | TeamEvent, through: int | None = None,
     games = [g for g in _games(ev, limit)
              if g.result.played and g.black is not None and g.red in rated and g.black in rated]
     before = {n: float(r) for n, (_, _, r) in rated.items()}
-    after = rate_games(before, games, k)
+    # each player's games as (opponent's rating before, score), gathered
+    # once and rated as rate_games rates them (every player of these games
+    # is rated); each result's two scores worked out once
     played: dict[int, list[tuple[float, float]]] = {n: [] for n in rated}
+    scores = {res: (_SCORE[res.outcome(Colour.RED).value],
+                    _SCORE[res.outcome(Colour.BLACK).value])
+              for res in (Result.RED_WIN, Result.DRAW, Result.BLACK_WIN)}
     for g in games:
         assert g.black is not None
-        for pid, colour, opp in ((g.red, Colour.RED, g.black), (g.black, Colour.BLACK, g.red)):
-            played[pid].append((before[opp], _SCORE[g.result.outcome(colour).value]))
+        red, black = scores[g.result]
+        played[g.red].append((before[g.black], red))
+        played[g.black].append((before[g.red], black))
+    after = {n: update(before[n], res, k) if res else before[n] for n, res in played.items()}
     rows = []
     for n in sorted(rated):
         name, club, rating = rated[n]

@@ -404,18 +404,24 @@ def _crosstable_of(ef: EventFile, t: Tournament, st: list[Standing], title: str,
     n = len(t.rounds)
     struck = t.annulled_entries()
     cells: dict[int, list[str]] = {p.id: ["—"] * n for p in t.players}
+    red, black = ef.header.colour_names
+    # each result's marks for (Red, Black), worked out once: a 2,000 x 50
+    # event has 100,000 games and six results
+    marks = {res: (_MARK.get(res.outcome(Colour.RED), ""),
+                   _MARK.get(res.outcome(Colour.BLACK), "")) for res in Result}
     for rec in t.rounds:
+        i = rec.number - 1
         for pairing in rec.pairings:
-            g = rec.results.get(pairing.board)
-            if pairing.black is None:
-                cells[pairing.red][rec.number - 1] = "轮空"
+            a, b = pairing.red, pairing.black
+            if b is None:
+                cells[a][i] = "轮空"
                 continue
-            for pid, colour in ((pairing.red, Colour.RED), (pairing.black, Colour.BLACK)):
-                opp = pairing.black if pid == pairing.red else pairing.red
-                mark = "" if g is None else _MARK.get(g.result.outcome(colour), "")
-                if opp in struck or pid in struck:
-                    mark = "注销"  # 20.3: the game no longer counts, won or forfeited
-                cells[pid][rec.number - 1] = f"{number(opp)}{ef.header.colour(colour)}{mark}"
+            g = rec.results.get(pairing.board)
+            ma, mb = ("", "") if g is None else marks[g.result]
+            if struck and (a in struck or b in struck):
+                ma = mb = "注销"  # 20.3: the game no longer counts, won or forfeited
+            cells[a][i] = f"{number(b)}{red}{ma}"
+            cells[b][i] = f"{number(a)}{black}{mb}"
     cols = list(t.tiebreaks)
     gone = any(p.withdrawn_after is not None for p in t.players)
     head = ["名次", "编号", "姓名"] + [f"第{r}轮" for r in range(1, n + 1)] + ["积分"] \
