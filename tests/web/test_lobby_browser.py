@@ -72,8 +72,13 @@ def test_quick_pairing_in_three_browsers(arena: tuple[str, Any], browser: Any, c
     assert a.inner_text("#quick-range") == "100"
     assert a.get_attribute('button[data-pool="xq-6.3"]', "aria-pressed") == "true"
     b.click('button[data-pool="xq-6.3"]')
-    b.wait_for_url(f"{base}/games/*")
-    a.wait_for_url(b.url)  # the waiting page hears of the game on its next question
+    # The waiting page hears of the game on its next question.  The URL is
+    # waited on until the navigation commits and then the board, each with
+    # its own time, so a page slow to load on a busy machine only waits.
+    b.wait_for_url(f"{base}/games/*", wait_until="commit")
+    a.wait_for_url(b.url, wait_until="commit")
+    for page in (a, b):
+        page.wait_for_selector('#board[data-phase="playing"]')
     gid = b.url.rsplit("/", 1)[1]
     # 6.3: 10 minutes for the first 40 moves, on both clocks (the server's
     # clock is the test's and has not moved).
