@@ -64,6 +64,7 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
 class Stats:
     def __init__(self) -> None:
         self.rtts: list[float] = []
+        self.sent: list[float] = []  # when each measured move was sent (perf_counter)
         self.errors: list[str] = []
         self.finished = 0
 
@@ -77,7 +78,7 @@ async def guest(client: httpx.AsyncClient) -> str:
     return token
 
 
-async def bot(ws_url: str, token: str, stats: Stats, plies: int, think: float, stop_at: float,
+async def bot(ws_url: str, token: str, stats: Any, plies: int, think: float, stop_at: float,
               rng: random.Random) -> None:
     async with connect(ws_url, additional_headers={"Authorization": f"Bearer {token}"},
                        max_size=2**22) as ws:
@@ -95,6 +96,7 @@ async def bot(ws_url: str, token: str, stats: Stats, plies: int, think: float, s
                 t0 = pending.pop(msg["id"], None)
                 if t0 is not None and msg["id"] != "end":
                     stats.rtts.append(time.perf_counter() - t0)
+                    stats.sent.append(t0)
             elif kind == "error":
                 stats.errors.append(msg["message"])
                 pending.pop(msg.get("id") or "", None)

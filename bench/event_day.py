@@ -67,7 +67,15 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from arena_load import bot, cpu_seconds, free_port, guest, percentile, start_server  # noqa: E402
+from arena_load import (  # noqa: E402
+    bot,
+    cpu_seconds,
+    free_port,
+    guest,
+    percentile,
+    server_figures,
+    start_server,
+)
 
 PAPERS = ("pairings", "standings", "crosstable", "slips", "ratings")
 
@@ -77,6 +85,7 @@ class Day:
 
     def __init__(self) -> None:
         self.rtts: list[float] = []
+        self.sent: list[float] = []  # when each measured move was sent (perf_counter)
         self.pages: dict[str, list[tuple[float, int]]] = {}
         self.papers: dict[str, list[float]] = {}
         self.pairing: list[float] = []
@@ -388,6 +397,7 @@ def main() -> None:
         try:
             day, used, elapsed = asyncio.run(day_async(args, f"http://127.0.0.1:{port}",
                                                        data, proc))
+            server = server_figures(f"http://127.0.0.1:{port}")
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -397,6 +407,16 @@ def main() -> None:
     print(f"event day: {args.players} players, {args.rounds} rounds played, "
           f"{args.spectators} spectators, {args.bursty} bursty clients, {elapsed:.0f} s")
     print(f"moves: {len(day.rtts)}; round trip {ms(day.rtts)}")
+    for line in server:
+        print(line)
+    if day.sent:
+        # When the slow moves were sent: a tail that comes in bursts (a
+        # round's start, a stall of the loop) or one spread over the day.
+        t0 = min(day.sent)
+        slow = Counter(int((t - t0) // 10) * 10 for t, r in zip(day.sent, day.rtts, strict=True)
+                       if r > 0.1)
+        print("moves over 100 ms by 10 s of play: "
+              + (", ".join(f"{k} s: {n}" for k, n in sorted(slow.items())) or "none"))
     for name, rows in sorted(day.pages.items()):
         print(f"{name}: {ms([t for t, _ in rows])}; size max {max(b for _, b in rows) / 1024:.0f} KiB")
     for kind, times in sorted(day.papers.items()):
