@@ -366,11 +366,26 @@ async def day_async(args: argparse.Namespace, base: str, data: Path | None,
 
 
 async def _guest_session(client: httpx.AsyncClient) -> tuple[str, int, str]:
-    form = await client.get("/api/auth/csrf")
-    r = await client.post("/api/auth/guest", headers={"X-CSRF-Token": form.json()["csrf"]})
-    r.raise_for_status()
-    body = r.json()
-    return body["token"], body["user"]["id"], body["user"]["username"]
+    """A new guest session.  Set-up is not what the bench measures: a
+    refusal for the moment (429, 503) or a connection the server closed
+    while idle is tried again after a pause, a few times."""
+    for attempt in range(8):
+        try:
+            form = await client.get("/api/auth/csrf")
+            if form.status_code == 200:
+                r = await client.post("/api/auth/guest",
+                                      headers={"X-CSRF-Token": form.json()["csrf"]})
+                if r.status_code not in (429, 503) or attempt == 7:
+                    r.raise_for_status()
+                    body = r.json()
+                    return body["token"], body["user"]["id"], body["user"]["username"]
+            elif form.status_code not in (429, 503):
+                form.raise_for_status()
+        except httpx.TransportError:
+            if attempt == 7:
+                raise
+        await asyncio.sleep(0.5 + attempt)
+    raise RuntimeError("no guest session after 8 tries")
 
 
 def main() -> None:

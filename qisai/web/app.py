@@ -165,7 +165,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.state.lobby = lobby
 
     add_bound_handlers(app)  # short error details, out-of-range ids are 404
-    # No client takes every worker thread: 429 past 8 requests at once (issue 29.1).
+    # No client fills the server: 429 past 8 requests of his at once (issue 29.1).
     app.add_middleware(InFlightLimit, per_client=settings.inflight_per_client,
                        per_address=settings.inflight_per_address)
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
