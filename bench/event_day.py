@@ -43,8 +43,31 @@ boards, 10,000 moves), 500 spectators, 20 bursty clients, 0 honest errors:
   page p99 728 ms (a player), 2,234 ms (anonymous); papers p99 0.5-1.0 s,
   the 记录纸 (now with the 7.1 move grid, a page per game) 3.1 s.
 
+* third session (issue 29.4, the move tail): a profile of the server
+  (py-spy, round 1) found the event loop busy mostly with HTTP requests,
+  whose blocking work ran on up to 40 worker threads taking turns with the
+  loop at the interpreter lock (``bench/loop_share.py``: loop lag p99
+  250-290 ms with 40 threads, 29-90 ms with 4-8), and the first event
+  page compiling 25 templates on the loop (1.9 s).  Now 4 route threads
+  (``QISAI_HTTP_THREADS``), templates compiled at start-up, the game list
+  read as columns (2.1-2.6 -> 1.0 ms of CPU).  One round (``--rounds 1``),
+  not niced, back to back on a machine at load 11-21 where the server got
+  only 28-51 s of CPU in 100-295 s (last session: 77.5 s in 115 s), so
+  these do not test the target (the later runs also had a lighter load):
+
+  ====================  =======  ========  =========  ===========  ======
+  run (load)            p50 ms   p99 ms    max ms     CPU s / s    errors
+  ====================  =======  ========  =========  ===========  ======
+  before (17-18)        645      4,419     7,419      28.6 / 230   0
+  before (18-21)        943      6,352     12,599     33.8 / 295   163
+  after (18-21)         621      4,275     8,628      46.8 / 290   8
+  after (13-18)         232      1,218     1,893      31.3 / 135   0
+  before (17-18)        501      3,588     4,705      51.4 / 280   6
+  after (11-18)         209      1,099     1,317      27.6 / 100   0
+  ====================  =======  ========  =========  ===========  ======
+
 The targets p99 < 100 ms for moves and < 200 ms for pages are still missed
-(issue 29).
+(issue 29); they need a quiet machine to be measured at all.
 """
 
 from __future__ import annotations
