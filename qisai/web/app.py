@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
@@ -65,6 +66,7 @@ from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
 from qisai.web.pages.i18n import choose_language
+from qisai.web.pages.render import templates as page_templates
 from qisai.web.play import archive as play_archive
 from qisai.web.play import comfort, socket
 from qisai.web.play import routes as play_api
@@ -107,6 +109,11 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db.upgrade()
+        # The routes' blocking work shares the interpreter lock with the
+        # event loop that carries every move: few threads, so that a burst
+        # of requests leaves the loop its turn (issue 29.4).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.http_threads
+        await run_in_threadpool(warm_templates)
         if settings.discover_engines:
             await find_engines(hub, settings.engines)
         if settings.redis_url is not None:
@@ -160,7 +167,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
 
     # short error details, out-of-range ids are 404, refusals in the page's language
     add_bound_handlers(app, choose_language)
-    # No client takes every worker thread: 429 past 8 requests at once (issue 29.1).
+    # No client fills the server: 429 past 8 requests of his at once (issue 29.1).
     app.add_middleware(InFlightLimit, per_client=settings.inflight_per_client,
                        per_address=settings.inflight_per_address)
     app.add_middleware(BodyLimitMiddleware)  # 413 over 1 MiB (less on some routes)
@@ -199,6 +206,19 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.include_router(manual.router_for(settings))  # /manual: the built user manual
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def warm_templates() -> int:
+    """Compile every page template now (blocking: call it in a worker
+    thread at start-up); returns how many.  Jinja compiles a template on
+    its first use and keeps it: the event page's first view compiled a
+    dozen templates on the event loop, a stall of every game's moves
+    (issue 29.4)."""
+    env = page_templates.env
+    names = [n for n in env.list_templates() if n.endswith(".html")]
+    for name in names:
+        env.get_template(name)
+    return len(names)
 
 
 def settings_to_env(settings: Settings) -> dict[str, str]:

@@ -169,6 +169,15 @@ class Settings:
     inflight_per_address: int = 32
     """HTTP requests one address without a session may have in progress at
     once (``QISAI_INFLIGHT_ADDRESS``)."""
+    http_threads: int = 4
+    """Worker threads for the HTTP routes' blocking work
+    (``QISAI_HTTP_THREADS``; :func:`qisai.web.app.create_app`); more
+    requests wait for one, holding none.  Every busy thread takes its
+    turn at the interpreter lock against the event loop that carries the
+    games' moves: anyio's default 40 gave the loop a forty-first of it
+    while a burst of requests ran, the event day's move tail (issue 29.4).
+    Raise it for a database across a network (threads then mostly wait
+    for it, the lock free)."""
     heavy_jobs: int = 2
     """Heavy jobs (printed papers, event imports) run at once; more are
     answered 503 with ``Retry-After`` (``QISAI_HEAVY_JOBS``; issue 29)."""
@@ -218,4 +227,5 @@ class Settings:
             inflight_per_client=_int_env("QISAI_INFLIGHT_CLIENT", 8),
             inflight_per_address=_int_env("QISAI_INFLIGHT_ADDRESS", 32),
             heavy_jobs=_int_env("QISAI_HEAVY_JOBS", 2),
+            http_threads=_int_env("QISAI_HTTP_THREADS", 4),
         )

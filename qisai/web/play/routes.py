@@ -30,8 +30,9 @@ from qisai.web.bounds import DbId
 from qisai.web.play import downloads, explain, referee_games
 from qisai.web.play.clauses import clause_links
 from qisai.web.play.deps import HubDep, live_game
-from qisai.web.play.live import ActionError, game_summary, member_side
+from qisai.web.play.live import ActionError, member_side
 from qisai.web.play.new_games import check_settings, create_counted, engine_opponent
+from qisai.web.play.storage import game_listing
 from qisai.web.seats.lineup import listing
 from qisai.web.state import SessionDep, StateDep
 
@@ -66,7 +67,7 @@ def profile(user_id: DbId, s: SessionDep) -> dict[str, Any]:
         raise HTTPException(404, str(exc)) from None
     history = [{"at": h.at.isoformat(), "before": h.before, "after": h.after, "game": h.game_id}
                for h in repo.rating_history(s, user_id)]
-    games = [game_summary(g) for g in repo.list_games(s, user_id=user_id, limit=50)]
+    games = game_listing(s, user_id=user_id, limit=50)
     return {"user": user_out(u).model_dump(), "history": history, "games": games}
 
 
@@ -139,8 +140,7 @@ def list_games(s: SessionDep, status: GameStatus | None = None, user_id: int | N
                ) -> list[dict[str, Any]]:
     """List games, newest first (``status=waiting`` lists open seeks)."""
     limit = max(1, min(limit, 200))
-    return [game_summary(g) for g in repo.list_games(s, status=status, user_id=user_id,
-                                                      kind=kind, limit=limit)]
+    return game_listing(s, status=status, user_id=user_id, kind=kind, limit=limit)
 
 
 @router.get("/games/{game_id}", tags=["games"])
