@@ -184,8 +184,8 @@ def set_role(s: Session, user_id: int, role: Role) -> User:
     ``role`` is not ``admin`` (the site always keeps one).
     """
     user = get_user(s, user_id)
-    if user.role == Role.ADMIN.value and role is not Role.ADMIN \
-            and count_role(s, Role.ADMIN) <= 1:
+    if (user.role == Role.ADMIN.value and role is not Role.ADMIN
+            and count_role(s, Role.ADMIN) <= 1):
         raise ConflictError(f"{user.username} is the site's last administrator: make another "
                             "administrator first")
     user.role = role.value

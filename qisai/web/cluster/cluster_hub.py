@@ -26,11 +26,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from qisai.cluster.metrics import Metrics
 from qisai.referee.errors import EventError
 from qisai.referee.events import Event, Notice
-from qisai.store import repo
 from qisai.store.models import User
 from qisai.web.play.fanout import send_safely
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame, Send
+from qisai.web.play.storage import stored_event_count
 from qisai.web.play.threads import game_limiter
 from qisai.web.seats.opponents import BUILTIN, Seat
 
@@ -97,11 +97,6 @@ class ClusterHub(Hub):
             except Exception:  # a scrape never fails for the queue
                 self._queue_depth = 0
 
-    def _behind(self, live: LiveGame) -> bool:
-        """Return True if the database holds events this copy has not seen."""
-        with self.db.session() as s:
-            return repo.get_game(s, live.id).event_count > live.event_count
-
     async def _reload(self, live: LiveGame) -> LiveGame:
         """:meth:`Hub._reload`, and every socket told when the copy was
         behind (see :meth:`refresh`); call with ``live.lock`` held."""
@@ -143,8 +138,9 @@ class ClusterHub(Hub):
         live, key = await super().subscribe(game_id, viewer, send)
         if self.relay is not None:
             try:
-                behind = await anyio.to_thread.run_sync(self._behind, live,
+                stored = await anyio.to_thread.run_sync(stored_event_count, self.db, live.id,
                                                         limiter=game_limiter())
+                behind = stored > live.event_count
             except Exception:  # the database is away: the sync loop catches up later
                 log.warning("game %s: cannot compare with the database", game_id)
                 behind = False
@@ -179,8 +175,9 @@ class ClusterHub(Hub):
                     raise
                 live = await self.get(game_id)
                 async with live.lock:
-                    if not await anyio.to_thread.run_sync(self._behind, live,
-                                                          limiter=game_limiter()):
+                    stored = await anyio.to_thread.run_sync(stored_event_count, self.db,
+                                                            live.id, limiter=game_limiter())
+                    if stored <= live.event_count:  # not behind: the refusal stands
                         raise
                     await self._reload(live)
                 ack = await super().act(game_id, user, action)

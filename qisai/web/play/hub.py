@@ -215,10 +215,6 @@ class Hub(EngineTurns):
         self.games.pop(game_id, None)
 
     # ------------------------------------------------------------ writing
-    def _persist_sync(self, live: LiveGame, new: list[Event], actor_id: int | None,
-                      plies: list[int | None]) -> None:
-        persist(self.db, live, new, actor_id, plies, self.board_result)
-
     async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
                      ) -> tuple[list[Notice], EventError | None]:
         """Apply ``event`` to ``live`` and commit what the referee accepted
@@ -252,8 +248,9 @@ class Hub(EngineTurns):
                         raise WriteBusy("in a worker thread")
                     self._loop_writer.append(live, list(new), actor_id, plies)
                 except WriteBusy:
-                    await anyio.to_thread.run_sync(self._persist_sync, live, list(new),
-                                                   actor_id, plies, limiter=game_limiter())
+                    await anyio.to_thread.run_sync(persist, self.db, live, list(new), actor_id,
+                                                   plies, self.board_result,
+                                                   limiter=game_limiter())
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.

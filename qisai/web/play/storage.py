@@ -29,7 +29,7 @@ from qisai.web.play.threads import game_limiter
 from qisai.web.state import spawn
 
 __all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "event_counts",
-           "game_listing", "load_live", "nowait_database", "persist"]
+           "game_listing", "load_live", "nowait_database", "persist", "stored_event_count"]
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +159,15 @@ def game_listing(s: Session, *, status: GameStatus | None = None, user_id: int |
             settings=settings, move_count=moves, result_code=code, result=result,
             created_at=created, first_user=seat1, second_user=seat2)))
     return out
+
+
+def stored_event_count(db: Database, game_id: str) -> int:
+    """Return how many events of game ``game_id`` the database holds
+    (blocking: call it in a worker thread), to tell whether a copy in
+    memory is behind.  Raises :class:`NotFoundError` if there is no such
+    game, and SQLAlchemy's errors when the database cannot be read."""
+    with db.session() as s:
+        return repo.get_game(s, game_id).event_count
 
 
 def persist(db: Database, live: LiveGame, new: list[Event], actor_id: int | None,
