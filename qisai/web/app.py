@@ -130,6 +130,10 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
                 hub.remote = RemoteEngines(settings.redis_url)
                 await hub.remote.start()
         hub.start_ticker(tick_period)
+        # Consultation ballots: their deadlines are stored, so a ballot opened
+        # before a restart is decided when its game is next loaded, whoever
+        # loads it (not only once a member asks for the group's panel).
+        boards_of(hub).start(tick_period)
         if (await run_in_threadpool(engine_events_running, db)
                 or await run_in_threadpool(simul_store.engine_hosts_running, db)):
             driver_of(hub).start()  # the second engine of engine-v-engine games (人机大战)

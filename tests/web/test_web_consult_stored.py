@@ -141,6 +141,24 @@ def test_a_ballot_whose_reserve_runs_out_after_a_restart_is_decided(
         assert len(game(b, gid)["moves"]) == 1
 
 
+def test_after_a_restart_a_look_at_the_game_is_enough_for_its_ballot_to_be_decided(
+        settings: Settings, clock: FakeTime) -> None:
+    """The ballot's tick runs from the server's start: a spectator's look
+    at the game loads it, and the run-out reserve is decided without any
+    member opening the group's panel."""
+    with arena(settings, clock) as a:
+        members, opp = people(a)
+        gid = group_game(a, members, opp, reserve=20)
+        assert vote(a, members[0], gid, "h2e2").json()["played"] is None
+    with arena(settings, clock) as b:
+        assert game(b, gid)["moves"] == []  # loaded by an anonymous look
+        clock.advance(21)
+        deadline = time.monotonic() + 10  # a hang bound: the tick runs every 0.05 s
+        while not game(b, gid)["moves"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(game(b, gid)["moves"]) == 1
+
+
 def test_of_two_writes_of_the_same_ballot_only_one_counts(settings: Settings,
                                                           clock: FakeTime) -> None:
     with arena(settings, clock) as a:
