@@ -14,9 +14,9 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, func, insert, or_, select, update
+from sqlalchemy import Select, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -73,6 +73,7 @@ __all__ = [
     "get_tournament",
     "get_user",
     "list_entries",
+    "games_where",
     "list_games",
     "list_rounds",
     "list_tournaments",
@@ -87,6 +88,10 @@ __all__ = [
     "set_password_hash",
     "set_role",
 ]
+
+
+SelectT = TypeVar("SelectT", bound=Select[Any])
+"""A select of games or of their columns (:func:`games_where`)."""
 
 
 # ------------------------------------------------------------------- users
@@ -449,16 +454,25 @@ def load_events(s: Session, game_id: str, after_seq: int = 0) -> list[GameEvent]
                           .order_by(GameEvent.seq)))
 
 
-def list_games(s: Session, *, status: GameStatus | None = None, user_id: int | None = None,
-               kind: str | None = None, limit: int = 50) -> list[Game]:
-    """Return games, newest first, filtered by status, player and kind."""
-    q = select(Game).order_by(Game.created_at.desc()).limit(limit)
+def games_where(q: SelectT, *, status: GameStatus | None = None, user_id: int | None = None,
+                kind: str | None = None) -> SelectT:
+    """Return the select ``q`` (of games, or of their columns) narrowed to
+    the games of ``status``, played by ``user_id`` and of ``kind``, each
+    filter only when given."""
     if status is not None:
         q = q.where(Game.status == status.value)
     if user_id is not None:
         q = q.where(or_(Game.first_user_id == user_id, Game.second_user_id == user_id))
     if kind is not None:
         q = q.where(Game.kind == kind)
+    return q
+
+
+def list_games(s: Session, *, status: GameStatus | None = None, user_id: int | None = None,
+               kind: str | None = None, limit: int = 50) -> list[Game]:
+    """Return games, newest first, filtered by status, player and kind."""
+    q = games_where(select(Game).order_by(Game.created_at.desc()).limit(limit),
+                    status=status, user_id=user_id, kind=kind)
     return list(s.scalars(q).unique())
 
 

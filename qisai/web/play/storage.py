@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import anyio
-from sqlalchemy import event, or_, select
+from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, aliased
 
@@ -142,13 +142,7 @@ def game_listing(s: Session, *, status: GameStatus | None = None, user_id: int |
     (twenty clients asking at once, issue 29) took most of the worker
     threads' time, which they take from the event loop that carries the
     moves (the interpreter lock)."""
-    q = _LISTING.limit(limit)
-    if status is not None:
-        q = q.where(GameRow.status == status.value)
-    if user_id is not None:
-        q = q.where(or_(GameRow.first_user_id == user_id, GameRow.second_user_id == user_id))
-    if kind is not None:
-        q = q.where(GameRow.kind == kind)
+    q = repo.games_where(_LISTING.limit(limit), status=status, user_id=user_id, kind=kind)
     out = []
     for (gid, gkind, ruleset, gstatus, rated, engine, settings, moves, code, result, created,
          u1, n1, d1, u2, n2, d2) in s.execute(q):
