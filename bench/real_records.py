@@ -39,8 +39,9 @@ GO = {".sgf"}
 
 
 def reason(exc: BaseException) -> str:
-    """A refusal's kind: its class and message, places and values blanked."""
-    text = str(exc)
+    """A refusal's kind: its class and English message, places and values
+    blanked."""
+    text = getattr(exc, "en", str(exc))
     text = re.sub(r"^(game \d+, )?(line \d+, )?(ply \d+: )?", "", text)
     text = re.sub(r"'[^']*'|\"[^\"]*\"", "…", text)
     text = re.sub(r"\S*/\S*( [wrb] - - \d+ \d+)?", "…", text)  # positions (FEN)

@@ -1,8 +1,9 @@
 """No refusal a person reads is English only (issue 32.8), read statically:
 
-* in ``qisai/competition`` (and ``qisai/cli``, which raises some of them),
-  every ``raise`` of a two-language error class (a subclass of
-  :class:`~qisai.competition.errors.BilingualError` that takes the two
+* in ``qisai/competition``, the rules cores ``qisai/xiangqi`` and
+  ``qisai/go`` (and ``qisai/cli``, which raises some of them), every
+  ``raise`` of a two-language error class (a subclass of
+  :class:`~qisai.bilingual.BilingualError` that takes the two
   texts) gives two texts, the first Chinese; the lines of the list errors
   (a bad entries row, a manual pairing's finding, a bad bulk item) carry
   their Chinese too;
@@ -18,12 +19,15 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import pkgutil
 import re
 from pathlib import Path
 
 import qisai.competition
-from qisai.competition.errors import BilingualError
+import qisai.go
+import qisai.xiangqi
+from qisai.bilingual import BilingualError
 
 ROOT = Path(__file__).resolve().parents[1]
 HAN = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff01-\uff5e]")
@@ -33,15 +37,17 @@ is all place and inner message (``f"{source}：{exc.zh}"``)."""
 
 def _bilingual_classes() -> set[str]:
     """The names of the error classes that take ``(zh, en)``: every
-    subclass of BilingualError in qisai.competition whose constructor is
-    BilingualError's own (the list errors build both texts themselves)."""
-    for info in pkgutil.walk_packages(qisai.competition.__path__, "qisai.competition."):
-        importlib.import_module(info.name)
+    subclass of BilingualError in qisai.competition, qisai.xiangqi and
+    qisai.go whose constructor takes ``zh`` and ``en`` first (the list
+    errors, and Go's illegal move, build both texts themselves)."""
+    for package in (qisai.competition, qisai.xiangqi, qisai.go):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
     out, todo = set(), [BilingualError]
     while todo:
         cls = todo.pop()
         todo += cls.__subclasses__()
-        if cls.__init__ is BilingualError.__init__:
+        if list(inspect.signature(cls.__init__).parameters)[1:3] == ["zh", "en"]:
             out.add(cls.__name__)
     return out
 
@@ -74,7 +80,8 @@ def english_only(source: str, classes: set[str]) -> list[str]:
                 and _name(node.exc) in classes:
             call = node.exc
             first = _text(call.args[0]) if call.args else None
-            if len(call.args) < 2 or (first is not None and not HAN.search(first)):
+            pair = isinstance(call.args[0], ast.Starred) if len(call.args) == 1 else False
+            if (len(call.args) < 2 and not pair) or (first is not None and not HAN.search(first)):
                 out.append(f"{node.lineno}: raise {_name(call)} without its Chinese")
         elif isinstance(node, ast.Call) and _name(node) in ("Finding", "EntryProblem") \
                 and not any(k.arg == "zh" for k in node.keywords):
@@ -100,6 +107,8 @@ def printed_english_only(source: str) -> list[str]:
 def test_the_checks_catch_an_english_only_message() -> None:
     classes = _bilingual_classes()
     assert {"ResultError", "EventStateError", "MatchError", "SimulError"} <= classes
+    assert {"FenError", "IllegalMoveError", "AmbiguousMoveError", "PgnError", "XqfError",
+            "CblError", "SvgError", "NotationError", "XiangqiError"} <= classes
     assert "EntriesError" not in classes  # a list error: its rows carry the Chinese
     bad = '''
 def f(n):
@@ -108,8 +117,13 @@ def f(n):
     raise PairingError("第 1 轮", "round 1")
     Finding("error", "entries", "no entry")
     BilingualText("item 1: bad")
+    raise FenError(f"FEN field {n}: bad")
+    raise SgfError("bad komi", "bad komi", "KM", 0)
+    raise IllegalMoveError(*board.illegal_reasons(move))
+    raise AmbiguousMoveError(f"第 {n} 步", f"ply {n}", names)
 '''
-    assert [line.split(":")[0] for line in english_only(bad, classes)] == ["3", "4", "6", "7"]
+    assert sorted(int(line.split(":")[0]) for line in english_only(bad, classes)) == \
+        [3, 4, 6, 7, 8, 9]
     echo = '''
 typer.echo(f"error: round {n} is not paired", err=True)
 console.print(f"[red]error:[/red] {exc}")
@@ -122,7 +136,7 @@ say.error("第 1 轮尚未编排", "round 1 is not paired")
 def test_no_competition_or_cli_refusal_is_english_only() -> None:
     classes = _bilingual_classes()
     found = []
-    for folder in ("competition", "cli"):
+    for folder in ("competition", "xiangqi", "go", "cli"):
         for path in sorted((ROOT / "qisai" / folder).rglob("*.py")):
             for problem in english_only(path.read_text(encoding="utf-8"), classes):
                 found.append(f"{path.relative_to(ROOT)}:{problem}")

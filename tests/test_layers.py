@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "qisai"
 
 LAYERS = {
+    "bilingual": -1,                # texts and errors in Chinese and English (issue 32.8)
     "xiangqi": 0, "go": 0,          # the rules cores
     "referee": 1,
     "engines": 2,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qisai.bilingual import en_of, zh_of
 from qisai.cli import say
 
 if TYPE_CHECKING:
@@ -49,8 +50,8 @@ def _load(path: Path) -> SgfGame:
     try:
         return read_sgf(data)
     except GoError as err:
-        raise say.fail(f"{path}：{err}",
-                       f"{path}: {err}") from None
+        raise say.fail(f"{path}：{zh_of(err)}",
+                       f"{path}: {en_of(err)}") from None
 
 
 def _rules(name: RulesName) -> Rules:
@@ -103,11 +104,11 @@ def score_command(
         for note in notes:
             typer.echo(f"note: {note}", err=True)
     except IllegalMoveError as err:
-        raise say.fail(f"{file}：{err}",
-                       f"{file}: {err}", 1) from None
+        raise say.fail(f"{file}：{zh_of(err)}",
+                       f"{file}: {en_of(err)}", 1) from None
     except GoError as err:
-        raise say.fail(f"{file}：{err}",
-                       f"{file}: {err}") from None
+        raise say.fail(f"{file}：{zh_of(err)}",
+                       f"{file}: {en_of(err)}") from None
     try:
         if dead == "auto":
             from qisai.go.deadstones import estimate_dead
@@ -125,8 +126,8 @@ def score_command(
                 dead_points.append(point)
         result = count(board, dead_points, rules=the_rules, komi=komi_value)
     except GoError as err:
-        raise say.fail(f"--dead {dead!r}：{err}",
-                       f"--dead {dead!r}: {err}") from None
+        raise say.fail(f"--dead {dead!r}：{zh_of(err)}",
+                       f"--dead {dead!r}: {en_of(err)}") from None
     if as_json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         return
@@ -160,8 +161,8 @@ def replay_command(
         typer.echo(f"illegal: {err}")
         raise typer.Exit(1) from None
     except GoError as err:
-        raise say.fail(f"{file}：{err}",
-                       f"{file}: {err}") from None
+        raise say.fail(f"{file}：{zh_of(err)}",
+                       f"{file}: {en_of(err)}") from None
     for note in notes:
         typer.echo(f"note: {note}", err=True)
     typer.echo(f"ok: {board.move_number} moves, all legal ({the_rules.name} rules)")

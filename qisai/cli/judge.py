@@ -29,9 +29,10 @@ def _start_board(fen: str, setup: bool) -> tuple[Board, str | None]:
     except XiangqiError as strict:
         lenient = Board(fen, setup=True)  # raises for what no diagram may have
         if not setup:
-            raise XiangqiError(f"{strict}; a set-up diagram (e.g. from a rule book) "
+            raise XiangqiError(f"{strict.zh}；排局（如规则书中的图）请加 --setup 裁决",
+                               f"{strict.en}; a set-up diagram (e.g. from a rule book) "
                                "is judged with --setup") from strict
-        return lenient, str(strict)
+        return lenient, strict.en
 
 
 def _first_ruling_from(board: Board, iccs: list[str], profile: str,
@@ -89,7 +90,7 @@ def judge(
         else:
             ruling = first_ruling(start, iccs, profile, occurrences)
     except XiangqiError as exc:
-        raise say.fail(f"局面或着法不合规则：{exc}", str(exc), 1) from exc
+        raise say.refused(exc, 1, "局面或着法不合规则：") from exc
     if ruling is None:
         print("none")
         return

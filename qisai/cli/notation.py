@@ -54,14 +54,12 @@ def notation(
     try:
         board = Board(STARTING_FEN if fen == "startpos" else fen)
     except XiangqiError as exc:
-        raise say.fail(f"FEN 有误：{exc}",
-                       f"bad FEN: {exc}") from exc
+        raise say.refused(exc, 2, "FEN 有误：", "bad FEN: ") from exc
     try:
         parsed = parse_line(board, moves, None if from_ == "auto" else from_)
         out = format_line(board, parsed, to)
     except XiangqiError as exc:
-        raise say.fail(f"{exc}",
-                       f"{exc}", 1) from exc
+        raise say.refused(exc, 1) from exc
     typer.echo("\n".join(out) if lines else " ".join(out))
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from qisai.bilingual import en_of, zh_of
 from qisai.cli.say import print_error
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def convert(
             if out is not None:
                 out.close()
     except (XiangqiError, OSError, LookupError) as exc:
-        print_error(err, f"{source}：{exc}", f"{source}: {exc}")
+        print_error(err, f"{source}：{zh_of(exc)}", f"{source}: {en_of(exc)}")
         raise typer.Exit(1) from exc
     err.print(f"{count} game(s) converted, {skipped} skipped")
     if count == 0 and output is not None:
@@ -175,7 +176,7 @@ def svg(
         mark = Move.from_iccs(last_move) if last_move else None
         output.write_text(board_svg(board, flipped=flipped, last_move=mark), encoding="utf-8")
     except (XiangqiError, OSError) as exc:
-        print_error(err, f"无法画出局面：{exc}", str(exc))
+        print_error(err, f"无法画出局面：{zh_of(exc)}", en_of(exc))
         raise typer.Exit(1) from exc
     err.print(f"wrote {output}")
 

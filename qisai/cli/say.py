@@ -6,7 +6,7 @@ Chinese, then in English (issue 32.8), as ``qisai tournament pair
     error: round 3 is not paired
 
 The competition layer's errors carry both texts
-(:class:`~qisai.competition.errors.BilingualError`); a rules core's error
+(:class:`~qisai.bilingual.BilingualError`); a rules core's error
 has one (English) text, which then stands in both lines after the
 command's own words in each language.
 """
@@ -62,7 +62,7 @@ def fail(zh: str, en: str, code: int = 2) -> typer.Exit:
 def refused(exc: BaseException, code: int = 2, zh: str = "", en: str = "") -> typer.Exit:
     """Print ``exc`` as an error, after the words ``zh``/``en`` that say
     where (``"--dead D4："``, ``"--dead D4: "``), and return the exit with
-    status ``code``.  A :class:`~qisai.competition.errors.BilingualError`
+    status ``code``.  A :class:`~qisai.bilingual.BilingualError`
     gives its two texts; any other exception its one.  (Read by attribute:
     the command line starts without importing the competition layer.)"""
     return fail(zh + getattr(exc, "zh", str(exc)), en + getattr(exc, "en", str(exc)), code)

@@ -86,7 +86,8 @@ def read_entries(path: Path) -> list[Player]:
     row) or from JSON (a list of objects with the keys of
     :meth:`Player.from_dict`).  Raises :class:`EventFileError` naming the
     file and the row."""
-    from qisai.competition.errors import EntryError, EventFileError, en_of, zh_of
+    from qisai.bilingual import en_of, zh_of
+    from qisai.competition.errors import EntryError, EventFileError
     from qisai.competition.tournament import Player
 
     if path.suffix.lower() != ".json":

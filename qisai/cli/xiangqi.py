@@ -29,7 +29,7 @@ def _board_or_exit(fen: str) -> Board:
     except XiangqiError as exc:
         from qisai.cli.say import print_error
 
-        print_error(_console(), f"FEN 有误：{exc}", f"bad FEN: {exc}")
+        print_error(_console(), f"FEN 有误：{exc.zh}", f"bad FEN: {exc.en}")
         raise typer.Exit(2) from exc
 
 

@@ -21,7 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from qisai.competition.errors import BilingualText, CompetitionError, ResultError
+from qisai.bilingual import BilingualText
+from qisai.competition.errors import CompetitionError, ResultError
 from qisai.competition.model import Game, Result
 from qisai.competition.tournament import Tournament
 

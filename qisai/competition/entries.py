@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qisai.competition.errors import EventFileError, en_of, zh_of
+from qisai.bilingual import en_of, zh_of
+from qisai.competition.errors import EventFileError
 from qisai.competition.pairing.mcmahon import rank_value
 from qisai.competition.tournament import Player
 

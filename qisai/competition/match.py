@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qisai.bilingual import BilingualError, en_of, zh_of
 from qisai.competition.elo import elo_interval, expected, los
-from qisai.competition.errors import BilingualError, en_of, zh_of
 from qisai.engines.builtin import builtin_command
 from qisai.engines.clients import XiangqiClient, protocol_name, start_xiangqi_engine
 from qisai.engines.errors import EngineError
@@ -260,8 +260,8 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
         try:
             games = pgn.parse_pgn(text)
         except XiangqiError as exc:
-            raise MatchError(f"开局库 {path}：{exc}",
-                             f"openings {path}: {exc}") from None
+            raise MatchError(f"开局库 {path}：{exc.zh}",
+                             f"openings {path}: {exc.en}") from None
         for i, record in enumerate(games):
             start, moves = record.headers.get("FEN"), tuple(m.iccs() for m in record.mainline_moves())
             out.append(Opening(Board(start, strict=False).fen() if start else None, moves,
@@ -283,8 +283,8 @@ def load_openings(path: str | Path, game: str) -> list[Opening]:
                 for mv in line_moves:
                     board.push(Move.from_iccs(mv))
             except XiangqiError as exc:
-                raise MatchError(f"开局库 {path}，第 {n} 行：{exc}",
-                                 f"openings {path}, line {n}: {exc}") from None
+                raise MatchError(f"开局库 {path}，第 {n} 行：{exc.zh}",
+                                 f"openings {path}, line {n}: {exc.en}") from None
             out.append(Opening(fen, line_moves, f"{p.name}:{n}"))
     if not out:
         raise MatchError(f"开局库 {path}：没有找到开局",

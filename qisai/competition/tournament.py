@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from qisai.bilingual import BilingualText
 from qisai.competition.errors import (
-    BilingualText,
     CompetitionError,
     EntryError,
     EventFileError,

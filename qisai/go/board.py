@@ -186,7 +186,7 @@ class Board:
         """
         i = self._index(point)
         if i == 0:
-            raise CoordinateError("a pass is not a point")
+            raise CoordinateError("停一手不是点", "a pass is not a point")
         c = self._color[i]
         return Color(c) if c else None
 
@@ -599,7 +599,7 @@ class Board:
         if there is nothing to undo.
         """
         if not self._history:
-            raise UndoError("nothing to undo")
+            raise UndoError("没有可以悔的棋", "nothing to undo")
         rec = self._history.pop()
         kind = rec[0]
         if kind != "s":
@@ -729,9 +729,10 @@ class Board:
             for p in points:
                 i = self._index(p)
                 if i == 0:
-                    raise SetupError("a pass is not a set-up point")
+                    raise SetupError("停一手不能作摆子的点", "a pass is not a set-up point")
                 if i in named:
-                    raise SetupError(f"{gtp_name(self._pt[i], size)} is set up twice")
+                    raise SetupError(f"{gtp_name(self._pt[i], size)} 摆了两次",
+                                     f"{gtp_name(self._pt[i], size)} is set up twice")
                 named.add(i)
                 row, col = self._pt[i]  # type: ignore[misc]
                 colors[row * size + col] = value
@@ -748,7 +749,8 @@ class Board:
             if g is not None and not g.libs:
                 name = gtp_name(self._pt[i], self.size)
                 self._load(before)
-                raise SetupError(f"set-up leaves the group at {name} without liberties")
+                raise SetupError(f"摆子后 {name} 的棋块没有气",
+                                 f"set-up leaves the group at {name} without liberties")
         self._to_move = int(move.color)
         self._ko = 0
         self._passes = 0
@@ -766,13 +768,15 @@ class Board:
         count is wrong, or there is no fixed placement.
         """
         if any(self._color[i] != EMPTY for i in self._points) or self._history:
-            raise SetupError("handicap stones go on an empty board before the first move")
+            raise SetupError("让子须在第一手之前摆在空棋盘上",
+                             "handicap stones go on an empty board before the first move")
         if free is None:
             points = handicap_points(self.size, stones)
         else:
             points = [p for p in (self._pt[self._index(f)] for f in free) if p is not None]
             if len(points) != stones or len(set(points)) != stones or stones < 1:
-                raise SetupError(f"free handicap needs {stones} distinct points, got {len(points)}")
+                raise SetupError(f"自由让子需 {stones} 个不同的点，现有 {len(points)} 个",
+                                 f"free handicap needs {stones} distinct points, got {len(points)}")
         self.setup(black=points, to_move=Color.WHITE)
         self.handicap = stones
         return points

@@ -31,7 +31,8 @@ def check_size(size: int) -> int:
     Raises :class:`BoardSizeError` otherwise.
     """
     if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise BoardSizeError(f"board size {size!r} is not in {MIN_SIZE}..{MAX_SIZE}")
+        raise BoardSizeError(f"棋盘大小 {size!r} 不在 {MIN_SIZE}..{MAX_SIZE} 之内",
+                             f"board size {size!r} is not in {MIN_SIZE}..{MAX_SIZE}")
     return size
 
 
@@ -43,11 +44,14 @@ def check_point(point: Point, size: int) -> Point:
     try:
         row, col = point
     except (TypeError, ValueError):
-        raise CoordinateError(f"{point!r} is not a (row, col) pair") from None
+        raise CoordinateError(f"{point!r} 不是（行, 列）对",
+                              f"{point!r} is not a (row, col) pair") from None
     if not (isinstance(row, int) and isinstance(col, int)) or isinstance(row, bool) or isinstance(col, bool):
-        raise CoordinateError(f"{point!r} is not a (row, col) pair of ints")
+        raise CoordinateError(f"{point!r} 不是整数的（行, 列）对",
+                              f"{point!r} is not a (row, col) pair of ints")
     if not (0 <= row < size and 0 <= col < size):
-        raise CoordinateError(f"{point!r} is off a {size}x{size} board")
+        raise CoordinateError(f"{point!r} 不在 {size}x{size} 的棋盘上",
+                              f"{point!r} is off a {size}x{size} board")
     return (row, col)
 
 
@@ -73,11 +77,13 @@ def parse_gtp(name: str, size: int) -> Point | None:
     if text == "PASS":
         return None
     if len(text) < 2 or text[0] not in GTP_COLUMNS or not text[1:].isdigit():
-        raise CoordinateError(f"{name!r} is not a GTP point such as D4")
+        raise CoordinateError(f"{name!r} 不是 D4 这样的 GTP 点名",
+                              f"{name!r} is not a GTP point such as D4")
     col = GTP_COLUMNS.index(text[0])
     row = int(text[1:]) - 1
     if not (0 <= row < size and 0 <= col < size):
-        raise CoordinateError(f"{name!r} is off a {size}x{size} board")
+        raise CoordinateError(f"{name!r} 不在 {size}x{size} 的棋盘上",
+                              f"{name!r} is off a {size}x{size} board")
     return (row, col)
 
 
@@ -102,11 +108,13 @@ def parse_sgf_point(text: str, size: int) -> Point | None:
     if text == "" or (text == "tt" and size <= 19):
         return None
     if len(text) != 2 or text[0] not in SGF_LETTERS or text[1] not in SGF_LETTERS:
-        raise CoordinateError(f"{text!r} is not an SGF point such as dp")
+        raise CoordinateError(f"{text!r} 不是 dp 这样的 SGF 点名",
+                              f"{text!r} is not an SGF point such as dp")
     col = SGF_LETTERS.index(text[0])
     row = size - 1 - SGF_LETTERS.index(text[1])
     if not (0 <= row < size and 0 <= col < size):
-        raise CoordinateError(f"{text!r} is off a {size}x{size} board")
+        raise CoordinateError(f"{text!r} 不在 {size}x{size} 的棋盘上",
+                              f"{text!r} is off a {size}x{size} board")
     return (row, col)
 
 
@@ -145,7 +153,8 @@ def handicap_points(size: int, stones: int) -> list[Point]:
     check_size(size)
     limit = 9 if size % 2 == 1 and size >= 9 else (4 if size >= 7 else 0)
     if not 2 <= stones <= limit:
-        raise SetupError(f"no fixed placement of {stones} handicap stones on {size}x{size}")
+        raise SetupError(f"{size}x{size} 棋盘上没有 {stones} 子让子的固定位置",
+                         f"no fixed placement of {stones} handicap stones on {size}x{size}")
     edge = 2 if size < 13 else 3
     far = size - 1 - edge
     mid = size // 2

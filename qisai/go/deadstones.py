@@ -113,7 +113,8 @@ def ownership(board: Board, playouts: int = 64, seed: int = 0) -> dict[Point, fl
     :class:`qisai.go.errors.ScoringError` if ``playouts`` is below 1.
     """
     if playouts < 1:
-        raise ScoringError(f"playouts must be at least 1, not {playouts}")
+        raise ScoringError(f"模拟次数至少为 1，不是 {playouts}",
+                           f"playouts must be at least 1, not {playouts}")
     rng = random.Random(seed)
     size = board.size
     play_rules = replace(board.rules, ko=KoRule.SIMPLE, suicide_allowed=False)
@@ -281,7 +282,8 @@ def estimate_dead(board: Board, playouts: int = 64, seed: int = 0) -> frozenset[
     :class:`qisai.go.errors.ScoringError` if ``playouts`` is below 1.
     """
     if playouts < 1:
-        raise ScoringError(f"playouts must be at least 1, not {playouts}")
+        raise ScoringError(f"模拟次数至少为 1，不是 {playouts}",
+                           f"playouts must be at least 1, not {playouts}")
     safe = set(benson_alive(board, Color.BLACK)) | set(benson_alive(board, Color.WHITE))
     # Seki (双活) is judged on the position as it stands: random playouts
     # would often fill a shared liberty and "kill" a group that lives.

@@ -2,16 +2,22 @@
 
 Every exception is a :class:`ValueError` subclass, so callers that only care
 that the input was bad can catch ``ValueError``; each one says what was wrong
-and where (the point, the move number, the SGF property).
+and where (the point, the move number, the SGF property), in Chinese and in
+English (issue 32.8): each takes ``(zh, en)`` as
+:class:`~qisai.bilingual.BilingualError` does (``.zh``, ``.en``; ``str()``
+gives ``"中文 / English"``).
 """
 
 from __future__ import annotations
 
 import enum
 
+from qisai.bilingual import BilingualError
 
-class GoError(ValueError):
-    """Base class of every error raised by :mod:`qisai.go`."""
+
+class GoError(BilingualError):
+    """Base class of every error raised by :mod:`qisai.go` (a
+    :class:`ValueError` with a Chinese and an English text)."""
 
 
 class CoordinateError(GoError):
@@ -68,9 +74,11 @@ class IllegalMoveError(GoError):
         self.point = point
         self.color = color
         self.move_number = move_number
+        side = {"B": "黑方", "W": "白方"}.get(color, color)
         super().__init__(
+            f"第 {move_number} 手：{side} {point} 不合规则：{reason.value}",
             f"move {move_number}: {color} {point} is illegal: "
-            f"{reason.english} ({reason.value})"
+            f"{reason.english} ({reason.value})",
         )
 
 
@@ -85,16 +93,20 @@ class SgfError(GoError):
     and ``node`` (0-based node number in the main line, or ``None``).
     """
 
-    def __init__(self, message: str, prop: str | None = None, node: int | None = None) -> None:
+    def __init__(self, zh: str, en: str, prop: str | None = None,
+                 node: int | None = None) -> None:
         self.prop = prop
         self.node = node
-        where = []
+        where, where_zh = [], []
         if node is not None:
             where.append(f"node {node}")
+            where_zh.append(f"节点 {node}")
         if prop is not None:
             where.append(f"property {prop}")
+            where_zh.append(f"属性 {prop}")
         prefix = f"SGF {', '.join(where)}: " if where else "SGF: "
-        super().__init__(prefix + message)
+        prefix_zh = f"SGF {'、'.join(where_zh)}：" if where else "SGF："
+        super().__init__(prefix_zh + zh, prefix + en)
 
 
 class ScoringError(GoError):

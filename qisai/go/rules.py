@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from qisai.bilingual import BilingualError
+
 
 class Color(enum.IntEnum):
     """A player's colour: 黑 Black moves first, 白 White second."""
@@ -43,7 +45,8 @@ class Color(enum.IntEnum):
             return cls.BLACK
         if text in ("w", "white"):
             return cls.WHITE
-        raise ValueError(f"{letter!r} is not a colour (B or W)")
+        raise BilingualError(f"{letter!r} 不是棋色（B 或 W）",
+                             f"{letter!r} is not a colour (B or W)")
 
 
 class KoRule(enum.Enum):

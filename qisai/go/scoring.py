@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from qisai.bilingual import BilingualError
 from qisai.go.board import Board, PointLike
 from qisai.go.coords import Point, gtp_name
 from qisai.go.errors import ScoringError
@@ -123,7 +124,8 @@ class Result:
         if upper in ("VOID", "?", ""):
             return cls(None, ResultReason.VOID, scoring=scoring)
         if len(value) < 2 or upper[0] not in "BW" or value[1] != "+":
-            raise ValueError(f"{text!r} is not an SGF result such as B+0.5 or W+R")
+            raise BilingualError(f"{text!r} 不是 B+0.5 或 W+R 这样的 SGF 结果",
+                                 f"{text!r} is not an SGF result such as B+0.5 or W+R")
         winner = Color.from_letter(upper[0])
         rest = upper[2:]
         if rest in ("R", "RESIGN"):
@@ -137,9 +139,11 @@ class Result:
         try:
             margin = Fraction(rest)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{text!r} has a margin that is not a number") from None
+            raise BilingualError(f"{text!r} 的胜负差不是数",
+                                 f"{text!r} has a margin that is not a number") from None
         if margin <= 0:
-            raise ValueError(f"{text!r}: the margin must be positive")
+            raise BilingualError(f"{text!r}：胜负差应为正数",
+                                 f"{text!r}: the margin must be positive")
         return cls(winner, ResultReason.SCORE, margin, scoring)
 
 
@@ -318,7 +322,8 @@ def expand_dead(board: Board, dead: Iterable[PointLike]) -> frozenset[Point]:
         group = board.group(p)
         if not group:
             name = p if isinstance(p, str) else gtp_name(p, board.size) if p else "pass"
-            raise ScoringError(f"{name} names no stone to mark dead")
+            raise ScoringError(f"{name} 上没有可标为死子的棋子",
+                               f"{name} names no stone to mark dead")
         stones |= group
     return frozenset(stones)
 
@@ -526,7 +531,8 @@ def score(
     rules = board.rules if rules is None else rules
     handicap_count = board.handicap if handicap is None else handicap
     if handicap_count < 0:
-        raise ScoringError(f"handicap {handicap_count} is negative")
+        raise ScoringError(f"让子数 {handicap_count} 为负",
+                           f"handicap {handicap_count} is negative")
     if komi is None:
         komi_value = rules.komi_for(handicap_count)
     else:
@@ -548,7 +554,8 @@ def score(
         for p in seki:
             group = board.group(p)
             if not group:
-                raise ScoringError(f"seki point {p!r} holds no stone")
+                raise ScoringError(f"双活点 {p!r} 上没有棋子",
+                                   f"seki point {p!r} holds no stone")
             seki_stones |= group
     black_terr: set[Point] = set()
     white_terr: set[Point] = set()
@@ -633,7 +640,8 @@ def area_result(black_count: Fraction | int, size: int = 19, komi: Fraction | No
     total = size * size
     b = Fraction(black_count)
     if not 0 <= b <= total:
-        raise ScoringError(f"count {b} is outside 0..{total}")
+        raise ScoringError(f"子数 {b} 不在 0..{total} 之内",
+                           f"count {b} is outside 0..{total}")
     komi_points = Fraction(15, 2) if komi is None else Fraction(komi)
     margin_stones = b - Fraction(total, 2) - komi_points / 2
     if margin_stones == 0:

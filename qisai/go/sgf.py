@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from sgfmill import sgf_grammar
 
+from qisai.bilingual import en_of, zh_of
 from qisai.go.board import Board
 from qisai.go.coords import Point, check_size, parse_sgf_point, sgf_name
 from qisai.go.errors import CoordinateError, IllegalMoveError, SetupError, SgfError
@@ -77,15 +78,15 @@ class SgfNode:
         if not has_b and not has_w:
             return None
         if has_b and has_w:
-            raise SgfError("a node has both B and W moves", "B", node)
+            raise SgfError("同一节点既有 B 又有 W 着法", "a node has both B and W moves", "B", node)
         prop = "B" if has_b else "W"
         values = self.properties[prop]
         if len(values) != 1:
-            raise SgfError(f"{prop} needs exactly one value", prop, node)
+            raise SgfError(f"{prop} 须有且只有一个值", f"{prop} needs exactly one value", prop, node)
         try:
             point = parse_sgf_point(values[0], size)
         except CoordinateError as err:
-            raise SgfError(str(err), prop, node) from None
+            raise SgfError(err.zh, err.en, prop, node) from None
         return Color.from_letter(prop), point
 
     def setup_points(self, prop: str, size: int, node: int | None = None) -> list[Point]:
@@ -102,17 +103,18 @@ class SgfNode:
                     a = parse_sgf_point(first, size)
                     b = parse_sgf_point(second, size)
                     if a is None or b is None:
-                        raise CoordinateError(f"{value!r} is not a rectangle")
+                        raise CoordinateError(f"{value!r} 不是矩形",
+                                              f"{value!r} is not a rectangle")
                     for row in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
                         for col in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
                             points.append((row, col))
                 else:
                     p = parse_sgf_point(value, size)
                     if p is None:
-                        raise CoordinateError(f"{value!r} is not a point")
+                        raise CoordinateError(f"{value!r} 不是点", f"{value!r} is not a point")
                     points.append(p)
             except CoordinateError as err:
-                raise SgfError(str(err), prop, node) from None
+                raise SgfError(err.zh, err.en, prop, node) from None
         return points
 
 
@@ -141,12 +143,14 @@ class SgfGame:
         try:
             sizes = [int(t) for t in text]
             if len(sizes) == 2 and sizes[0] != sizes[1]:
-                raise SgfError(f"rectangular boards are not supported: {value!r}", "SZ", 0)
+                raise SgfError(f"不支持长方形棋盘：{value!r}",
+                               f"rectangular boards are not supported: {value!r}", "SZ", 0)
             return check_size(sizes[0])
         except SgfError:
             raise
         except ValueError as err:
-            raise SgfError(f"bad board size {value!r}: {err}", "SZ", 0) from None
+            raise SgfError(f"棋盘大小 {value!r} 有误：{zh_of(err)}",
+                           f"bad board size {value!r}: {en_of(err)}", "SZ", 0) from None
 
     @property
     def komi(self) -> Fraction | None:
@@ -277,7 +281,7 @@ def parse_komi(value: str, rules: str | None = None) -> Fraction:
     try:
         komi = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
+        raise SgfError(f"贴目 {value!r} 不是数", f"komi {value!r} is not a number", "KM", 0) from None
     if komi.denominator == 1 and abs(komi) >= 50 and "." not in text:
         komi = komi / 100  # a server's hundredths (野狐: KM[375], KM[650])
     territory = rules is not None and rules.strip().lower().startswith(_TERRITORY_RULES)
@@ -337,7 +341,7 @@ def _decoder(raw_ca: bytes | None) -> str | None:
     try:
         return codecs.lookup(name).name
     except LookupError:
-        raise SgfError(f"unknown encoding {name!r}", "CA", 0) from None
+        raise SgfError(f"未知的编码 {name!r}", f"unknown encoding {name!r}", "CA", 0) from None
 
 
 def _whole_file_encoding(raw: bytes) -> str:
@@ -423,17 +427,18 @@ def read_sgf(data: bytes | str) -> SgfGame:
     try:
         raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     except UnicodeEncodeError as err:
-        raise SgfError(f"text cannot be encoded as UTF-8: {err.reason}") from None
+        raise SgfError(f"文本无法编码为 UTF-8：{err.reason}",
+                       f"text cannot be encoded as UTF-8: {err.reason}") from None
     try:
         coarse = sgf_grammar.parse_sgf_game(raw)
     except ValueError as err:
-        raise SgfError(f"not a valid SGF game tree: {err}") from None
+        raise SgfError(f"不是有效的 SGF 棋谱树：{err}", f"not a valid SGF game tree: {err}") from None
     ca = coarse.sequence[0].get("CA")
     encoding = _decoder(ca[0] if ca else None) or _whole_file_encoding(raw)
     root = _convert(coarse, encoding)
     gm = root.get("GM")
     if gm is not None and gm.strip() not in ("", "1"):
-        raise SgfError(f"GM[{gm}] is not a game of Go", "GM", 0)
+        raise SgfError(f"GM[{gm}] 不是围棋", f"GM[{gm}] is not a game of Go", "GM", 0)
     game = SgfGame(root)
     game.size  # noqa: B018 — validate SZ early, with the property named
     return game
@@ -482,7 +487,7 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True,
                 try:
                     board.setup(black=stones, to_move=Color.WHITE)
                 except SetupError as err:
-                    raise SgfError(str(err), "B", index) from None
+                    raise SgfError(err.zh, err.en, "B", index) from None
             continue
         props = node.properties
         if "AB" in props or "AW" in props or "AE" in props or "PL" in props:
@@ -492,7 +497,7 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True,
                 try:
                     to_move = Color.from_letter(pl)
                 except ValueError:
-                    raise SgfError(f"PL[{pl}] is not B or W", "PL", index) from None
+                    raise SgfError(f"PL[{pl}] 不是 B 或 W", f"PL[{pl}] is not B or W", "PL", index) from None
             try:
                 black = node.setup_points("AB", size, index)
                 white = node.setup_points("AW", size, index)
@@ -507,7 +512,7 @@ def replay(game: SgfGame, rules: Rules = CHINESE, strict_turn: bool = True,
                 elif to_move is not None:
                     board.setup(to_move=to_move)
             except SetupError as err:
-                raise SgfError(str(err), "AB", index) from None
+                raise SgfError(err.zh, err.en, "AB", index) from None
         move = node.move(size, index)
         if move is None:
             continue
@@ -579,7 +584,7 @@ def _as_fraction(value: Fraction | float | int | str) -> Fraction:
     try:
         return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     except (ValueError, ZeroDivisionError, TypeError):
-        raise SgfError(f"komi {value!r} is not a number", "KM", 0) from None
+        raise SgfError(f"贴目 {value!r} 不是数", f"komi {value!r} is not a number", "KM", 0) from None
 
 
 def game_from_board(

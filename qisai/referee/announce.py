@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qisai.bilingual import en_of
 from qisai.go.coords import Point as GoPoint
 from qisai.go.coords import gtp_name, parse_gtp
 from qisai.go.errors import CoordinateError
@@ -158,7 +159,7 @@ def read_xiangqi_reply(board: XiangqiBoard, text: str) -> XiangqiMove:
     try:
         return xq_notation.parse(board, text.strip())
     except XiangqiError as exc:
-        raise AnnounceError(str(exc)) from exc
+        raise AnnounceError(en_of(exc)) from exc
 
 
 def read_go_reply(text: str, size: int) -> GoPoint | None:
@@ -179,4 +180,4 @@ def read_go_reply(text: str, size: int) -> GoPoint | None:
     try:
         return parse_gtp(s, size)
     except CoordinateError as exc:
-        raise AnnounceError(str(exc)) from exc
+        raise AnnounceError(en_of(exc)) from exc

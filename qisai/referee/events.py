@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from qisai.bilingual import en_of
 from qisai.referee.errors import EventError
 from qisai.referee.verdict import Outcome, Reason, Side
 
@@ -141,7 +142,7 @@ class Event:
             etype = EventType(data["type"])
             at = float(data["at"])
         except (KeyError, ValueError, TypeError) as exc:
-            raise EventError(f"event {data!r}: bad or missing type/at ({exc})") from None
+            raise EventError(f"event {data!r}: bad or missing type/at ({en_of(exc)})") from None
         try:
             return cls(
                 type=etype,
@@ -162,7 +163,7 @@ class Event:
         except (ValueError, TypeError) as exc:
             if isinstance(exc, EventError):
                 raise
-            raise EventError(f"event {data!r}: {exc}") from None
+            raise EventError(f"event {data!r}: {en_of(exc)}") from None
 
 
 def _flag(value: Any, name: str) -> bool:

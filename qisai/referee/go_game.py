@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from qisai.bilingual import en_of
 from qisai.go.board import Board
 from qisai.go.coords import Point, gtp_name, parse_gtp
 from qisai.go.deadstones import estimate_dead
@@ -91,7 +92,7 @@ class GoGame(Game):
             try:
                 self.board.place_handicap(profile.handicap)
             except GoError as exc:
-                raise EventError(f"handicap: {exc}") from exc
+                raise EventError(f"handicap: {en_of(exc)}") from exc
         self.dead: set[Point] = set()
         self.final_score: Score | None = None
         self._confirmed: list[Side] = []
@@ -152,7 +153,7 @@ class GoGame(Game):
         try:
             point = parse_gtp(move, self.board.size)
         except GoError as exc:
-            raise EventError(f"move at {at} s: {exc}") from exc
+            raise EventError(f"move at {at} s: {en_of(exc)}") from exc
         if point is None:
             self._pass(side, at)
             return
@@ -270,7 +271,7 @@ class GoGame(Game):
             try:
                 point = parse_gtp(name, self.board.size)
             except GoError as exc:
-                raise EventError(f"mark dead at {event.at} s: {exc}") from exc
+                raise EventError(f"mark dead at {event.at} s: {en_of(exc)}") from exc
             group = self.board.group(point) if point is not None else frozenset()
             if not group:
                 raise EventError(f"mark dead at {event.at} s: no stone on {name}")

@@ -24,6 +24,7 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote
 
+from qisai.bilingual import en_of
 from qisai.go import sgf
 from qisai.go.coords import gtp_name
 from qisai.go.errors import GoError
@@ -80,7 +81,7 @@ def decode_event(text: str) -> Event:
     try:
         return Event.from_dict(data)
     except EventError as exc:
-        raise RecordError(f"event {text!r}: {exc}") from exc
+        raise RecordError(f"event {text!r}: {en_of(exc)}") from exc
 
 
 def _fresh(game: Game) -> Game:
@@ -163,7 +164,7 @@ def xiangqi_to_pgn(game: XiangqiGame, headers: dict[str, str] | None = None,
     try:
         return pgn.dumps(record, notation)
     except XiangqiError as exc:
-        raise RecordError(f"cannot write the PGN: {exc}") from exc
+        raise RecordError(f"cannot write the PGN: {en_of(exc)}") from exc
 
 
 _CMD = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
@@ -185,7 +186,7 @@ def xiangqi_from_pgn(text: str | bytes, rules: XiangqiRules | None = None,
     try:
         records = pgn.parse_pgn(text)
     except XiangqiError as exc:
-        raise RecordError(f"PGN: {exc}") from exc
+        raise RecordError(f"PGN: {en_of(exc)}") from exc
     if not records:
         raise RecordError("PGN: no game in the text")
     rec = records[0]
@@ -198,9 +199,9 @@ def xiangqi_from_pgn(text: str | bytes, rules: XiangqiRules | None = None,
         start = Board(fen, strict=False).fen() if fen else None
         game = XiangqiGame(profile, fen=start, now=now, judge=judge)
     except XiangqiError as exc:
-        raise RecordError(f"PGN [FEN]: {exc}") from exc
+        raise RecordError(f"PGN [FEN]: {en_of(exc)}") from exc
     except EventError as exc:
-        raise RecordError(f"PGN [FEN]: {exc}") from exc
+        raise RecordError(f"PGN [FEN]: {en_of(exc)}") from exc
     events = [decode_event(v) for k, v in _commands(rec.comment) if k == "ev"]
     native = any(e.type is EventType.START for e in events)
     if not native:
@@ -238,7 +239,7 @@ def _profile(name: str, kind: type) -> Any:
     try:
         profile = ruleset(name)
     except RulesetError as exc:
-        raise RecordError(f"record names rules {name!r}: {exc}") from exc
+        raise RecordError(f"record names rules {name!r}: {en_of(exc)}") from exc
     if not isinstance(profile, kind):
         raise RecordError(f"record names rules {name!r}, which are not {kind.__name__}")
     return profile
@@ -250,7 +251,7 @@ def _replay(game: Game, events: list[Event], what: str) -> None:
             game.apply(event)
         except EventError as exc:
             raise RecordError(f"{what} event {number} ({event.type.value} at {event.at} s) "
-                              f"does not replay: {exc}") from exc
+                              f"does not replay: {en_of(exc)}") from exc
 
 
 # --------------------------------------------------------------------- SGF
@@ -280,7 +281,7 @@ def go_to_sgf(game: GoGame, extra: dict[str, str] | None = None) -> str:
             extra=root_extra,
         )
     except GoError as exc:
-        raise RecordError(f"cannot write the SGF: {exc}") from exc
+        raise RecordError(f"cannot write the SGF: {en_of(exc)}") from exc
     before, rows = _anchors(game)
     if before:
         record.root.properties["QE"] = [encode_event(e) for e in before]
@@ -324,7 +325,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
         komi = record.komi
         handicap = record.handicap
     except GoError as exc:
-        raise RecordError(f"SGF: {exc}") from exc
+        raise RecordError(f"SGF: {en_of(exc)}") from exc
     if rules is None:
         name = record.root.get("QR")
         if name is None:
@@ -336,7 +337,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
         try:
             profile = profile.with_overrides(**overrides)
         except RulesetError as exc:
-            raise RecordError(f"SGF root: {exc}") from exc
+            raise RecordError(f"SGF root: {en_of(exc)}") from exc
     else:
         profile = rules
     game = GoGame(profile, now=now)
@@ -349,7 +350,7 @@ def go_from_sgf(text: str | bytes, rules: GoRules | None = None,
         try:
             move = node.move(size, number)
         except GoError as exc:
-            raise RecordError(f"SGF: {exc}") from exc
+            raise RecordError(f"SGF: {en_of(exc)}") from exc
         if move is None:
             continue
         made = [decode_event(v) for v in node.properties.get("QM", [])]

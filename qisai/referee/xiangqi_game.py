@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from qisai.bilingual import en_of
 from qisai.referee.clock import TimeSource
 from qisai.referee.errors import EventError, NotYourTurnError
 from qisai.referee.events import ClaimKind, Event, NoticeType
@@ -114,7 +115,7 @@ class XiangqiGame(Game):
         try:
             self.board = Board() if fen is None else Board(fen)
         except XiangqiError as exc:
-            raise EventError(f"start position: {exc}") from exc
+            raise EventError(f"start position: {en_of(exc)}") from exc
         self.start_fen = self.board.fen()
         self._judge = judge or default_judge
         self._orders: dict[Side, ChangeOrder] = {}
@@ -158,7 +159,7 @@ class XiangqiGame(Game):
         try:
             mv = Move.from_iccs(move)
         except XiangqiError as exc:
-            raise EventError(f"move at {at} s: {exc}") from exc
+            raise EventError(f"move at {at} s: {en_of(exc)}") from exc
         if side is not self.to_move:
             self._irregular(side, at, self.xrules.out_of_turn, "out_of_turn",
                             f"{move}：不是该方走棋", f"{move} played out of turn",

@@ -65,7 +65,8 @@ from qisai.web.pages import live as live_pages
 from qisai.web.pages import lobby as lobby_pages
 from qisai.web.pages import play as play_pages
 from qisai.web.pages import players as player_pages
-from qisai.web.pages.i18n import choose_language
+from qisai.web.pages.hant import to_traditional
+from qisai.web.pages.i18n import choose_page_language
 from qisai.web.pages.render import templates as page_templates
 from qisai.web.play import archive as play_archive
 from qisai.web.play import comfort, socket
@@ -170,7 +171,7 @@ def create_app(settings: Settings, *, time_source: Callable[[], float] | None = 
     app.state.lobby = lobby
 
     # short error details, out-of-range ids are 404, refusals in the page's language
-    add_bound_handlers(app, choose_language)
+    add_bound_handlers(app, choose_page_language, to_traditional)
     # No client fills the server: 429 past 8 requests of his at once (issue 29.1).
     app.add_middleware(InFlightLimit, per_client=settings.inflight_per_client,
                        per_address=settings.inflight_per_address)

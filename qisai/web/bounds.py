@@ -196,15 +196,17 @@ def _is_out_of_range(exc: DataError) -> bool:
 
 
 def add_bound_handlers(app: FastAPI,
-                       language: Callable[[str | None, str | None], str] = lambda c, a: "en"
-                       ) -> None:
+                       language: Callable[[str | None, str | None], str] = lambda c, a: "en",
+                       traditional: Callable[[str], str] = lambda text: text) -> None:
     """Add to ``app`` the handlers that keep errors short and ids in range:
     a validation error names the field and the problem without the input;
     an ``HTTPException``'s long detail is cut; an integer the database
     cannot hold (``OverflowError``, numeric-out-of-range) is 404.  A
     :class:`~qisai.web.refusals.Refusal` is said in the language that
     ``language(lang cookie, Accept-Language)`` chooses (the app passes the
-    pages' :func:`~qisai.web.pages.i18n.choose_language`), with both texts."""
+    pages' :func:`~qisai.web.pages.i18n.choose_page_language`), with both
+    texts; for ``zh-Hant`` the Chinese in traditional characters, as
+    ``traditional`` converts it."""
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -222,7 +224,8 @@ def add_bound_handlers(app: FastAPI,
             return Response(status_code=exc.status_code, headers=exc.headers)
         if isinstance(exc, Refusal):  # said in the page's language (issue 32.8)
             lang = language(request.cookies.get("lang"), request.headers.get("accept-language"))
-            return JSONResponse({"detail": short_detail(exc.text(lang)),
+            said = traditional(exc.zh) if lang == "zh-Hant" else exc.text(lang)
+            return JSONResponse({"detail": short_detail(said),
                                  "zh": short_detail(exc.zh), "en": short_detail(exc.en)},
                                 status_code=exc.status_code, headers=exc.headers)
         detail = short_detail(exc.detail) if isinstance(exc.detail, str) else exc.detail

@@ -1,7 +1,7 @@
 """Refusals the arena says in the page's language (issue 32.8).
 
 The competition layer's errors carry a Chinese and an English text
-(:class:`~qisai.competition.errors.BilingualError`).  A route that refuses
+(:class:`~qisai.bilingual.BilingualError`).  A route that refuses
 because of one raises :func:`refused`: a :class:`Refusal`, whose response
 (:func:`qisai.web.bounds.add_bound_handlers`) has ``detail`` in the
 request's language -- the ``lang`` cookie of the language switch, else
@@ -18,7 +18,7 @@ import re
 
 from starlette.exceptions import HTTPException
 
-from qisai.competition.errors import en_of, zh_of
+from qisai.bilingual import en_of, zh_of
 
 __all__ = ["Refusal", "refused", "where_zh"]
 

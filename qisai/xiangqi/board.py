@@ -110,10 +110,13 @@ class Board:
         self.move_stack = []
         self.key = self._compute_key()
         if self._generals_face():
-            raise FenError("FEN field 1 (placement): the generals face each other on an open "
+            raise FenError("FEN 第 1 段（棋子位置）：帅将对面，中间无子（4.1.2）",
+                           "FEN field 1 (placement): the generals face each other on an open "
                            "file (4.1.2)")
         if self.general_attacked(-turn):
-            raise FenError(f"FEN fields 1-2 (placement, side to move): the side not to move "
+            raise FenError(f"FEN 第 1-2 段（棋子位置、轮走方）：非轮走方"
+                           f"（{Color(-turn).chinese}方）正被将军",
+                           f"FEN fields 1-2 (placement, side to move): the side not to move "
                            f"({Color(-turn).name.lower()}) is in check")
 
     def fen(self) -> str:
@@ -570,7 +573,7 @@ class Board:
     def push(self, move: Move) -> None:
         """Make a legal move.  Raises :class:`IllegalMoveError` if it is not legal."""
         if not self.is_legal(move):
-            raise IllegalMoveError(self.illegal_reason(move))
+            raise IllegalMoveError(*self.illegal_reasons(move))
         self.push_code(move.from_square << 7 | move.to_square)
         self.move_stack.append(Move(move.from_square, move.to_square))
 
@@ -594,7 +597,7 @@ class Board:
         Raises :class:`IllegalMoveError` if there is no move to take back.
         """
         if not self._stack:
-            raise IllegalMoveError("no move to take back")
+            raise IllegalMoveError("没有可以悔的着法", "no move to take back")
         self.pop_code()
         return self.move_stack.pop()
 
@@ -614,24 +617,37 @@ class Board:
 
         Meant for error messages; for a legal move it still returns the last
         reason in the list (leaving the general attacked), so test
-        :meth:`is_legal` first.
+        :meth:`is_legal` first.  :meth:`illegal_reasons` gives it in
+        Chinese too.
         """
+        return self.illegal_reasons(move)[1]
+
+    def illegal_reasons(self, move: Move) -> tuple[str, str]:
+        """Return ``(zh, en)``: :meth:`illegal_reason` in Chinese and in
+        English."""
         f, t = move
         ply = len(self.move_stack) + 1
         where = f"ply {ply} ({self.turn.name.lower()} to move)"
+        where_zh = f"第 {ply} 步（{self.turn.chinese}方走）"
         if not (0 <= f < 90 and 0 <= t < 90):
-            return f"{where}: square out of the board in move {move!r}"
+            return (f"{where_zh}：着法 {move!r} 的点不在棋盘上",
+                    f"{where}: square out of the board in move {move!r}")
         name = Move(f, t).iccs()
         v = self._b[f]
         if not v:
-            return f"{where}: no piece on {square_name(f)} for move {name}"
+            return (f"{where_zh}：{square_name(f)} 上没有棋子，不能走 {name}",
+                    f"{where}: no piece on {square_name(f)} for move {name}")
         if v * self.turn < 0:
-            return f"{where}: {name} moves an opponent's piece"
+            return (f"{where_zh}：{name} 走的是对方的棋子",
+                    f"{where}: {name} moves an opponent's piece")
         if not self.is_pseudo_legal(move):
             p = self.piece_at(f)
             assert p is not None
-            return f"{where}: the {p.english()} on {square_name(f)} cannot move to {square_name(t)} ({name})"
-        return f"{where}: {name} leaves the general in check or facing the other general (4.1.2)"
+            return (f"{where_zh}：{square_name(f)} 的{p.chinese()}不能走到 {square_name(t)}（{name}）",
+                    f"{where}: the {p.english()} on {square_name(f)} cannot move to "
+                    f"{square_name(t)} ({name})")
+        return (f"{where_zh}：{name} 走后本方{'帅' if self.turn > 0 else '将'}被将军或帅将对面（4.1.2）",
+                f"{where}: {name} leaves the general in check or facing the other general (4.1.2)")
 
     # ------------------------------------------------------------ repetition
     def passed(self) -> Board:

@@ -34,7 +34,7 @@ from qisai.xiangqi.errors import RecordError, XiangqiError
 from qisai.xiangqi.fen import STARTING_FEN, placement_fen
 from qisai.xiangqi.pgn import Game, GameNode
 from qisai.xiangqi.pieces import Color, Piece, PieceType
-from qisai.xiangqi.record_tree import PreorderMove, attach_preorder
+from qisai.xiangqi.record_tree import PreorderMove, attach_preorder, where_zh
 from qisai.xiangqi.squares import Move, square
 
 __all__ = ["CblError", "iter_cbl", "read_cbf", "read_cbl", "read_cbr"]
@@ -97,17 +97,21 @@ def _read_nodes(data: bytes, start: int, where: str) -> tuple[_Node, list[_Node]
         nonlocal pos
         offset = pos
         if pos + 4 > len(data):
-            raise CblError(f"{where}: truncated at byte {pos} (move node needs 4 bytes)")
+            raise CblError(f"{where_zh(where)}：在第 {pos} 字节处截断（着法节点需 4 字节）",
+                          f"{where}: truncated at byte {pos} (move node needs 4 bytes)")
         flags, _reserved, src, dst = data[pos: pos + 4]
         pos += 4
         comment = ""
         if flags & 4:
             if pos + 4 > len(data):
-                raise CblError(f"{where}: truncated at byte {pos} (comment length)")
+                raise CblError(f"{where_zh(where)}：在第 {pos} 字节处截断（注释长度）",
+                              f"{where}: truncated at byte {pos} (comment length)")
             length = int.from_bytes(data[pos: pos + 4], "little")
             pos += 4
             if length > _MAX_COMMENT or pos + length > len(data):
-                raise CblError(f"{where}: truncated or corrupt: comment of {length} bytes "
+                raise CblError(f"{where_zh(where)}：截断或损坏：第 {pos} 字节处的 {length} 字节"
+                               f"注释超出数据",
+                               f"{where}: truncated or corrupt: comment of {length} bytes "
                                f"at byte {pos} exceeds the data")
             comment = data[pos: pos + length].decode("utf-16-le", errors="replace")
             pos += length
@@ -136,7 +140,8 @@ def _setup_game(headers: dict[str, str], grid: dict[int, Piece], first_src: int 
         board = Board(fen)
     except XiangqiError as exc:
         if has_moves or grid:
-            raise CblError(f"{where}: the set-up position is not valid: {exc}") from None
+            raise CblError(f"{where_zh(where)}：开局摆放不合规则：{exc.zh}",
+                           f"{where}: the set-up position is not valid: {exc.en}") from None
         # A record with an empty board and no moves holds no game, only a
         # title and a comment (a library's section heading); keep it so.
         game.headers["FEN"] = fen
@@ -163,12 +168,15 @@ def read_cbr(data: bytes, *, strict: bool = True, where: str = "CBR") -> Game:
     ``game.errors``).
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise CblError(f"{where}: data must be bytes, not {type(data).__name__}")
+        raise CblError(f"{where_zh(where)}：数据应为 bytes，不是 {type(data).__name__}",
+                       f"{where}: data must be bytes, not {type(data).__name__}")
     data = bytes(data)
     if not data.startswith(CBR_SIGNATURE):
-        raise CblError(f"{where}: not a CBR record (signature {data[:16]!r})")
+        raise CblError(f"{where_zh(where)}：不是 CBR 记录（签名 {data[:16]!r}）",
+                       f"{where}: not a CBR record (signature {data[:16]!r})")
     if len(data) < _CBR_TREE + 4:
-        raise CblError(f"{where}: truncated: {len(data)} bytes, at least {_CBR_TREE + 4} expected")
+        raise CblError(f"{where_zh(where)}：截断：{len(data)} 字节，至少应有 {_CBR_TREE + 4} 字节",
+                       f"{where}: truncated: {len(data)} bytes, at least {_CBR_TREE + 4} expected")
     headers: dict[str, str] = {}
     for start, end, tag in _CBR_TEXTS:
         value = _utf16z(data, start, end)
@@ -181,7 +189,8 @@ def read_cbr(data: bytes, *, strict: bool = True, where: str = "CBR") -> Game:
             continue
         color, kind = code >> 4, code & 0x0F
         if color not in (1, 2) or kind not in _TYPES:
-            raise CblError(f"{where}: unknown piece code {code:#04x} at board byte {_CBR_BOARD + i}")
+            raise CblError(f"{where_zh(where)}：棋盘第 {_CBR_BOARD + i} 字节处有未知的棋子代码 {code:#04x}",
+                           f"{where}: unknown piece code {code:#04x} at board byte {_CBR_BOARD + i}")
         sq = _cbr_square(i)
         assert sq is not None
         grid[sq] = Piece(_TYPES[kind], Color.RED if color == 1 else Color.BLACK)
@@ -206,15 +215,19 @@ def iter_cbl(data: bytes, *, strict: bool = True) -> Iterator[Game]:
     malformed (the message names the game number and byte).
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise CblError(f"CBL data must be bytes, not {type(data).__name__}")
+        raise CblError(f"CBL 数据应为 bytes，不是 {type(data).__name__}",
+                       f"CBL data must be bytes, not {type(data).__name__}")
     data = bytes(data)
     if not data.startswith(CBL_SIGNATURE):
-        raise CblError(f"not a CBL library (signature {data[:16]!r})")
+        raise CblError(f"不是 CBL 棋谱库（签名 {data[:16]!r}）",
+                       f"not a CBL library (signature {data[:16]!r})")
     if len(data) < _CBL_INDEX:
-        raise CblError(f"CBL truncated: {len(data)} bytes, the header and index need more")
+        raise CblError(f"CBL 截断：{len(data)} 字节，不够文件头和索引",
+                       f"CBL truncated: {len(data)} bytes, the header and index need more")
     capacity = int.from_bytes(data[_CBL_CAPACITY:_CBL_CAPACITY + 4], "little")
     if capacity > _MAX_CBL_GAMES:
-        raise CblError(f"CBL header: index capacity {capacity} is not plausible")
+        raise CblError(f"CBL 文件头：索引容量 {capacity} 不合理",
+                       f"CBL header: index capacity {capacity} is not plausible")
     title = _utf16z(data, _CBL_TITLE, _CBL_TITLE + 512)
     start = _CBL_INDEX + capacity * _CBL_ENTRY
     number = 0
@@ -245,7 +258,8 @@ _CBF_HEAD = (("Name", "Title"), ("Contest", "Event"), ("Round", "Round"), ("Date
 
 def _cbf_square(text: str, where: str) -> int:
     if len(text) != 2 or not text.isdigit() or not text.isascii() or text[0] == "9":
-        raise CblError(f"{where}: bad square {text!r} (expected file digit 0-8 and row digit 0-9)")
+        raise CblError(f"{where_zh(where)}：点 {text!r} 有误（应为路 0-8 和行 0-9 两个数字）",
+                       f"{where}: bad square {text!r} (expected file digit 0-8 and row digit 0-9)")
     return square(int(text[0]), 9 - int(text[1]))
 
 
@@ -263,18 +277,22 @@ def read_cbf(data: bytes | str, *, strict: bool = True) -> Game:
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise CblError(f"CBF data must be bytes or str, not {type(data).__name__}")
+        raise CblError(f"CBF 数据应为 bytes 或 str，不是 {type(data).__name__}",
+                       f"CBF data must be bytes or str, not {type(data).__name__}")
     try:
         root = ET.fromstring(bytes(data))
     except ET.ParseError as exc:
-        raise CblError(f"CBF: malformed XML: {exc}") from None
+        raise CblError(f"CBF：XML 格式有误：{exc}", f"CBF: malformed XML: {exc}") from None
     except LookupError as exc:  # <?xml encoding="..."?> that Python has no codec for
-        raise CblError(f"CBF: the XML declaration names an encoding this reader does not "
+        raise CblError(f"CBF：XML 声明的编码无法识别（{str(exc)[:80]}）",
+                       f"CBF: the XML declaration names an encoding this reader does not "
                        f"know ({str(exc)[:80]})") from None
     except (ValueError, RecursionError) as exc:
-        raise CblError(f"CBF: unreadable XML: {str(exc)[:200]}") from None
+        raise CblError(f"CBF：XML 无法读取：{str(exc)[:200]}",
+                       f"CBF: unreadable XML: {str(exc)[:200]}") from None
     if root.tag != "ChineseChessRecord":
-        raise CblError(f"CBF: root element is <{root.tag}>, expected <ChineseChessRecord>")
+        raise CblError(f"CBF：根元素是 <{root.tag}>，应为 <ChineseChessRecord>",
+                       f"CBF: root element is <{root.tag}>, expected <ChineseChessRecord>")
     head = root.find("Head")
     headers: dict[str, str] = {}
     fen = STARTING_FEN
@@ -294,7 +312,7 @@ def read_cbf(data: bytes | str, *, strict: bool = True) -> Game:
         # leniently (parse_fen) and the FEN kept is the board's own.
         board = Board(fen, strict=False)
     except XiangqiError as exc:
-        raise CblError(f"CBF: bad <FEN>: {exc}") from None
+        raise CblError(f"CBF：<FEN> 有误：{exc.zh}", f"CBF: bad <FEN>: {exc.en}") from None
     game = Game(headers)
     if board.fen() != Board().fen():
         game.headers["FEN"] = board.fen()
@@ -310,12 +328,14 @@ def read_cbf(data: bytes | str, *, strict: bool = True) -> Game:
         where = f"CBF move {i} ({value!r})"
         parts = value.split("-")
         if len(parts) != 2:
-            raise CblError(f"{where}: expected 'FR-FR' (file and row digits)")
+            raise CblError(f"{where_zh(where)}：应为 'FR-FR'（路和行的数字）",
+                           f"{where}: expected 'FR-FR' (file and row digits)")
         move = Move(_cbf_square(parts[0], where), _cbf_square(parts[1], where))
         if not board.is_legal(move):
             message = f"{where}: illegal move {move.iccs()} at ply {node.ply() + 1}"
             if strict:
-                raise CblError(message)
+                raise CblError(f"{where_zh(where)}：第 {node.ply() + 1} 步的着法 {move.iccs()} "
+                               f"不合规则", message)
             game.errors.append(message + "; rest of the game dropped")
             break
         board.push_unchecked(move)

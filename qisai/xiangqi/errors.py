@@ -2,14 +2,19 @@
 
 Every error raised on bad input is a :class:`XiangqiError`, which is a
 :class:`ValueError`, and its message says what was wrong and where (the FEN
-field, the ply, the line of a file).
+field, the ply, the line of a file), in Chinese and in English (issue
+32.8): each takes ``(zh, en)`` as :class:`~qisai.bilingual.BilingualError`
+does, ``str()`` gives ``"中文 / English"``, ``.zh`` and ``.en`` each one.
 """
 
 from __future__ import annotations
 
+from qisai.bilingual import BilingualError
 
-class XiangqiError(ValueError):
-    """Base class of every error the Xiangqi core raises on bad input."""
+
+class XiangqiError(BilingualError):
+    """Base class of every error the Xiangqi core raises on bad input (a
+    :class:`ValueError` with a Chinese and an English text)."""
 
 
 class FenError(XiangqiError):
@@ -30,8 +35,8 @@ class AmbiguousMoveError(XiangqiError):
     ``candidates`` holds the matching moves (ICCS strings).
     """
 
-    def __init__(self, message: str, candidates: list[str]) -> None:
-        super().__init__(message)
+    def __init__(self, zh: str, en: str, candidates: list[str]) -> None:
+        super().__init__(zh, en)
         self.candidates = candidates
 
 

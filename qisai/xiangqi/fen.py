@@ -55,59 +55,77 @@ def parse_fen(fen: str, *, setup: bool = False, strict: bool = True) -> ParsedFe
     Raises :class:`FenError` naming the field and character at fault.
     """
     if not isinstance(fen, str):
-        raise FenError(f"FEN must be a string, not {type(fen).__name__}")
+        raise FenError(f"FEN 应为字符串，不是 {type(fen).__name__}",
+                       f"FEN must be a string, not {type(fen).__name__}")
     spans = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", fen)]
     parts = [text for _, text in spans]
     if not parts:
-        raise FenError("empty FEN")
+        raise FenError("FEN 为空", "empty FEN")
     if len(parts) > 6:
-        raise FenError(f"FEN has {len(parts)} fields, at most 6 expected "
+        raise FenError(f"FEN 有 {len(parts)} 段，至多 6 段（第 7 段在第 {spans[6][0]} 个字符）",
+                       f"FEN has {len(parts)} fields, at most 6 expected "
                        f"(field 7 at character {spans[6][0]})")
     rows = parts[0].split("/")
     if len(rows) != 10:
-        raise FenError(f"FEN field 1 (placement) has {len(rows)} ranks, 10 expected")
+        raise FenError(f"FEN 第 1 段（棋子位置）有 {len(rows)} 行，应为 10 行",
+                       f"FEN field 1 (placement) has {len(rows)} ranks, 10 expected")
     board = [0] * 90
     counts: dict[int, int] = {}
     row_start = spans[0][0]  # 1-based character position of the row in the FEN
     for i, row in enumerate(rows):
         rank = 9 - i
         where = f"FEN field 1 (placement), rank {rank} (row {i + 1})"
+        where_zh = f"FEN 第 1 段（棋子位置）第 {i + 1} 行（横线 {rank}）"
         f = 0
         for k, ch in enumerate(row):
             at = f"{where}, character {row_start + k}"
+            at_zh = f"{where_zh}第 {row_start + k} 个字符"
             if ch.isdigit() and ch.isascii():
                 f += int(ch)
                 if int(ch) == 0:
-                    raise FenError(f"{at}: digit 0 is not allowed")
+                    raise FenError(f"{at_zh}：不能用数字 0", f"{at}: digit 0 is not allowed")
                 if f > 9:
-                    raise FenError(f"{at}: {f} files, 9 expected")
+                    raise FenError(f"{at_zh}：{f} 路，应为 9 路", f"{at}: {f} files, 9 expected")
             else:
                 try:
                     p = Piece.from_symbol(ch)
                 except FenError:
-                    raise FenError(f"{at}: unknown piece letter {ch!r}") from None
+                    raise FenError(f"{at_zh}：未知的棋子字母 {ch!r}",
+                                   f"{at}: unknown piece letter {ch!r}") from None
                 if f >= 9:
-                    raise FenError(f"{at}: more than 9 files")
+                    raise FenError(f"{at_zh}：超过 9 路", f"{at}: more than 9 files")
                 sq = square(f, rank)
                 v = p.value()
                 if (not setup or p.type == KING) and not _legal_square(p.type, p.color, sq):
-                    raise FenError(f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
-                                   f"({'1.2 palace' if p.type in (KING, ADVISOR) else '2.4/2.7'})")
+                    rule = "1.2 palace" if p.type in (KING, ADVISOR) else "2.4/2.7"
+                    rule_zh = "1.2 九宫" if p.type in (KING, ADVISOR) else "2.4/2.7"
+                    raise FenError(f"{at_zh}：{p.color.chinese}{p.chinese()} {ch!r} 不能位于 "
+                                   f"{square_name(sq)}（{rule_zh}）",
+                                   f"{at}: {p.english()} {ch!r} cannot stand on {square_name(sq)} "
+                                   f"({rule})")
                 board[sq] = v
                 counts[v] = counts.get(v, 0) + 1
                 f += 1
         if f != 9:
-            raise FenError(f"{where}, characters {row_start}-{row_start + len(row) - 1}: "
+            raise FenError(f"{where_zh}第 {row_start}-{row_start + len(row) - 1} 个字符："
+                           f"{f} 路，应为 9 路",
+                           f"{where}, characters {row_start}-{row_start + len(row) - 1}: "
                            f"{f} files, 9 expected")
         row_start += len(row) + 1
     for v, n in counts.items():
         if n > MAX_PIECES[abs(v)]:
-            raise FenError(f"FEN field 1 (placement): too many "
-                           f"{Piece(PieceType(abs(v)), Color(1 if v > 0 else -1)).english()}s "
+            piece = Piece(PieceType(abs(v)), Color(1 if v > 0 else -1))
+            raise FenError(f"FEN 第 1 段（棋子位置）：{piece.color.chinese}方{piece.chinese()}过多："
+                           f"{n} 个（至多 {MAX_PIECES[abs(v)]} 个）",
+                           f"FEN field 1 (placement): too many "
+                           f"{piece.english()}s "
                            f"for {'Red' if v > 0 else 'Black'}: {n} (at most {MAX_PIECES[abs(v)]})")
     for c, name in ((1, "Red"), (-1, "Black")):
         if counts.get(c * KING, 0) != 1:
-            raise FenError(f"FEN field 1 (placement): {name} must have exactly one general, "
+            general = "红方应有且只有一个帅" if c == 1 else "黑方应有且只有一个将"
+            raise FenError(f"FEN 第 1 段（棋子位置）：{general}，"
+                           f"现有 {counts.get(c * KING, 0)} 个",
+                           f"FEN field 1 (placement): {name} must have exactly one general, "
                            f"found {counts.get(c * KING, 0)}")
     side = parts[1] if len(parts) > 1 else "w"
     if side in ("w", "r", "W", "R"):
@@ -115,27 +133,38 @@ def parse_fen(fen: str, *, setup: bool = False, strict: bool = True) -> ParsedFe
     elif side in ("b", "B"):
         turn = Color.BLACK
     else:
-        raise FenError(f"FEN field 2 (side to move), character {spans[1][0]}: "
+        raise FenError(f"FEN 第 2 段（轮走方）第 {spans[1][0]} 个字符："
+                       f"轮走方应为 'w'（红方）或 'b'（黑方），不是 {_prefix(side)}",
+                       f"FEN field 2 (side to move), character {spans[1][0]}: "
                        f"side to move must be 'w' (Red) or 'b' (Black), not {_prefix(side)}")
     if strict:
         for idx, what, why in ((2, "castling", "Xiangqi has no castling"),
                                (3, "en passant", "Xiangqi has no en-passant capture")):
             if len(parts) > idx and parts[idx] != "-":
-                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                raise FenError(f"FEN 第 {idx + 1} 段第 {spans[idx][0]} 个字符：应为 '-'"
+                               f"（象棋无{'王车易位' if idx == 2 else '吃过路兵'}），"
+                               f"不是 {_prefix(parts[idx])}",
+                               f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
                                f"must be '-' ({why}), not {_prefix(parts[idx])}")
     counters = []
     for idx, what in ((4, "halfmove clock"), (5, "move number")):
+        what_zh = f"FEN 第 {idx + 1} 段（{'未吃子半回合数' if idx == 4 else '回合数'}）" \
+            f"第 {spans[idx][0]} 个字符" if len(parts) > idx else ""
         if len(parts) > idx:
             if not parts[idx].isdigit() or not parts[idx].isascii():
-                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                raise FenError(f"{what_zh}：应为非负整数，不是 {_prefix(parts[idx])}",
+                               f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
                                f"must be a non-negative integer, not {_prefix(parts[idx])}")
             if len(parts[idx]) > _MAX_COUNTER_DIGITS:
-                raise FenError(f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
+                raise FenError(f"{what_zh}：{len(parts[idx])} 位数字，至多 {_MAX_COUNTER_DIGITS} 位："
+                               f"{_prefix(parts[idx])}",
+                               f"FEN field {idx + 1} ({what}), character {spans[idx][0]}: "
                                f"{len(parts[idx])} digits, at most {_MAX_COUNTER_DIGITS}: "
                                f"{_prefix(parts[idx])}")
             counters.append(int(parts[idx]))
             if strict and idx == 5 and counters[-1] == 0:
-                raise FenError(f"FEN field 6 (move number), character {spans[idx][0]}: "
+                raise FenError(f"{what_zh}：应不小于 1（第一回合为第 1 回合），不是 0",
+                               f"FEN field 6 (move number), character {spans[idx][0]}: "
                                "must be 1 or more (the first move is move 1), not 0")
     return ParsedFen(board, turn, counters[0] if counters else 0,
                      max(1, counters[1]) if len(counters) > 1 else 1)

@@ -87,7 +87,7 @@ from qisai.xiangqi.errors import (
     XiangqiError,
 )
 from qisai.xiangqi.notation_forms import CN_FORMS, WXF_FORMS, misfit
-from qisai.xiangqi.pieces import Color
+from qisai.xiangqi.pieces import Color, Piece, PieceType
 from qisai.xiangqi.squares import Move, square_name
 
 __all__ = [
@@ -166,6 +166,11 @@ class NotationError(XiangqiError):
     """An unknown notation name was asked for (not one of :data:`NOTATIONS`)."""
 
 
+def _unknown_notation(notation: object) -> NotationError:
+    return NotationError(f"未知的记谱法 {notation!r}；应为 {', '.join(NOTATIONS)} 之一",
+                         f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+
+
 @dataclass(frozen=True, slots=True)
 class _Spec:
     """A move as read from text, before it is matched against the position.
@@ -230,41 +235,59 @@ def _side(c: int) -> str:
     return "Red" if c == 1 else "Black"
 
 
-def _where(board: Board) -> str:
-    return f"ply {len(board.move_stack) + 1} ({_side(int(board.turn))} to move)"
+def _side_zh(c: int) -> str:
+    return "红方" if c == 1 else "黑方"
 
 
-def _illegal_reason(board: Board, move: Move, where: str | None = None) -> str:
-    """Why ``move`` is not legal for the side to move (for error messages)."""
+def _piece_zh(ptype: int, c: int) -> str:  # as the side ``c`` writes it: 帅 or 将 ...
+    return Piece(PieceType(ptype), Color(c)).chinese()
+
+
+def _where(board: Board) -> tuple[str, str]:
+    """``(zh, en)``: the ply and the side to move, for an error message."""
+    ply, c = len(board.move_stack) + 1, int(board.turn)
+    return f"第 {ply} 步（{_side_zh(c)}走）", f"ply {ply} ({_side(c)} to move)"
+
+
+def _illegal_reason(board: Board, move: Move,
+                    where: tuple[str, str] | None = None) -> tuple[str, str]:
+    """``(zh, en)``: why ``move`` is not legal for the side to move (for
+    error messages)."""
     f, t = move
     name = f"{square_name(f)}{square_name(t)}"
-    where = _where(board) if where is None else where
+    wz, we = _where(board) if where is None else where
     if not (0 <= f < 90 and 0 <= t < 90):
-        return f"{where}: square number out of 0-89 in {tuple(move)!r}"
+        return (f"{wz}：{tuple(move)!r} 中的点号不在 0-89 之内",
+                f"{we}: square number out of 0-89 in {tuple(move)!r}")
     v = board.piece_value_at(f)
     if not v:
-        return f"{where}: no piece on {square_name(f)} for {name}"
+        return (f"{wz}：{square_name(f)} 上没有棋子，不能走 {name}",
+                f"{we}: no piece on {square_name(f)} for {name}")
     if v * board.turn < 0:
-        return f"{where}: {name} moves an opponent's piece"
+        return f"{wz}：{name} 走的是对方的棋子", f"{we}: {name} moves an opponent's piece"
     if not board.is_pseudo_legal(move):
-        return (f"{where}: the {_ENGLISH[abs(v)]} on {square_name(f)} cannot move to "
+        return (f"{wz}：{square_name(f)} 的{_piece_zh(abs(v), 1 if v > 0 else -1)}不能走到 "
+                f"{square_name(t)}（第 2 条）",
+                f"{we}: the {_ENGLISH[abs(v)]} on {square_name(f)} cannot move to "
                 f"{square_name(t)} (clause 2)")
-    return f"{where}: {name} leaves the general in check or facing the other general (4.1.2)"
+    return (f"{wz}：{name} 走后本方{'帅' if v > 0 else '将'}被将军或帅将对面（4.1.2）",
+            f"{we}: {name} leaves the general in check or facing the other general (4.1.2)")
 
 
 def _check_move(board: Board, move: Move) -> Move:
     if not board.is_legal(move):
-        raise IllegalMoveError(_illegal_reason(board, move))
+        raise IllegalMoveError(*_illegal_reason(board, move))
     return move
 
 
 def _normalize(text: object) -> str:
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move must be a string, not {type(text).__name__}")
+        raise InvalidMoveError(f"着法应为字符串，不是 {type(text).__name__}",
+                               f"a move must be a string, not {type(text).__name__}")
     # Full-width digits and signs (１, ＋, ．) become ASCII; spaces go.
     s = "".join(unicodedata.normalize("NFKC", text).split())
     if not s:
-        raise InvalidMoveError("empty move text")
+        raise InvalidMoveError("着法为空", "empty move text")
     return s
 
 
@@ -276,7 +299,10 @@ def _read_chinese(text: str, s: str) -> _Spec:
     for ch in s:
         tok = _CN_READ.get(ch)
         if tok is None:
-            raise InvalidMoveError(f"unexpected character {ch!r} in Chinese move {text!r}: "
+            raise InvalidMoveError(f"中文着法 {text!r} 中有意外的字符 {ch!r}："
+                                   f"第 {len(tokens) + 1} 个字符（{ch!r}）不是棋子、数字、"
+                                   f"前/中/后或进/退/平",
+                                   f"unexpected character {ch!r} in Chinese move {text!r}: "
                                    f"character {len(tokens) + 1} ({ch!r}) is not a piece, "
                                    f"number, 前/中/后 or 进/退/平")
         tokens.append(tok)
@@ -291,6 +317,8 @@ def _read_chinese(text: str, s: str) -> _Spec:
     if m:
         return _Spec(text, _WXF_TYPE[m[1]], None, m[2], m[3], int(m[4]))
     raise InvalidMoveError(
+        f"不是中文记谱的着法：{text!r}：{misfit(CN_FORMS, t, s, zh=True)}"
+        f"（应如 '炮二平五'、'马8进7'、'前车进一'、'炮25' 或 '炮2.5'）",
         f"not a move in Chinese notation: {text!r}: {misfit(CN_FORMS, t, s)} "
         f"(expected e.g. '炮二平五', '马8进7', '前车进一', '炮25' or '炮2.5')")
 
@@ -319,14 +347,18 @@ def _read_wxf(text: str, s: str) -> _Spec:
             return _Spec(text, PAWN, None, sel, action, int(m[3]), wxf=True)
         if sel[1].isdigit():
             if sel[0] != sel[1]:
-                raise InvalidMoveError(f"WXF move {text!r}: character 2 ({sel[1]!r}): the middle "
+                raise InvalidMoveError(f"WXF 着法 {text!r}：第 2 个字符（{sel[1]!r}）：第 {sel[0]} 路"
+                                       f"的中兵写作 {sel[0]}{sel[0]}",
+                                       f"WXF move {text!r}: character 2 ({sel[1]!r}): the middle "
                                        f"soldier of file {sel[0]} is written {sel[0]}{sel[0]}")
             return _Spec(text, PAWN, int(sel[0]), "mid", action, int(m[3]), wxf=True)
         return _Spec(text, PAWN, int(sel[0]), sel[1], action, int(m[3]), wxf=True)
     m = _WXF_SHORT.fullmatch(s)
     if m:
         return _Spec(text, _WXF_TYPE[m[1].upper()], int(m[2]), None, None, int(m[3]), wxf=True)
-    raise InvalidMoveError(f"not a move in WXF notation: {text!r}: {misfit(WXF_FORMS, s, s)} "
+    raise InvalidMoveError(f"不是 WXF 记谱的着法：{text!r}：{misfit(WXF_FORMS, s, s, zh=True)}"
+                           f"（应如 'C2.5'、'H8+7'、'R+.3'）",
+                           f"not a move in WXF notation: {text!r}: {misfit(WXF_FORMS, s, s)} "
                            f"(expected e.g. 'C2.5', 'H8+7', 'R+.3')")
 
 
@@ -404,16 +436,22 @@ def _resolve(board: Board, spec: _Spec) -> Move:
     """The one legal move ``spec`` describes; raises Illegal/Ambiguous otherwise."""
     c = int(board.turn)
     name = _ENGLISH[spec.ptype]
-    where = _where(board)
+    name_zh = _piece_zh(spec.ptype, c)
+    where_zh, where = _where(board)
     if spec.number < 1 or spec.number > 9:
-        raise InvalidMoveError(f"{spec.text!r}: number {spec.number} is not 1-9")
+        raise InvalidMoveError(f"{spec.text!r}：数字 {spec.number} 不在 1-9 之内",
+                               f"{spec.text!r}: number {spec.number} is not 1-9")
     squares = _select(board, c, spec)
     if not squares:
         if spec.select is None:
             assert spec.file is not None
-            raise IllegalMoveError(f"{where}: {spec.text!r}: {_side(c)} has no {name} on file "
+            raise IllegalMoveError(f"{where_zh}：{spec.text!r}：{_side_zh(c)}第 {spec.file} 路"
+                                   f"上没有{name_zh}",
+                                   f"{where}: {spec.text!r}: {_side(c)} has no {name} on file "
                                    f"{spec.file}")
-        raise IllegalMoveError(f"{where}: {spec.text!r}: {_side(c)} has no {name} in that "
+        raise IllegalMoveError(f"{where_zh}：{spec.text!r}：{_side_zh(c)}在有两个或更多{name_zh}"
+                               f"的路上没有这个位置的{name_zh}",
+                               f"{where}: {spec.text!r}: {_side(c)} has no {name} in that "
                                f"position on a file with two or more of them")
     candidates: list[Move] = []
     tried: list[Move] = []
@@ -429,31 +467,44 @@ def _resolve(board: Board, spec: _Spec) -> Move:
     if candidates:
         names = [m.iccs() for m in candidates]
         listed = ", ".join(f"{m.iccs()} ({_write(board, m, written)})" for m in candidates)
-        raise AmbiguousMoveError(f"{where}: {spec.text!r} fits {len(names)} legal moves: "
+        raise AmbiguousMoveError(f"{where_zh}：{spec.text!r} 合乎 {len(names)} 个合法着法："
+                                 f"{listed}",
+                                 f"{where}: {spec.text!r} fits {len(names)} legal moves: "
                                  f"{listed}", names)
     if tried:
-        why = _illegal_reason(board, tried[0], f"{where}: {spec.text!r}")
+        why_zh, why = _illegal_reason(board, tried[0], (f"{where_zh}：{spec.text!r}",
+                                                        f"{where}: {spec.text!r}"))
     else:
         how = {"+": "forward", "-": "back", ".": "sideways"}.get(spec.action or "", "")
+        how_zh = {"+": "进", "-": "退", ".": "平"}.get(spec.action or "", "走")
         pieces = " or ".join(square_name(sq) for sq in squares)
         if spec.ptype in _STRAIGHT:
+            why_zh = (f"{where_zh}：{spec.text!r}：{pieces.replace(' or ', '或')} 的{name_zh}不能{how_zh} "
+                      f"{spec.number}（出了棋盘或仍在本路）")
             why = (f"{where}: {spec.text!r}: the {name} on {pieces} cannot move {how} "
                    f"{spec.number} (off the board or onto its own file)")
         elif spec.action == ".":
+            why_zh = f"{where_zh}：{spec.text!r}：{name_zh}从不平走；7.5 写作进/退"
             why = f"{where}: {spec.text!r}: the {name} never moves sideways (平); 7.5 writes 进/退"
         else:
+            why_zh = (f"{where_zh}：{spec.text!r}：{pieces.replace(' or ', '或')} 的{name_zh}到不了第 {spec.number} 路"
+                      f"（7.5：{name_zh}的数字是落点所在的路）")
             why = (f"{where}: {spec.text!r}: the {name} on {pieces} cannot reach file "
                    f"{spec.number} (7.5: for the {name} the number is the file it lands on)")
-    raise IllegalMoveError(why + _hint(board, squares, written))
+    hint_zh, hint = _hint(board, squares, written)
+    raise IllegalMoveError(why_zh + hint_zh, why + hint)
 
 
-def _hint(board: Board, squares: list[int], notation: str) -> str:
-    """The legal moves of the pieces on ``squares``, for an error message."""
+def _hint(board: Board, squares: list[int], notation: str) -> tuple[str, str]:
+    """``(zh, en)``: the legal moves of the pieces on ``squares``, for an
+    error message."""
     moves = [m for sq in squares for m in board.legal_moves_from(sq)]
     if not moves:
-        return "; that piece has no legal move" if len(squares) == 1 else \
-            "; those pieces have no legal move"
-    return "; its legal moves: " + " ".join(_write(board, m, notation) for m in moves)
+        return ("；该子无合法着法" if len(squares) == 1 else "；这些子无合法着法",
+                "; that piece has no legal move" if len(squares) == 1 else
+                "; those pieces have no legal move")
+    listed = " ".join(_write(board, m, notation) for m in moves)
+    return "；合法着法：" + listed, "; its legal moves: " + listed
 
 
 def _parse_coordinates(board: Board, s: str, notation: str) -> Move:
@@ -480,7 +531,7 @@ def parse(board: Board, text: str, notation: str | None = None) -> Move:
     >>> parse(Board(), "车一平二")
     Traceback (most recent call last):
     ...
-    qisai.xiangqi.errors.IllegalMoveError: ply 1 (Red to move): '车一平二': the chariot on i0 cannot move to h0 (clause 2); its legal moves: 车一进一 车一进二
+    qisai.xiangqi.errors.IllegalMoveError: 第 1 步（红方走）：'车一平二'：i0 的车不能走到 h0（第 2 条）；合法着法：车一进一 车一进二 / ply 1 (Red to move): '车一平二': the chariot on i0 cannot move to h0 (clause 2); its legal moves: 车一进一 车一进二
     """
     s = _normalize(text)
     if notation is None:
@@ -496,7 +547,7 @@ def parse(board: Board, text: str, notation: str | None = None) -> Move:
         return _resolve(board, _read_wxf(text, s))
     if notation in ("iccs", "engine"):
         return _parse_coordinates(board, s, notation)
-    raise NotationError(f"unknown notation {notation!r}; expected one of {', '.join(NOTATIONS)}")
+    raise _unknown_notation(notation)
 
 
 def _parse_auto_coordinates(board: Board, s: str, m: re.Match[str]) -> Move:
@@ -504,7 +555,8 @@ def _parse_auto_coordinates(board: Board, s: str, m: re.Match[str]) -> Move:
     if "10" in ranks:
         return _parse_coordinates(board, s, "engine")
     if any(len(r) > 1 for r in ranks):
-        raise InvalidMoveError(f"not a coordinate move: {s!r} (ranks are 0-9 or 1-10)")
+        raise InvalidMoveError(f"不是坐标着法：{s!r}（行为 0-9 或 1-10）",
+                               f"not a coordinate move: {s!r} (ranks are 0-9 or 1-10)")
     try:
         return _parse_coordinates(board, s, "iccs")
     except IllegalMoveError:
@@ -643,11 +695,11 @@ def format(board: Board, move: Move, notation: str = "chinese", *,
     '馬二進三'
     """
     if notation not in NOTATIONS:
-        raise NotationError(f"unknown notation {notation!r}; expected one of "
-                            f"{', '.join(NOTATIONS)}")
+        raise _unknown_notation(notation)
     if not (isinstance(move, tuple) and len(move) == 2
             and all(isinstance(sq, int) for sq in move)):
-        raise InvalidMoveError(f"not a move: {move!r} (expected a Move(from_square, to_square))")
+        raise InvalidMoveError(f"不是着法：{move!r}（应为 Move(起点, 终点)）",
+                               f"not a move: {move!r} (expected a Move(from_square, to_square))")
     move = Move(*move)
     _check_move(board, move)
     return _write(board, move, notation, traditional)
@@ -657,7 +709,8 @@ def format(board: Board, move: Move, notation: str = "chinese", *,
 
 def _tokens(text: str) -> list[str]:
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move line must be a string, not {type(text).__name__}")
+        raise InvalidMoveError(f"着法行应为字符串，不是 {type(text).__name__}",
+                               f"a move line must be a string, not {type(text).__name__}")
     out = []
     for raw in text.replace(",", " ").replace("，", " ").split():
         tok = _MOVE_NUMBER.sub("", raw)
@@ -716,9 +769,9 @@ def _parse_tokens(b: Board, tokens: list[str],
         try:
             move = parse(b, tok, notation)
         except AmbiguousMoveError as e:
-            return moves, AmbiguousMoveError(f"move {i + 1} ({tok}): {e}", e.candidates)
+            return moves, AmbiguousMoveError(f"第 {i + 1} 着（{tok}）：{e.zh}", f"move {i + 1} ({tok}): {e.en}", e.candidates)
         except XiangqiError as e:
-            return moves, type(e)(f"move {i + 1} ({tok}): {e}")
+            return moves, type(e)(f"第 {i + 1} 着（{tok}）：{e.zh}", f"move {i + 1} ({tok}): {e.en}")
         b.push_unchecked(move)
         moves.append(move)
     return moves, None
@@ -734,14 +787,14 @@ def format_line(board: Board, moves: list[Move], notation: str = "chinese", *,
     that is not legal, and :class:`NotationError` for an unknown notation.
     """
     if notation not in NOTATIONS:
-        raise NotationError(f"unknown notation {notation!r}; expected one of "
-                            f"{', '.join(NOTATIONS)}")
+        raise _unknown_notation(notation)
     b = board.copy()
     out = []
     for i, move in enumerate(moves):
         try:
             out.append(format(b, move, notation, traditional=traditional))
         except IllegalMoveError as e:
-            raise IllegalMoveError(f"move {i + 1} ({Move(*move).iccs()}): {e}") from None
+            raise IllegalMoveError(f"第 {i + 1} 着（{Move(*move).iccs()}）：{e.zh}",
+                                   f"move {i + 1} ({Move(*move).iccs()}): {e.en}") from None
         b.push_unchecked(Move(*move))
     return out

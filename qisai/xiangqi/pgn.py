@@ -68,7 +68,7 @@ class GameNode:
         while node.parent is not None:
             node = node.parent
         if not isinstance(node, Game):
-            raise RecordError("node is not part of a Game")
+            raise RecordError("该节点不属于任何对局（Game）", "node is not part of a Game")
         return node
 
     def ply(self) -> int:
@@ -100,10 +100,11 @@ class GameNode:
         try:
             b = Board(game.fen, strict=False)
         except XiangqiError as exc:
-            raise RecordError(f"bad set-up position: {exc}") from None
+            raise RecordError(f"开局摆放有误：{exc.zh}", f"bad set-up position: {exc.en}") from None
         for ply, move in enumerate(self.moves(), 1):
             if not b.is_legal(move):
-                raise RecordError(f"ply {ply}: illegal move {move.iccs()}")
+                raise RecordError(f"第 {ply} 步：不合规则的着法 {move.iccs()}",
+                                  f"ply {ply}: illegal move {move.iccs()}")
             b.push_unchecked(move)
         return b
 
@@ -374,7 +375,9 @@ def read_game(stream: IO[str] | IO[bytes], encoding: str | None = None) -> Game 
                     break
                 m = _LENIENT_TAG.match(text, pos)
                 if m is None:
-                    raise PgnError(f"game {src.games}, line {src.line_no}: malformed tag pair "
+                    raise PgnError(f"第 {src.games} 局第 {src.line_no} 行：标签格式有误 "
+                                   f"{text[pos:][:60]!r}（应为 [Name \"value\"]）",
+                                   f"game {src.games}, line {src.line_no}: malformed tag pair "
                                    f"{text[pos:][:60]!r} (expected [Name \"value\"])")
                 warnings.append(f"game {src.games}, line {src.line_no}: tag {m.group(1)} has "
                                 f"unescaped quotes; read as {m.group(2)!r}")
@@ -429,11 +432,13 @@ def _lex(src: _Source, first: str | None) -> list[_Token]:
                 tokens.append(_Token("open", ch, src.line_no))
                 i += 1
             elif ch == "}":
-                raise PgnError(f"line {src.line_no}: '}}' closes no comment")
+                raise PgnError(f"第 {src.line_no} 行：'}}' 前没有开始的注释",
+                               f"line {src.line_no}: '}}' closes no comment")
             elif ch == ")":
                 depth -= 1
                 if depth < 0:
-                    raise PgnError(f"line {src.line_no}: ')' closes no variation")
+                    raise PgnError(f"第 {src.line_no} 行：')' 前没有开始的变着",
+                                   f"line {src.line_no}: ')' closes no variation")
                 tokens.append(_Token("close", ch, src.line_no))
                 i += 1
             else:
@@ -459,9 +464,11 @@ def _lex(src: _Source, first: str | None) -> list[_Token]:
                     tokens.append(_Token("move", word, src.line_no))
         line = src.readline()
     if comment is not None:
-        raise PgnError(f"line {comment_line}: comment '{{' is never closed")
+        raise PgnError(f"第 {comment_line} 行：注释 '{{' 没有结束",
+                       f"line {comment_line}: comment '{{' is never closed")
     if depth:
-        raise PgnError(f"line {src.line_no}: {depth} variation(s) not closed at the end of the game")
+        raise PgnError(f"第 {src.line_no} 行：对局结束时还有 {depth} 个变着没有结束",
+                       f"line {src.line_no}: {depth} variation(s) not closed at the end of the game")
     return tokens
 
 
@@ -483,7 +490,7 @@ def _build_game(headers: dict[str, str], tokens: list[_Token]) -> Game:
     try:
         board = Board(game.fen, strict=False)
     except XiangqiError as exc:
-        raise PgnError(f"[FEN] tag: {exc}") from None
+        raise PgnError(f"[FEN] 标签：{exc.zh}", f"[FEN] tag: {exc.en}") from None
     node: GameNode = game
     stack: list[GameNode] = []
     result: str | None = None
@@ -492,15 +499,18 @@ def _build_game(headers: dict[str, str], tokens: list[_Token]) -> Game:
             try:
                 move = _notation.parse(board, tok.text, notation)
             except XiangqiError as exc:
-                raise PgnError(f"line {tok.line}, ply {node.ply() + 1}: "
-                               f"cannot read move {tok.text!r}: {exc}") from None
+                raise PgnError(f"第 {tok.line} 行第 {node.ply() + 1} 步："
+                               f"无法读出着法 {tok.text!r}：{exc.zh}",
+                               f"line {tok.line}, ply {node.ply() + 1}: "
+                               f"cannot read move {tok.text!r}: {exc.en}") from None
             node = node.add_variation(move)
             board.push_unchecked(move)
         elif tok.kind == "comment":
             node.comment = f"{node.comment} {tok.text}".strip() if node.comment else tok.text
         elif tok.kind == "open":
             if node.parent is None:
-                raise PgnError(f"line {tok.line}: a variation must follow a move")
+                raise PgnError(f"第 {tok.line} 行：变着须在着法之后",
+                               f"line {tok.line}: a variation must follow a move")
             stack.append(node)
             node = node.parent
             board.pop()
@@ -529,8 +539,8 @@ def iter_games(stream: IO[str] | IO[bytes], encoding: str | None = None, *,
             if on_error is None:
                 raise
             src = _source(stream, encoding)
-            if not str(exc).startswith("game "):
-                exc = PgnError(f"game {src.games}, {exc}")
+            if not exc.en.startswith("game "):
+                exc = PgnError(f"第 {src.games} 局，{exc.zh}", f"game {src.games}, {exc.en}")
             on_error(exc)
             _skip_trailer(src)
             continue
@@ -589,7 +599,8 @@ def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> 
     notation.
     """
     if notation not in ("chinese", "wxf", "iccs"):
-        raise _notation.NotationError(f"PGN move text is chinese, wxf or iccs, not {notation!r}")
+        raise _notation.NotationError(f"PGN 着法只能用 chinese、wxf 或 iccs 记谱，不是 {notation!r}",
+                                      f"PGN move text is chinese, wxf or iccs, not {notation!r}")
     headers = dict(game.headers)
     headers.pop("Format", None)
     if notation != "chinese":
@@ -599,14 +610,15 @@ def dumps(game: Game, notation: str = "chinese", *, fullwidth: bool = False) -> 
     try:
         board = Board(game.fen, strict=False)
     except XiangqiError as exc:
-        raise PgnError(f"cannot write a game with a bad set-up: {exc}") from None
+        raise PgnError(f"开局摆放有误，无法写出对局：{exc.zh}",
+                       f"cannot write a game with a bad set-up: {exc.en}") from None
     words: list[str] = []
     if game.comment:
         words.append(_comment(game.comment))
     try:
         _write_line(game, board, notation, fullwidth, words)
     except RecursionError:
-        raise PgnError("variations are nested too deeply to write") from None
+        raise PgnError("变着嵌套过深，无法写出", "variations are nested too deeply to write") from None
     words.append(game.result)
     out: list[str] = []
     current = ""
@@ -624,7 +636,8 @@ def _move_text(board: Board, move: Move, notation: str, fullwidth: bool, ply: in
     try:
         text = _notation.format(board, move, notation)
     except XiangqiError as exc:
-        raise PgnError(f"ply {ply}: cannot write move {move.iccs()}: {exc}") from None
+        raise PgnError(f"第 {ply} 步：无法写出着法 {move.iccs()}：{exc.zh}",
+                       f"ply {ply}: cannot write move {move.iccs()}: {exc.en}") from None
     if notation == "iccs":
         text = f"{text[:2]}-{text[2:]}".upper()
     elif fullwidth and notation == "chinese" and board.turn is Color.BLACK:
@@ -665,7 +678,8 @@ def _write_line(node: GameNode, board: Board, notation: str, fullwidth: bool,
             words.append(")")
         force_number = len(node.variations) > 1 or bool(main.comment)
         if not board.is_legal(main.move):
-            raise PgnError(f"ply {ply}: illegal move {main.move.iccs()} in the tree")
+            raise PgnError(f"第 {ply} 步：着法树中有不合规则的着法 {main.move.iccs()}",
+                           f"ply {ply}: illegal move {main.move.iccs()} in the tree")
         board.push_unchecked(main.move)
         pushed += 1
         node = main

@@ -100,7 +100,7 @@ class Piece(NamedTuple):
         """
         t = _LETTER_TYPE.get(letter.lower())
         if t is None or len(letter) != 1:
-            raise FenError(f"unknown piece letter {letter!r}")
+            raise FenError(f"未知的棋子字母 {letter!r}", f"unknown piece letter {letter!r}")
         return cls(PieceType(t), Color.RED if letter.isupper() else Color.BLACK)
 
     def value(self) -> int:

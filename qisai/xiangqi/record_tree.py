@@ -7,6 +7,7 @@ such a list into a :class:`~qisai.xiangqi.pgn.Game` tree, checking every move.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from qisai.xiangqi.board import Board
@@ -26,6 +27,20 @@ class PreorderMove(NamedTuple):
     has_alt: bool
     comment: str
     offset: int
+
+
+_PLACES = ((re.compile(r"(CB[LR]) game (\d+) \(byte (\d+)\)"), r"\1 第 \2 局（第 \3 字节）"),
+           (re.compile(r"CBF move (\d+) \((.*)\)$"), r"CBF 第 \1 着（\2）"),
+           (re.compile(r"XQF record"), "XQF 记录"), (re.compile(r": node$"), "：节点"))
+
+
+def where_zh(where: str) -> str:
+    """Return a record reader's place words (``CBL game 3 (byte 512)``,
+    ``CBF move 4 ('77-47')``, ``XQF record``) in Chinese, for the Chinese
+    text of its errors."""
+    for pattern, words in _PLACES:
+        where = pattern.sub(words, where)
+    return where
 
 
 def attach_preorder(game: Game, board: Board, records: list[PreorderMove], *, strict: bool,
@@ -57,7 +72,12 @@ def attach_preorder(game: Game, board: Board, records: list[PreorderMove], *, st
             if node is None:
                 message = f"{prefix} at byte {rec.offset} (ply {ply}): {problem}"
                 if strict:
-                    raise error(message)
+                    if rec.src is None or rec.dst is None:
+                        problem_zh = f"点在棋盘外（{rec.raw[0]} -> {rec.raw[1]}）"
+                    else:
+                        problem_zh = f"局面 {board.fen()} 中 {move.iccs()} 不合规则"
+                    raise error(f"{where_zh(prefix)}第 {rec.offset} 字节（第 {ply} 步）："
+                                f"{problem_zh}", message)
                 game.errors.append(message + "; variation dropped")
         if rec.has_alt:
             waiting.append((parent, depth))

@@ -51,23 +51,26 @@ def square_name(sq: int) -> str:
     return FILES[sq % 9] + str(sq // 9)
 
 
-def _iccs_misfit(text: str) -> str:
+def _iccs_misfit(text: str) -> tuple[str, str]:
     """Say where ``text`` stops being an ICCS move (file a-i, rank 0-9, file,
     rank; a ``-`` between the squares is allowed): the first character that
-    does not fit, counted from 1 in the text without surrounding spaces."""
+    does not fit, counted from 1 in the text without surrounding spaces.
+    Returns ``(zh, en)``."""
     raw = text.strip()
     chars = [(k + 1, ch) for k, ch in enumerate(raw) if ch != "-"]
-    want = (("from-file", FILES), ("from-rank", "0123456789"), ("to-file", FILES),
-            ("to-rank", "0123456789"))
-    for (pos, ch), (name, allowed) in zip(chars, want, strict=False):
+    want = (("from-file", FILES, "起点路"), ("from-rank", "0123456789", "起点行"),
+            ("to-file", FILES, "终点路"), ("to-rank", "0123456789", "终点行"))
+    for (pos, ch), (name, allowed, zh) in zip(chars, want, strict=False):
         if ch.lower() not in allowed:
-            return f"character {pos} ({ch!r}) is not a {name} ({allowed[0]}-{allowed[-1]})"
+            return (f"第 {pos} 个字符（{ch!r}）不是{zh}（{allowed[0]}-{allowed[-1]}）",
+                    f"character {pos} ({ch!r}) is not a {name} ({allowed[0]}-{allowed[-1]})")
     if len(chars) < 4:
-        return f"the {want[len(chars)][0]} is missing after character {len(raw)}"
+        return (f"第 {len(raw)} 个字符之后缺少{want[len(chars)][2]}",
+                f"the {want[len(chars)][0]} is missing after character {len(raw)}")
     if len(chars) > 4:
         pos, ch = chars[4]
-        return f"character {pos} ({ch!r}) is one too many"
-    return "not of the form file, rank, file, rank"
+        return f"第 {pos} 个字符（{ch!r}）多余", f"character {pos} ({ch!r}) is one too many"
+    return "不是“路、行、路、行”的形式", "not of the form file, rank, file, rank"
 
 
 class Move(NamedTuple):
@@ -85,7 +88,9 @@ class Move(NamedTuple):
         s = text.strip().lower().replace("-", "")
         if len(s) != 4 or s[0] not in FILES or s[2] not in FILES or not s[1].isdigit() \
                 or not s[3].isdigit() or not s.isascii():
-            raise InvalidMoveError(f"not an ICCS move: {_prefix(text)}: {_iccs_misfit(text)} "
+            zh, en = _iccs_misfit(text)
+            raise InvalidMoveError(f"不是 ICCS 着法：{_prefix(text)}：{zh}（应如 'h2e2'）",
+                                   f"not an ICCS move: {_prefix(text)}: {en} "
                                    f"(expected e.g. 'h2e2')")
         return cls(square(FILES.index(s[0]), int(s[1])), square(FILES.index(s[2]), int(s[3])))
 
@@ -102,10 +107,12 @@ class Move(NamedTuple):
         j = i + 1
         if (not 4 <= len(s) <= 6 or not s.isascii() or s[0] not in FILES or i >= len(s)
                 or s[i] not in FILES or not s[1:i].isdigit() or not s[j:].isdigit()):
-            raise InvalidMoveError(f"not an engine move: {_prefix(text)} (expected e.g. 'h3e3')")
+            raise InvalidMoveError(f"不是引擎着法：{_prefix(text)}（应如 'h3e3'）",
+                                   f"not an engine move: {_prefix(text)} (expected e.g. 'h3e3')")
         r1, r2 = int(s[1:i]), int(s[j:])
         if not (1 <= r1 <= 10 and 1 <= r2 <= 10):
-            raise InvalidMoveError(f"rank out of 1-10 in engine move {text!r}")
+            raise InvalidMoveError(f"引擎着法 {text!r} 的行不在 1-10 之内",
+                                   f"rank out of 1-10 in engine move {text!r}")
         return cls(square(FILES.index(s[0]), r1 - 1), square(FILES.index(s[i]), r2 - 1))
 
     @classmethod

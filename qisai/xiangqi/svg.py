@@ -150,7 +150,8 @@ def _piece(board: Board, sq: int, flipped: bool) -> str:
 
 def _check_square(sq: int, name: str) -> int:
     if not isinstance(sq, int) or isinstance(sq, bool) or not 0 <= sq < 90:
-        raise SvgError(f"{name}: square {sq!r} is off the board (0..89)")
+        raise SvgError(f"{name}：点 {sq!r} 不在棋盘上（0..89）",
+                       f"{name}: square {sq!r} is off the board (0..89)")
     return sq
 
 
@@ -173,9 +174,11 @@ def board_svg(board: Board | None = None, *, flipped: bool = False,
     if board is None:
         board = Board()
     if coordinates not in ("chinese", "iccs", None):
-        raise SvgError(f"coordinates must be 'chinese', 'iccs' or None, not {coordinates!r}")
+        raise SvgError(f"坐标应为 'chinese'、'iccs' 或 None，不是 {coordinates!r}",
+                       f"coordinates must be 'chinese', 'iccs' or None, not {coordinates!r}")
     if not isinstance(size, int) or size < 1:
-        raise SvgError(f"size must be a positive integer, not {size!r}")
+        raise SvgError(f"尺寸应为正整数，不是 {size!r}",
+                       f"size must be a positive integer, not {size!r}")
     if last_move is None:
         last_move = board.peek()
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '

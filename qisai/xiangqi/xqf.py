@@ -99,7 +99,9 @@ class _Reader:
 
     def read(self, n: int, what: str) -> bytes:
         if self.pos + n > len(self.data):
-            raise XqfError(f"XQF truncated at byte {self.pos}: {what} needs {n} bytes, "
+            raise XqfError(f"XQF 在第 {self.pos} 字节处截断：{_WHAT.get(what, what)}需 {n} 字节，"
+                           f"只剩 {len(self.data) - self.pos} 字节",
+                           f"XQF truncated at byte {self.pos}: {what} needs {n} bytes, "
                            f"{len(self.data) - self.pos} left")
         stream = self.keys.stream
         out = bytes((self.data[self.pos + i] - stream[(self.pos + i) % 32]) & 0xFF
@@ -109,6 +111,10 @@ class _Reader:
 
     def read_int(self, what: str) -> int:
         return int.from_bytes(self.read(4, what), "little")
+
+
+_WHAT = {"move record": "着法记录", "comment length": "注释长度", "comment": "注释"}
+"""What a read is for, in Chinese (the Chinese text of a truncation error)."""
 
 
 class _Record(NamedTuple):
@@ -135,7 +141,8 @@ def _read_record(r: _Reader, version: int) -> _Record:
         if tag & 0x20:
             length = (r.read_int("comment length") - r.keys.comment) & 0xFFFFFFFF
     if length > _MAX_COMMENT or length > len(r.data) - r.pos:
-        raise XqfError(f"XQF record at byte {offset}: comment length {length} exceeds the file")
+        raise XqfError(f"XQF 第 {offset} 字节处的记录：注释长度 {length} 超出文件",
+                       f"XQF record at byte {offset}: comment length {length} exceeds the file")
     comment = r.read(length, "comment").decode(r.encoding, errors="replace").replace("\x00", "") \
         if length else ""
     src = (rec[0] - 24 - r.keys.src) & 0xFF
@@ -163,7 +170,8 @@ def _setup(h: bytes, keys: _Keys) -> tuple[list[tuple[int, Piece]], int]:
         if sq is None:
             continue
         if sq in seen:
-            raise XqfError(f"XQF header: two pieces on square {v} (slot {i})")
+            raise XqfError(f"XQF 文件头：点 {v} 上有两个棋子（第 {i} 格）",
+                           f"XQF header: two pieces on square {v} (slot {i})")
         seen.add(sq)
         color = Color.RED if i < 16 else Color.BLACK
         pieces.append((sq, Piece(_SLOT_TYPES[i % 16], color)))
@@ -188,13 +196,16 @@ def read_xqf(data: bytes, *, strict: bool = True, encoding: str = "gb18030") -> 
     :class:`LookupError` for an ``encoding`` Python does not know.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise XqfError(f"XQF data must be bytes, not {type(data).__name__}")
+        raise XqfError(f"XQF 数据应为 bytes，不是 {type(data).__name__}",
+                       f"XQF data must be bytes, not {type(data).__name__}")
     data = bytes(data)
     if len(data) < HEADER_SIZE:
-        raise XqfError(f"XQF file too short: {len(data)} bytes, the header alone is {HEADER_SIZE}")
+        raise XqfError(f"XQF 文件太短：{len(data)} 字节，文件头就有 {HEADER_SIZE} 字节",
+                       f"XQF file too short: {len(data)} bytes, the header alone is {HEADER_SIZE}")
     h = data[:HEADER_SIZE]
     if h[:2] != b"XQ":
-        raise XqfError(f"not an XQF file: signature {h[:2]!r}, expected b'XQ'")
+        raise XqfError(f"不是 XQF 文件：签名 {h[:2]!r}，应为 b'XQ'",
+                       f"not an XQF file: signature {h[:2]!r}, expected b'XQ'")
     version = h[2]
     keys = _keys(h)
     pieces, who = _setup(h, keys)
@@ -228,7 +239,8 @@ def read_xqf(data: bytes, *, strict: bool = True, encoding: str = "gb18030") -> 
     try:
         board = Board(fen)
     except XiangqiError as exc:
-        raise XqfError(f"XQF header: the set-up position is not valid: {exc}") from None
+        raise XqfError(f"XQF 文件头：开局摆放不合规则：{exc.zh}",
+                       f"XQF header: the set-up position is not valid: {exc.en}") from None
     if board.board_fen() != Board().board_fen() or turn != "w":
         game.headers["FEN"] = board.fen()
     moves = [PreorderMove(_xqf_square(r.src), _xqf_square(r.dst), (r.src, r.dst),

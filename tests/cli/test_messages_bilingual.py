@@ -5,6 +5,7 @@ explanations; the exit status says the same as before."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -37,8 +38,31 @@ def _event(tmp_path: Path) -> Path:
 def test_bad_fen() -> None:
     # nine ranks: a Xiangqi board has ten (clause 1)
     zh, en = said("perft", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "1")
-    assert zh.startswith("错误：FEN 有误：") and en.startswith("error: bad FEN: ")
-    assert "10 expected" in en
+    # each line in its own language (issue 32.8): the rules core's Chinese
+    # in the 错误 line, naming the field and the count, its English in the other
+    assert zh == "错误：FEN 有误：FEN 第 1 段（棋子位置）有 9 行，应为 10 行"
+    assert en == "error: bad FEN: FEN field 1 (placement) has 9 ranks, 10 expected"
+
+
+def test_bad_fen_character_is_named_in_chinese() -> None:
+    # 'x' is no piece letter (clause 1.3); the place is said as 第 N 行, 第 K 个字符
+    zh, en = said("notation", "--moves", "h2e2", "--fen",
+                  "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w")
+    assert zh == ("错误：FEN 有误：FEN 第 1 段（棋子位置）第 10 行（横线 0）第 59 个字符："
+                  "未知的棋子字母 'X'")
+    assert not re.search(r"[A-Za-z]{3,}", zh.replace("FEN", "")), zh  # no English words
+    assert en == ("error: bad FEN: FEN field 1 (placement), rank 0 (row 10), character 59: "
+                  "unknown piece letter 'X'")
+
+
+def test_illegal_move_is_said_in_chinese() -> None:
+    # 车一平二 at the start: the chariot on i0 cannot go sideways onto h0, its own
+    # 马 stands there (clause 2.5)
+    zh, en = said("notation", "--moves", "车一平二", code=1)
+    assert zh == ("错误：第 1 着（车一平二）：第 1 步（红方走）：'车一平二'：i0 的车不能走到 h0"
+                  "（第 2 条）；合法着法：车一进一 车一进二")
+    assert en == ("error: move 1 (车一平二): ply 1 (Red to move): '车一平二': the chariot on i0 "
+                  "cannot move to h0 (clause 2); its legal moves: 车一进一 车一进二")
 
 
 def test_unknown_event_file(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_bad_setup_leaves_the_board_as_it_was(kwargs: dict, message: str) -> Non
     b = Board(5)
     b.play("C3")
     before = (str(b), b.zobrist, b.to_move, len(b.history), b.group("C3"), b.liberties("C3"))
-    with pytest.raises(SetupError, match="^" + message + "$"):
+    with pytest.raises(SetupError, match=" / " + message + "$"):
         b.setup(**kwargs)
     assert (str(b), b.zobrist, b.to_move, len(b.history), b.group("C3"), b.liberties("C3")) == before
     assert b.play("D3").point == (2, 3)  # and it plays on
@@ -128,13 +128,13 @@ def test_free_handicap_and_its_errors() -> None:
     assert b.handicap == 3 and b.to_move is Color.WHITE
     for free, stones in ((["A1", "A2"], 3), (["A1", "A1"], 2), ([], 0)):
         fresh = Board(9)
-        with pytest.raises(SetupError, match=f"^free handicap needs {stones} distinct points, "
+        with pytest.raises(SetupError, match=f" / free handicap needs {stones} distinct points, "
                                              f"got {len(free)}$"):
             fresh.place_handicap(stones, free)
         assert fresh.handicap == 0 and fresh.history == []
     played = Board(9)
     played.play(None)  # a pass: the board is empty but the game has begun
-    with pytest.raises(SetupError, match="^handicap stones go on an empty board before the "
+    with pytest.raises(SetupError, match=" / handicap stones go on an empty board before the "
                                          "first move$"):
         played.place_handicap(2)
     stoned = Board(9)
@@ -263,7 +263,7 @@ def test_undo_of_a_pass_and_a_setup_restores_ko_and_counts() -> None:
     assert b.history == [] and b.zobrist == 0 and b.repetitions() == 0
     from qisai.go.errors import UndoError
 
-    with pytest.raises(UndoError, match="^nothing to undo$"):
+    with pytest.raises(UndoError, match=" / nothing to undo$"):
         b.undo()
 
 
@@ -315,7 +315,7 @@ def test_text_board_top_row_first_with_coordinates() -> None:
 
 def test_get_on_a_pass_is_an_error() -> None:
     b = Board(9)
-    with pytest.raises(CoordinateError, match="^a pass is not a point$"):
+    with pytest.raises(CoordinateError, match=" / a pass is not a point$"):
         b.get(None)
     assert b.get("A1") is None
     b.play("A1")
@@ -376,7 +376,8 @@ def test_move_out_of_turn_names_the_point_colour_and_move() -> None:
     err = info.value
     assert (err.reason, err.point, err.color, err.move_number) == (
         IllegalReason.OUT_OF_TURN, "D4", "B", 2)
-    assert str(err) == "move 2: B D4 is illegal: move out of turn (连走二步)"
+    assert err.en == "move 2: B D4 is illegal: move out of turn (连走二步)"
+    assert err.zh == "第 2 手：黑方 D4 不合规则：连走二步"  # competition rule 8(1)
 
 
 def test_captures_add_up() -> None:

@@ -97,7 +97,8 @@ def test_lone_stone_in_atari_after_single_capture_sets_the_ko_point(rules: Rules
     err = info.value
     assert err.reason is IllegalReason.KO
     assert (err.point, err.color, err.move_number) == ("D4", "W", 2)
-    assert str(err) == "move 2: W D4 is illegal: ko recapture (打劫)"
+    assert err.en == "move 2: W D4 is illegal: ko recapture (打劫)"
+    assert err.zh == "第 2 手：白方 D4 不合规则：打劫"  # rule 11(1)
     assert IllegalReason.KO.value == "打劫"
     # a move elsewhere clears the ko point (劫材), then the recapture is fine
     b.play("A1")

@@ -2,7 +2,8 @@
 layer's error says what is wrong in Chinese and English; the arena's
 answer gives the one the request's language asks for as ``detail`` (the
 ``lang`` cookie of the switch, else ``Accept-Language``, English when
-neither says) and both as ``zh`` and ``en``."""
+neither says; a 繁體中文 page gets the Chinese in traditional characters)
+and both as ``zh`` and ``en``."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_pairing_refused_in_english_chinese_and_by_the_switch(register: Any,
     assert body["detail"] == body["en"]
     assert body["en"].startswith("pairing: Open: round 1 still lacks results on board(s) 1, 2")
     assert body["zh"] == "编排：Open：第 1 轮第 1, 2 台尚无成绩"
-    for accept in ("zh-CN,zh;q=0.9,en;q=0.8", "zh-TW", "en;q=0.5,zh;q=0.9"):
+    for accept in ("zh-CN,zh;q=0.9,en;q=0.8", "zh", "en;q=0.5,zh;q=0.9"):
         r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": accept})
         assert r.status_code == 409 and r.json()["detail"] == body["zh"], accept
     r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": "en-GB,en"})
@@ -48,6 +49,26 @@ def test_pairing_refused_in_english_chinese_and_by_the_switch(register: Any,
     client.cookies.set("lang", "en")
     r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": "zh-CN"})
     assert r.json()["detail"] == body["en"]
+
+
+def test_a_traditional_page_is_refused_in_traditional_characters(register: Any,
+                                                                 client: TestClient) -> None:
+    # 繁體中文 (zh-TW, zh-HK, or the switch's zh-Hant) gets the refusal as
+    # its pages are written: 編排, 輪, 臺 (Taiwan standard), 無, 成績
+    base, h = _swiss_with_round_one_unplayed(client, register)
+    hant = "編排：Open：第 1 輪第 1, 2 臺尚無成績"
+    for accept in ("zh-TW", "zh-HK,zh;q=0.8", "zh-Hant-TW,en;q=0.5"):
+        r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": accept})
+        assert r.status_code == 409, accept
+        body = r.json()
+        assert body["detail"] == hant, (accept, body)
+        assert body["zh"] == "编排：Open：第 1 轮第 1, 2 台尚无成绩"  # the text as written
+    client.cookies.set("lang", "zh-Hant")
+    r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": "zh-CN"})
+    assert r.json()["detail"] == hant
+    client.cookies.set("lang", "zh")  # 简体 on the switch: simplified though the browser asks zh-TW
+    r = client.post(f"{base}/rounds", headers={**h, "Accept-Language": "zh-TW"})
+    assert r.json()["detail"] == r.json()["zh"]
 
 
 def test_a_result_refused_names_the_board_in_both_languages(register: Any,

@@ -71,7 +71,8 @@ def test_damaged_fen_error_names_the_field_and_position(case: tuple[str, int, in
     try:
         Board(fen)
     except FenError as e:
-        message = str(e)
+        message = e.en
+        assert e.zh.startswith("FEN ") and e.zh != e.en  # and said in Chinese (issue 32.8)
     else:
         return  # still a valid FEN (a digit changed in a counter, ...)
     # which field: the damaged one, or a field before it if a space went or came
@@ -97,7 +98,7 @@ def test_damaged_fen_examples() -> None:
     try:
         Board(bad_rank)
     except FenError as e:
-        assert str(e) == ("FEN field 1 (placement), rank 7 (row 3), character 16: "
+        assert e.en == ("FEN field 1 (placement), rank 7 (row 3), character 16: "
                           "unknown piece letter 'x'")
     for fen, expected in [
         (STARTING_FEN.replace(" w ", " x "),
@@ -113,7 +114,7 @@ def test_damaged_fen_examples() -> None:
         try:
             Board(fen)
         except FenError as e:
-            assert str(e) == expected
+            assert e.en == expected
         else:
             raise AssertionError(f"accepted {fen!r}")
 
@@ -142,7 +143,7 @@ def test_changed_move_text_error_names_the_character(case: tuple[Board, str, str
     try:
         move = parse(board, text, notation)
     except InvalidMoveError as e:
-        message = str(e)
+        message = e.en
         # the text is quoted, and the first character that does not fit is
         # named: never one before the change (the text before it is valid)
         assert repr(text) in message or repr(unicodedata.normalize("NFKC", text)) in message, \
@@ -150,10 +151,13 @@ def test_changed_move_text_error_names_the_character(case: tuple[Board, str, str
         m = re.search(r"character (\d+)", message)
         assert m, message
         assert pos <= int(m[1]) <= len(text) + 1, (text, pos, message)
+        # the Chinese text names the same character (issue 32.8)
+        assert f"第 {m[1]} 个字符" in e.zh, e.zh
     except (IllegalMoveError, AmbiguousMoveError) as e:
         # it reads as a move, just not a legal (or not a unique) one here:
         # the error names the ply and the side to move
-        assert str(e).startswith(f"ply {len(board.move_stack) + 1} ("), str(e)
+        assert e.en.startswith(f"ply {len(board.move_stack) + 1} ("), str(e)
+        assert e.zh.startswith(f"第 {len(board.move_stack) + 1} 步（"), str(e)
     else:
         assert board.is_legal(move)
 

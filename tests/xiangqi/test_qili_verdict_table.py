@@ -266,7 +266,7 @@ def test_profile_bounds(field: str, bad: int, good: int, message: str) -> None:
     assert getattr(dataclasses.replace(CXA, **good_fields), field) == good
     with pytest.raises(XiangqiError) as e:
         dataclasses.replace(CXA, **bad_fields)
-    assert str(e.value) == message
+    assert e.value.en == message
 
 
 # ------------------------------------------------------------ dict forms

@@ -137,4 +137,4 @@ def test_a_malformed_game_is_reported_and_the_next_one_read() -> None:
     errors: list[PgnError] = []
     games = list(iter_games(io.StringIO(text), on_error=errors.append))
     assert [g.headers["Round"] for g in games] == ["1", "3"]
-    assert len(errors) == 1 and str(errors[0]).startswith("game 2, line 7, ply 2")
+    assert len(errors) == 1 and errors[0].en.startswith("game 2, line 7, ply 2")

@@ -18,7 +18,7 @@ import re
 import threading
 from typing import Any
 
-__all__ = ["to_traditional_html"]
+__all__ = ["to_traditional", "to_traditional_html"]
 
 _TOKENS = re.compile(r"(<!--.*?-->|<[^>]*>)", re.S)
 _RAW_START = re.compile(r"<(script|style|textarea)\b", re.I)
@@ -59,6 +59,12 @@ def _attrs(tag: str) -> str:
         value = html.unescape(m[3])
         return m[1] + m[2] + html.escape(_convert(value), quote=True) + m[2]
     return _READ_ATTRS.sub(one, tag)
+
+
+def to_traditional(text: str) -> str:
+    """Return the plain ``text`` in traditional characters (a refusal said
+    to a 繁體中文 page, issue 32.8)."""
+    return _convert(text)
 
 
 def to_traditional_html(page: str) -> str:

@@ -331,7 +331,8 @@ def classify(before: Board, move: Move, profile: QiliProfile, memo: Memo) -> Cla
     """
     piece = before.piece_at(move.from_square)
     if piece is None:
-        raise XiangqiError(f"no piece on {square_name(move.from_square)} for {move.iccs()}")
+        raise XiangqiError(f"{square_name(move.from_square)} 上没有棋子，不能走 {move.iccs()}",
+                           f"no piece on {square_name(move.from_square)} for {move.iccs()}")
     after = before.copy(stack=False)
     after.push(move)
     # 28.1 将; 27.4, 细则 12: a check outweighs whatever else the move does.

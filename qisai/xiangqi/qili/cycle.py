@@ -93,7 +93,8 @@ def judge(board: Board, profile: str | QiliProfile = "cxa",
     prof = get_profile(profile)
     need = prof.occurrences if occurrences is None else occurrences
     if need < 2:
-        raise XiangqiError(f"occurrences must be at least 2, not {need}")
+        raise XiangqiError(f"重复次数至少为 2，不是 {need}",
+                           f"occurrences must be at least 2, not {need}")
     root, moves, keys, start = _reversible_history(board)
     now = keys[-1]
     hits = [i for i in range(start, len(keys)) if keys[i] == now]

@@ -46,7 +46,8 @@ def natural_limit_reached(board: Board, limit_moves: int = DEFAULT_LIMIT_MOVES) 
     Raises :class:`ValueError` if ``limit_moves`` is not positive.
     """
     if limit_moves < 1:
-        raise XiangqiError(f"the move limit must be positive, not {limit_moves}")
+        raise XiangqiError(f"自然限着应为正数，不是 {limit_moves}",
+                           f"the move limit must be positive, not {limit_moves}")
     return plies_without_capture(board) >= 2 * limit_moves
 
 
@@ -95,9 +96,11 @@ def audit_limit_claim(board: Board, claimant: Color,
     ``max_counted_checks`` is negative.
     """
     if limit_moves < 1:
-        raise XiangqiError(f"the move limit must be positive, not {limit_moves}")
+        raise XiangqiError(f"自然限着应为正数，不是 {limit_moves}",
+                           f"the move limit must be positive, not {limit_moves}")
     if max_counted_checks < 0:
-        raise XiangqiError("max_counted_checks must not be negative")
+        raise XiangqiError("max_counted_checks（计入的将军数上限）不能为负",
+                           "max_counted_checks must not be negative")
     b = board.root()
     moves = list(board.move_stack)
     # Plies before the recorded history that are still without a capture.

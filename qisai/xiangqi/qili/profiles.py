@@ -116,14 +116,18 @@ class QiliProfile:
 
     def __post_init__(self) -> None:
         if self.occurrences < 2:
-            raise XiangqiError(f"occurrences must be at least 2, not {self.occurrences}")
+            raise XiangqiError(f"重复次数至少为 2，不是 {self.occurrences}",
+                               f"occurrences must be at least 2, not {self.occurrences}")
         if self.extra_cycles_to_lose < 0:
-            raise XiangqiError("extra_cycles_to_lose must not be negative")
+            raise XiangqiError("extra_cycles_to_lose（判负前多容许的循环数）不能为负",
+                               "extra_cycles_to_lose must not be negative")
         if self.mate_after_capture_plies < 0:
-            raise XiangqiError("mate_after_capture_plies must not be negative")
+            raise XiangqiError("mate_after_capture_plies（吃子后成杀的步数）不能为负",
+                               "mate_after_capture_plies must not be negative")
         if (self.forcing_plies < 1 or self.mate_threat_checks < 1 or self.node_budget < 1
                 or self.check_node_budget < 1):
-            raise XiangqiError("search depths and the node budget must be positive")
+            raise XiangqiError("搜索深度和节点预算应为正数",
+                               "search depths and the node budget must be positive")
 
 
 CXA = QiliProfile(
@@ -166,5 +170,6 @@ def get_profile(profile: str | QiliProfile) -> QiliProfile:
         return PROFILES[profile.strip().lower()]
     except KeyError:
         raise XiangqiError(
+            f"未知的棋例规则集 {profile!r}；已知：{', '.join(PROFILES)}",
             f"unknown repetition rule profile {profile!r}; known: {', '.join(PROFILES)}"
         ) from None

@@ -31,7 +31,7 @@ def side_status(color: Color, counts: Sequence[Label], chases: Sequence[frozense
     """
     profile = get_profile(profile)
     if len(chases) != len(counts):
-        raise XiangqiError("one chased set per move is needed")
+        raise XiangqiError("每着需要一组被捉的子", "one chased set per move is needed")
     labels = tuple(counts)
     who_zh = color.chinese + "方"
     who_en = color.name.capitalize()
