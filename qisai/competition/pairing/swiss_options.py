@@ -12,6 +12,13 @@ from qisai.competition.errors import PairingError
 __all__ = ["SwissOptions"]
 
 
+_CHOICES: dict[str, dict[str, str]] = {
+    "segment_pairing": {"halves": "上下半区", "adjacent": "相邻"},
+    "first_round": {"lot": "抽签", "fold": "按序"},
+    "colour_rule": {"score_first": "分数优先", "hard": "硬性"},
+}
+"""The options that take one of a few words, each with its Chinese gloss."""
+
 @dataclass(frozen=True, slots=True)
 class SwissOptions:
     """Per-event parameters of 积分编排制.
@@ -42,17 +49,13 @@ class SwissOptions:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise PairingError(f"{key} 须为不小于 0 的整数，不是 {value!r}",
                                    f"{key} must be a whole number >= 0, not {value!r}")
-        if self.segment_pairing not in ("halves", "adjacent"):
-            raise PairingError(
-                f"segment_pairing 须为 'halves'（上下半区）或 'adjacent'（相邻），不是 {self.segment_pairing!r}",
-                f"segment_pairing must be 'halves' or 'adjacent', not {self.segment_pairing!r}")
-        if self.first_round not in ("lot", "fold"):
-            raise PairingError(f"first_round 须为 'lot'（抽签）或 'fold'（按序），不是 {self.first_round!r}",
-                               f"first_round must be 'lot' or 'fold', not {self.first_round!r}")
-        if self.colour_rule not in ("score_first", "hard"):
-            raise PairingError(
-                f"colour_rule 须为 'score_first'（分数优先）或 'hard'（硬性），不是 {self.colour_rule!r}",
-                f"colour_rule must be 'score_first' or 'hard', not {self.colour_rule!r}")
+        for key, choices in _CHOICES.items():
+            value = getattr(self, key)
+            if value not in choices:
+                zh = "或".join(f"{c!r}（{gloss}）" for c, gloss in choices.items())
+                en = " or ".join(repr(c) for c in choices)
+                raise PairingError(f"{key} 须为 {zh}，不是 {value!r}",
+                                   f"{key} must be {en}, not {value!r}")
         if self.max_colour_diff < 1 or self.max_streak < 1:
             raise PairingError("先后手限制至少为 1",
                                "colour limits must be at least 1")
