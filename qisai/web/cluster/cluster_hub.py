@@ -21,12 +21,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from sqlalchemy.exc import SQLAlchemyError
 
 from qisai.cluster.metrics import Metrics
-from qisai.referee.errors import EventError
-from qisai.referee.events import Event, Notice
-from qisai.store.models import User
+from qisai.referee.events import Event
 from qisai.web.play.fanout import send_safely
 from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame, Send
@@ -158,51 +155,40 @@ class ClusterHub(Hub):
         """Count one update of another process passed to this one's sockets."""
         self.metrics.relayed.inc()
 
-    async def act(self, game_id: str, user: User, action: dict[str, Any]) -> dict[str, Any]:
-        """:meth:`Hub.act`, timed: a stored move or pass counts in the metrics.
-
-        Among several processes this process's copy may not yet hold a
+    async def _caught_up(self, game_id: str, refusal: ActionError) -> bool:
+        """Among several processes this process's copy may not yet hold a
         change another process stored a moment ago (the relay is on its
-        way): an action refused on such a copy is judged again once on the
-        database's state, so a player never loses an action to relay lag.
-        """
-        start = time.perf_counter()
-        try:
-            try:
-                ack = await super().act(game_id, user, action)
-            except ActionError as exc:
-                if self.relay is None or exc.status in (400, 403, 429):
-                    raise
-                live = await self.get(game_id)
-                async with live.lock:
-                    stored = await anyio.to_thread.run_sync(stored_event_count, self.db,
-                                                            live.id, limiter=game_limiter())
-                    if stored <= live.event_count:  # not behind: the refusal stands
-                        raise
-                    await self._reload(live)
-                ack = await super().act(game_id, user, action)
-        except (SQLAlchemyError, OSError) as exc:
-            # Not stored (the copy is rebuilt from the log): the player is
-            # told so and may send it again; his socket stays (30.2).
-            log.warning("game %s: an action could not be stored: %s", game_id, exc)
-            raise ActionError(503, f"game {game_id}: not stored -- the database does not "
-                                   "answer; send it again in a moment (未能保存：数据库无响应，"
-                                   "请稍后重发)") from None
-        if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
-            self.metrics.observe_move(time.perf_counter() - start)
-        return ack
+        way): a refusal other than a bad, forbidden or too-fast action
+        (400, 403, 429) is checked against the database's event count, and
+        a copy found behind is reloaded (then :meth:`Hub.act` judges the
+        action again).  Returns whether it was."""
+        if self.relay is None or refusal.status in (400, 403, 429):
+            return False
+        live = await self.get(game_id)
+        async with live.lock:
+            stored = await anyio.to_thread.run_sync(stored_event_count, self.db,
+                                                    live.id, limiter=game_limiter())
+            if stored <= live.event_count:  # not behind: the refusal stands
+                return False
+            await self._reload(live)
+        return True
 
-    async def _apply(self, live: LiveGame, event: Event, actor_id: int | None
-                     ) -> tuple[list[Notice], EventError | None]:
-        before = live.event_count
-        result = await super()._apply(live, event, actor_id)
-        if self.relay is not None and live.event_count > before:
-            first, events = self._stored.get(live.id, (before, []))
-            if first + len(events) != before:  # a reload in between: start afresh
-                first, events = before, []
-            events.extend(live.game.events[len(live.game.events) - (live.event_count - before):])
-            self._stored[live.id] = (first, events)
-        return result
+    def _acted(self, action: dict[str, Any], ack: dict[str, Any], seconds: float) -> None:
+        # a stored move or pass is timed for /metrics (a repeat is not)
+        if action.get("type") in ("move", "pass") and not ack.get("duplicate"):
+            self.metrics.observe_move(seconds)
+
+    def _stored_now(self, live: LiveGame, count: int) -> None:
+        # the events to publish with the next update, kept from the first
+        # one not yet published
+        if self.relay is None:
+            return
+        before = live.event_count - count
+        first, events = self._stored.get(live.id, (before, []))
+        if first + len(events) != before:  # a reload in between: start afresh
+            first, events = before, []
+        events.extend(live.game.events[len(live.game.events) - count:])
+        self._stored[live.id] = (first, events)
 
     async def _broadcast_notes(self, live: LiveGame, notes: list[dict[str, Any]]) -> None:
         if not live.subscribers and self.relay is None:

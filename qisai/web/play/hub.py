@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from qisai.engines.pool import EnginePool
@@ -264,7 +265,12 @@ class Hub(EngineTurns):
                     await self._reload(live)
                 raise
             live.event_count += len(new)
+            self._stored_now(live, len(new))
         return game.notices[n_notices:], refusal
+
+    def _stored_now(self, live: LiveGame, count: int) -> None:
+        """Note that ``live``'s last ``count`` events were just committed (a
+        cluster publishes them to the other processes with the update)."""
 
     async def broadcast(self, live: LiveGame, notices: list[Notice]) -> None:
         """Send an update (notices, new state) to every socket of ``live``.
@@ -295,7 +301,40 @@ class Hub(EngineTurns):
         """Carry out ``action`` (``{"type": "move", "ply": 1, "move": "h2e2"}``
         ...) for ``user`` in ``game_id``, the one way in for every action
         (others' by :meth:`handle`); returns the acknowledgement.  Raises
-        :class:`ActionError` with a 4xx status for anything refused."""
+        :class:`ActionError` with a 4xx status for anything refused, and 503
+        when the database does not take the change (nothing was stored; the
+        copy is rebuilt from the log and the player may send it again, 30.2).
+
+        An action refused on a copy that may be behind the database (see
+        :meth:`_caught_up`) is judged once more on the stored state, so a
+        player never loses an action to another process's lag."""
+        start = time.perf_counter()
+        try:
+            try:
+                ack = await self._carry_out(game_id, user, action)
+            except ActionError as exc:
+                if not await self._caught_up(game_id, exc):
+                    raise
+                ack = await self._carry_out(game_id, user, action)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("game %s: an action could not be stored: %s", game_id, exc)
+            raise ActionError(503, f"game {game_id}: not stored -- the database does not "
+                                   "answer; send it again in a moment (未能保存：数据库无响应，"
+                                   "请稍后重发)") from None
+        self._acted(action, ack, time.perf_counter() - start)
+        return ack
+
+    async def _caught_up(self, game_id: str, refusal: ActionError) -> bool:
+        """Whether ``game_id``'s copy was behind the database when it refused
+        an action and is now reloaded (the action is then judged again).  One
+        process's copy is the database's: ``False``; a cluster's may lag."""
+        return False
+
+    def _acted(self, action: dict[str, Any], ack: dict[str, Any], seconds: float) -> None:
+        """Note an action carried out in ``seconds`` (a cluster counts moves)."""
+
+    async def _carry_out(self, game_id: str, user: User, action: dict[str, Any]
+                         ) -> dict[str, Any]:
         kind = action.get("type")
         handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is not None:

@@ -32,6 +32,7 @@ from qisai.web.accounts.deps import token_from
 from qisai.web.bounds import next_message
 from qisai.web.play import explain
 from qisai.web.play.deps import hub_of
+from qisai.web.play.hub import Hub
 from qisai.web.play.live import ActionError, LiveGame
 from qisai.web.play.threads import lookup_limiter
 from qisai.web.state import AppState
@@ -75,7 +76,7 @@ async def socket_user(ws: WebSocket) -> tuple[bool, User | None]:
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Follow and play game ``game_id``."""
     st: AppState = ws.app.state.qisai
-    hub = hub_of(st)
+    hub: Hub = hub_of(st)  # the one way in for its actions: Hub.act
     admitted, user = await socket_user(ws)
     if not admitted:
         return
