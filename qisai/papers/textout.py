@@ -43,9 +43,9 @@ class TextWriter:
         self.pdf = pdf
         self._fill = TextMode.FILL
         self._out = getattr(pdf, "_out", None)
-        # (font object id, text) -> the line's end: "(codes) Tj ET"; the codes of
-        # a character never change once the subset has picked its glyph
-        self._codes: dict[tuple[int, str], str] = {}
+        # font object's id -> text -> the line's end, "(codes) Tj ET": the codes
+        # of a character never change once the subset has picked its glyph
+        self._codes: dict[int, dict[str, str]] = {}
 
     @property
     def direct(self) -> bool:
@@ -79,19 +79,19 @@ class TextWriter:
             x, y, s = items[0]
             pdf.text(x, y, s)
             start = 1
-        if start >= len(items):
-            return
+            if len(items) == 1:
+                return
         font = pdf.current_font
-        fid = id(font)
-        codes = self._codes
+        codes = self._codes.get(id(font))
+        if codes is None:
+            codes = self._codes[id(font)] = {}
         k = float(pdf.k)
         h = float(pdf.h)
         lines = []
-        for x, y, s in items[start:]:
-            end = codes.get((fid, s))
+        for x, y, s in items[start:] if start else items:
+            end = codes.get(s)
             if end is None:
-                end = f"{font.encode_text(s)} ET"
-                codes[(fid, s)] = end
+                end = codes[s] = f"{font.encode_text(s)} ET"
             lines.append(f"BT {x * k:.2f} {(h - y) * k:.2f} Td {end}")
         assert self._out is not None
         self._out("\n".join(lines))  # _out ends the append with the newline text() ends with
