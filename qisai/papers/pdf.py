@@ -222,7 +222,7 @@ class Document:
         at ``xs`` (vertical, from ``ys[0]`` to ``ys[-1]``) and ``ys``
         (horizontal, from ``xs[0]`` to ``xs[-1]``); ``shaded`` bands filled
         grey.  Returns the :class:`Frame` (see :meth:`draw_frame`): a page
-        of it costs a line a rule and a ``text`` a label, where a bordered
+        of it costs a line a rule and a placed text a label, where a bordered
         ``cell`` costs ten times as much (the 记录纸 of a 500-player round
         drew 81,500 of them).  Raises :class:`PapersError` for an unknown
         ``align`` or rules on one axis only."""
@@ -325,8 +325,9 @@ class Document:
         it: a cell per ``cell`` call costs ten times as much, and a 2,000 x
         50 crosstable has 114,000 of them.  Each text is fitted to its
         column once (a crosstable repeats its texts), the face set only
-        when it changes, and the fill colour put back to the text's after
-        shading (fpdf2 wraps every text in a colour change otherwise)."""
+        when it changes, the fill colour put back to the text's after
+        shading (fpdf2 wraps every text in a colour change otherwise), and
+        a row's texts of one face written at once (:attr:`writer`)."""
         pdf = self.pdf
         w = list(widths) if widths else self.column_widths(header, rows, size)
         ncols = len(header)
