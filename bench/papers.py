@@ -17,7 +17,8 @@ that checkout first on ``sys.path`` loads each file and draws each paper
 common-character font faces cut once before, timed apart, into a font
 cache of the run), printing per paper the pages, the cold draw, the
 median and max wall time and the median CPU time (user + system of the
-process, which a busy machine inflates far less than the wall clock).
+process, which a busy machine inflates far less than the wall clock),
+and that CPU time a page (the 记录纸: a page a game).
 The load average is printed before and after each checkout.
 
     python3 bench/papers.py [--runs N] [--seed S] [--no-big] [--kinds K,K]
@@ -150,7 +151,7 @@ def main() -> None:
         for root in roots:
             print(f"checkout {root}  (load average {load()})")
             print(f"  {'paper':30s} {'pages':>5s} {'KiB':>6s} {'cold':>6s} "
-                  f"{'median':>7s} {'max':>6s} {'CPU med':>8s}")
+                  f"{'median':>7s} {'max':>6s} {'CPU med':>8s} {'CPU/page':>9s}")
             env = dict(os.environ, PYTHONPATH=str(root),
                        QISAI_FONT_CACHE=str(Path(tmp) / f"fonts-{abs(hash(root))}"))
             for name, _n, _r, _s, ks in events:
@@ -165,10 +166,11 @@ def main() -> None:
                         print(f"  {m['step']:30s} {'':5s} {'':6s} {m['wall']:6.2f} "
                               f"{'':7s} {'':6s} {m['cpu']:8.2f}")
                         continue
+                    cpu = statistics.median(m["cpus"])
                     print(f"  {m['step']:30s} {m['pages']:5d} {m['size'] / 1024:6.0f} "
                           f"{m['cold']:6.2f} {statistics.median(m['walls']):7.2f} "
-                          f"{max(m['walls']):6.2f} {statistics.median(m['cpus']):8.2f}",
-                          flush=True)
+                          f"{max(m['walls']):6.2f} {cpu:8.2f} "
+                          f"{1000 * cpu / max(m['pages'], 1):6.2f} ms", flush=True)
                 if proc.wait() != 0:
                     raise SystemExit(f"checkout {root}: the child failed ({proc.returncode})")
             print(f"  (load average now {load()})")

@@ -5,7 +5,8 @@ An output layer above the competition layer: it reads an
 成绩册, the crosstable, team line-up forms and the knock-out bracket and
 the rating changes (:mod:`qisai.papers.sheets`), 记录纸 with the move grid
 of 7.1/7.5 (:mod:`qisai.papers.slips`) on A4 pages
-(:mod:`qisai.papers.pdf`, fpdf2; see there why).  Nothing below imports it;
+(:mod:`qisai.papers.pdf`, fpdf2; see there why; texts placed a run at a
+time by :mod:`qisai.papers.textout`).  Nothing below imports it;
 the command line (``qisai event papers``, ``qisai tournament papers``) and
 the arena may.  fpdf2 is imported only when a paper is made.
 """

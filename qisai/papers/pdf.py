@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qisai.competition.errors import CompetitionError
+from qisai.papers.textout import TextWriter
 
 if TYPE_CHECKING:
     from qisai.competition.events.file import Header
@@ -129,6 +130,7 @@ class Document:
         self.header = header
         self.title = title
         self._widths: dict[tuple[bool, str], float] = {}  # see string_width
+        self._head: tuple[list[tuple[bool, float, float, float, str]], float] | None = None
         doc = self
 
         class _PDF(fpdf.FPDF):  # type: ignore[misc, name-defined]
@@ -150,6 +152,8 @@ class Document:
         except Exception as exc:  # fpdf2/fontTools raise several kinds for a bad font
             raise PapersError(f"font {spec.path}: cannot be embedded ({exc})") from None
         self.pdf.set_font("cjk", "", 10)
+        self.writer = TextWriter(self.pdf)
+        """Writes runs of placed texts (:mod:`qisai.papers.textout`)."""
 
     # -- page furniture --------------------------------------------------------
     @property
@@ -163,20 +167,39 @@ class Document:
         return float(self.pdf.h) - self.MARGIN - 6
 
     def _page_header(self) -> None:
+        # the same lines on every page (a round's 记录纸 has 250): laid out once,
+        # each where fpdf2's centred cell of the full width puts it
+        pdf = self.pdf
+        if self._head is None:
+            self._head = self._header_layout()
+        lines, end = self._head
+        for bold, size, x, y, text in lines:
+            pdf.set_font("cjk", "B" if bold else "", size)
+            self.writer.write([(x, y, text)])
+        pdf.set_xy(float(pdf.l_margin), end)
+        pdf.set_font("cjk", "", 10)
+
+    def _header_layout(self) -> tuple[list[tuple[bool, float, float, float, str]], float]:
+        """The page header's lines as ``(bold, size, x, y, text)``, each
+        text's origin where ``cell(0, height, text, align="C")`` from the
+        top margin down puts it, and the y under the header."""
         pdf, h = self.pdf, self.header
-        pdf.set_font("cjk", "B", 15)
-        pdf.cell(0, 8, h.name, align="C", new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("cjk", "B", 12)
-        pdf.cell(0, 7, self.title, align="C", new_x="LMARGIN", new_y="NEXT")
         info = "    ".join(x for x in (
             f"日期：{h.date}" if h.date else "", f"地点：{h.venue}" if h.venue else "",
             f"裁判长：{h.chief_arbiter}" if h.chief_arbiter else "",
             f"主办：{h.organiser}" if h.organiser else "") if x)
-        if info:
-            pdf.set_font("cjk", "", 9)
-            pdf.cell(0, 5, info, align="C", new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(2)
-        pdf.set_font("cjk", "", 10)
+        left, width = float(pdf.l_margin), float(pdf.w - pdf.r_margin - pdf.l_margin)
+        k = float(pdf.k)
+        y = float(pdf.t_margin)
+        lines = []
+        for text, bold, size, height in ((h.name, True, 15.0, 8.0), (self.title, True, 12.0, 7.0),
+                                         (info, False, 9.0, 5.0)):
+            if height == 5.0 and not info:
+                continue
+            dx = (width - self.string_width(text, size, bold=bold)) / 2
+            lines.append((bold, size, left + dx, y + height / 2 + 0.3 * size / k, text))
+            y += height
+        return lines, y + 2
 
     def _page_footer(self) -> None:
         pdf = self.pdf
@@ -199,7 +222,7 @@ class Document:
         at ``xs`` (vertical, from ``ys[0]`` to ``ys[-1]``) and ``ys``
         (horizontal, from ``xs[0]`` to ``xs[-1]``); ``shaded`` bands filled
         grey.  Returns the :class:`Frame` (see :meth:`draw_frame`): a page
-        of it costs a line a rule and a ``text`` a label, where a bordered
+        of it costs a line a rule and a placed text a label, where a bordered
         ``cell`` costs ten times as much (the 记录纸 of a 500-player round
         drew 81,500 of them).  Raises :class:`PapersError` for an unknown
         ``align`` or rules on one axis only."""
@@ -230,13 +253,14 @@ class Document:
         """Draw ``frame`` with its top-left corner at (``left``, ``top``) mm
         on the current page: the shaded bands (``grey``), the rules (a line
         each, where bordered cells would draw them) and the labels.  Leaves
-        the regular face at 10 pt."""
+        the regular face at 10 pt and the fill colour black."""
         pdf = self.pdf
         if frame.shaded:
             pdf.set_fill_color(grey, grey, grey)
             for y0, y1 in frame.shaded:
                 pdf.rect(left + frame.xs[0], top + y0, frame.xs[-1] - frame.xs[0], y1 - y0,
                          style="F")
+            pdf.set_fill_color(0, 0, 0)  # the text's colour: no colour change a text
         if frame.xs:
             x0, x1 = left + frame.xs[0], left + frame.xs[-1]
             y0, y1 = top + frame.ys[0], top + frame.ys[-1]
@@ -245,11 +269,17 @@ class Document:
             for x in frame.xs:
                 pdf.line(left + x, y0, left + x, y1)
         face: tuple[bool, float] | None = None
+        run: list[tuple[float, float, str]] = []  # the labels of one face, in one write
         for x, y, bold, size, text in frame.placed:
             if face != (bold, size):
+                if run:
+                    self.writer.write(run)
+                    run = []
                 pdf.set_font("cjk", "B" if bold else "", size)
                 face = (bold, size)
-            pdf.text(left + x, top + y, text)
+            run.append((left + x, top + y, text))
+        if run:
+            self.writer.write(run)
         pdf.set_font("cjk", "", 10)
 
     # -- tables ------------------------------------------------------------------
@@ -295,8 +325,9 @@ class Document:
         it: a cell per ``cell`` call costs ten times as much, and a 2,000 x
         50 crosstable has 114,000 of them.  Each text is fitted to its
         column once (a crosstable repeats its texts), the face set only
-        when it changes, and the fill colour put back to the text's after
-        shading (fpdf2 wraps every text in a colour change otherwise)."""
+        when it changes, the fill colour put back to the text's after
+        shading (fpdf2 wraps every text in a colour change otherwise), and
+        a row's texts of one face written at once (:attr:`writer`)."""
         pdf = self.pdf
         w = list(widths) if widths else self.column_widths(header, rows, size)
         ncols = len(header)
@@ -308,7 +339,6 @@ class Document:
         bottom = self.bottom
         k = float(pdf.k)
         string_width = self.string_width
-        text = pdf.text
         line = pdf.line
         # per column width: text -> (face, size, offsets of its origin from the
         # cell's top left); a crosstable's round columns share one width and
@@ -330,9 +360,12 @@ class Document:
             return (bold, s, (w[col] - per_pt * s) / 2, height / 2 + 0.3 * s / k)
 
         face: tuple[bool, float] | None = None  # the face and size set last
+        write = self.writer.write
 
         def texts(cells: Sequence[str], y: float, bold: bool) -> None:
+            # a row's texts in one write a face (a shrunk cell changes the size)
             nonlocal face
+            run: list[tuple[float, float, str]] = []
             for col, c in enumerate(cells[:ncols]):
                 if not c:
                     continue
@@ -342,9 +375,14 @@ class Document:
                     if not bold:  # the body's texts repeat; the header's do not
                         fits[col][c] = got
                 if got[:2] != face:
+                    if run:
+                        write(run)
+                        run = []
                     pdf.set_font("cjk", "B" if bold else "", got[1])
                     face = got[:2]
-                text(edges[col] + got[2], y + got[3], c)
+                run.append((edges[col] + got[2], y + got[3], c))
+            if run:
+                write(run)
 
         def shaded(y: float, grey: int) -> None:
             pdf.set_fill_color(grey, grey, grey)

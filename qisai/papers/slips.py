@@ -184,23 +184,27 @@ def _draw(doc: Document, r: int, sheet: Sheet, first: str, second: str,
     doc.new_page()
     pdf = doc.pdf
     x0 = doc.MARGIN
-    pdf.set_font("cjk", "B", 12)
+    # the heading: left-aligned lines placed where cells would put them (a
+    # page a game; a cell costs ten placed texts)
     title = f"第{r}轮   第 {sheet.board} 台" + (f"   {sheet.game}" if sheet.game else "")
-    pdf.cell(doc.width, 7, title, align="L", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("cjk", "", 10.5)
     half = doc.width / 2
+    labels: list[Label] = [(0.0, 0.0, doc.width, 7.0, title, 12.0, True)]
     if sheet.colours_open:
-        pdf.cell(doc.width, 6, "先后手由超快棋执黑的一方选择（001）：" + "  /  ".join(
-            f"{no} {name} {club}".strip() for no, name, club in (sheet.red, sheet.black)),
-            new_x="LMARGIN", new_y="NEXT")
-        pdf.cell(half, 6, f"{first}方：________________")
-        pdf.cell(half, 6, f"{second}方：________________", new_x="LMARGIN", new_y="NEXT")
+        labels += [(0.0, 7.0, doc.width, 6.0, "先后手由超快棋执黑的一方选择（001）：" + "  /  ".join(
+                        f"{no} {name} {club}".strip() for no, name, club in (sheet.red, sheet.black)),
+                    10.5, False),
+                   (0.0, 13.0, half, 6.0, f"{first}方：________________", 10.5, False),
+                   (half, 13.0, half, 6.0, f"{second}方：________________", 10.5, False)]
     else:
-        pdf.cell(half, 6, f"{first}方：" + " ".join(x for x in sheet.red if x))
-        pdf.cell(half, 6, f"{second}方：" + " ".join(x for x in sheet.black if x),
-                 new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(1)
+        labels += [(0.0, 7.0, half, 6.0, f"{first}方：" + " ".join(x for x in sheet.red if x),
+                    10.5, False),
+                   (half, 7.0, half, 6.0, f"{second}方：" + " ".join(x for x in sheet.black if x),
+                    10.5, False)]
+    heading = doc.frame(labels, align="L")
+    top = float(pdf.get_y())
+    doc.draw_frame(heading, x0, top)
+    top += heading.height + 1
+    pdf.set_xy(x0, top)
     # the grid (7.1, 7.5), the same frame on every page (laid out once)
-    top = pdf.get_y()
     doc.draw_frame(grid, x0, top)
     doc.draw_frame(under, x0, top + grid.height + 2)
