@@ -52,8 +52,28 @@ read and ranked whole per page before):
   -> 44 (88) ms, ``?group=3`` 894 -> 42 ms; 100 teams: organiser's API
   event 292 (638) -> 30 (38) ms; knock-outs of 64 and 256 alike.
 
-The first view after a change still reads the event (from_dict and the
+The first view after a change still read the event (from_dict and the
 standings: 3.9-5.1 s cold for 2,000 x 50 on this load).
+
+After each individual event's views the bench enters results on the last
+round's open boards (:data:`OPEN_BOARDS` left without one): by an
+arbiter (``PUT``, timed with its answer) and as a finished server game
+does (the hub's path, no answer), each followed by the first page view.
+Measured 2026-12-05 01:56-02:00, ``--views 10 --no-papers --no-families
+--root <main at 659e42e> --root <branch s4-pages>`` back to back, niced,
+load average 12.2-15.0 (other sessions), median (p99) of 10 (500) and 5
+(2,000) results, before -> after the writer hands its stored event and
+standings to its pages (the standings kept from one change to the next,
+an individual board's entry reading its own board):
+
+* 500 x 11, first page view after a server game's result 556 (1,135) ->
+  36 (66) ms; after an arbiter's 49 (163) -> 28 (142) ms; the arbiter's
+  entry with its answer 1,592 (1,981) -> 155 (578) ms;
+* 2,000 x 50, first page view after a server game's result 3,420 (4,932)
+  -> 89 (155) ms; after an arbiter's 31 (69) -> 36 (96) ms (his own
+  answer had read it); the arbiter's entry 9,170 (16,297) -> 2,039
+  (4,073) ms; the server game's entry (the writer: the row's JSON read,
+  the event written) 1,531 (2,673) -> 1,891 (3,187) ms.
 """
 
 from __future__ import annotations

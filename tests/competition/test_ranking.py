@@ -190,3 +190,35 @@ def test_a_bye_follows_the_lowest_score() -> None:
     assert after[holder] == 0.5 and t.standings() == full(t)
     t.record_result(1, boards[1], Result.RED_WIN)
     agree(t)
+
+
+def test_a_clone_shares_nothing_a_change_touches() -> None:
+    """Tournament.clone (a reader's copy, issue 29): every change of the
+    original (results, corrections, a withdrawal, a penalty, a round paired,
+    a McMahon rank) leaves the copy as it was, and the other way round."""
+    t = McMahonTournament("mm", rounds=4, seed=2, ranks={"P01": "2d", "P02": "5k"})
+    for i in range(9):
+        t.add_player(Player(f"P{i + 1:02d}", 2000 - 10 * i))
+    t.start()
+    rec = t.pair_next_round()
+    boards = [p.board for p in rec.pairings if not p.is_bye]
+    t.record_result(1, boards[0], Result.RED_WIN)
+    t.standings()
+    copy = t.clone()
+    state, standings = copy.to_dict(), copy.standings()
+    t.record_result(1, boards[0], Result.DRAW, overwrite=True)
+    for b in boards[1:]:
+        t.record_result(1, b, Result.BLACK_WIN, red_fouls=1)
+    t.player(2).penalty = 1
+    t.withdraw(3)
+    t.ranks["P05"] = "1d"
+    t.start_scores["P01"] = 99
+    t.pair_next_round()
+    t.rounds[0].explanation.append("changed")
+    t.warnings.append("changed")
+    assert copy.to_dict() == state and copy.standings() == standings == list(
+        rank(copy.records(), copy.tiebreaks, copy.policy))
+    before = t.to_dict()
+    copy.record_result(1, boards[1], Result.RED_WIN)
+    copy.player(1).withdrawn_after = 1
+    assert t.to_dict() == before

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from qisai.competition import Tournament
+from qisai.competition import CompetitionError, Tournament
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.output import standings_rows
 
@@ -75,7 +75,11 @@ def hand_over(tournament_id: int, revision: str, settings: dict[str, Any],
     standings.  Other families are not kept (their pages read the row)."""
     if not isinstance(event, Tournament):
         return
-    rows = standings_view(event)  # on the writer's object: its ranking is kept
+    try:
+        rows = standings_view(event)  # on the writer's object: its ranking is kept
+    except CompetitionError:
+        # stored, but not rankable: nothing kept, the page reads the row and says why
+        return
     kept = HandedOver(revision, settings, event.clone(), rows)
     with _LOCK:
         _KEPT[tournament_id] = kept
