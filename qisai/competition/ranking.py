@@ -22,6 +22,7 @@ ranks afresh.  Pure: no I/O.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -50,10 +51,12 @@ _FRESH = 4
 
 
 class Ranker:
-    """One event's standings, kept and updated (see the module).  Not for
-    threads: one ranker belongs to one event object."""
+    """One event's standings, kept and updated (see the module).  One event
+    object's; asked from several threads (pages share a kept event), it
+    works for one at a time."""
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
         self._setup: Hashable | None = None
         self._games: dict[int, Game] = {}
         """The games ranked, by ``id``: kept alive, so an id stays its game's."""
@@ -67,16 +70,23 @@ class Ranker:
         self._bye_value = 0.0
         self._standings: list[Standing] | None = None
 
+    def __reduce__(self) -> tuple[type[Ranker], tuple[()]]:
+        # a pickled or deep-copied event (a paper drawn in a worker process)
+        # gets a fresh ranker: the games it keeps are known by their ids,
+        # which a copy's games do not have
+        return (Ranker, ())
+
     def copy(self) -> Ranker:
         """A ranker with this one's state that shares nothing it changes
         (records, games and values are replaced, never changed in place)."""
         new = Ranker()
-        new._setup, new._bye_value = self._setup, self._bye_value
-        new._games = dict(self._games)
-        new._of = {e: dict(g) for e, g in self._of.items()}
-        new._records, new._score = dict(self._records), dict(self._score)
-        new._values, new._byes = dict(self._values), set(self._byes)
-        new._standings = self._standings
+        with self._lock:
+            new._setup, new._bye_value = self._setup, self._bye_value
+            new._games = dict(self._games)
+            new._of = {e: dict(g) for e, g in self._of.items()}
+            new._records, new._score = dict(self._records), dict(self._score)
+            new._values, new._byes = dict(self._values), set(self._byes)
+            new._standings = self._standings
         return new
 
     def standings(self, setup: Hashable, entries: Sequence[int], games: Sequence[Game],
@@ -92,6 +102,12 @@ class Ranker:
         Raises :class:`~qisai.competition.CompetitionError` if a game
         names an entry not in ``entries``.
         """
+        with self._lock:
+            return self._standings_of(setup, entries, games, records_of, criteria, policy)
+
+    def _standings_of(self, setup: Hashable, entries: Sequence[int], games: Sequence[Game],
+                      records_of: RecordsOf, criteria: Sequence[Criterion],
+                      policy: TiebreakPolicy) -> list[Standing]:
         pos = {id(g): k for k, g in enumerate(games)}
         if setup != self._setup or self._standings is None or len(pos) != len(games):
             return self._fresh(setup, entries, games, records_of, criteria, policy)

@@ -222,3 +222,24 @@ def test_a_clone_shares_nothing_a_change_touches() -> None:
     copy.record_result(1, boards[1], Result.RED_WIN)
     copy.player(1).withdrawn_after = 1
     assert t.to_dict() == before
+
+
+def test_a_pickled_or_deep_copied_event_ranks_afresh() -> None:
+    """A paper is drawn from a pickled event in a worker process: its copy
+    ranks afresh (the kept ranking knows games by object), rightly."""
+    import copy
+    import pickle
+
+    t = Tournament("p", "swiss", rounds=3, seed=5)
+    for i in range(8):
+        t.add_player(Player(f"P{i}", 2000 - i))
+    t.start()
+    rec = t.pair_next_round()
+    for p in rec.pairings:
+        t.record_result(1, p.board, Result.RED_WIN)
+    t.standings()
+    for other in (pickle.loads(pickle.dumps(t)), copy.deepcopy(t)):
+        assert other.standings() == full(other) == full(t)
+        other.record_result(1, rec.pairings[0].board, Result.DRAW, overwrite=True)
+        assert other.standings() == full(other) != full(t)
+        agree(t)
