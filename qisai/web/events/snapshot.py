@@ -18,6 +18,11 @@ linked, by this process or another) gives the next read a new snapshot,
 so a kept snapshot is never stale.  A snapshot is read-only: the routes
 that change an event load their own copy
 (:func:`~qisai.web.events.model.load_event`).
+
+The first page after a change this process wrote reads nothing either:
+the writer handed over, under the revision it wrote, a copy of the
+individual event and its standings (:mod:`qisai.web.events.handover`);
+a change by another process is read from the row.
 """
 
 from __future__ import annotations
