@@ -52,8 +52,28 @@ read and ranked whole per page before):
   -> 44 (88) ms, ``?group=3`` 894 -> 42 ms; 100 teams: organiser's API
   event 292 (638) -> 30 (38) ms; knock-outs of 64 and 256 alike.
 
-The first view after a change still reads the event (from_dict and the
+The first view after a change still read the event (from_dict and the
 standings: 3.9-5.1 s cold for 2,000 x 50 on this load).
+
+After each individual event's views the bench enters results on the last
+round's open boards (:data:`OPEN_BOARDS` left without one): by an
+arbiter (``PUT``, timed with its answer) and as a finished server game
+does (the hub's path, no answer), each followed by the first page view.
+Measured 2026-12-05 01:56-02:00, ``--views 10 --no-papers --no-families
+--root <main at 659e42e> --root <branch s4-pages>`` back to back, niced,
+load average 12.2-15.0 (other sessions), median (p99) of 10 (500) and 5
+(2,000) results, before -> after the writer hands its stored event and
+standings to its pages (the standings kept from one change to the next,
+an individual board's entry reading its own board):
+
+* 500 x 11, first page view after a server game's result 556 (1,135) ->
+  36 (66) ms; after an arbiter's 49 (163) -> 28 (142) ms; the arbiter's
+  entry with its answer 1,592 (1,981) -> 155 (578) ms;
+* 2,000 x 50, first page view after a server game's result 3,420 (4,932)
+  -> 89 (155) ms; after an arbiter's 31 (69) -> 36 (96) ms (his own
+  answer had read it); the arbiter's entry 9,170 (16,297) -> 2,039
+  (4,073) ms; the server game's entry (the writer: the row's JSON read,
+  the event written) 1,531 (2,673) -> 1,891 (3,187) ms.
 """
 
 from __future__ import annotations
@@ -73,11 +93,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build(n: int, rounds: int, seed: int, swiss: bool, results: bool = True
-          ) -> dict[str, Any]:
+def build(n: int, rounds: int, seed: int, swiss: bool, results: bool = True,
+          open_last: int = 0) -> dict[str, Any]:
     """An event file of ``n`` entries and ``rounds`` rounds, all played
     (or, without ``results``, paired only: a Swiss is then paired as if
-    every game were drawn)."""
+    every game were drawn); with ``open_last`` the last round's last
+    ``open_last`` boards are left without a result (mid-round)."""
     from qisai.competition.events.file import EventFile, Header
     from qisai.competition.model import Pairing
     from qisai.competition.tournament import Player, Tournament
@@ -97,7 +118,8 @@ def build(n: int, rounds: int, seed: int, swiss: bool, results: bool = True
                                       for k in range(n // 2)])
         if not results:
             continue
-        for p in rec.pairings:
+        left = len(rec.pairings) - open_last if r == rounds else len(rec.pairings)
+        for p in rec.pairings[:left]:
             if p.is_bye or p.board in rec.results:
                 continue
             x = rng.random()
@@ -174,6 +196,58 @@ def show(label: str, m: dict[str, Any]) -> None:
           f"{max(ts) * 1000:6.0f} ms  {m['size'] / 1024:8.1f} KB")
 
 
+OPEN_BOARDS = 40
+"""Boards of the last round left without a result, entered by the bench."""
+
+
+def after_result(client: Any, app: Any, tid: int, rounds: int, open_boards: int,
+                 oh: dict[str, str], page: str, runs: int) -> None:
+    """Time the first view of the event page after a result, ``runs`` times
+    each: entered by an arbiter (``PUT .../boards/{b}``, timed with its
+    answer, the event's view) and by a finished server game (the hub's
+    path, :func:`qisai.web.events.results.enter_result` without a user,
+    which answers nobody), on the last round's open boards."""
+    from qisai.store import repo
+    from qisai.web.events.model import LOCK
+    from qisai.web.events.results import IndividualBoard, enter_result
+
+    runs = min(runs, open_boards // 2)
+    url = f"/api/tournaments/{tid}/rounds/{rounds}/boards"
+    total = client.get(url + "?limit=1").json()["boards_total"]
+    last = client.get(url + f"?limit=200&offset={max(0, total - 200)}").json()
+    boards = [b["board"] for b in last["boards"] if b["result"] is None and b["black"]]
+    put: dict[str, Any] = {"times": [], "size": 0, "status": 0, "cold": 0.0}
+    first: dict[str, Any] = {"times": [], "size": 0, "status": 0, "cold": 0.0}
+    server: dict[str, Any] = {"times": [], "size": 0, "status": 0, "cold": 0.0}
+    after: dict[str, Any] = {"times": [], "size": 0, "status": 0, "cold": 0.0}
+    for k in range(runs):
+        t0 = time.perf_counter()
+        r = client.put(f"/api/tournaments/{tid}/rounds/{rounds}/boards/{boards[2 * k]}",
+                       json={"result": "1-0"}, headers=oh)
+        put["times"].append(time.perf_counter() - t0)
+        put["status"], put["size"] = r.status_code, len(r.content)
+        t0 = time.perf_counter()
+        r = client.get(page)
+        first["times"].append(time.perf_counter() - t0)
+        first["status"], first["size"] = r.status_code, len(r.content)
+        t0 = time.perf_counter()
+        with LOCK, app.state.qisai.db.session() as s:
+            done = enter_result(s, repo.get_tournament(s, tid),
+                                IndividualBoard((rounds, boards[2 * k + 1])), "=", user=None)
+        server["times"].append(time.perf_counter() - t0)
+        server["status"] = 200 if done.entered else 409
+        t0 = time.perf_counter()
+        r = client.get(page)
+        after["times"].append(time.perf_counter() - t0)
+        after["status"], after["size"] = r.status_code, len(r.content)
+    for label, m in (("result by an arbiter (PUT, with its answer)", put),
+                     ("  first page view after it", first),
+                     ("result by a server game (in process)", server),
+                     ("  first page view after it", after)):
+        m["cold"] = m["times"][0]
+        show(label, m)
+
+
 def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: bool,
            individual: bool = True, families: bool = True) -> None:
     """Run the bench with the qisai first on ``sys.path`` (the child)."""
@@ -209,7 +283,8 @@ def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: b
                 sizes = []
             for n, rounds, swiss, results in sizes:
                 t0 = time.perf_counter()
-                data = build(n, rounds, 2026, swiss, results)
+                data = build(n, rounds, 2026, swiss, results,
+                             open_last=OPEN_BOARDS if results else 0)
                 print(f"  {n} entries x {rounds} rounds, "
                       f"{'every result in' if results else 'paired, no result'} (built in "
                       f"{time.perf_counter() - t0:.1f} s, file {len(json.dumps(data)) // 1024} "
@@ -247,6 +322,7 @@ def worker(views: int, big: bool, papers: bool, big_results: bool, big_papers: b
                         ("API event (whole, unchanged)", api, {})):
                     show(label, timed(c, "GET", url, runs if "whole" not in label else 2,
                                       **kw))
+                after_result(c, app, tid, rounds, OPEN_BOARDS, oh, page, runs)
                 if papers and (n <= 500 or big_papers):
                     for kind in ("pairings", "standings", "crosstable", "slips", "ratings"):
                         show(f"paper {kind}", timed(

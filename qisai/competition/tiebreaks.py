@@ -205,10 +205,14 @@ _Side = tuple[Outcome, float, "Colour | None", int]
 
 
 def records_from_games(entries: Iterable[int], games: Iterable[Game], scoring: ScoringTable,
-                       penalties: Mapping[int, int] | None = None) -> dict[int, Record]:
-    """Build one :class:`Record` per entry from individual games.
+                       penalties: Mapping[int, int] | None = None, *,
+                       strict: bool = True) -> dict[int, Record]:
+    """Build one :class:`Record` per entry from individual games.  Without
+    ``strict`` only the sides of ``entries`` are read (the records of some
+    entries, from their games: :class:`~qisai.competition.ranking.Ranker`).
 
-    Raises :class:`CompetitionError` if a game names an unknown entry.
+    Raises :class:`CompetitionError` if a game names an unknown entry
+    (``strict`` only).
     """
     recs = {e: Record(e, [], (penalties or {}).get(e, 0)) for e in entries}
     # a side's outcome, points, colour (played games) and win follow from the
@@ -231,6 +235,8 @@ def records_from_games(entries: Iterable[int], games: Iterable[Game], scoring: S
                 continue
             rec = recs.get(pid)
             if rec is None:
+                if not strict:
+                    continue
                 raise CompetitionError(f"第 {g.round} 轮：对局中有未知的参赛者 {pid}",
                                        f"round {g.round}: game names unknown entry {pid}")
             rec.encounters.append(Encounter(g.round, opponent, outcome, points, played,
@@ -242,13 +248,15 @@ _SB_FRACTION = {Outcome.WIN: 1.0, Outcome.FORFEIT_WIN: 1.0, Outcome.DRAW: 0.5,
                 Outcome.BYE: 1.0}
 
 
-class _Context:
+class FieldContext:
     """Values that depend on the whole field (final scores, bye value)."""
 
-    def __init__(self, records: Mapping[int, Record], policy: TiebreakPolicy) -> None:
+    def __init__(self, records: Mapping[int, Record], policy: TiebreakPolicy,
+                 score: dict[int, float] | None = None) -> None:
         self.records = records
         self.policy = policy
-        self.score = {e: r.points for e, r in records.items()}
+        # ``score``: the records' points, when the caller keeps them (Ranker)
+        self.score = {e: r.points for e, r in records.items()} if score is None else score
         with_points = [s for s in self.score.values() if s > 0]
         everyone = list(self.score.values())
         if policy.bye is ByePolicy.LOWEST_WITH_POINTS:
@@ -332,7 +340,7 @@ def previous_rounds(rec: Record) -> tuple[float, ...]:
     return tuple(reversed(running[:-1]))
 
 
-def value(criterion: Criterion, rec: Record, ctx: _Context) -> Any:
+def value(criterion: Criterion, rec: Record, ctx: FieldContext) -> Any:
     """Return the value of ``criterion`` for one entry (not 直胜, which
     depends on the tied group)."""
     if criterion is Criterion.SONNEBORN_BERGER:
@@ -411,13 +419,27 @@ def rank(records: Mapping[int, Record], criteria: Sequence[Criterion],
     Returns the standings, best first; ties are listed by entry number.
     """
     policy = policy or TiebreakPolicy()
-    ctx = _Context(records, policy)
-    values: dict[int, dict[Criterion, Any]] = {e: {} for e in records}
-    for c in criteria:
-        if c is Criterion.DIRECT_ENCOUNTER:
-            continue
-        for e, rec in records.items():
-            values[e][c] = value(c, rec, ctx)
+    ctx = FieldContext(records, policy)
+    values = {e: entry_values(rec, criteria, ctx) for e, rec in records.items()}
+    return place(records, ctx.score, values, criteria, policy)
+
+
+def entry_values(rec: Record, criteria: Sequence[Criterion], ctx: FieldContext
+                 ) -> dict[Criterion, Any]:
+    """The value of every criterion of ``criteria`` for one entry but 直胜
+    (which depends on the tied group: :func:`place` applies it)."""
+    return {c: value(c, rec, ctx) for c in criteria if c is not Criterion.DIRECT_ENCOUNTER}
+
+
+def place(records: Mapping[int, Record], score: Mapping[int, float],
+          values: Mapping[int, Mapping[Criterion, Any]], criteria: Sequence[Criterion],
+          policy: TiebreakPolicy) -> list[Standing]:
+    """Rank the entries of ``records`` from their points (``score``) and
+    criteria ``values`` (:func:`entry_values`): points, 18.4 penalties, then
+    each criterion in turn (直胜 worked out for each tied group); entries
+    still equal share the place.  Returns the standings, best first, ties
+    by entry number; each line's values are its own copy."""
+    own = {e: dict(values[e]) for e in records}
 
     def split(group: list[int], keyf: Any) -> list[list[int]]:
         group = sorted(group, key=lambda e: (keyf(e), e))
@@ -430,7 +452,7 @@ def rank(records: Mapping[int, Record], criteria: Sequence[Criterion],
         return out
 
     # points first (more is better), then 18.4 penalties (fewer is better)
-    groups = split(list(records), lambda e: (-ctx.score[e], records[e].penalty))
+    groups = split(list(records), lambda e: (-score[e], records[e].penalty))
     for c in criteria:
         refined: list[list[int]] = []
         for g in groups:
@@ -443,20 +465,20 @@ def rank(records: Mapping[int, Record], criteria: Sequence[Criterion],
                     refined.append(g)
                     continue
                 for e in g:
-                    values[e][c] = de[e]
+                    own[e][c] = de[e]
                 refined.extend(split(g, lambda e, de=de: -de[e]))
             elif c.lower_is_better:
-                refined.extend(split(g, lambda e, c=c: values[e][c]))
+                refined.extend(split(g, lambda e, c=c: own[e][c]))
             else:
-                refined.extend(split(g, lambda e, c=c: _neg(values[e][c])))
+                refined.extend(split(g, lambda e, c=c: _neg(own[e][c])))
         groups = refined
     out: list[Standing] = []
-    place = 1
+    at = 1
     for g in groups:
         for e in sorted(g):
-            out.append(Standing(place, e, ctx.score[e], records[e].penalty, values[e],
+            out.append(Standing(at, e, score[e], records[e].penalty, own[e],
                                 shared=len(g) > 1))
-        place += len(g)
+        at += len(g)
     return out
 
 

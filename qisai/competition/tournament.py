@@ -16,10 +16,11 @@ the store).
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from qisai.competition.model import Colour, Game, Pairing, Result
 from qisai.competition.pairing.berger import berger_table, double_round_robin
 from qisai.competition.pairing.swiss import SwissPlayer, pair_swiss_round
 from qisai.competition.pairing.swiss_options import SwissOptions
+from qisai.competition.ranking import Ranker
 from qisai.competition.scoring import CLASSIC, ScoringTable, table_for_rules
 from qisai.competition.tiebreaks import (
     ROUND_ROBIN_INDIVIDUAL,
@@ -45,7 +47,6 @@ from qisai.competition.tiebreaks import (
     Record,
     Standing,
     TiebreakPolicy,
-    rank,
     records_from_games,
 )
 
@@ -180,7 +181,7 @@ class Tournament:
         self.rounds: list[RoundRecord] = []
         self.started = False
         self.warnings: list[str] = []  # said at start(), e.g. rounds close to entries
-        self._ranked: tuple[tuple[Any, ...], list[Standing]] | None = None  # see standings
+        self._ranker = Ranker()  # the standings kept from one change to the next
 
     # -- entries ---------------------------------------------------------------
     def add_player(self, player: Player) -> Player:
@@ -548,33 +549,46 @@ class Tournament:
 
     def records(self) -> dict[int, Record]:
         """Return the per-entry records the ranking works on (after 20.3)."""
+        return self._records_of(self._ranked_entries(), self.games(), True)
+
+    def _ranked_entries(self) -> list[int]:
         struck = self.annulled_entries()
-        entries = [p.id for p in self.players if p.id not in struck]
-        return records_from_games(entries, self.games(), self.scoring,
-                                  {p.id: p.penalty for p in self.players})
+        return [p.id for p in self.players if p.id not in struck]
+
+    def _records_of(self, entries: Collection[int], games: Sequence[Game],
+                    strict: bool) -> dict[int, Record]:
+        """The records of ``entries`` from ``games`` (a subclass adds its
+        own lines); see :data:`~qisai.competition.ranking.RecordsOf`."""
+        return records_from_games(entries, games, self.scoring,
+                                  {p.id: p.penalty for p in self.players}, strict=strict)
 
     def standings(self) -> list[Standing]:
         """Return the standings with every tie-break value (clause 15, 18.4).
 
-        Entries struck out by 20.3 are not ranked.  Ranked once per state:
-        the ranking is kept with a key of everything it reads (entries,
-        withdrawals, penalties, every result and foul, the points table,
-        the criteria and policy), so a desk command or a paper that asks
-        several times ranks once, and any change ranks anew.
-        """
-        key = self._standings_key()
-        if self._ranked is not None and self._ranked[0] == key:
-            return [replace(s, values=dict(s.values)) for s in self._ranked[1]]
-        st = rank(self.records(), self.tiebreaks, self.policy)
-        self._ranked = (key, [replace(s, values=dict(s.values)) for s in st])
-        return st
+        Entries struck out by 20.3 are not ranked.  Kept from one change to
+        the next (:class:`~qisai.competition.ranking.Ranker`: a result
+        recomputes the entries it touches, any other change ranks afresh),
+        always a full ranking's answer; each call returns its own copy."""
+        entries = self._ranked_entries()
+        return self._ranker.standings(self._ranking_setup(entries), entries, self.games(),
+                                      self._records_of, self.tiebreaks, self.policy)
 
-    def _standings_key(self) -> tuple[Any, ...]:
-        """What :meth:`standings` reads (a subclass adds its own)."""
-        return (self.system, self.scoring, self.tiebreaks, self.policy,
-                tuple((p.id, p.withdrawn_after, p.penalty) for p in self.players),
-                tuple((rec.number, tuple(sorted(rec.results.items())))
-                      for rec in self.rounds))
+    def _ranking_setup(self, entries: list[int]) -> tuple[Any, ...]:
+        """What the ranking reads besides the games (a subclass adds its own)."""
+        return (self.system, self.scoring, self.tiebreaks, self.policy, tuple(entries),
+                tuple(p.penalty for p in self.players))
+
+    def clone(self) -> Tournament:
+        """A copy sharing nothing a change of either touches (entries,
+        rounds, results, the kept ranking; games and pairings are immutable),
+        for a reader to keep while the original goes on changing."""
+        new = copy.copy(self)
+        new.players = [replace(p) for p in self.players]
+        new.rounds = [RoundRecord(r.number, list(r.pairings), dict(r.results),
+                                  list(r.explanation)) for r in self.rounds]
+        new.warnings = list(self.warnings)
+        new._ranker = self._ranker.copy()
+        return new
 
     def crosstable(self) -> dict[int, dict[int, list[str]]]:
         """Return, per entry, per opponent, the marks of their games from the

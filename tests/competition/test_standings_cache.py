@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-import qisai.competition.tournament as tournament_module
+import qisai.competition.ranking as ranking_module
 from qisai.competition.model import Game, Result
 from qisai.competition.tiebreaks import Criterion, rank
 from qisai.competition.tournament import Tournament
@@ -24,15 +24,15 @@ def fresh(t: Tournament) -> list[object]:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many times the ranking ran."""
+    """How many times the field was placed (ranked, afresh or updated)."""
     calls = [0]
-    real = tournament_module.rank
+    real = ranking_module.place
 
     def counting(*args: object, **kw: object) -> object:
         calls[0] += 1
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(tournament_module, "rank", counting)
+    monkeypatch.setattr(ranking_module, "place", counting)
     return calls
 
 

@@ -30,8 +30,8 @@ from qisai.competition.tournament import Player, Tournament
 from qisai.store import repo
 from qisai.store.models import Role
 from qisai.web import Settings, create_app
+from qisai.web.events.handover import standings_view
 from qisai.web.events.paged import PAGE_BOARDS, PAGE_STANDINGS
-from qisai.web.events.snapshot import standings_view
 from qisai.web.heavy import HeavyWork
 
 PAGE_BOUND = 300_000

@@ -36,7 +36,7 @@ from qisai.competition.model import Pairing
 from qisai.competition.tournament import Player, Tournament
 from qisai.store import Database, repo
 from qisai.store.models import Role
-from qisai.web.events.snapshot import standings_view
+from qisai.web.events.handover import standings_view
 
 
 def ok(r: Any, code: int = 200) -> Any:

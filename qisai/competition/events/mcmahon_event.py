@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from qisai.competition.errors import CompetitionError, EventStateError
@@ -147,19 +147,27 @@ class McMahonTournament(Tournament):
                 rec.results[pairing.board] = Game(number, pairing.red, None, Result.BYE)
         return rec
 
-    def records(self) -> dict[int, Record]:
-        """Return the records with each entry's starting score as a round-0
-        line without opponent (so its points are its McMahon score)."""
-        recs = super().records()
+    def _records_of(self, entries: Collection[int], games: Sequence[Game],
+                    strict: bool) -> dict[int, Record]:
+        """The records with each entry's starting score as a round-0 line
+        without opponent (so its points are its McMahon score)."""
+        recs = super()._records_of(entries, games, strict)
         for pid, rec in recs.items():
             rec.encounters.insert(0, Encounter(0, None, Outcome.ABSENT,
                                                float(self.start_score(pid))))
         return recs
 
-    def _standings_key(self) -> tuple[Any, ...]:
-        """The individual event's key and the start scores the records read."""
-        return (super()._standings_key(),
+    def _ranking_setup(self, entries: list[int]) -> tuple[Any, ...]:
+        """The individual event's and the start scores the records read."""
+        return (super()._ranking_setup(entries),
                 tuple(self.start_score(p.id) for p in self.players))
+
+    def clone(self) -> McMahonTournament:
+        """The individual event's copy with its own ranks and start scores."""
+        new = super().clone()
+        assert isinstance(new, McMahonTournament)
+        new.ranks, new.start_scores = dict(self.ranks), dict(self.start_scores)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """Return the event as JSON-ready data (the individual event's, with

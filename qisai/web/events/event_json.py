@@ -44,7 +44,7 @@ from qisai.web.events.snapshot import Snapshot, snapshot
 from qisai.web.events.staff import staff_view
 
 __all__ = ["FIELD_LINES", "PAGE_MATCHES", "SMALL_TEAMS", "entry_matches", "field_lines",
-           "games_by_key", "paired_rounds", "ranking_lines", "round_detail",
+           "game_at", "games_by_key", "paired_rounds", "ranking_lines", "round_detail",
            "round_games_by_key", "rounds_in_play", "team_crosstable", "tournament_view"]
 
 PAGE_MATCHES = 32
@@ -186,6 +186,15 @@ def games_by_key(s: Session, row: TournamentRow) -> dict[tuple[int, ...], str]:
             else:
                 out[tuple(keys[p.board - 1])] = gid
     return out
+
+
+def game_at(s: Session, row: TournamentRow, key: tuple[int, ...]) -> str | None:
+    """The server game of the board of event ``row`` at ``key`` (as
+    :func:`games_by_key` gives it), or ``None``: an individual event's
+    reads its round's games only."""
+    if family(row) == "individual":
+        return repo.round_games(s, row.id, key[0]).get(key[1]) if len(key) == 2 else None
+    return games_by_key(s, row).get(key)
 
 
 def paired_rounds(ev: Event) -> int:

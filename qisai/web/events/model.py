@@ -37,8 +37,9 @@ from qisai.competition.events.knockout_event import KnockoutEvent
 from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
-from qisai.store.models import Role, StaffRole, User
+from qisai.store.models import Role, StaffRole, User, new_revision
 from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.handover import hand_over
 
 __all__ = [
     "Act", "Event", "GROUP", "INDIVIDUAL", "KNOCKOUT", "LOCK", "OWN_GAME", "TEAM", "authorise",
@@ -126,12 +127,17 @@ def save(s: Session, row: TournamentRow, ev: Event, status: str | None = None,
     settings.update(extra)
     if status is None and ev.started and ev.finished:
         status = "finished"
+    # the revision token written with this state, in the same UPDATE (set here,
+    # the column's own default is not used): the hand-over's key below
+    revision = row.revision = new_revision()
     repo.save_tournament(s, row.id, settings=settings, status=status)
     with _WORKING_LOCK:  # kept for the next change (load_event); stored, so committed
         _WORKING[row.id] = ev
         _WORKING.move_to_end(row.id)
         while len(_WORKING) > WORKING:
             _WORKING.popitem(last=False)
+    # this process's next page of the event is made from what it just stored
+    hand_over(row.id, revision, settings, ev)
 
 
 def load_row(s: Session, tournament_id: int) -> TournamentRow:

@@ -29,7 +29,7 @@ from qisai.competition.events.team_event import TeamEvent
 from qisai.store import NotFoundError, repo
 from qisai.store.models import Pairing, Round, User
 from qisai.store.models import Tournament as TournamentRow
-from qisai.web.events.event_json import games_by_key
+from qisai.web.events.event_json import game_at
 from qisai.web.events.model import (
     LOCK,
     Act,
@@ -314,7 +314,7 @@ def enter_result(s: Session, row: TournamentRow, board: Board, result: str, *,
     out = Entered(True)
     if not server and res.value in PGN:
         # the server game of the board, if still in play, ends with this ruling
-        out.ends = games_by_key(s, row).get(board.entered(ev))
+        out.ends = game_at(s, row, board.entered(ev))
         out.result = PGN[res.value]
     if isinstance(ev, KnockoutEvent) or (isinstance(ev, TeamEvent)
                                          and ev.series == "league_2021"):

@@ -359,6 +359,13 @@ def players_at(s: Session, row: TournamentRow, prefix: tuple[int, ...]) -> set[i
     """The accounts that play on the boards of event ``row`` whose key
     starts with ``prefix``: one board (its whole key), a knock-out match
     ``(round, index)`` or a team match ``(round, match)``."""
+    if family(row) == "individual" and len(prefix) == 2:
+        # one board: its own row (not every round's, 100,000 boards in a big event)
+        try:
+            p = repo.find_pairing(s, row.id, prefix[0], prefix[1])
+        except NotFoundError:
+            return set()
+        return repo.entry_users(s, [p.first_entry_id, p.second_entry_id])
     mirror: dict[str, list[list[int]]] = row.settings.get("mirror", {})
     entries: list[int | None] = []
     for rnd, pairings in repo.list_rounds(s, row.id):

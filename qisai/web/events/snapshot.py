@@ -18,6 +18,11 @@ linked, by this process or another) gives the next read a new snapshot,
 so a kept snapshot is never stale.  A snapshot is read-only: the routes
 that change an event load their own copy
 (:func:`~qisai.web.events.model.load_event`).
+
+The first page after a change this process wrote reads nothing either:
+the writer handed over, under the revision it wrote, a copy of the
+individual event and its standings (:mod:`qisai.web.events.handover`);
+a change by another process is read from the row.
 """
 
 from __future__ import annotations
@@ -34,13 +39,12 @@ from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from qisai.competition import Tournament
-from qisai.competition.events.mcmahon_event import McMahonTournament
 from qisai.competition.model import Colour
-from qisai.competition.output import standings_rows
 from qisai.store.models import Tournament as TournamentRow
+from qisai.web.events.handover import standings_view, take
 from qisai.web.events.model import Event, family, read_event
 
-__all__ = ["KEEP", "Snapshot", "light_row", "snapshot", "standings_view"]
+__all__ = ["KEEP", "Snapshot", "forget", "light_row", "snapshot"]
 
 KEEP = 6
 """Events a process keeps read (the most recently asked)."""
@@ -49,21 +53,6 @@ _MARK = {"win": "1", "draw": "=", "loss": "0", "forfeit_win": "+", "forfeit_loss
          "bye": "轮空"}
 
 T = TypeVar("T")
-
-
-def standings_view(t: Tournament) -> list[dict[str, Any]]:
-    """The standings of ``t`` as the event page and the API give them
-    (:func:`~qisai.competition.output.standings_rows`; a McMahon event's
-    lines with the start score and the score made)."""
-    if not t.started:
-        return []
-    rows = standings_rows(t)
-    if isinstance(t, McMahonTournament):
-        for row in rows:
-            # the standings' points are McMahon scores: start + points scored
-            row["start"] = t.start_score(row["number"])
-            row["score"] = row["points"] - row["start"]
-    return rows
 
 
 @dataclass
@@ -198,6 +187,12 @@ def snapshot(s: Session, row: TournamentRow) -> Snapshot:
         kept = _kept(row.id, row.revision)
         if kept is not None:
             return _settled(row, kept)
+        handed = take(row.id, row.revision)
+        if handed is not None:  # stored by this process: its copy, ranked by the writer
+            snap = Snapshot(row.id, handed.revision, handed.settings, handed.event,
+                            handed.standings)
+            snap.place_of = {r["number"]: k for k, r in enumerate(snap.standings)}
+            return _settled(row, _keep(snap))
         if "settings" not in state.unloaded and not state.modified:
             # read with the row, unchanged since: the two are of one read
             revision, settings = row.revision, row.settings
@@ -207,14 +202,23 @@ def snapshot(s: Session, row: TournamentRow) -> Snapshot:
             if found is None:  # the row went between the two reads
                 raise ValueError(f"event {row.id} is gone")
             revision, settings = found
-        snap = _build(row, str(revision), settings)
-        with _CACHE_LOCK:
-            _CACHE[row.id] = snap
-            _CACHE.move_to_end(row.id)
-            while len(_CACHE) > KEEP:
-                gone, _ = _CACHE.popitem(last=False)
-                _BUILDING.pop(gone, None)
-        return _settled(row, snap)
+        return _settled(row, _keep(_build(row, str(revision), settings)))
+
+
+def _keep(snap: Snapshot) -> Snapshot:
+    with _CACHE_LOCK:
+        _CACHE[snap.tournament_id] = snap
+        _CACHE.move_to_end(snap.tournament_id)
+        while len(_CACHE) > KEEP:
+            gone, _ = _CACHE.popitem(last=False)
+            _BUILDING.pop(gone, None)
+    return snap
+
+
+def forget() -> None:
+    """Drop every kept snapshot (as a process that has read nothing yet)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
 
 
 def _build(row: TournamentRow, revision: str, settings: dict[str, Any]) -> Snapshot:
