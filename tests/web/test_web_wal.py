@@ -5,6 +5,8 @@ syncs it: 10-25 ms in which no game moves); a worker thread does it every
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from qisai.store import Database, repo
 from qisai.web import Settings, create_app
@@ -39,7 +42,7 @@ def test_loop_appends_leave_checkpoints_to_a_worker_thread(
     monkeypatch.setattr(storage, "CHECKPOINT_EVERY", 10)
     with writer.fast.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
-        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 0
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == storage.LOOP_WAIT_MS
     with writer.db.engine.connect() as conn:  # the worker threads' connections keep SQLite's
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
     black, white = register(client, "kuro"), register(client, "shiro")
@@ -66,3 +69,53 @@ def test_loop_appends_leave_checkpoints_to_a_worker_thread(
         other.dispose()
     assert moves == POINTS
     assert wal[0] == 0 and wal[1] == wal[2]  # the log is all in the database now
+
+
+def _holder(path: Path) -> sqlite3.Connection:
+    """Another connection of the file holding its write lock (an open
+    ``BEGIN IMMEDIATE``), as a worker thread's commit does."""
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO t VALUES (1)")
+    return other
+
+
+def test_loop_appends_wait_for_a_commit_and_give_up_past_their_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write on the loop's handle waits for the write lock another
+    connection holds for its commit (no trip to a worker thread, issue
+    29.4), and fails at once past :data:`storage.LOOP_WAIT_MS` (the hub then
+    writes from a thread), never waiting for SQLite's usual time-out."""
+    path = tmp_path / "busy.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    # a bound far beyond the holder's commit: the write waits, then succeeds
+    monkeypatch.setattr(storage, "LOOP_WAIT_MS", 30_000)
+    fast = storage.nowait_database(db)
+    assert fast is not None
+    other = _holder(path)
+    commit = threading.Timer(0.05, other.execute, ("COMMIT",))
+    commit.start()
+    try:
+        with fast.engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO t VALUES (2)")
+    finally:
+        commit.join()
+        other.close()
+        fast.dispose()
+    # a lock held past the bound: the write fails, nothing written
+    monkeypatch.setattr(storage, "LOOP_WAIT_MS", 20)
+    fast = storage.nowait_database(db)
+    assert fast is not None
+    other = _holder(path)
+    try:
+        with pytest.raises(OperationalError, match="locked"), fast.engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO t VALUES (3)")
+    finally:
+        other.execute("COMMIT")
+        other.close()
+        fast.dispose()
+    with db.engine.connect() as conn:
+        assert sorted(conn.exec_driver_sql("SELECT x FROM t").scalars()) == [1, 1, 2]
+    db.dispose()

@@ -53,6 +53,13 @@ class Views:
     count_key: tuple[Any, ...] | None = None
     """The position and marking :attr:`count` was made for (Go's count)."""
     count: dict[str, Any] | None = None
+    legal_fen: str | None = None
+    """The Xiangqi position (its FEN, side to move included) :attr:`legal`
+    was listed for."""
+    legal: dict[str, list[str]] = field(default_factory=dict)
+    """The legal moves of that position, by the square they start from:
+    listed once per position, not once per socket (issue 29.4: a round's
+    start connects every player and spectator, each given the full state)."""
 
 
 class ActionError(Exception):
@@ -218,13 +225,21 @@ def _position(live: LiveGame) -> dict[str, Any]:
     game = live.game
     if isinstance(game, XiangqiGame):
         board = game.board
+        fen = board.fen()
         legal: dict[str, list[str]] = {}
         if not game.is_over:
-            names = _SQUARE_NAMES
-            for mv in board.legal_moves():
-                legal.setdefault(names[mv.from_square], []).append(names[mv.to_square])
+            # A Xiangqi position's legal moves follow from its FEN alone
+            # (no castling or en passant; repetition is the referee's).
+            views = live.views
+            if views.legal_fen != fen:
+                found: dict[str, list[str]] = {}
+                names = _SQUARE_NAMES
+                for mv in board.legal_moves():
+                    found.setdefault(names[mv.from_square], []).append(names[mv.to_square])
+                views.legal_fen, views.legal = fen, found
+            legal = {frm: list(tos) for frm, tos in views.legal.items()}  # callers' own
         last = board.peek()
-        return {"fen": board.fen(), "legal": legal, "check": board.is_check(),
+        return {"fen": fen, "legal": legal, "check": board.is_check(),
                 "last": None if last is None else last.iccs(), "start": game.start_fen}
     from qisai.go import coords
 

@@ -28,8 +28,9 @@ from qisai.web.play.takeback import replay
 from qisai.web.play.threads import game_limiter
 from qisai.web.state import spawn
 
-__all__ = ["CHECKPOINT_EVERY", "LoopWriter", "WriteBusy", "build_game", "event_counts",
-           "game_listing", "load_live", "nowait_database", "persist", "stored_event_count"]
+__all__ = ["CHECKPOINT_EVERY", "LOOP_WAIT_MS", "LoopWriter", "WriteBusy", "build_game",
+           "event_counts", "game_listing", "load_live", "nowait_database", "persist",
+           "stored_event_count"]
 
 log = logging.getLogger(__name__)
 
@@ -43,24 +44,37 @@ class WriteBusy(Exception):
     (the transaction was rolled back); write again from a worker thread."""
 
 
+LOOP_WAIT_MS = 5
+"""Milliseconds an append on the event loop waits for SQLite's write lock
+before it gives up (:class:`WriteBusy`) and goes to a worker thread.
+
+Another connection holds that lock only for its commit, a few milliseconds,
+and SQLite sleeps in its busy handler with the interpreter lock released,
+so that writer's thread runs meanwhile.  Without the wait (0), 2-4 % of an
+event day's moves found the lock taken, while boards were finishing and
+their results entered, and waited 0.1-2.5 s for one of the games' worker
+threads, all four taken by those results (issue 29.4, measured with
+``bench/event_day.py``): the moves' round-trip tail."""
+
+
 def nowait_database(db: Database) -> Database | None:
-    """Return a second handle on ``db``'s SQLite file whose connections never
-    wait for the write lock (``busy_timeout=0``: a write that would wait
-    fails at once, :func:`persist` raises :class:`WriteBusy`), for appends
-    made on the event loop, which must never sleep on a lock that a worker
-    thread holds (and may be waiting for the interpreter to free).  Nor do
-    they checkpoint the write-ahead log (``wal_autocheckpoint=0``): the
-    commit that crosses SQLite's threshold would copy the log into the
-    database and sync it, 10-25 ms on the loop every few hundred moves;
-    :class:`LoopWriter` has a worker thread do it.  Its connections serve
-    those appends only.  ``None`` for another database or an in-memory one
-    (a second handle would be another database)."""
+    """Return a second handle on ``db``'s SQLite file whose connections wait
+    at most :data:`LOOP_WAIT_MS` for the write lock (a write that would wait
+    longer fails, :func:`persist` raises :class:`WriteBusy`), for appends
+    made on the event loop, which must never sleep long on a lock that a
+    worker thread holds.  Nor do they checkpoint the write-ahead log
+    (``wal_autocheckpoint=0``): the commit that crosses SQLite's threshold
+    would copy the log into the database and sync it, 10-25 ms on the loop
+    every few hundred moves; :class:`LoopWriter` has a worker thread do
+    it.  Its connections serve those appends only.  ``None`` for another
+    database or an in-memory one (a second handle would be another
+    database)."""
     if not db.is_sqlite or db.url in ("sqlite://", "sqlite:///:memory:"):
         return None
     fast = Database(db.url)
 
     def no_wait(dbapi_conn: Any, _record: Any) -> None:  # after the store's own pragmas
-        dbapi_conn.execute("PRAGMA busy_timeout=0")
+        dbapi_conn.execute(f"PRAGMA busy_timeout={int(LOOP_WAIT_MS)}")
         dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
 
     event.listen(fast.engine, "connect", no_wait)
