@@ -17,6 +17,7 @@ from pathlib import Path
 
 from qisai.store import Database, repo
 from qisai.web.play.hub import Hub
+from qisai.web.play.threads import GAME_THREADS, game_limiter
 
 
 def test_a_move_waits_for_the_write_lock_off_the_loop(tmp_path: Path) -> None:
@@ -65,3 +66,40 @@ def test_a_move_waits_for_the_write_lock_off_the_loop(tmp_path: Path) -> None:
         events = repo.load_events(s, g.id)
     assert [(e.seq, e.kind, e.ply) for e in events] == [
         (1, "start", None), (2, "move", 1), (3, "move", 2), (4, "move", 3)]
+
+
+def test_a_games_end_is_written_while_the_games_threads_are_taken(tmp_path: Path) -> None:
+    """A finished game's last write (with it an event's board result, which
+    may wait for the event) runs on threads of its own: with every thread
+    of the games taken, a resignation is still stored (issue 29.4)."""
+    path = tmp_path / "arena.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    db.upgrade()
+    with db.session() as s:
+        red = repo.create_user(s, "red", password_hash=None)
+        black = repo.create_user(s, "black", password_hash=None)
+        g = repo.create_game(s, kind="xiangqi", ruleset="casual", settings={},
+                             first_user_id=red.id, second_user_id=black.id, created_by_id=red.id)
+
+    async def scenario() -> None:
+        hub = Hub(Database(f"sqlite:///{path}"))
+        await hub.get(g.id)
+        await hub.act(g.id, red, {"type": "move", "ply": 1, "move": "h2e2"})
+        games = game_limiter()
+        holders = [object() for _ in range(GAME_THREADS)]
+        for holder in holders:  # every game thread busy (say, loading games)
+            await games.acquire_on_behalf_of(holder)
+        try:
+            # bounded only so that a regression fails instead of hanging
+            ack = await asyncio.wait_for(hub.act(g.id, black, {"type": "resign"}), 60)
+        finally:
+            for holder in holders:
+                games.release_on_behalf_of(holder)
+        assert ack["duplicate"] is False
+        assert hub.games[g.id].game.is_over
+
+    asyncio.run(scenario())
+    with db.session() as s:
+        kinds = [e.kind for e in repo.load_events(s, g.id)]
+        assert kinds[:2] == ["start", "move"] and "resign" in kinds[2:]
+        assert repo.get_game(s, g.id).status == "finished"

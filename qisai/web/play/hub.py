@@ -54,7 +54,7 @@ from qisai.web.play.quota import Quota
 from qisai.web.play.referee_games import notice_data, same_move
 from qisai.web.play.resources import default_processes
 from qisai.web.play.storage import LoopWriter, WriteBusy, load_live, persist
-from qisai.web.play.threads import game_limiter
+from qisai.web.play.threads import ending_limiter, game_limiter
 from qisai.web.seats.draws import DEFAULT_MARGIN_CP
 from qisai.web.seats.lineup import Offered
 from qisai.web.seats.opponents import (
@@ -249,9 +249,12 @@ class Hub(EngineTurns):
                         raise WriteBusy("in a worker thread")
                     self._loop_writer.append(live, list(new), actor_id, plies)
                 except WriteBusy:
+                    # a game's end enters its event's result: on threads of
+                    # its own, so the games' threads stay free for moves
                     await anyio.to_thread.run_sync(persist, self.db, live, list(new), actor_id,
                                                    plies, self.board_result,
-                                                   limiter=game_limiter())
+                                                   limiter=ending_limiter() if game.is_over
+                                                   else game_limiter())
             except ConflictError:
                 # Another process wrote first: our copy is stale.  Reload and
                 # let the caller retry with the fresh game.

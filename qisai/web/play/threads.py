@@ -15,11 +15,20 @@ import weakref
 
 import anyio
 
-__all__ = ["GAME_THREADS", "LOOKUP_THREADS", "game_limiter", "lookup_limiter"]
+__all__ = ["ENDING_THREADS", "GAME_THREADS", "LOOKUP_THREADS", "ending_limiter", "game_limiter",
+           "lookup_limiter"]
 
 GAME_THREADS = 4
 """Threads for the games' loads and appends (SQLite writes one at a time;
 more would only queue on its lock)."""
+
+ENDING_THREADS = 2
+"""Threads for a finished game's last write: with it an event's board
+result is entered, which waits its turn for the event (one writer at a
+time) and ranks it.  In the 500-player event-day bench such a write held
+a thread 35-460 ms for 9-13 ms of CPU; on the games' own threads the
+finishing boards of a round took all four, and moves waiting for a
+thread waited behind them (issue 29.4)."""
 
 LOOKUP_THREADS = 4
 """Threads for the sockets' session look-ups."""
@@ -40,6 +49,11 @@ def _limiter(name: str, size: int) -> anyio.CapacityLimiter:
 def game_limiter() -> anyio.CapacityLimiter:
     """Return the running loop's limiter for the games' blocking work."""
     return _limiter("games", GAME_THREADS)
+
+
+def ending_limiter() -> anyio.CapacityLimiter:
+    """Return the running loop's limiter for finished games' last writes."""
+    return _limiter("endings", ENDING_THREADS)
 
 
 def lookup_limiter() -> anyio.CapacityLimiter:
