@@ -92,7 +92,9 @@ def test_chinese_byoyomi_is_chosen_in_the_new_game_form(
     page.select_option("#time", "cn:10+1")
     assert "读秒" in page.inner_text("#time option[value='cn:10+1']")
     page.click("#create-game")
-    page.wait_for_url(f"{base}/games/*")
+    # the game's address is all this needs: not its page's load event, which
+    # a busy machine can keep past the wait's bound
+    page.wait_for_url(f"{base}/games/*", wait_until="commit")
     st = api(page, "GET", f"/api/games/{page.url.rsplit('/', 1)[1]}")
     assert st["clocks"]["first"] == pytest.approx(10 * 60 + 60)  # 10 minutes + one reserved
 

@@ -97,8 +97,7 @@
       speak(a.text);
     } catch (e) { $("bf-error").textContent = e.message; }
   }
-  document.addEventListener("qisai:game-message", (ev) => {
-    const msg = ev.detail;
+  function onMessage(msg) {
     if (msg.type !== "state" && msg.type !== "update") return;
     const before = state.ply;
     state = {...msg.state, you};
@@ -109,7 +108,10 @@
         speak(n[lang], true);
       }
     }
-  });
+  }
+  document.addEventListener("qisai:game-message", (ev) => onMessage(ev.detail));
   build();
   announce();
+  // the socket's first message may have come while this script was fetched
+  if (window.qisaiLastGameMessage) onMessage(window.qisaiLastGameMessage);
 })();

@@ -461,7 +461,10 @@
     ws.onopen = () => { retry = 500; $("notice").textContent = ""; };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      document.dispatchEvent(new CustomEvent("qisai:game-message", {detail: msg}));  // blindfold.js
+      // blindfold.js listens; kept too for a script that starts listening
+      // only after the socket's first message came (a slow script fetch)
+      window.qisaiLastGameMessage = msg;
+      document.dispatchEvent(new CustomEvent("qisai:game-message", {detail: msg}));
       if (msg.type === "state") {
         applyState(msg.state, true);
         // Resend a move that may have been lost with the old socket: the ply
