@@ -288,8 +288,9 @@ class Socket:
                             open_timeout=30)
         self.seen: list[dict[str, Any]] = []
 
-    def next(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
-        """Return the next message of type ``kind`` (keeping the others).
+    def next(self, kind: str | tuple[str, ...], timeout: float = 30.0) -> dict[str, Any]:
+        """Return the next message of type ``kind`` (or of one of the types
+        ``kind`` names), keeping the others.
 
         The wait ends when the message comes; its bound is generous because
         on two loaded cores the servers' processes wait their turn (a 10 s
@@ -305,7 +306,7 @@ class Socket:
                 raise AssertionError(f"no {kind!r} message within {timeout} s; "
                                      f"seen: {[m.get('type') for m in self.seen[-5:]]}") from None
             self.seen.append(msg)
-            if msg["type"] == kind:
+            if msg["type"] in ((kind,) if isinstance(kind, str) else kind):
                 return msg
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -321,6 +322,14 @@ class Socket:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()
+
+    def shown_ply(self) -> int:
+        """The latest ply this socket was shown, by an update or by a full
+        state (a process that finds its copy behind sends every socket the
+        full state instead of the update it missed)."""
+        plies = [int(m["state"]["ply"]) for m in self.seen
+                 if m["type"] in ("state", "update") and isinstance(m.get("state"), dict)]
+        return max(plies, default=0)
 
     def moves(self) -> list[str]:
         """The moves and passes the updates told this socket of, in the

@@ -44,7 +44,8 @@ def join(base: str, who: dict[str, Any], gid: str) -> None:
 
 def play_line(sockets: list[Socket], players: list[Socket], line: list[str]) -> None:
     """Play ``line`` alternately through ``players`` (first mover first);
-    each ply waits until every socket has seen it."""
+    each ply waits until every socket has seen it, by an update or by a full
+    state (a socket of a process found behind gets the state instead)."""
     for i, mv in enumerate(line):
         who = players[i % 2]
         action: dict[str, Any] = ({"type": "pass", "ply": i + 1} if mv == "pass"
@@ -53,8 +54,8 @@ def play_line(sockets: list[Socket], players: list[Socket], line: list[str]) -> 
         ack = who.next("ack")
         assert ack["ply"] == i + 1 and ack["duplicate"] is False
         for s in sockets:
-            while len(s.moves()) < i + 1:
-                s.next("update")
+            while s.shown_ply() < i + 1:
+                s.next(("update", "state"))
 
 
 def test_players_on_two_processes_and_a_spectator_on_a_third(cluster: Any) -> None:
