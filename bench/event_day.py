@@ -194,9 +194,13 @@ class Day:
         self.spectator_messages = 0
         self.finished = 0
         self.lag: dict[str, list[float]] = {}  # the bench's own loop lag, by process
+        self.slow_views: list[tuple[float, str, float]] = []  # (sent, page, seconds)
+        self.round_starts: list[float] = []  # when each round's pairing was asked
 
-    def page(self, name: str, seconds: float, size: int) -> None:
+    def page(self, name: str, seconds: float, size: int, sent: float) -> None:
         self.pages.setdefault(name, []).append((seconds, size))
+        if seconds > 0.2:  # when the slow views were asked (see the report)
+            self.slow_views.append((sent, name, seconds))
 
 
 async def loop_lag(into: list[float], stop: asyncio.Event, period: float = 0.05) -> None:
@@ -232,7 +236,7 @@ async def timed_get(client: httpx.AsyncClient, url: str, day: Day, name: str,
     if name.startswith("paper:"):
         day.papers.setdefault(name[6:], []).append(took)
     else:
-        day.page(name, took, len(r.content))
+        day.page(name, took, len(r.content), t0)
     return r
 
 
@@ -488,6 +492,7 @@ async def day_async(args: argparse.Namespace, base: str, data: Path | None,
                 day.errors.append(f"pair round {round_no}: HTTP {r.status_code} {r.text[:120]}")
                 break
             day.pairing.append(took)
+            day.round_starts.append(t0)
             print(f"[round {round_no}] paired and its games started in {took:.2f} s", flush=True)
         stop = asyncio.Event()
         lag_name = "bench's other process" if pool is not None else "bench's one process"
@@ -625,6 +630,14 @@ def main() -> None:
               + (", ".join(f"{k} s: {n}" for k, n in sorted(slow.items())) or "none"))
     for name, rows in sorted(day.pages.items()):
         print(f"{name}: {ms([t for t, _ in rows])}; size max {max(b for _, b in rows) / 1024:.0f} KiB")
+    if day.slow_views and day.round_starts:
+        # A slow view asked as its round starts (250 games created, 1,000
+        # sockets sent their state) is the start's burst, not the page's own.
+        def since(t: float) -> str:
+            k = max(i for i, r in enumerate(day.round_starts) if r <= t) if t >= day.round_starts[0] else 0
+            return f"round {k + 1} + {t - day.round_starts[k]:.1f} s"
+        print("views over 200 ms: " + "; ".join(f"{name} {took * 1000:.0f} ms at {since(sent)}"
+                                                for sent, name, took in sorted(day.slow_views)))
     for kind, times in sorted(day.papers.items()):
         print(f"paper {kind}: {ms(times)}")
     print(f"pairing (POST rounds): {ms(day.pairing)}")
