@@ -332,13 +332,22 @@ class Socket:
         return max(plies, default=0)
 
     def moves(self) -> list[str]:
-        """The moves and passes the updates told this socket of, in the
-        order received (each notice once)."""
-        out = []
+        """The moves and passes this socket was told of, in the order
+        received: each update's notices, each once; a full state (sent to
+        every socket of a process that found its copy behind) gives the
+        whole record, and an update of a ply that state already showed
+        adds nothing (a second update of one ply still shows twice)."""
+        out: list[str] = []
+        shown_by_state = 0
         for msg in self.seen:
-            if msg["type"] != "update":
-                continue
-            for note in msg["notices"]:
-                if note["type"] in ("moved", "passed"):
-                    out.append(str((note.get("data") or {}).get("move", "pass")))
+            state = msg.get("state") if isinstance(msg.get("state"), dict) else {}
+            if msg["type"] == "state" and isinstance(state.get("moves"), list):
+                out = [str(m.get("move") or "pass") for m in state["moves"]]
+                shown_by_state = len(out)
+            elif msg["type"] == "update":
+                if int(state.get("ply", 0)) <= shown_by_state:
+                    continue
+                for note in msg["notices"]:
+                    if note["type"] in ("moved", "passed"):
+                        out.append(str((note.get("data") or {}).get("move", "pass")))
         return out

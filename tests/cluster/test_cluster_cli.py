@@ -85,7 +85,7 @@ def test_serve_workers_2_runs_two_processes_on_one_port(tmp_path: Path, pg_url: 
         socks[0].next("ack")
         for s in socks[1:]:
             while s.moves() != ["h2e2"]:
-                s.next("update")
+                s.next(("update", "state"))
         for s in socks:
             s.close()
     finally:

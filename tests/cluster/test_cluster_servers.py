@@ -73,7 +73,7 @@ def test_players_on_two_processes_and_a_spectator_on_a_third(cluster: Any) -> No
     for s in (wr, wb, spec):
         s.drain(0.5)
         assert s.moves() == MATE_LINE  # every move once, in order, on every process
-        last = [m for m in s.seen if m["type"] == "update"][-1]["state"]
+        last = [m for m in s.seen if m["type"] in ("update", "state")][-1]["state"]
         assert last["result"]["reason"] == "checkmate" and last["result"]["winner"] == "first"
         s.close()
     res = httpx.get(f"{c.base}/api/games/{gid}", timeout=10).json()["result"]
@@ -93,12 +93,12 @@ def test_players_on_two_processes_and_a_spectator_on_a_third(cluster: Any) -> No
     hw.next("ack")
     for s in (hb, hw, spec):
         deadline = time.monotonic() + 10
-        while not any(m["type"] == "update" and m["state"].get("result")
+        while not any(m["type"] in ("update", "state") and m["state"].get("result")
                       for m in s.seen):
             assert time.monotonic() < deadline, "the count never reached this socket"
-            s.next("update")
+            s.next(("update", "state"))
         assert s.moves() == line
-        result = [m for m in s.seen if m["type"] == "update"][-1]["state"]["result"]
+        result = [m for m in s.seen if m["type"] in ("update", "state")][-1]["state"]["result"]
         assert result["reason"] == "score"
         s.close()
 

@@ -76,7 +76,7 @@ def test_a_worker_killed_mid_search_hands_the_move_to_another(cluster: Any) -> N
         # expires (14 s), within the 60 s an unclocked engine may think.
         deadline = time.monotonic() + 55
         while len(ws.moves()) < 2:
-            ws.next("update", timeout=max(0.1, deadline - time.monotonic()))
+            ws.next(("update", "state"), timeout=max(0.1, deadline - time.monotonic()))
         assert ws.moves()[0] == "h2e2" and len(ws.moves()[1]) == 4
         g = httpx.get(f"{server.base}/api/games/{gid}", timeout=10).json()
         assert g["ply"] == 2 and not g.get("result")
