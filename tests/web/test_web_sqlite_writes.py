@@ -16,12 +16,14 @@ import sqlite3
 from pathlib import Path
 
 from qisai.store import Database, repo
+from qisai.store.models import Game, User
 from qisai.web.play.hub import Hub
 from qisai.web.play.threads import GAME_THREADS, game_limiter
 
 
-def test_a_move_waits_for_the_write_lock_off_the_loop(tmp_path: Path) -> None:
-    path = tmp_path / "arena.sqlite3"
+def _casual_game(path: Path) -> tuple[Database, User, User, Game]:
+    """A fresh SQLite arena at ``path`` with two players and their casual
+    Xiangqi game (not yet started)."""
     db = Database(f"sqlite:///{path}")
     db.upgrade()
     with db.session() as s:
@@ -29,6 +31,12 @@ def test_a_move_waits_for_the_write_lock_off_the_loop(tmp_path: Path) -> None:
         black = repo.create_user(s, "black", password_hash=None)
         g = repo.create_game(s, kind="xiangqi", ruleset="casual", settings={},
                              first_user_id=red.id, second_user_id=black.id, created_by_id=red.id)
+    return db, red, black, g
+
+
+def test_a_move_waits_for_the_write_lock_off_the_loop(tmp_path: Path) -> None:
+    path = tmp_path / "arena.sqlite3"
+    db, red, black, g = _casual_game(path)
     now = [1000.0]
 
     def clock() -> float:
@@ -73,13 +81,7 @@ def test_a_games_end_is_written_while_the_games_threads_are_taken(tmp_path: Path
     may wait for the event) runs on threads of its own: with every thread
     of the games taken, a resignation is still stored (issue 29.4)."""
     path = tmp_path / "arena.sqlite3"
-    db = Database(f"sqlite:///{path}")
-    db.upgrade()
-    with db.session() as s:
-        red = repo.create_user(s, "red", password_hash=None)
-        black = repo.create_user(s, "black", password_hash=None)
-        g = repo.create_game(s, kind="xiangqi", ruleset="casual", settings={},
-                             first_user_id=red.id, second_user_id=black.id, created_by_id=red.id)
+    db, red, black, g = _casual_game(path)
 
     async def scenario() -> None:
         hub = Hub(Database(f"sqlite:///{path}"))
